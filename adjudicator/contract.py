@@ -1,0 +1,252 @@
+"""The case going in: parsing and validating the contract's "Case (input)" JSON.
+
+Every entry point (command line, JSON API, web forms) turns its input into a
+:class:`Case` here, so every one gives the same error for the same mistake: a
+:class:`ContractError` naming the field and the problem.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Game = Literal["chess", "checkers"]
+
+CLAIMS: tuple[str, ...] = (
+    "threefold-repetition",
+    "fifty-move",
+    "forty-move",
+    "flag",
+    "insufficient-losing-chances",
+    "unfinished-game",
+    "illegal-move",
+)
+"""Claim ids of the contract."""
+
+SIDES: dict[Game, tuple[str, str]] = {"chess": ("white", "black"), "checkers": ("red", "white")}
+"""Each game's sides, first mover first. In checkers ``black`` is another name for red."""
+
+MAX_RECORD_CHARS = 2_000_000
+"""Longest record accepted (a long game with clock comments is well under 100 kB)."""
+
+
+class ContractError(ValueError):
+    """The input does not follow the contract; names the field and the problem."""
+
+    def __init__(self, code: str, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.field = field
+
+    def to_json(self) -> dict[str, Any]:
+        return {"error": {"code": self.code, "message": self.message, "field": self.field}}
+
+
+@dataclass(frozen=True)
+class Clock:
+    """Remaining time per side in seconds, and the flags that are down (first to fall first)."""
+
+    remaining: Mapping[str, float]
+    flagged: tuple[str, ...] = ()
+
+    def has_flag_down(self, side: str) -> bool:
+        return side in self.flagged
+
+    def seconds(self, side: str) -> float | None:
+        return self.remaining.get(side)
+
+
+@dataclass(frozen=True)
+class Case:
+    """One claim (or unfinished game) as the contract describes it."""
+
+    game: Game
+    ruleset: str
+    claim: str
+    claimant: str | None = None
+    record: str | None = None
+    start_fen: str | None = None
+    fen: str | None = None
+    intended_move: str | None = None
+    clock: Clock | None = None
+    time_control: str | None = None
+    alleged_illegal_ply: int | None = None
+    language: str | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    """Optional fields beyond the core contract, validated by the claim that reads them."""
+
+    @property
+    def sides(self) -> tuple[str, str]:
+        return SIDES[self.game]
+
+    def opponent(self, side: str) -> str:
+        first, second = self.sides
+        return second if side == first else first
+
+    def get_bool(self, name: str, default: bool = False) -> bool:
+        value = self.extra.get(name, default)
+        if value is None:
+            return default
+        if not isinstance(value, bool):
+            raise ContractError("invalid_field", f"{name} must be true or false", name)
+        return value
+
+    def get_choice(self, name: str, options: tuple[str, ...], default: str | None = None) -> str | None:
+        value = self.extra.get(name, default)
+        if value is None:
+            return default
+        if not isinstance(value, str) or value not in options:
+            raise ContractError("invalid_field", f"{name} must be one of: {', '.join(options)}", name)
+        return value
+
+    def get_str(self, name: str) -> str | None:
+        value = self.extra.get(name)
+        if value is None:
+            return None
+        if not isinstance(value, str):
+            raise ContractError("invalid_field", f"{name} must be a string", name)
+        return value
+
+    def get_int(self, name: str, minimum: int = 0) -> int | None:
+        value = self.extra.get(name)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+            raise ContractError("invalid_field", f"{name} must be a whole number of at least {minimum}", name)
+        return value
+
+    def get_seconds(self, name: str) -> float | None:
+        value = self.extra.get(name)
+        return None if value is None else parse_seconds(value, name)
+
+
+_KNOWN = {
+    "game", "ruleset", "claim", "claimant", "record", "start_fen", "fen", "intended_move",
+    "clock", "time_control", "alleged_illegal_ply", "language",
+}
+_HMS = re.compile(r"^\s*(?:(\d+):)?(\d{1,2}):(\d{1,2}(?:\.\d+)?)\s*$")
+
+
+def parse_seconds(value: object, name: str) -> float:
+    """A clock reading: seconds (number) or an ``h:mm:ss`` / ``m:ss`` string."""
+    if isinstance(value, bool):
+        raise ContractError("invalid_field", f"{name} must be seconds or h:mm:ss", name)
+    if isinstance(value, int | float):
+        seconds = float(value)
+    elif isinstance(value, str):
+        text = value.strip()
+        m = _HMS.match(text)
+        if m:
+            hours, minutes, secs = m.groups()
+            if int(minutes) >= 60 and hours is not None or float(secs) >= 60:
+                raise ContractError("invalid_field", f"{name}: {value!r} is not a valid h:mm:ss time", name)
+            seconds = int(hours or 0) * 3600 + int(minutes) * 60 + float(secs)
+        else:
+            try:
+                seconds = float(text)
+            except ValueError:
+                raise ContractError(
+                    "invalid_field", f"{name}: {value!r} is not seconds or h:mm:ss", name
+                ) from None
+    else:
+        raise ContractError("invalid_field", f"{name} must be seconds or an h:mm:ss string", name)
+    if not math.isfinite(seconds) or seconds < 0 or seconds > 100 * 3600:
+        raise ContractError("invalid_field", f"{name} must be between 0 and 100 hours", name)
+    return seconds
+
+
+def _side(value: object, game: Game, name: str) -> str:
+    if not isinstance(value, str):
+        raise ContractError("invalid_field", f"{name} must be a side name", name)
+    side = value.strip().lower()
+    if game == "checkers" and side == "black":
+        side = "red"
+    if side not in SIDES[game]:
+        raise ContractError(
+            "invalid_field", f"{name} must be {' or '.join(SIDES[game])} for {game}, not {value!r}", name
+        )
+    return side
+
+
+def _optional_str(data: Mapping[str, Any], name: str, limit: int = 10_000) -> str | None:
+    value = data.get(name)
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ContractError("invalid_field", f"{name} must be a string", name)
+    if len(value) > limit:
+        raise ContractError("invalid_field", f"{name} is longer than {limit} characters", name)
+    if "\x00" in value:
+        raise ContractError("invalid_field", f"{name} contains a NUL character", name)
+    return value
+
+
+def _clock(value: object, game: Game) -> Clock | None:
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise ContractError("invalid_field", "clock must be an object", "clock")
+    remaining: dict[str, float] = {}
+    flagged: list[str] = []
+    for key, item in value.items():
+        if key == "flagged":
+            if item is None:
+                continue
+            if not isinstance(item, list):
+                raise ContractError("invalid_field", "clock.flagged must be a list of sides", "clock.flagged")
+            for entry in item:
+                side = _side(entry, game, "clock.flagged")
+                if side in flagged:
+                    raise ContractError("invalid_field", f"clock.flagged names {side} twice", "clock.flagged")
+                flagged.append(side)
+        elif isinstance(key, str) and key.lower() in (*SIDES[game], "black"):
+            side = _side(key, game, f"clock.{key}")
+            if item is not None:
+                remaining[side] = parse_seconds(item, f"clock.{key}")
+        else:
+            raise ContractError("invalid_field", f"clock has an unknown entry {key!r}", f"clock.{key}")
+    return Clock(remaining=remaining, flagged=tuple(flagged))
+
+
+def parse_case(data: object) -> Case:
+    """Validate a decoded JSON case; raise :class:`ContractError` naming the first bad field."""
+    if not isinstance(data, Mapping):
+        raise ContractError("invalid_case", "a case must be a JSON object", None)
+    game = data.get("game", "chess")
+    if game is None:
+        game = "chess"
+    if game not in ("chess", "checkers"):
+        raise ContractError("invalid_field", f"game must be chess or checkers, not {game!r}", "game")
+    ruleset = data.get("ruleset")
+    if not isinstance(ruleset, str) or not ruleset:
+        raise ContractError("missing_field", "ruleset is required (a ruleset id from config.toml)", "ruleset")
+    claim = data.get("claim")
+    if not isinstance(claim, str) or not claim:
+        raise ContractError("missing_field", "claim is required", "claim")
+    if claim not in CLAIMS:
+        raise ContractError("unknown_claim", f"unknown claim {claim!r}; one of: {', '.join(CLAIMS)}", "claim")
+    claimant = data.get("claimant")
+    ply = data.get("alleged_illegal_ply")
+    if ply is not None and (isinstance(ply, bool) or not isinstance(ply, int) or ply < 1):
+        raise ContractError(
+            "invalid_field", "alleged_illegal_ply must be a whole number of at least 1", "alleged_illegal_ply"
+        )
+    return Case(
+        game=game,
+        ruleset=ruleset,
+        claim=claim,
+        claimant=None if claimant is None else _side(claimant, game, "claimant"),
+        record=_optional_str(data, "record", MAX_RECORD_CHARS),
+        start_fen=_optional_str(data, "start_fen", 200),
+        fen=_optional_str(data, "fen", 200),
+        intended_move=_optional_str(data, "intended_move", 40),
+        clock=_clock(data.get("clock"), game),
+        time_control=_optional_str(data, "time_control", 200),
+        alleged_illegal_ply=ply,
+        language=_optional_str(data, "language", 10),
+        extra={k: v for k, v in data.items() if k not in _KNOWN},
+    )

@@ -1,0 +1,43 @@
+"""Rule on a case: pick the ruleset and the claim's module, and let it decide."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Protocol, cast
+
+from adjudicator.claims import HANDLERS
+from adjudicator.contract import Case, ContractError
+from adjudicator.rulesets import Ruleset, RulesetBook
+from adjudicator.ruling import Ruling
+from adjudicator.services import Services
+
+
+class ClaimModule(Protocol):
+    def rule(self, case: Case, ruleset: Ruleset, services: Services) -> Ruling: ...
+
+
+def rule(case: Case, book: RulesetBook, services: Services | None = None) -> Ruling:
+    """The ruling on ``case`` under its ruleset.
+
+    :raises ContractError: unknown ruleset, a ruleset for the other game, a claim
+        that does not exist for this game, or input the claim cannot use.
+    """
+    ruleset = book[case.ruleset]
+    if ruleset.game != case.game:
+        raise ContractError(
+            "invalid_field",
+            f"ruleset {ruleset.id!r} is for {ruleset.game}, but the case is a {case.game} game",
+            "ruleset",
+        )
+    path = HANDLERS.get((case.game, case.claim))
+    if path is None:
+        raise ContractError("unknown_claim", f"claim {case.claim!r} does not exist in {case.game}", "claim")
+    try:
+        module = cast(ClaimModule, importlib.import_module(path))
+    except ModuleNotFoundError as exc:
+        if exc.name != path:
+            raise
+        raise ContractError(
+            "not_implemented", f"rulings on {case.claim!r} in {case.game} are not available yet", "claim"
+        ) from None
+    return module.rule(case, ruleset, services or Services())

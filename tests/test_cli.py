@@ -1,0 +1,49 @@
+"""The command line of the contract: JSON out, exit 2 with a named field on bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "adjudicator", *args],
+        input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=120,
+    )
+
+
+@pytest.mark.parametrize(
+    ("stdin", "field"),
+    [
+        ("{not json", "case"),
+        ('{"ruleset": "nope", "claim": "flag"}', "ruleset"),
+        ('{"ruleset": "acf", "claim": "threefold-repetition"}', "ruleset"),
+        ('{"ruleset": "fide-standard", "claim": "forty-move"}', "claim"),
+    ],
+)
+def test_bad_case_exits_2_naming_the_field(stdin: str, field: str) -> None:
+    proc = run("rule", "-", stdin=stdin)
+    assert proc.returncode == 2, proc.stderr
+    body = json.loads(proc.stdout)
+    assert body["error"]["field"] == field
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.startswith("adjudicator: ")
+
+
+def test_missing_file_is_a_clear_error() -> None:
+    proc = run("rule", "/nonexistent/case.json")
+    assert proc.returncode == 2
+    assert json.loads(proc.stdout)["error"]["field"] == "case"
+
+
+def test_unknown_command_is_a_usage_error() -> None:
+    proc = run("frobnicate")
+    assert proc.returncode == 2
+    assert json.loads(proc.stdout)["error"]["code"] == "usage"

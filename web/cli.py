@@ -1,0 +1,98 @@
+"""The contract's command line (``adjudicator ...``): reads inputs, prints JSON.
+
+Each subcommand lives in ``web/commands/<name>.py`` with ``register(subparsers)``.
+Bad input exits 2 with ``{"error": {...}}`` on stdout and one line on stderr;
+never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from adjudicator.contract import ContractError
+from adjudicator.rulesets import RulesetError
+from web.config import ConfigError
+
+COMMANDS = ("rule", "replay", "unwinnable", "serve", "users", "build_db", "audit")
+
+
+class UsageError(ContractError):
+    """The command line itself is wrong."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError("usage", f"{self.prog}: {message}", "argv")
+
+
+def emit(obj: Any) -> None:
+    """Print one JSON document on its own line and flush (batch modes stream)."""
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+    sys.stdout.flush()
+
+
+def error_json(exc: Exception) -> dict[str, Any]:
+    if isinstance(exc, ContractError):
+        return exc.to_json()
+    if isinstance(exc, RulesetError):
+        return {"error": {"code": "invalid_ruleset", "message": str(exc), "field": exc.key}}
+    if isinstance(exc, ConfigError):
+        return {"error": {"code": "invalid_config", "message": str(exc), "field": "config"}}
+    return {"error": {"code": "internal_error", "message": f"{type(exc).__name__}: {exc}", "field": None}}
+
+
+def fail(exc: Exception) -> int:
+    body = error_json(exc)
+    emit(body)
+    err = body["error"]
+    where = f" ({err['field']})" if err.get("field") else ""
+    sys.stderr.write(f"adjudicator: {err['message']}{where}\n")
+    return 2 if err["code"] != "internal_error" else 1
+
+
+def read_input(path: str, field: str = "input") -> str:
+    """The text of a file, or of standard input for ``-``."""
+    try:
+        if path == "-":
+            return sys.stdin.read()
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return handle.read()
+    except OSError as exc:
+        raise ContractError("unreadable_input", f"cannot read {path}: {exc.strerror}", field) from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="adjudicator", description="The arbiter's assistant.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"web.commands.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"web.commands.{name}":
+                raise
+            continue
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return int(args.func(args) or 0)
+    except (ContractError, RulesetError, ConfigError) as exc:
+        return fail(exc)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # never a traceback for the user
+        return fail(exc)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

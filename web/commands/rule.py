@@ -1,0 +1,66 @@
+"""``adjudicator rule CASE.json`` and ``adjudicator rule --jsonl FILE``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from adjudicator.contract import ContractError, parse_case
+from adjudicator.rule import rule
+from adjudicator.rulesets import RulesetBook
+from adjudicator.services import Services
+from web.cli import emit, error_json, fail, read_input
+from web.config import load_config
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser("rule", help="rule on a case (contract JSON)")
+    parser.add_argument("case", nargs="?", help="case JSON file, or - for standard input")
+    parser.add_argument("--jsonl", metavar="FILE", help="batch: one case per line (- for stdin)")
+    parser.set_defaults(func=run)
+
+
+def decode(text: str, field: str = "case") -> object:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ContractError("invalid_json", f"not valid JSON: {exc.msg} at line {exc.lineno}", field) from None
+    except RecursionError:
+        raise ContractError("invalid_json", "JSON nested too deeply", field) from None
+
+
+def rule_json(data: object, book: RulesetBook, services: Services) -> dict[str, Any]:
+    return rule(parse_case(data), book, services).to_json()
+
+
+def run(args: argparse.Namespace) -> int:
+    from engines import build_services
+
+    if (args.case is None) == (args.jsonl is None):
+        raise ContractError("usage", "give either a CASE file or --jsonl FILE", "argv")
+    config = load_config()
+    book = RulesetBook.from_config(config)
+    services = build_services(config)
+    try:
+        if args.jsonl is None:
+            emit(rule_json(decode(read_input(args.case, "case")), book, services))
+            return 0
+        text = read_input(args.jsonl, "jsonl")
+        for number, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                emit(rule_json(decode(line, f"line {number}"), book, services))
+            except Exception as exc:  # a bad line yields an error line; the batch goes on
+                body = error_json(exc)
+                body["error"]["line"] = number
+                emit(body)
+        return 0
+    finally:
+        close = getattr(services, "close", None)
+        if callable(close):
+            close()
+
+
+__all__ = ["register", "run", "fail"]

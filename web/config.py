@@ -1,0 +1,48 @@
+"""Reading the configuration: ``config.toml`` at the project root, or ``ADJUDICATOR_CONFIG``."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from adjudicator.rulesets import RulesetBook, RulesetError
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+class ConfigError(ValueError):
+    """The configuration file cannot be read."""
+
+
+def config_path() -> Path:
+    named = os.environ.get("ADJUDICATOR_CONFIG")
+    return Path(named) if named else PROJECT_ROOT / "config.toml"
+
+
+def load_config(path: Path | None = None) -> dict[str, Any]:
+    """The decoded configuration, with ``ADJUDICATOR_DATABASE_URL`` applied and rulesets checked."""
+    path = path or config_path()
+    try:
+        with path.open("rb") as handle:
+            config = tomllib.load(handle)
+    except OSError as exc:
+        raise ConfigError(f"cannot read configuration {path}: {exc.strerror}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"configuration {path} is not valid TOML: {exc}") from None
+    url = os.environ.get("ADJUDICATOR_DATABASE_URL")
+    if url:
+        config.setdefault("database", {})["url"] = url
+    config["_root"] = str(path.resolve().parent)
+    RulesetBook.from_config(config)  # fail early, naming the key
+    return config
+
+
+def resolve_path(config: dict[str, Any], relative: str) -> Path:
+    """A path from the configuration, relative to the configuration file's folder."""
+    path = Path(relative)
+    return path if path.is_absolute() else Path(config.get("_root", PROJECT_ROOT)) / path
+
+
+__all__ = ["ConfigError", "RulesetError", "load_config", "resolve_path", "config_path", "PROJECT_ROOT"]
