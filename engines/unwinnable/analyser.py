@@ -163,7 +163,19 @@ class UnwinnabilityAnalyser:
         # 3. material
         if is_material_unwinnable(work, color):
             return result(True, "material")
-        # 4. short search
+        # 4. blockade analysis, of the position and of every position one move later
+        if is_blockade_unwinnable(work, color):
+            return result(True, "blockade")
+        moves = list(work.generate_legal_moves())
+        open_moves: list[chess.Move] = []
+        for move in moves:
+            work.push(move)
+            if not self._settled_after(work, color):
+                open_moves.append(move)
+            work.pop()
+        if not open_moves:
+            return result(True, "blockade")
+        # 5. short search
         quick = HelpmateSearch(work, color, self.node_limit, deadline)
         try:
             found = quick.iteration(2, self.quick_nodes, use_tt=False)
@@ -176,18 +188,6 @@ class UnwinnabilityAnalyser:
             return result(False, "search", prefix + quick.mate)
         if not quick.interrupted:
             return result(True, "search")
-        # 5. blockade analysis, of the position and of every position one move later
-        if is_blockade_unwinnable(work, color):
-            return result(True, "blockade")
-        open_moves: list[chess.Move] = []
-        moves = list(work.generate_legal_moves())
-        for move in moves:
-            work.push(move)
-            if not self._settled_after(work, color):
-                open_moves.append(move)
-            work.pop()
-        if not open_moves:
-            return result(True, "blockade")
         # 6. iterative-deepening helpmate search
         try:
             if len(open_moves) == len(moves):

@@ -87,6 +87,8 @@ class HelpmateSearch:
         self.interrupted = False
         self.use_tt = True
         self.tt: dict[object, int] = {}
+        """Position key -> iteration number * 65536 + plies of depth it was searched with."""
+        self.iteration_number = 0
         self.line: list[chess.Move] = []
         self.mate: list[chess.Move] | None = None
 
@@ -99,7 +101,7 @@ class HelpmateSearch:
         self.local_nodes = 0
         self.interrupted = False
         self.use_tt = use_tt
-        self.tt = {}
+        self.iteration_number += 1
         self.line = []
         return self._find(0, False, False)
 
@@ -121,7 +123,10 @@ class HelpmateSearch:
         if self.use_tt:
             key = board._transposition_key()
             seen = self.tt.get(key)
-            if seen is not None and seen >= moves_left:
+            if seen is not None and seen & 0xFFFF >= moves_left:
+                if seen >> 16 != self.iteration_number:
+                    # searched in an earlier (cut-off) pass: this pass proves nothing about it
+                    self.interrupted = True
                 return False
         if is_material_unwinnable(board, winner):
             return False
@@ -139,7 +144,7 @@ class HelpmateSearch:
                 return True
             return False
         if self.use_tt:
-            self.tt[key] = moves_left
+            self.tt[key] = (self.iteration_number << 16) | moves_left
         if self.nodes >= self.node_limit or (self.nodes & 1023 == 0 and time.monotonic() > self.deadline):
             raise BudgetExhausted
 
