@@ -217,7 +217,15 @@ class HelpmateSearch:
     known child (transposition, dead end, mate) without touching the board.
     """
 
-    def __init__(self, board: chess.Board, winner: chess.Color, node_limit: int, deadline: float) -> None:
+    def __init__(
+        self,
+        board: chess.Board,
+        winner: chess.Color,
+        node_limit: int,
+        deadline: float,
+        share: HelpmateSearch | None = None,
+    ) -> None:
+        """``share``: an earlier search for the same winner whose expanded positions may be reused."""
         self.board = board.copy(stack=False)
         self.winner = winner
         self.loser = not winner
@@ -234,6 +242,9 @@ class HelpmateSearch:
         self.iteration_number = 0
         self.facts: dict[Key, int] = {}
         self.expanded: tuple[dict[Key, _Node], dict[Key, _Node]] = ({}, {})
+        if share is not None and share.winner == winner:
+            self.facts = share.facts
+            self.expanded = share.expanded
         self.line: list[chess.Move] = []
         self.mate: list[chess.Move] | None = None
 
