@@ -27,6 +27,7 @@ import chess
 
 from .bitboards import DARK, KING_DISTANCE, KNIGHT_DISTANCE, LIGHT
 from .material import is_material_unwinnable, material_dead, needs_loser_promotion
+from .movegen import legal_moves
 
 NORMAL, REWARD, PUNISH = 0, 1, 2
 _NO_REWARD_AFTER = 400
@@ -389,7 +390,7 @@ class HelpmateSearch:
     def _expand(self, was_semi_blocked: bool) -> _Node | None:
         """The classified legal moves of the position on the board (None: it has none)."""
         board = self.board
-        moves = list(board.generate_legal_moves())
+        moves = legal_moves(board)
         if not moves:
             return None
         winner = self.winner
