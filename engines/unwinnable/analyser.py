@@ -32,6 +32,10 @@ from .helpmate import BudgetExhausted, HelpmateSearch
 from .material import is_material_unwinnable
 
 
+_MAX_DEPTH = 1000
+"""Deepest nominal depth of the helpmate search."""
+
+
 class PositionError(ValueError):
     """The board is not a chess position the analysis can rule on (missing king, king en prise...)."""
 
@@ -130,11 +134,15 @@ class UnwinnabilityAnalyser:
         time_limit: float = 10.0,
         quick_nodes: int = 150,
         iteration_nodes: int = 10_000,
+        first_stretch: int = 40_000,
+        closure_positions: int = 4_000,
     ) -> None:
         self.node_limit = node_limit
         self.time_limit = time_limit
         self.quick_nodes = quick_nodes
         self.iteration_nodes = iteration_nodes
+        self.first_stretch = first_stretch
+        self.closure_positions = closure_positions
 
     def is_dead_position(self, board: chess.Board) -> DeadPosition:
         """FIDE 5.2.2: the analysis for both colours."""
@@ -188,37 +196,42 @@ class UnwinnabilityAnalyser:
             work.pop()
         if not open_moves:
             return result(True, "blockade")
-        # 6. iterative-deepening helpmate search, over the first moves still open
-        try:
-            if len(open_moves) == len(moves):
-                deep = HelpmateSearch(work, color, self.node_limit - nodes, deadline, share=probe)
-                try:
-                    verdict = deep.deepen(self.iteration_nodes)
-                finally:
-                    nodes += deep.nodes
-                if verdict is True:
-                    assert deep.mate is not None
-                    return result(False, "search", prefix + deep.mate)
-                return result(True if verdict is False else None, "search" if verdict is False else "budget")
-            exhausted = 0
+        # 6. iterative-deepening helpmate search, over the first moves still open; when a first
+        #    stretch of it fails, visit every reachable position if there are few (a proof either way)
+        roots: list[tuple[list[chess.Move], HelpmateSearch]] = []
+        if len(open_moves) == len(moves):
+            roots.append(([], HelpmateSearch(work, color, 0, deadline, share=probe)))
+        else:
             for move in open_moves:
                 work.push(move)
-                deep = HelpmateSearch(work, color, self.node_limit - nodes, deadline, share=probe)
+                roots.append(([move], HelpmateSearch(work, color, 0, deadline, share=probe)))
+                work.pop()
+        proved = 0
+        closure_tried = False
+        for first_moves, deep in roots:
+            while deep.next_depth <= _MAX_DEPTH:
+                before = deep.nodes
+                deep.node_limit = deep.nodes + self.node_limit - nodes
                 try:
-                    verdict = deep.deepen(self.iteration_nodes)
-                finally:
-                    nodes += deep.nodes
-                    work.pop()
+                    verdict = deep.deepen(self.iteration_nodes, stop=deep.next_depth)
+                except BudgetExhausted:
+                    nodes += deep.nodes - before
+                    return result(None, "budget")
+                nodes += deep.nodes - before
                 if verdict is True:
                     assert deep.mate is not None
-                    return result(False, "search", [*prefix, move, *deep.mate])
+                    return result(False, "search", [*prefix, *first_moves, *deep.mate])
                 if verdict is False:
-                    exhausted += 1
-            if exhausted == len(open_moves):
-                return result(True, "blockade+search")
-            return result(None, "budget")
-        except BudgetExhausted:
-            return result(None, "budget")
+                    proved += 1
+                    break
+                if not closure_tried and nodes >= self.first_stretch:
+                    closure_tried = True
+                    closure = HelpmateSearch(work, color, 0, deadline, share=probe).exhaust(self.closure_positions)
+                    if closure is False:
+                        return result(True, "closure")
+        if proved == len(roots):
+            return result(True, "search" if len(roots) == 1 else "blockade+search")
+        return result(None, "budget")
 
     @staticmethod
     def _terminal(board: chess.Board, color: chess.Color) -> bool | None:

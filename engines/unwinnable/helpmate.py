@@ -31,6 +31,8 @@ from .movegen import legal_moves
 
 NORMAL, REWARD, PUNISH = 0, 1, 2
 _NO_REWARD_AFTER = 400
+_MAX_LINE = 700
+"""Longest line searched (plies): keeps the recursion within Python's limit."""
 
 
 class BudgetExhausted(Exception):
@@ -232,15 +234,21 @@ class HelpmateSearch:
         self.loser = not winner
         self.node_limit = node_limit
         self.deadline = deadline
+        self.time_check = 0
         self.nodes = 0
         self.local_nodes = 0
         self.local_limit = 0
         self.max_depth = 0
         self.interrupted = False
+        """The last pass was cut off somewhere (depth or node limit)."""
+        self.stale = False
+        """The last pass skipped positions searched in an earlier pass (so it proves nothing alone)."""
         self.use_tt = True
         self.tt: dict[Key, int] = {}
         """Position key -> iteration number * 65536 + plies of depth it was searched with."""
         self.iteration_number = 0
+        self.next_depth = 2
+        """The depth of the next iterative-deepening pass."""
         self.facts: dict[Key, int] = {}
         self.expanded: tuple[dict[Key, _Node], dict[Key, _Node]] = ({}, {})
         if share is not None and share.winner == winner:
@@ -257,19 +265,101 @@ class HelpmateSearch:
         self.local_limit = local_limit
         self.local_nodes = 0
         self.interrupted = False
+        self.stale = False
         self.use_tt = use_tt
         self.iteration_number += 1
         self.line = []
         return self._find(0, False, False, _key(self.board))
 
-    def deepen(self, local_limit: int = 10_000, start: int = 2, stop: int = 1000) -> bool | None:
-        """Iterative deepening: True = mate found, False = no helpmate exists, None = cut off."""
-        for max_depth in range(start, stop + 1):
+    def deepen(self, local_limit: int = 10_000, stop: int = 1000) -> bool | None:
+        """Iterative deepening: True = mate found, False = no helpmate exists, None = cut off.
+
+        Raises :class:`BudgetExhausted` when the node or time budget runs out; the
+        board is then put back and a later call (with a larger ``node_limit``)
+        goes on from the pass that was cut short.
+        """
+        root = _Snapshot(self.board)
+        try:
+            return self._deepen(local_limit, stop)
+        except BudgetExhausted:
+            root.restore(self.board)
+            self.board.clear_stack()
+            self.tt.clear()  # the pass cut short must be searched again in full
+            raise
+
+    def _deepen(self, local_limit: int, stop: int) -> bool | None:
+        for max_depth in range(self.next_depth, stop + 1):
+            self.next_depth = max_depth
             if self.iteration(max_depth, local_limit):
                 return True
-            if not self.interrupted:
+            if not self.interrupted and self.stale:
+                # no cut-off, but earlier passes stood in for some positions: repeat the pass on its own
+                self.tt.clear()
+                if self.iteration(max_depth, local_limit):
+                    return True
+            if not self.interrupted and not self.stale:
                 return False
+        self.next_depth = stop + 1
         return None
+
+    def exhaust(self, max_positions: int) -> bool | None:
+        """Visits every position reachable from the root (no depth limit) while there are few of them.
+
+        True: a position where W has mated is reachable; False: every reachable
+        position was visited and none is such a mate (a proof of unwinnability);
+        None: more than ``max_positions`` positions.
+        """
+        board = self.board
+        root = _key(board)
+        root_snapshot = _Snapshot(board)
+        seen = {root}
+        stack = [(root, root_snapshot)]
+        expanded = self.expanded[False]
+        try:
+            while stack:
+                key, snapshot = stack.pop()
+                snapshot.restore(board)
+                fact = self.facts.get(key)
+                if fact is None:
+                    fact = self._leaf_facts(key)
+                if fact == _MATE:
+                    return True
+                if fact == _DEAD:
+                    continue
+                node = expanded.get(key) or self.expanded[True].get(key)
+                if node is None:
+                    node = self._expand(False)
+                    if node is None:
+                        self.facts[key] = _DEAD
+                        continue
+                    expanded[key] = node
+                for entry in node.children:
+                    child = entry[3]
+                    if child is None:
+                        child = entry[3] = _child_key(key, entry[1], entry[2])
+                    if child in seen:
+                        continue
+                    seen.add(child)
+                    if len(seen) > max_positions:
+                        return None
+                    fact = self.facts.get(child)
+                    if fact is None:
+                        fact = self._key_facts(child)
+                    if fact == _DEAD:
+                        continue
+                    if fact == _MATE:
+                        return True
+                    known = expanded.get(child)
+                    if known is not None:
+                        stack.append((child, known.snapshot))
+                        continue
+                    board.push(entry[1])
+                    stack.append((child, _Snapshot(board)))
+                    board.pop()
+                    self.nodes += 1
+            return False
+        finally:
+            root_snapshot.restore(board)
 
     # -- the search -------------------------------------------------------
 
@@ -296,7 +386,7 @@ class HelpmateSearch:
             seen = tt.get(key)
             if seen is not None and seen & 0xFFFF >= moves_left:
                 if seen >> 16 != self.iteration_number:
-                    self.interrupted = True  # searched in an earlier, cut-off pass: proves nothing now
+                    self.stale = True  # searched in an earlier pass, which may have been cut off
                 return False
         fact = self.facts.get(key)
         if fact is None:
@@ -307,7 +397,7 @@ class HelpmateSearch:
             self.mate = list(self.line)
             return True
         max_depth = self.max_depth
-        if depth >= max_depth or self.local_nodes >= self.local_limit:
+        if depth >= max_depth or self.local_nodes >= self.local_limit or len(self.line) > _MAX_LINE:
             self.interrupted = True
             return False
         node = self.expanded[was_semi_blocked].get(key)
@@ -319,8 +409,12 @@ class HelpmateSearch:
             self.expanded[was_semi_blocked][key] = node
         if use_tt:
             tt[key] = (self.iteration_number << 16) | moves_left
-        if self.nodes >= self.node_limit or (self.nodes & 1023 == 0 and time.monotonic() > self.deadline):
+        if self.nodes >= self.node_limit:
             raise BudgetExhausted
+        if self.nodes >= self.time_check:
+            if time.monotonic() > self.deadline:
+                raise BudgetExhausted
+            self.time_check = self.nodes + 2000
 
         board = self.board
         line = self.line
@@ -344,7 +438,7 @@ class HelpmateSearch:
                 seen = tt.get(child)
                 if seen is not None and seen & 0xFFFF >= max_depth - new_depth:
                     if seen >> 16 != iteration_number:
-                        self.interrupted = True
+                        self.stale = True
                     continue
             fact = facts.get(child)
             if fact is None:
