@@ -31,7 +31,6 @@ from .blockade import is_blockade_unwinnable
 from .helpmate import BudgetExhausted, HelpmateSearch
 from .material import is_material_unwinnable
 
-
 _MAX_DEPTH = 1000
 """Deepest nominal depth of the helpmate search."""
 
