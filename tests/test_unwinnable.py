@@ -182,3 +182,40 @@ def test_a_tiny_budget_leaves_the_question_undecided() -> None:
 def test_a_board_without_kings_is_refused(analyser: UnwinnabilityAnalyser) -> None:
     with pytest.raises(PositionError):
         analyser.search(chess.Board("8/8/8/8/8/8/8/R7 w - - 0 1"), chess.WHITE)
+
+
+def test_blockade_proofs_survive_the_exhaustive_check() -> None:
+    """Soundness: whenever the blockade analysis calls a position dead, visiting every reachable
+    position (where there are few enough to visit) finds no mate either. Positions: the public
+    locked structures after a few random moves, some with a king moved elsewhere."""
+    import random
+
+    from engines.unwinnable.helpmate import HelpmateSearch
+
+    rng = random.Random(20261129)
+    bases = sorted({fen for fen, _, _ in ROWS if chess.Board(fen).pawns})
+    proofs = 0
+    for _ in range(120):
+        board = chess.Board(rng.choice(bases))
+        for _ in range(rng.randint(0, 6)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        board = chess.Board(board.fen())
+        if rng.random() < 0.5:
+            color = rng.choice([chess.WHITE, chess.BLACK])
+            king = board.king(color)
+            assert king is not None
+            empty = [sq for sq in chess.SQUARES if board.piece_at(sq) is None]
+            board.remove_piece_at(king)
+            board.set_piece_at(rng.choice(empty), chess.Piece(chess.KING, color))
+        if not board.is_valid():
+            continue
+        winner = rng.choice([chess.WHITE, chess.BLACK])
+        if not is_blockade_unwinnable(board, winner):
+            continue
+        closure = HelpmateSearch(board, winner, 10**6, float("inf")).exhaust(5_000)
+        assert closure is not True, f"blockade called {board.fen()} dead for {winner}, but a mate is reachable"
+        proofs += closure is False
+    assert proofs >= 5

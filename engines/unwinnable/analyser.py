@@ -130,7 +130,7 @@ class UnwinnabilityAnalyser:
     def __init__(
         self,
         node_limit: int = 400_000,
-        time_limit: float = 10.0,
+        time_limit: float = 5.0,
         quick_nodes: int = 150,
         iteration_nodes: int = 10_000,
         first_stretch: int = 40_000,
