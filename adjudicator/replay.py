@@ -92,7 +92,7 @@ class Unreadable:
     candidates: tuple[str, ...]
 
     def to_json(self) -> dict[str, Any]:
-        return {"ply": self.ply, "token": self.token, "candidates": list(self.candidates), "reason": self.reason}
+        return {"ply": self.ply, "token": self.token, "candidates": list(self.candidates)}
 
 
 @dataclass(frozen=True)
@@ -186,7 +186,6 @@ class Replay:
             "unreadable": [u.to_json() for u in self.unreadable],
             "repetitions": [{"fen": fen, "plies": plies} for fen, plies in self.repetitions()],
             "counter": self.counter,
-            "language": self.language,
         }
 
 
