@@ -76,6 +76,10 @@ class Ply:
     mover: chess.Color = chess.WHITE
     move_number: int = 1
     """The full-move number the move was made on."""
+    is_checkmate: bool = False
+    """The move left the opponent checkmated."""
+    is_stalemate: bool = False
+    """The move left the opponent stalemated."""
 
     @property
     def side(self) -> str:
@@ -259,10 +263,13 @@ def replay_game(game: RawGame, start_fen: str | None = None, language: str | Non
             break
         mover, move_number = board.turn, board.fullmove_number
         board.push(reading.move)
+        in_check = board.is_check()
+        no_moves = not any(board.generate_legal_moves())
         plies.append(
             Ply(
                 number, token.text, reading.move, reading.is_legal, reading.reason, board.fen(),
                 token.clock, token.emt, repetition_key(board), board.halfmove_clock, mover, move_number,
+                in_check and no_moves, not in_check and no_moves,
             )
         )
     result = game.result if game.result not in (None, "*") else None
