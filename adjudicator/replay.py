@@ -80,6 +80,8 @@ class Ply:
     """The move left the opponent checkmated."""
     is_stalemate: bool = False
     """The move left the opponent stalemated."""
+    irregularity: str | None = None
+    """For an illegal ply: ``illegal``, ``unreplaced-promotion`` (7.5.2) or ``no-move`` (7.5.3)."""
 
     @property
     def side(self) -> str:
@@ -269,7 +271,7 @@ def replay_game(game: RawGame, start_fen: str | None = None, language: str | Non
             Ply(
                 number, token.text, reading.move, reading.is_legal, reading.reason, board.fen(),
                 token.clock, token.emt, repetition_key(board), board.halfmove_clock, mover, move_number,
-                in_check and no_moves, not in_check and no_moves,
+                in_check and no_moves, not in_check and no_moves, reading.irregularity,
             )
         )
     result = game.result if game.result not in (None, "*") else None

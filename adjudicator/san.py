@@ -36,6 +36,8 @@ class Reading:
     """For an unreadable token: the legal moves (SAN) it most likely was."""
     language: str | None = None
     """The language in which the token was read, when not the game's own."""
+    irregularity: str | None = None
+    """``illegal``, ``unreplaced-promotion`` (7.5.2) or ``no-move`` (7.5.3, the clock pressed without a move)."""
 
     @property
     def is_readable(self) -> bool:
@@ -200,6 +202,10 @@ def _physical(board: chess.Board, note: Notation) -> tuple[chess.Move | None, st
 def describe(board: chess.Board, move: chess.Move) -> str:
     """A move in long algebraic form as an arbiter writes it (``Bc1-d3``, ``Nf3xe5``)."""
     piece = board.piece_type_at(move.from_square)
+    if piece == chess.KING and chess.square_distance(move.from_square, move.to_square) == 2 and (
+        chess.square_rank(move.from_square) == chess.square_rank(move.to_square)
+    ):
+        return "O-O" if move.to_square > move.from_square else "O-O-O"
     letter = "" if piece in (None, chess.PAWN) else chess.piece_symbol(piece).upper()
     sep = "x" if board.piece_at(move.to_square) is not None or board.is_en_passant(move) else "-"
     promo = "=" + chess.piece_symbol(move.promotion).upper() if move.promotion else ""
@@ -229,7 +235,10 @@ def _read_notation(board: chess.Board, notes: list[Notation]) -> Reading | None:
     ambiguous: list[chess.Move] = []
     for note in notes:
         if note.is_null:
-            return Reading(note.token, chess.Move.null(), False, "the clock was pressed without a move (7.5.3)")
+            return Reading(
+                note.token, chess.Move.null(), False, "the clock was pressed without a move (7.5.3)",
+                irregularity="no-move",
+            )
         if note.castle:
             move = _castle_move(board, note.castle, board.legal_moves)
             if move is not None:
@@ -249,6 +258,7 @@ def _read_notation(board: chess.Board, notes: list[Notation]) -> Reading | None:
                 return Reading(
                     note.token, promos[0], False,
                     "a promotion without the new piece: the pawn is replaced by a queen (7.5.2)",
+                    irregularity="unreplaced-promotion",
                 )
         if len(fits) > 1 and not ambiguous:
             ambiguous = fits
@@ -264,17 +274,17 @@ def _read_illegal(board: chess.Board, notes: list[Notation]) -> Reading | None:
         if note.castle:
             move = _illegal_castling(board, note.castle)
             if move is not None:
-                return Reading(note.token, move, False, _castling_reason(board, note.castle))
+                return Reading(note.token, move, False, _castling_reason(board, note.castle), irregularity="illegal")
             continue
         fits = [m for m in board.generate_pseudo_legal_moves() if _fits(board, m, note)]
         if len(fits) == 1:
-            return Reading(note.token, fits[0], False, _why_illegal(board, fits[0]))
+            return Reading(note.token, fits[0], False, _why_illegal(board, fits[0]), irregularity="illegal")
     for note in notes:
         if note.castle or note.is_null:
             continue
         move, reason, _ = _physical(board, note)
         if move is not None:
-            return Reading(note.token, move, False, reason)
+            return Reading(note.token, move, False, reason, irregularity="illegal")
     return None
 
 
