@@ -26,7 +26,7 @@ _LEXER = re.compile(
     |(?P<nag>\$\d*)
     |(?P<result>(?:1-0|0-1|1/2-1/2|½-½|\*)(?=[\s{}()\[\];]|$))
     |(?P<number>\d+[ \t]*(?:\.+|…)+)
-    |(?P<word>[^\s{}()\[\];]+)
+    |(?P<word>[^\s{}()\[\];]+(?:\([QRBNDTSLFACqrbndtslfac]\))?)
     |(?P<other>\S)
     """,
     re.VERBOSE,
