@@ -95,7 +95,8 @@ def test_pressing_the_clock_without_a_move_is_kept_as_an_illegal_ply() -> None:
 
 
 def test_unreadable_token_names_its_ply_and_the_likely_moves() -> None:
-    replay = replay_chess("1. e4 d5 2. exd5 Qxd5 3. Nc3 Qe6 4. Nge2 Qxe4 5. d4 Bd7 6. Bf4 Nc6 7. Nx7", allow_unreadable=True)
+    record = "1. e4 d5 2. exd5 Qxd5 3. Nc3 Qe6 4. Nge2 Qxe4 5. d4 Bd7 6. Bf4 Nc6 7. Nx7"
+    replay = replay_chess(record, allow_unreadable=True)
     bad = replay.unreadable[0]
     assert bad.ply == 13 and bad.token == "Nx7"
     assert len(replay.plies) == 12
