@@ -13,8 +13,8 @@ from adjudicator.contract import ContractError, parse_case
 from adjudicator.replay import replay_chess
 from adjudicator.rule import rule
 from adjudicator.rulesets import RulesetBook
-from adjudicator.san import describe
 from adjudicator.ruling import Ruling
+from adjudicator.san import describe
 from adjudicator.services import MateSearch, Services
 
 # 2...Qh4+ checks the White king; 3.Nc3 ignores the check.
