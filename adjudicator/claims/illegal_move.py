@@ -229,7 +229,7 @@ def _no_move(case: Case, ruleset: Ruleset, replay: Replay, services: Services) -
     ]
     instructions = [f"restart {offender.capitalize()}'s clock: {offender.capitalize()} must now make a move"]
     evidence: dict[str, object] = {"offender": offender, "position": board.fen(), "method": "case fields"}
-    fake = Ply(len(replay.plies) + 1, "--", chess.Move.null(), False, "no move", board.fen(),
+    fake = Ply(len(replay.plies) + 1, "--", chess.Move.null(), False, "no move",
                mover=chess.WHITE if offender == "white" else chess.BLACK, move_number=board.fullmove_number,
                irregularity="no-move")
     return _penalise(case, ruleset, replay, services, fake, board, offender, opponent, reasons, instructions,
