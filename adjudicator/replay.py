@@ -17,8 +17,8 @@ Facts per ply (ply 1 = the record's first move):
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator, Sequence
 import re
+from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,7 +29,10 @@ from adjudicator.movetext import RawGame, split_games
 from adjudicator.notation import LANGUAGES, languages_for, letters_used
 from adjudicator.san import describe, read_move
 
-_PLAIN_SAN = re.compile(r"(?:[NBRQK][a-h]?[1-8]?x?[a-h][1-8]|[a-h](?:x[a-h])?[1-8](?:=[NBRQ])?|O-O(?:-O)?)[+#]?[!?]{0,2}")
+_PLAIN_SAN = re.compile(
+    r"(?:[NBRQK][a-h]?[1-8]?x?[a-h][1-8]|[a-h](?:x[a-h])?[1-8](?:=[NBRQ])?|O-O(?:-O)?)[+#]?[!?]{0,2}"
+)
+"""English SAN as most records write it: such a record needs no language detection."""
 
 MAX_PLIES = 20_000
 """More plies than any game can have (the longest possible game is under 18,000 plies)."""
