@@ -52,6 +52,10 @@ class RecordError(ContractError):
         self.candidates = tuple(candidates)
 
 
+class UnsupportedVariant(RecordError):
+    """A record of another game (``[Variant "Crazyhouse"]``): not chess under the Laws."""
+
+
 def repetition_key(board: chess.Board) -> RepetitionKey:
     """The position as FIDE 9.2.3 identifies it (e.p. counts only when the capture is legal)."""
     return board._transposition_key()
@@ -230,7 +234,7 @@ def _start(game: RawGame, start_fen: str | None) -> tuple[chess.Board, bool]:
     variant = (game.tag("Variant") or "").strip().lower()
     chess960 = "960" in variant or "fischer" in variant
     if variant and not chess960 and variant not in ("standard", "chess", "normal", "from position", "fromposition"):
-        raise RecordError(f"the record is a {game.tag('Variant')} game; only chess is supported")
+        raise UnsupportedVariant(f"the record is a {game.tag('Variant')} game; only chess is supported")
     fen = game.tag("FEN")
     field = "record"
     if fen is None:

@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 from adjudicator.contract import ContractError  # noqa: E402
 from adjudicator.movetext import split_games  # noqa: E402
-from adjudicator.replay import replay_game  # noqa: E402
+from adjudicator.replay import UnsupportedVariant, replay_game  # noqa: E402
 
 
 def corpus_paths(args: list[str]) -> list[Path]:
@@ -62,13 +62,17 @@ def main(argv: list[str]) -> int:
         for game in split_games(text):
             if not game.moves and game.result is None:
                 continue
-            stats["games"] += 1
             try:
                 replay = replay_game(game)
+            except UnsupportedVariant:
+                stats["variant"] += 1
+                continue
             except ContractError as exc:
+                stats["games"] += 1
                 stats["error"] += 1
                 failures.append(f"{path.name} game {stats['games']}: {exc.message}")
                 continue
+            stats["games"] += 1
             plies += len(replay.plies)
             if replay.unreadable:
                 stats["unreadable"] += 1
@@ -87,7 +91,8 @@ def main(argv: list[str]) -> int:
                         stats["same_final_position"] += 1
     elapsed = time.perf_counter() - started
     games = stats["games"]
-    print(f"corpus: {len(files)} files, {games} games, {plies} plies")
+    print(f"corpus: {len(files)} files, {games} chess games ({stats['variant']} games of other variants left out), "
+          f"{plies} plies")
     print(f"replayed without error: {stats['replayed']} ({100 * stats['replayed'] / max(games, 1):.3f}%)")
     print(f"  unreadable token: {stats['unreadable']}, record error: {stats['error']}, "
           f"read with an illegal move: {stats['with_illegal']}")

@@ -256,9 +256,8 @@ def _penalise(
     seconds = ruleset.get_float("illegal_move.opponent_bonus_seconds", 0)
     only_prompt = ruleset.get_bool("illegal_move.bonus_only_if_prompt", False)
     prompt = prompt_default if prompt_default is not None else ply.number == len(replay.plies)
-    extra_prompt = case.extra.get("prompt")
-    if isinstance(extra_prompt, bool):
-        prompt = extra_prompt
+    if case.extra.get("prompt") is not None:
+        prompt = case.get_bool("prompt")
     bonus_refs = _refs(ruleset, "11D", "1C2a") if us else _refs(ruleset, "7.5.5")
     if not us and is_reduced_period(ruleset):
         bonus_refs += _refs(ruleset, "A.3")
