@@ -77,8 +77,14 @@ class ClockIrregularity:
     message: str
 
     def to_json(self) -> dict[str, object]:
-        return {"side": self.side, "move": self.move, "ply": self.ply, "kind": self.kind,
-                "seconds": self.seconds, "message": self.message}
+        return {
+            "side": self.side,
+            "move": self.move,
+            "ply": self.ply,
+            "kind": self.kind,
+            "seconds": self.seconds,
+            "message": self.message,
+        }
 
 
 @dataclass(frozen=True)
@@ -120,8 +126,12 @@ class SideClock:
             "remaining": self.remaining,
             "clock": self.device_remaining,
             "missing_seconds": self.missing,
-            "overrun": None if self.overrun is None else {
-                "move": self.overrun.move, "ply": self.overrun.ply, "period": self.overrun.period + 1,
+            "overrun": None
+            if self.overrun is None
+            else {
+                "move": self.overrun.move,
+                "ply": self.overrun.ply,
+                "period": self.overrun.period + 1,
             },
             "irregularities": [i.to_json() for i in self.irregularities],
         }
@@ -167,9 +177,7 @@ def rebuild(
     return ClockHistory(control, (first, second))
 
 
-def _side_clock(
-    readings: Sequence[Reading], control: TimeControl, side: str, first: bool, tol: float
-) -> SideClock:
+def _side_clock(readings: Sequence[Reading], control: TimeControl, side: str, first: bool, tol: float) -> SideClock:
     base = control.base_seconds(first)
     remaining: float | None = base
     device: float | None = base
@@ -201,26 +209,38 @@ def _side_clock(
                     device_added = added > 0
                 elif added > 0 and abs(clock - (expected - added)) <= tol:
                     device_added = False
-                    issue("period-time-missing", added,
-                          f"{name}'s clock did not add the next period's {hms(added)} after move {number}.")
+                    issue(
+                        "period-time-missing",
+                        added,
+                        f"{name}'s clock did not add the next period's {hms(added)} after move {number}.",
+                    )
                 elif inc > 0 and abs(clock - (expected - inc)) <= tol:
                     missing += inc
                     issue("increment-missing", inc, f"{name} was not given the {secs(inc)} increment on move {number}.")
                 else:
-                    issue("clock-mismatch", clock - expected,
-                          f"{name}'s clock after move {number} shows {hms(clock)}; the control gives {hms(expected)}.")
+                    issue(
+                        "clock-mismatch",
+                        clock - expected,
+                        f"{name}'s clock after move {number} shows {hms(clock)}; the control gives {hms(expected)}.",
+                    )
             else:
                 derived = device + inc + (added if device_added else 0.0) - clock
                 if derived < -tol:
-                    issue("excess-time", -derived,
-                          f"{name}'s clock rose by {secs(round(jump))} on move {number}, more than the control gives.")
+                    issue(
+                        "excess-time",
+                        -derived,
+                        f"{name}'s clock rose by {secs(round(jump))} on move {number}, more than the control gives.",
+                    )
                 charged = max(0.0, derived)
                 if period.mode in (TimingMode.NONE, TimingMode.INCREMENT) or not applies:
                     spent = charged
                 if added > 0 and not device_added:
-                    issue("period-time-missing", added,
-                          f"{name}'s clock did not add the next period's {hms(added)} after move {number} "
-                          f"(it rose by {secs(max(0, round(jump)))} only).")
+                    issue(
+                        "period-time-missing",
+                        added,
+                        f"{name}'s clock did not add the next period's {hms(added)} after move {number} "
+                        f"(it rose by {secs(max(0, round(jump)))} only).",
+                    )
             if added > 0 and not device_added:
                 missing += added
         if remaining is not None and charged is not None:

@@ -44,16 +44,18 @@ _MODIFIERS: tuple[tuple[re.Pattern[str], TimingMode | None], ...] = (
     (re.compile(rf"^(?:inc|increment)\s*(?P<n>{_NUM}){_SECONDS_UNIT}(?![a-z])"), TimingMode.INCREMENT),
     (re.compile(rf"^(?:b|bronstein)\s*(?P<n>{_NUM}){_SECONDS_UNIT}(?![a-z])"), TimingMode.BRONSTEIN),
     (
-        re.compile(
-            rf"^\+\s*(?P<n>{_NUM}){_SECONDS_UNIT}\s*(?P<kind>d|delay|b|bronstein|inc|increment)?(?![a-z])"
-        ),
+        re.compile(rf"^\+\s*(?P<n>{_NUM}){_SECONDS_UNIT}\s*(?P<kind>d|delay|b|bronstein|inc|increment)?(?![a-z])"),
         None,
     ),
     (re.compile(rf"^(?P<n>{_NUM}){_SECONDS_UNIT}\s*(?P<kind>delay|bronstein|inc|increment)(?![a-z])"), None),
 )
 _KINDS = {
-    "d": TimingMode.DELAY, "delay": TimingMode.DELAY, "b": TimingMode.BRONSTEIN,
-    "bronstein": TimingMode.BRONSTEIN, "inc": TimingMode.INCREMENT, "increment": TimingMode.INCREMENT,
+    "d": TimingMode.DELAY,
+    "delay": TimingMode.DELAY,
+    "b": TimingMode.BRONSTEIN,
+    "bronstein": TimingMode.BRONSTEIN,
+    "inc": TimingMode.INCREMENT,
+    "increment": TimingMode.INCREMENT,
 }
 
 EXAMPLES = "PGN TimeControl (40/5400+30:1800+30, 1800+5d) or US notation (G/30;d5, 40/120, SD/30;inc30)"
@@ -88,7 +90,10 @@ def parse_time_control(text: str, field: str = "time_control") -> TimeControl:
         if first.bonus_from_move != second.bonus_from_move:
             raise TimeControlError("both sides' bonuses must start from the same move", field)
         return TimeControl(
-            text=source, first=first.first, second=second.first, bonus_from_move=first.bonus_from_move,
+            text=source,
+            first=first.first,
+            second=second.first,
+            bonus_from_move=first.bonus_from_move,
             notation=first.notation if first.notation == second.notation else "us",
         )
     return _parse_one(source, field)
@@ -143,7 +148,7 @@ def _parse_us(text: str, field: str) -> TimeControl:
                 raise TimeControlError(f"{text!r} is not a time control; expected {EXAMPLES}", field)
             moves = int(m["moves"])
         heads.append((moves, float(m["n"]), m["unit"]))
-        bonuses.append(_modifiers(segment[m.end():], text, field))
+        bonuses.append(_modifiers(segment[m.end() :], text, field))
     hour_form = any(moves is not None and unit is None and n <= 6 for moves, n, unit in heads)
     periods: list[Period] = []
     for moves, n, unit in heads:
@@ -174,7 +179,7 @@ def _modifiers(rest: str, text: str, field: str) -> tuple[float, TimingMode] | N
             if found is not None:
                 raise TimeControlError(f"{text!r} gives two bonuses for one period", field)
             found = (float(m["n"]), kind)
-            rest = rest[m.end():].strip()
+            rest = rest[m.end() :].strip()
             break
         else:
             raise TimeControlError(f"cannot read {rest!r} in {text!r}; expected {EXAMPLES}", field)
@@ -207,9 +212,7 @@ def _check(control: TimeControl, field: str) -> TimeControl:
         if period.moves is not None and period.moves < 1:
             raise TimeControlError(f"{control.text!r}: a period must ask for at least one move", field)
         if period.moves is None and index != len(periods) - 1:
-            raise TimeControlError(
-                f"{control.text!r}: a sudden-death period must be the last one", field
-            )
+            raise TimeControlError(f"{control.text!r}: a sudden-death period must be the last one", field)
         if period.seconds <= 0 and not (index > 0 or period.bonus > 0):
             raise TimeControlError(f"{control.text!r} gives no time at all", field)
     return control

@@ -153,8 +153,10 @@ class TimeControl:
     @property
     def is_sudden_death(self) -> bool:
         """Whether the last period is sudden death (a final period exists)."""
-        return bool(self.first) and self.first[-1].is_sudden_death and (
-            self.second is None or self.second[-1].is_sudden_death
+        return (
+            bool(self.first)
+            and self.first[-1].is_sudden_death
+            and (self.second is None or self.second[-1].is_sudden_death)
         )
 
     @property
