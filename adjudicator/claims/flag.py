@@ -109,15 +109,29 @@ def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
     else:
         raise ContractError("missing_field", "a flag claim needs the record or the position (fen)", "record")
     claimant, notes = _claimant(case, flags, rules)
-    ctx = Context(case, ruleset, services, rules, flags, control, replay, board,
-                  Deadness(rules.dead_position, services.mate), claimant, notes, {})
-    ctx.evidence.update({
-        "flagged": list(flags.flagged),
-        "flag_order_known": flags.is_order_known if flags.has_both_flags_down else None,
-        "claimant": claimant,
-        "time_control": None if control is None else control.to_json(),
-        "fen": board.fen(),
-    })
+    ctx = Context(
+        case,
+        ruleset,
+        services,
+        rules,
+        flags,
+        control,
+        replay,
+        board,
+        Deadness(rules.dead_position, services.mate),
+        claimant,
+        notes,
+        {},
+    )
+    ctx.evidence.update(
+        {
+            "flagged": list(flags.flagged),
+            "flag_order_known": flags.is_order_known if flags.has_both_flags_down else None,
+            "claimant": claimant,
+            "time_control": None if control is None else control.to_json(),
+            "fen": board.fen(),
+        }
+    )
     ended = game_end(replay, board, ruleset, ctx.deadness, case.sides)
     if ended is not None and ended.is_mandatory:
         return _already_over(ctx, ended)
@@ -125,9 +139,14 @@ def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
         ctx.notes.append(ended.reason)
         ctx.evidence["td_may_end"] = {"kind": ended.kind, "ply": ended.ply, **ended.evidence}
     if not flags.flagged:
-        return _ruling(ctx, Verdict.REJECTED, None, [rules.ref("flag", ruleset.ref("6.9"))],
-                       ["No flag is down: neither clock shows 0:00 and clock.flagged is empty."],
-                       instructions=["Play continues."])
+        return _ruling(
+            ctx,
+            Verdict.REJECTED,
+            None,
+            [rules.ref("flag", ruleset.ref("6.9"))],
+            ["No flag is down: neither clock shows 0:00 and clock.flagged is empty."],
+            instructions=["Play continues."],
+        )
     if flags.has_both_flags_down:
         return _both_flags(ctx)
     return _one_flag(ctx, flags.flagged[0])
@@ -152,9 +171,13 @@ def _already_over(ctx: Context, ended: GameEnd) -> Ruling:
         refs.append(ctx.rules.refs["over"])
     ctx.evidence["game_end"] = {"kind": ended.kind, "ply": ended.ply, **ended.evidence}
     return _ruling(
-        ctx, Verdict.REJECTED, ended.result, refs,
+        ctx,
+        Verdict.REJECTED,
+        ended.result,
+        refs,
         [ended.reason, f"{flagged}'s flag fell afterwards; that changes nothing."],
-        confidence=ended.confidence, armageddon=True,
+        confidence=ended.confidence,
+        armageddon=True,
     )
 
 
@@ -168,28 +191,48 @@ def _one_flag(ctx: Context, flagged: str) -> Ruling:
     reasons: list[str] = []
     if ctx.claimant == flagged:
         if rules.called_by == "players":
-            return _ruling(ctx, Verdict.REJECTED, None, refs,
-                           [f"{name}'s own flag is down and {other}'s is up: only {other} can claim a win on time."],
-                           instructions=[f"Play continues unless {other} claims."])
+            return _ruling(
+                ctx,
+                Verdict.REJECTED,
+                None,
+                refs,
+                [f"{name}'s own flag is down and {other}'s is up: only {other} can claim a win on time."],
+                instructions=[f"Play continues unless {other} claims."],
+            )
         reasons.append(f"The arbiter calls {name}'s flag; the claim is taken as {other}'s.")
     period = _period(ctx, flagged)
     ctx.evidence["period"] = period.to_json()
     if period.has_completed_period:
         return _completed(ctx, period, refs)
     if period.period is None and ctx.control is not None and not ctx.control.is_sudden_death:
-        return _ruling(ctx, Verdict.DEFERRED, None, [*refs, rules.ref("moves", ctx.ruleset.ref("6.4"))],
-                       [f"{name}'s flag is down, but the moves {name} completed are not known, so it cannot be "
-                        "told whether the period's moves were made."],
-                       instructions=["Count the moves on the scoresheets (or give moves_completed) and rule again."])
+        return _ruling(
+            ctx,
+            Verdict.DEFERRED,
+            None,
+            [*refs, rules.ref("moves", ctx.ruleset.ref("6.4"))],
+            [
+                f"{name}'s flag is down, but the moves {name} completed are not known, so it cannot be "
+                "told whether the period's moves were made."
+            ],
+            instructions=["Count the moves on the scoresheets (or give moves_completed) and rule again."],
+        )
     reasons.append(_flag_reason(ctx, flagged, period))
-    chance = win_chance(ctx.board, winner, _color(ctx, winner), rules.no_win_test, ctx.ruleset,
-                        ctx.services, ctx.deadness)
+    chance = win_chance(
+        ctx.board, winner, _color(ctx, winner), rules.no_win_test, ctx.ruleset, ctx.services, ctx.deadness
+    )
     ctx.evidence["win_test"] = {"test": chance.test, "can_win": chance.can_win, **chance.evidence}
     refs += chance.articles
     reasons += chance.reasons
     if chance.can_win is None:
-        return _ruling(ctx, Verdict.DEFERRED, None, refs, reasons,
-                       instructions=[_undecided_instruction(chance, name, other)], confidence=0.5)
+        return _ruling(
+            ctx,
+            Verdict.DEFERRED,
+            None,
+            refs,
+            reasons,
+            instructions=[_undecided_instruction(chance, name, other)],
+            confidence=0.5,
+        )
     if chance.can_win:
         result = win_for(winner, case.sides[0])
         reasons.append(f"{name} loses on time.")
@@ -208,20 +251,22 @@ def _period(ctx: Context, side: str) -> PeriodCheck:
     if ctx.replay is None:
         number = ctx.board.fullmove_number
         position_moves = number - 1 + (1 if side == "white" and ctx.board.turn == chess.BLACK else 0)
-    return check_period(ctx.case, ctx.control, side, readings=readings, record_moves=record_moves,
-                        position_moves=position_moves)
+    return check_period(
+        ctx.case, ctx.control, side, readings=readings, record_moves=record_moves, position_moves=position_moves
+    )
 
 
 def _flag_reason(ctx: Context, flagged: str, period: PeriodCheck) -> str:
     name = flagged.capitalize()
     if ctx.control is None or period.period is None:
-        return f"{name}'s flag is down (no time control given: the flag is taken to end the period being played)."
+        return f"{name}'s flag is down."
     which = f"period {period.period + 1}"
     if period.required is None:
         return f"{name}'s flag fell in {which}, in which all remaining moves must be made."
     made = "an unknown number of" if period.moves_made is None else str(period.moves_made)
-    return (f"{name}'s flag fell in {which} with {made} moves made of the {period.required} required "
-            "by its end.")
+    if period.moves_source == "fen":
+        made += " (by the position's move number)"
+    return f"{name}'s flag fell in {which} with {made} moves made of the {period.required} required by its end."
 
 
 def _completed(ctx: Context, period: PeriodCheck, refs: list[str]) -> Ruling:
@@ -233,20 +278,31 @@ def _completed(ctx: Context, period: PeriodCheck, refs: list[str]) -> Ruling:
     if period.missing_seconds > 0:
         kinds = {i.kind for i in (period.history.irregularities if period.history else ())}
         what = "the next period's time" if "period-time-missing" in kinds else "time the control gives"
-        reason = (f"By the clock readings {name} had made {period.moves_made} moves, completing period {number}, "
-                  f"but the clock did not add {what} ({hms(period.missing_seconds)}).")
+        reason = (
+            f"By the clock readings {name} had made {period.moves_made} moves, completing period {number}, "
+            f"but the clock did not add {what} ({hms(period.missing_seconds)})."
+        )
         adjustments.append(Adjustment(period.side, period.missing_seconds, f"{what} the clock did not add"))
         instructions.insert(0, f"Give {name} the {hms(period.missing_seconds)} the clock did not add.")
     else:
-        reason = (f"{name} had made {period.moves_made} moves when the flag fell, completing the "
-                  f"{period.required} moves required by the end of period {number}.")
+        reason = (
+            f"{name} had made {period.moves_made} moves when the flag fell, completing the "
+            f"{period.required} moves required by the end of period {number}."
+        )
         if ctx.control is not None:
             following = ctx.control.period(number, period.side == ctx.case.sides[0])
-            instructions.insert(0, f"Period {number + 1} begins: {following.describe()}; "
-                                   "set the clock to it if it has not done so.")
-    return _ruling(ctx, Verdict.REJECTED, None, refs,
-                   [reason, "The flag fell after the period's move count was reached, so it does not lose."],
-                   adjustments=adjustments, instructions=instructions)
+            instructions.insert(
+                0, f"Period {number + 1} begins: {following.describe()}; set the clock to it if it has not done so."
+            )
+    return _ruling(
+        ctx,
+        Verdict.REJECTED,
+        None,
+        refs,
+        [reason, "The flag fell after the period's move count was reached, so it does not lose."],
+        adjustments=adjustments,
+        instructions=instructions,
+    )
 
 
 def _both_flags(ctx: Context) -> Ruling:
@@ -263,8 +319,11 @@ def _both_flags(ctx: Context) -> Ruling:
     finals = [p.is_final for p in periods.values()]
     if case.extra.get("final_period") is not None:
         finals = [case.get_bool("final_period")] * 2
-    reasons = ["Both flags are down" + ("" if ctx.flags.is_order_known else
-                                        " and it cannot be established which fell first") + "."]
+    reasons = [
+        "Both flags are down"
+        + ("" if ctx.flags.is_order_known else " and it cannot be established which fell first")
+        + "."
+    ]
     if rules.both_flags == "draw":
         reasons.append("Under this event's rules both flags down is a draw.")
         return _ruling(ctx, Verdict.UPHELD, "1/2-1/2", [ref], reasons, armageddon=True)
@@ -284,23 +343,47 @@ def _both_flags(ctx: Context) -> Ruling:
             if tc is not None and p.period is not None and p.is_final is False:
                 nxt = tc.period(p.period + 1, side == case.sides[0])
                 steps.append(f"{side.capitalize()}: period {p.period + 2}, {nxt.describe()}")
-        return _ruling(ctx, Verdict.REJECTED, None, [ref], reasons,
-                       instructions=["Set both clocks to the next period and continue" +
-                                     (f" ({'; '.join(steps)})." if steps else ".")])
+        return _ruling(
+            ctx,
+            Verdict.REJECTED,
+            None,
+            [ref],
+            reasons,
+            instructions=[
+                "Set both clocks to the next period and continue" + (f" ({'; '.join(steps)})." if steps else ".")
+            ],
+        )
     reasons.append("It is not known whether this is the last period (give time_control or final_period).")
-    return _ruling(ctx, Verdict.DEFERRED, None, [ref], reasons,
-                   instructions=["If this is the last period the game is drawn; otherwise play continues."])
+    return _ruling(
+        ctx,
+        Verdict.DEFERRED,
+        None,
+        [ref],
+        reasons,
+        instructions=["If this is the last period the game is drawn; otherwise play continues."],
+    )
 
 
 def _with_ref(ruling: Ruling, ref: str) -> Ruling:
-    return Ruling(ruling.claim, ruling.verdict, ruling.result, unique([*ruling.rule_refs, ref]), ruling.reasons,
-                  ruling.adjustments, ruling.instructions, ruling.evidence, ruling.confidence)
+    return Ruling(
+        ruling.claim,
+        ruling.verdict,
+        ruling.result,
+        unique([*ruling.rule_refs, ref]),
+        ruling.reasons,
+        ruling.adjustments,
+        ruling.instructions,
+        ruling.evidence,
+        ruling.confidence,
+    )
 
 
 def _undecided_instruction(chance: WinChance, name: str, other: str) -> str:
     if chance.test == "uschess-14e":
-        return (f"The TD decides: if {other} has a forced win, {name} loses on time; otherwise the game is drawn "
-                "(the claim is also a draw offer).")
+        return (
+            f"The TD decides: if {other} has a forced win, {name} loses on time; otherwise the game is drawn "
+            "(the claim is also a draw offer)."
+        )
     return f"The arbiter decides whether {other} can checkmate by any series of legal moves."
 
 
@@ -329,7 +412,13 @@ def _ruling(
         result = win_for(winner, ctx.case.sides[0])
         reasons.append(f"Armageddon: a draw counts as a win for {winner.capitalize()}.")
     return Ruling(
-        claim="flag", verdict=verdict, result=result, rule_refs=unique(refs), reasons=tuple(reasons),
-        adjustments=tuple(adjustments or ()), instructions=tuple(instructions or ()), evidence=evidence,
+        claim="flag",
+        verdict=verdict,
+        result=result,
+        rule_refs=unique(refs),
+        reasons=tuple(reasons),
+        adjustments=tuple(adjustments or ()),
+        instructions=tuple(instructions or ()),
+        evidence=evidence,
         confidence=confidence,
     )

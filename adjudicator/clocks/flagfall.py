@@ -142,9 +142,12 @@ def check_period(
     first = side == case.sides[0]
     given = moves_completed(case, side)
     moves, moves_source = (
-        (record_moves, "record") if record_moves is not None
-        else (given, "moves_completed") if given is not None
-        else (position_moves, "fen") if position_moves is not None
+        (record_moves, "record")
+        if record_moves is not None
+        else (given, "moves_completed")
+        if given is not None
+        else (position_moves, "fen")
+        if position_moves is not None
         else (None, "unknown")
     )
     flag_period = case.get_int("flag_period", minimum=1)
@@ -167,8 +170,16 @@ def check_period(
         if history.missing > TOLERANCE:
             done_index = control.period_index_for_move(max(history.moves_made, 1), first)
             return _at(
-                side, moves, moves_source, control, first, done_index, "record clocks",
-                completed=True, missing=history.missing, history=history,
+                side,
+                moves,
+                moves_source,
+                control,
+                first,
+                done_index,
+                "record clocks",
+                completed=True,
+                missing=history.missing,
+                history=history,
             )
     if moves is not None:
         index = control.period_index_for_move(moves + 1, first)
@@ -193,6 +204,15 @@ def _at(
 ) -> PeriodCheck:
     required = control.required_moves(index, first)
     return PeriodCheck(
-        side, moves, moves_source, index, source, required, control.is_final_period(index, first),
-        completed, missing, None if history is None else history.overrun, history,
+        side,
+        moves,
+        moves_source,
+        index,
+        source,
+        required,
+        control.is_final_period(index, first),
+        completed,
+        missing,
+        None if history is None else history.overrun,
+        history,
     )

@@ -11,6 +11,8 @@ itself, with no claim, on:
   pawn move (9.6.2; a mate on that move wins). The Arbiters' Manual: both still
   draw if a flag fell afterwards. Under US Chess 14K the TD *may* declare these
   draws (``automatic = "discretionary"``): they are reported, not imposed.
+  For a record these come from :mod:`adjudicator.claims.automatic`; for a position
+  alone, from the position (its move counter).
 
 Deadness is monotone along a game (a position reachable from a dead one is dead),
 so the first dead position is found by bisection: a few helpmate searches, not one
@@ -19,12 +21,12 @@ per ply.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 import chess
 
+from adjudicator.claims.automatic import Ending, describe, endings
 from adjudicator.replay import Replay
 from adjudicator.rulesets import Ruleset
 from adjudicator.ruling import Result
@@ -36,7 +38,7 @@ class GameEnd:
     """What ended the game, and when."""
 
     kind: str
-    """``checkmate``, ``stalemate``, ``dead-position``, ``fivefold-repetition``, ``seventy-five-moves``."""
+    """``checkmate``, ``stalemate``, ``dead-position``, ``fivefold``, ``seventy-five-moves``."""
     ply: int
     """0: the start position (or the position given); n: after the record's n-th move."""
     result: Result
@@ -52,6 +54,7 @@ class Deadness:
     """Dead-position test with a cache: helpmate analysis when available, else material."""
 
     def __init__(self, mode: str, mate: MateOracle | None) -> None:
+        self.configured = mode
         self.mode = mode if mate is not None else "material"
         self.mate = mate
         self.searches: dict[tuple[str, bool], MateSearch] = {}
@@ -79,48 +82,75 @@ class Deadness:
 def game_end(
     replay: Replay | None, board: chess.Board, ruleset: Ruleset, deadness: Deadness, side_names: tuple[str, str]
 ) -> GameEnd | None:
-    """The earliest way the game ended before now, if any."""
-    boards, legal = _positions(replay, board)
-    ends = [e for e in (_mate_or_stalemate(boards, legal, ruleset, side_names),
-                        _dead(boards, legal, ruleset, deadness),
-                        _fivefold(boards, ruleset),
-                        _seventy_five(boards, ruleset)) if e is not None]
-    if not ends:
-        return None
-    order = {"checkmate": 0, "stalemate": 1, "dead-position": 2, "seventy-five-moves": 3, "fivefold-repetition": 4}
-    mandatory = [e for e in ends if e.is_mandatory]
-    pool = mandatory or ends
-    return min(pool, key=lambda e: (e.ply, order[e.kind]))
+    """The earliest way the game ended before now (or, failing that, the first the TD may declare)."""
+    if replay is not None:
+        found = [_from_ending(replay, e) for e in endings(replay, ruleset)]
+        boards = [replay.board_after(i) for i in range(len(replay.plies) + 1)]
+        legal = [True] + [p.is_legal for p in replay.plies]
+    else:
+        found = _on_board(board, ruleset, side_names)
+        boards, legal = [board], [True]
+    dead = _dead(boards, legal, ruleset, deadness)
+    if dead is not None:
+        found.append(dead)
+    order = {"checkmate": 0, "stalemate": 1, "dead-position": 2, "seventy-five-moves": 3, "fivefold": 4}
+    mandatory = [e for e in found if e.is_mandatory]
+    pool = mandatory or found
+    return min(pool, key=lambda e: (e.ply, order.get(e.kind, 9))) if pool else None
 
 
-def _positions(replay: Replay | None, board: chess.Board) -> tuple[list[chess.Board], list[bool]]:
-    if replay is None:
-        return [board], [True]
-    boards = [replay.start_board] + [chess.Board(p.fen_after) for p in replay.plies]
-    return boards, [True] + [p.is_legal for p in replay.plies]
+def _from_ending(replay: Replay, ending: Ending) -> GameEnd:
+    evidence: dict[str, Any] = {}
+    if ending.occurrences:
+        evidence["occurrences"] = list(ending.occurrences)
+    if ending.kind == "seventy-five-moves":
+        evidence["counter"] = ending.counter
+    return GameEnd(
+        ending.kind,
+        ending.ply,
+        ending.result,
+        (ending.article,),
+        describe(replay, ending),
+        ending.is_mandatory,
+        evidence,
+    )
+
+
+def _on_board(board: chess.Board, ruleset: Ruleset, names: tuple[str, str]) -> list[GameEnd]:
+    """The same endings for a position given without its record (a FEN)."""
+    us = ruleset.is_a("uschess")
+    if board.is_checkmate():
+        winner = names[0] if board.turn == chess.BLACK else names[1]
+        result: Result = "1-0" if board.turn == chess.BLACK else "0-1"
+        article = ruleset.ref("12A") if us else ruleset.ref("5.1.1")
+        return [GameEnd("checkmate", 0, result, (article,), f"{winner.capitalize()} has checkmated; the game is over.")]
+    if board.is_stalemate():
+        article = ruleset.ref("14A") if us else ruleset.ref("5.2.1")
+        return [GameEnd("stalemate", 0, "1/2-1/2", (article,), "The position on the board is stalemate.")]
+    mode = ruleset.get_choice("move_rule.automatic", ("mandatory", "discretionary", "none"), "mandatory")
+    moves = ruleset.get_int("move_rule.automatic_moves", 75)
+    if mode != "none" and board.halfmove_clock >= 2 * moves:
+        verb = "which ended the game in a draw" if mode == "mandatory" else "which lets the TD declare a draw"
+        article = ruleset.ref("14K") if us else ruleset.ref("9.6.2")
+        return [
+            GameEnd(
+                "seventy-five-moves",
+                0,
+                "1/2-1/2",
+                (article,),
+                f"The position shows {board.halfmove_clock} half-moves without a capture or pawn move "
+                f"({moves} moves by each player), {verb}.",
+                mode == "mandatory",
+                {"counter": board.halfmove_clock},
+            )
+        ]
+    return []
 
 
 def _where(ply: int, boards: list[chess.Board]) -> str:
     if len(boards) == 1:
         return "on the board"
     return "at the start of the record" if ply == 0 else f"after ply {ply} of the record"
-
-
-def _mate_or_stalemate(
-    boards: list[chess.Board], legal: list[bool], ruleset: Ruleset, names: tuple[str, str]
-) -> GameEnd | None:
-    for ply, board in enumerate(boards):
-        if not legal[ply]:
-            continue
-        if board.is_checkmate():
-            winner = names[0] if board.turn == chess.BLACK else names[1]
-            result: Result = "1-0" if board.turn == chess.BLACK else "0-1"
-            return GameEnd("checkmate", ply, result, (ruleset.ref("5.1.1"), ruleset.ref("6.8")),
-                           f"{winner.capitalize()} checkmated {_where(ply, boards)}; the game ended there.")
-        if board.is_stalemate():
-            return GameEnd("stalemate", ply, "1/2-1/2", (ruleset.ref("5.2.1"), ruleset.ref("6.8")),
-                           f"The position {_where(ply, boards)} is stalemate; the game ended there.")
-    return None
 
 
 def _dead(boards: list[chess.Board], legal: list[bool], ruleset: Ruleset, deadness: Deadness) -> GameEnd | None:
@@ -137,47 +167,17 @@ def _dead(boards: list[chess.Board], legal: list[bool], ruleset: Ruleset, deadne
     ply = high
     while ply < last and not legal[ply]:
         ply += 1  # 5.2.2: the move producing the dead position must be legal
-    article = ruleset.ref("5.2.2") if deadness.mode == "helpmate" else ruleset.ref("14D")
-    how = ("neither player can checkmate by any series of legal moves" if deadness.mode == "helpmate"
-           else "the material left cannot checkmate")
-    return GameEnd("dead-position", ply, "1/2-1/2", (article,),
-                   f"The position {_where(ply, boards)} is dead: {how}; the game was drawn then.",
-                   evidence={"dead_ply": ply, "fen": boards[ply].fen(), "method": deadness.method})
-
-
-def _fivefold(boards: list[chess.Board], ruleset: Ruleset) -> GameEnd | None:
-    mode = ruleset.get_choice("repetition.automatic", ("mandatory", "discretionary", "none"), "none")
-    needed = ruleset.get_int("repetition.automatic_occurrences", 5)
-    if mode == "none" or len(boards) < needed:
-        return None
-    seen: Counter[str] = Counter()
-    plies: dict[str, list[int]] = {}
-    for ply, board in enumerate(boards):
-        key = " ".join(board.fen().split()[:4])
-        seen[key] += 1
-        plies.setdefault(key, []).append(ply)
-        if seen[key] >= needed:
-            article = ruleset.ref("9.6.1") if mode == "mandatory" else ruleset.ref("14K")
-            verb = "the game was drawn then" if mode == "mandatory" else "the TD may declare the game drawn"
-            return GameEnd("fivefold-repetition", ply, "1/2-1/2", (article,),
-                           f"The position {_where(ply, boards)} occurred for the {needed}th time (plies "
-                           f"{', '.join(map(str, plies[key]))}); {verb}.",
-                           is_mandatory=mode == "mandatory", evidence={"occurrences": plies[key]})
-    return None
-
-
-def _seventy_five(boards: list[chess.Board], ruleset: Ruleset) -> GameEnd | None:
-    mode = ruleset.get_choice("move_rule.automatic", ("mandatory", "discretionary", "none"), "none")
-    moves = ruleset.get_int("move_rule.automatic_moves", 75)
-    if mode == "none":
-        return None
-    for ply, board in enumerate(boards):
-        if board.halfmove_clock >= 2 * moves and not board.is_checkmate():
-            article = ruleset.ref("9.6.2") if mode == "mandatory" else ruleset.ref("14K")
-            verb = "the game was drawn then" if mode == "mandatory" else "the TD may declare the game drawn"
-            return GameEnd("seventy-five-moves", ply, "1/2-1/2", (article,),
-                           f"{moves} moves by each player without a capture or pawn move were completed "
-                           f"{_where(ply, boards)}; {verb}.",
-                           is_mandatory=mode == "mandatory", evidence={"halfmove_clock": board.halfmove_clock})
-    return None
-
+    article = ruleset.ref("14D") if deadness.configured == "material" else ruleset.ref("5.2.2")
+    how = (
+        "neither player can checkmate by any series of legal moves"
+        if deadness.mode == "helpmate"
+        else "the material left cannot checkmate"
+    )
+    return GameEnd(
+        "dead-position",
+        ply,
+        "1/2-1/2",
+        (article,),
+        f"The position {_where(ply, boards)} is dead: {how}; the game was drawn then.",
+        evidence={"dead_ply": ply, "fen": boards[ply].fen(), "method": deadness.method},
+    )

@@ -39,8 +39,13 @@ class WinChance:
 
 
 def win_chance(
-    board: chess.Board, side: str, color: chess.Color, test: str, ruleset: Ruleset,
-    services: Services, deadness: Deadness,
+    board: chess.Board,
+    side: str,
+    color: chess.Color,
+    test: str,
+    ruleset: Ruleset,
+    services: Services,
+    deadness: Deadness,
 ) -> WinChance:
     """Apply the ruleset's no-win test for ``side`` (playing ``color``) to ``board``."""
     if test == "uschess-14e":
@@ -55,14 +60,26 @@ def _material(
 ) -> WinChance:
     name = side.capitalize()
     if board.has_insufficient_material(color):
-        return WinChance(side, False, "material", (ruleset.ref("6.9"),),
-                         (f"{name}'s material cannot checkmate by any series of legal moves.",),
-                         {"method": method, "material": _material_text(board, color)})
+        return WinChance(
+            side,
+            False,
+            "material",
+            (ruleset.ref("6.9"),),
+            (f"{name}'s material cannot checkmate by any series of legal moves.",),
+            {"method": method, "material": _material_text(board, color)},
+        )
     reason = f"{name} has mating material ({_material_text(board, color)})."
     if confidence < 1.0:
         reason += " The helpmate analysis is not available here, so this rests on material alone."
-    return WinChance(side, True, "material", (ruleset.ref("6.9"),), (reason,),
-                     {"method": method, "material": _material_text(board, color)}, confidence)
+    return WinChance(
+        side,
+        True,
+        "material",
+        (ruleset.ref("6.9"),),
+        (reason,),
+        {"method": method, "material": _material_text(board, color)},
+        confidence,
+    )
 
 
 def _helpmate(board: chess.Board, side: str, color: chess.Color, ruleset: Ruleset, deadness: Deadness) -> WinChance:
@@ -72,18 +89,35 @@ def _helpmate(board: chess.Board, side: str, color: chess.Color, ruleset: Rulese
     found = deadness.search(board, color)
     evidence: dict[str, Any] = {"method": f"helpmate search: {found.method}", "nodes": found.nodes}
     if found.unwinnable is True:
-        return WinChance(side, False, "helpmate", (ruleset.ref("6.9"),),
-                         (f"{name} cannot checkmate by any series of legal moves.",), evidence)
+        return WinChance(
+            side,
+            False,
+            "helpmate",
+            (ruleset.ref("6.9"),),
+            (f"{name} cannot checkmate by any series of legal moves.",),
+            evidence,
+        )
     if found.unwinnable is False:
         line = found.helpmate or ()
         evidence["helpmate"] = list(line)
         evidence["helpmate_san"] = _san(board, line)
         shown = " ".join(evidence["helpmate_san"][:12]) + (" ..." if len(line) > 12 else "")
-        return WinChance(side, True, "helpmate", (ruleset.ref("6.9"),),
-                         (f"{name} can checkmate by a series of legal moves, for example {shown}.",), evidence)
-    return WinChance(side, None, "helpmate", (ruleset.ref("6.9"),),
-                     (f"The analysis could not settle within its budget whether {name} can checkmate at all.",),
-                     evidence)
+        return WinChance(
+            side,
+            True,
+            "helpmate",
+            (ruleset.ref("6.9"),),
+            (f"{name} can checkmate by a series of legal moves, for example {shown}.",),
+            evidence,
+        )
+    return WinChance(
+        side,
+        None,
+        "helpmate",
+        (ruleset.ref("6.9"),),
+        (f"The analysis could not settle within its budget whether {name} can checkmate at all.",),
+        evidence,
+    )
 
 
 def _uschess_14e(board: chess.Board, side: str, color: chess.Color, ruleset: Ruleset, services: Services) -> WinChance:
@@ -94,8 +128,14 @@ def _uschess_14e(board: chess.Board, side: str, color: chess.Color, ruleset: Rul
     heavy = mine[chess.PAWN] + mine[chess.ROOK] + mine[chess.QUEEN]
     minors = mine[chess.KNIGHT] + mine[chess.BISHOP]
     if heavy + minors == 0:
-        return WinChance(side, False, "uschess-14e", (ruleset.ref("14E1"),),
-                         (f"{name} has only a lone king.",), {"material": material})
+        return WinChance(
+            side,
+            False,
+            "uschess-14e",
+            (ruleset.ref("14E1"),),
+            (f"{name} has only a lone king.",),
+            {"material": material},
+        )
     if heavy == 0 and minors == 1:
         article = ruleset.ref("14E2")
     elif heavy == 0 and mine[chess.KNIGHT] == 2 and mine[chess.BISHOP] == 0 and flagged_pawns == 0:
@@ -104,12 +144,23 @@ def _uschess_14e(board: chess.Board, side: str, color: chess.Color, ruleset: Rul
         why = f"{name} has {material}"
         if heavy == 0 and mine[chess.KNIGHT] == 2 and mine[chess.BISHOP] == 0:
             why += " and the player whose time ran out has pawns, so 14E3 does not apply"
-        return WinChance(side, True, "uschess-14e", (ruleset.ref("14E"),),
-                         (f"{why}: mate is possible and the time forfeit stands.",), {"material": material})
+        return WinChance(
+            side,
+            True,
+            "uschess-14e",
+            (ruleset.ref("14E"),),
+            (f"{why}: mate is possible and the time forfeit stands.",),
+            {"material": material},
+        )
     if services.forced_win is None:
-        return WinChance(side, None, "uschess-14e", (article,),
-                         (f"{name} has only {material}; whether that is a forced win cannot be checked here.",),
-                         {"material": material, "forced_win": None})
+        return WinChance(
+            side,
+            None,
+            "uschess-14e",
+            (article,),
+            (f"{name} has only {material}; whether that is a forced win cannot be checked here.",),
+            {"material": material, "forced_win": None},
+        )
     found = services.forced_win.forced_win(board, color)
     evidence: dict[str, Any] = {
         "material": material,
@@ -124,19 +175,39 @@ def _uschess_14e(board: chess.Board, side: str, color: chess.Color, ruleset: Rul
         evidence["line"] = list(line)
         evidence["line_san"] = _san(board, line)
         how = f": {' '.join(evidence['line_san'])}" if line else f" ({found.note})"
-        return WinChance(side, True, "uschess-14e", (article,),
-                         (f"{name} has only {material} but a forced win{how}.",), evidence)
+        return WinChance(
+            side, True, "uschess-14e", (article,), (f"{name} has only {material} but a forced win{how}.",), evidence
+        )
     if found.has_forced_win is False:
-        return WinChance(side, False, "uschess-14e", (article,),
-                         (f"{name} has only {material} and no forced win ({found.note or found.method}).",), evidence)
-    return WinChance(side, None, "uschess-14e", (article,),
-                     (f"{name} has only {material}; no forced win was found ({found.note}), but one is not "
-                      "ruled out: the TD decides whether there is a forced win.",), evidence)
+        return WinChance(
+            side,
+            False,
+            "uschess-14e",
+            (article,),
+            (f"{name} has only {material} and no forced win ({found.note or found.method}).",),
+            evidence,
+        )
+    return WinChance(
+        side,
+        None,
+        "uschess-14e",
+        (article,),
+        (
+            f"{name} has only {material}; no forced win was found ({found.note}), but one is not "
+            "ruled out: the TD decides whether there is a forced win.",
+        ),
+        evidence,
+    )
 
 
 def _material_text(board: chess.Board, color: chess.Color) -> str:
-    names = {chess.QUEEN: "queen", chess.ROOK: "rook", chess.BISHOP: "bishop", chess.KNIGHT: "knight",
-             chess.PAWN: "pawn"}
+    names = {
+        chess.QUEEN: "queen",
+        chess.ROOK: "rook",
+        chess.BISHOP: "bishop",
+        chess.KNIGHT: "knight",
+        chess.PAWN: "pawn",
+    }
     parts = ["king"]
     for piece_type in (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT, chess.PAWN):
         count = len(board.pieces(piece_type, color))
