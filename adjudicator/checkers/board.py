@@ -397,3 +397,22 @@ def perft(position: Position, depth: int) -> int:
     if depth == 1:
         return position.count_moves()
     return sum(perft(position.push(m), depth - 1) for m in position.legal_moves())
+
+
+def perft_by_layers(position: Position, depth: int) -> int:
+    """:func:`perft` computed layer by layer over distinct positions (transpositions merged).
+
+    Each layer maps a position to the number of move paths reaching it, so the count
+    of paths is the same as :func:`perft`'s, at a fraction of the work for deep searches.
+    """
+    if depth == 0:
+        return 1
+    layer: dict[Position, int] = {position: 1}
+    for _ in range(depth - 1):
+        following: dict[Position, int] = {}
+        for pos, paths in layer.items():
+            for move in pos.legal_moves():
+                child = pos.push(move)
+                following[child] = following.get(child, 0) + paths
+        layer = following
+    return sum(pos.count_moves() * paths for pos, paths in layer.items())
