@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -31,9 +32,11 @@ def is_available(game: str, claim: str) -> bool:
     path = HANDLERS.get((game, claim))
     if path is None:
         return False
+    if path in sys.modules:
+        return True
     try:
         return importlib.util.find_spec(path) is not None
-    except ModuleNotFoundError:
+    except (ModuleNotFoundError, ValueError):
         return False
 
 

@@ -106,7 +106,7 @@ def create() -> Response | tuple[str, int]:
             return redirect(url_for("rulings.show", ruling_id=job.ruling_id), 303)
         if job.error is not None:
             claim_form.add_error(ContractError(job.error["code"], job.error["message"], job.error["field"]), visible)
-            return render_form(claim_form, 422)
+            return render_form(claim_form, 503 if job.error["code"] == "ruling_failed" else 422)
     return redirect(url_for("rulings.job", case_id=job.case_id), 303)
 
 
