@@ -20,7 +20,7 @@ CLAIM_LABELS: dict[str, str] = {
     "threefold-repetition": "Threefold repetition",
     "fifty-move": "Fifty-move rule",
     "forty-move": "Forty-move rule",
-    "flag": "Flag fall (win or draw on time)",
+    "flag": "Flag fall",
     "insufficient-losing-chances": "Insufficient losing chances",
     "illegal-move": "Illegal move",
     "unfinished-game": "Unfinished game (adjudication)",
