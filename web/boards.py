@@ -28,10 +28,7 @@ def chess_svg(
     flipped: bool = False,
 ) -> str:
     """The position as an SVG diagram, the last move (or the illegal one) shaded."""
-    try:
-        board = chess.Board(fen)
-    except ValueError:
-        board = chess.Board(fen.split(" ")[0] + " w - - 0 1") if fen.strip() else chess.Board()
+    board = _lenient_board(fen)
     move = None
     fill: dict[chess.Square, str] = {}
     if lastmove:
@@ -49,6 +46,16 @@ def chess_svg(
         except ValueError:
             continue
     return chess.svg.board(board, lastmove=move, fill=fill, size=size, coordinates=True, flipped=flipped)
+
+
+def _lenient_board(fen: str) -> chess.Board:
+    """The position of a FEN, or of its piece placement alone, or an empty board."""
+    for text in (fen, fen.strip().split(" ")[0] + " w - - 0 1"):
+        try:
+            return chess.Board(text)
+        except ValueError:
+            continue
+    return chess.Board(None)
 
 
 _PDN_FEN = re.compile(r"^\s*\[?\s*(?:FEN\s*\"?)?([WBR])\s*:(.*?)\"?\s*\]?\s*$", re.IGNORECASE)

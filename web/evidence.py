@@ -9,18 +9,18 @@ this reads the common shapes (``occurrences``, ``plies``, ``ply``, ``helpmate``,
 
 from __future__ import annotations
 
-import io
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import chess
-import chess.pgn
 
 from web.charts import ClockSeries
 
-PLY_KEYS = ("occurrences", "plies", "repeated_plies", "ply", "illegal_ply", "alleged_illegal_ply", "claim_ply")
+PLY_KEYS = (
+    "occurrences", "plies", "repeated_plies", "ply", "illegal_ply", "illegal_plies", "alleged_illegal_ply", "claim_ply",
+)
 LINE_KEYS = {
     "helpmate": "Helpmate: a series of legal moves that mates",
     "pv": "Engine line",
@@ -106,7 +106,7 @@ def marked_plies(evidence: Mapping[str, Any]) -> set[int]:
 
 def illegal_plies(evidence: Mapping[str, Any]) -> set[int]:
     found: set[int] = set()
-    for key in ("illegal_ply", "alleged_illegal_ply"):
+    for key in ("ply", "illegal_ply", "illegal_plies", "alleged_illegal_ply"):
         found.update(_ints(evidence.get(key)))
     for key in ("illegal", "illegal_moves"):
         found.update(_ints(evidence.get(key)))
@@ -119,35 +119,17 @@ def move_label(board: chess.Board, text: str) -> str:
 
 
 def _replay_game(record: str, start_fen: str | None) -> tuple[str, list[tuple[str, str, str | None, bool]], list[float | None]]:
-    """(start FEN, [(label, fen after, uci, is_illegal)], clocks) from the record, leniently."""
-    try:
-        from adjudicator.replay import replay_chess
+    """(start FEN, [(label, fen after, uci, is_illegal)], clocks) from the record, read leniently."""
+    from adjudicator.replay import replay_chess
 
-        replay = replay_chess(record, start_fen)
-        steps: list[tuple[str, str, str | None, bool]] = []
-        board = chess.Board(replay.start_fen)
-        for ply in replay.plies:
-            label = move_label(board, ply.token)
-            steps.append((label, ply.fen_after, ply.move.uci() if ply.move else None, not ply.is_legal))
-            try:
-                board = chess.Board(ply.fen_after)
-            except ValueError:
-                break
-        return replay.start_fen, steps, [p.clock for p in replay.plies]
-    except Exception:  # the strict first cut refuses illegal moves: read as far as python-chess can
-        game = chess.pgn.read_game(io.StringIO(record))
-        if game is None:
-            raise ValueError("no game in the record") from None
-        board = game.board()
-        start = board.fen()
-        steps = []
-        clocks: list[float | None] = []
-        for node in game.mainline():
-            label = move_label(board, board.san(node.move))
-            board.push(node.move)
-            steps.append((label, board.fen(), node.move.uci(), False))
-            clocks.append(node.clock())
-        return start, steps, clocks
+    replay = replay_chess(record, start_fen, allow_unreadable=True)
+    steps: list[tuple[str, str, str | None, bool]] = []
+    for number, ply in enumerate(replay.plies, start=1):
+        label = replay.label(number).replace(".", ". ", 1) if ply.mover == chess.WHITE else replay.label(number)
+        label = label.replace("...", "... ", 1) if ply.mover == chess.BLACK else label
+        uci = ply.move.uci() if ply.move else None
+        steps.append((label, ply.fen_after, uci, not ply.is_legal))
+    return replay.start_fen, steps, [p.clock for p in replay.plies]
 
 
 def _play_line(start_fen: str, moves: Sequence[Any]) -> list[Step]:
@@ -247,8 +229,9 @@ def present(case: Mapping[str, Any], ruling: Mapping[str, Any] | None) -> Presen
             steps_list = _play_line(start or base, moves)
             if steps_list:
                 lines[key] = Line(key, title, start or base, tuple(steps_list), 0)
-    if isinstance(evidence.get("final_fen"), str) and not final_fen:
-        final_fen = evidence["final_fen"]
+    for key in ("final_fen", "position", "fen"):
+        if not final_fen and isinstance(evidence.get(key), str) and "/" in evidence[key]:
+            final_fen = evidence[key]
     return Presentation(
         game=game,
         lines=lines,
