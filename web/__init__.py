@@ -19,6 +19,12 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     if overrides:
         app.config.update(overrides)
 
+    # --- committee helper (issue 7): users, committee cases, appeals, audit -------------
+    from web.committee import init_app as init_committee
+
+    init_committee(app)
+    # --- end committee helper -------------------------------------------------------------
+
     @app.get("/")
     def index() -> str:
         return "<!doctype html><title>Arbiter's assistant</title><h1>The arbiter's assistant</h1>"
