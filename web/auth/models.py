@@ -65,8 +65,12 @@ class User(Base):
 
 
 def create_user(session: Session, name: str, role: str, password: str | None = None,
-                club: str | None = None, team: str | None = None) -> tuple[User, str, str]:
-    """Add a user (not committed); returns the user, the API token and the password."""
+                club: str | None = None, team: str | None = None, *,
+                hash_method: str = "scrypt") -> tuple[User, str, str]:
+    """Add a user (not committed); returns the user, the API token and the password.
+
+    ``hash_method`` is werkzeug's password hash (tests pass a cheap one).
+    """
     from web.audit import append, now
 
     name = name.strip()
@@ -80,7 +84,7 @@ def create_user(session: Session, name: str, role: str, password: str | None = N
     if len(password) < 8:
         raise UserError("password must have at least 8 characters", "password")
     token = secrets.token_urlsafe(32)
-    user = User(name=name, role=role, password_hash=generate_password_hash(password),
+    user = User(name=name, role=role, password_hash=generate_password_hash(password, method=hash_method),
                 token_hash=token_digest(token), club=club or None, team=team or None,
                 created_at=now(), active=True)
     session.add(user)
