@@ -139,12 +139,12 @@ def decide(votes: Sequence[Vote], rules: CommitteeRules) -> Decision:
     """
     _check(votes, rules)
     counts = Counter(vote.result for vote in votes)
-    tally = {result: counts.get(result, 0) for result in RESULTS}
+    tally: dict[Result, int] = {result: counts.get(result, 0) for result in RESULTS}
     count_text = ", ".join(f"{tally[r]} for {r}" for r in RESULTS if tally[r])
     reasons = [f"The committee of {rules.members} voted: {count_text}."]
     leader, leading = max(tally.items(), key=lambda item: item[1])
     if rules.vote_rule is VoteRule.UNANIMOUS_FOR_WIN:
-        wins = [r for r in ("1-0", "0-1") if tally[r] == rules.members]
+        wins = [r for r in RESULTS if r != DRAW and tally[r] == rules.members]
         if wins:
             result: Result = wins[0]
             reasons.append(f"The vote for {_spoken(result)} is unanimous, as a win requires.")
@@ -165,7 +165,7 @@ def decide(votes: Sequence[Vote], rules: CommitteeRules) -> Decision:
     return Decision(
         result=result,
         vote_rule=rules.vote_rule,
-        tally=tally,
+        tally={str(r): n for r, n in tally.items()},
         reasons=tuple(reasons),
         rule_refs=(rules.rule_ref,),
         votes=tuple(votes),

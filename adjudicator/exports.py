@@ -55,10 +55,10 @@ def annotate_record(
     note = "{" + comment_text(comment) + "}"
     text = (record or "").strip()
     if not text:
-        tags = [f'[Result "{result}"]']
+        header = [f'[Result "{result}"]']
         if fen:
-            tags += ['[SetUp "1"]', f'[FEN "{fen}"]'] if game == "chess" else [f'[FEN "{fen}"]']
-        return "\n".join(tags) + f"\n\n{note} {result}\n"
+            header += ['[SetUp "1"]', f'[FEN "{fen}"]'] if game == "chess" else [f'[FEN "{fen}"]']
+        return "\n".join(header) + f"\n\n{note} {result}\n"
     lines = text.splitlines()
     head: list[str] = []
     while lines and (_TAG_LINE.match(lines[0]) or not lines[0].strip()):

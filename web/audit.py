@@ -143,7 +143,7 @@ def _differences(recorded: dict[str, Any], current: dict[str, Any]) -> str:
 
 
 def _load_all() -> None:
-    import web.appeals.models  # noqa: F401  (registers derivers)
+    import web.appeals.models  # registers the derivers
     import web.committee.models  # noqa: F401
 
 
@@ -160,7 +160,8 @@ def verify(session: Session) -> Verification:
     latest: dict[tuple[str, str], AuditEntry] = {}
     for entry in entries:
         if entry.seq != expected:
-            gap = f"entries #{expected} to #{entry.seq - 1} were" if entry.seq - expected > 1 else f"entry #{expected} was"
+            gap = (f"entries #{expected} to #{entry.seq - 1} were" if entry.seq - expected > 1
+                   else f"entry #{expected} was")
             problems.append(Problem(expected, "?", "?", f"{gap} removed (the chain jumps to #{entry.seq})"))
         elif entry.prev_hash != prev_hash:
             problems.append(Problem(entry.seq, entry.kind, entry.subject,

@@ -9,6 +9,7 @@ difference, and records the appeals committee's decision.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -66,10 +67,8 @@ def _stored_ruling(session: Session, ident: int) -> dict[str, Any] | None:
     record: dict[str, Any] = {"kind": "ruling", "id": ident}
     for key, value in row.items():
         if isinstance(value, str) and value[:1] in "{[":
-            try:
+            with contextlib.suppress(ValueError):
                 value = json.loads(value)
-            except ValueError:
-                pass
         record[key.removesuffix("_json")] = value
     return record
 
@@ -166,7 +165,7 @@ def decide_appeal(session: Session, appeal: Appeal, member: User, outcome: objec
                               f"({', '.join(RESULTS)})", "new_result")
         if new_result == original:
             raise CaseRefused(422, "invalid_field", "the new result is the result appealed", "new_result")
-        result = str(new_result)
+        result: str | None = str(new_result)
     else:
         result = original if isinstance(original, str) else None
     appeal.status, appeal.outcome, appeal.new_result = "decided", str(outcome), result

@@ -95,7 +95,7 @@ def init_app(app: Flask) -> None:
     manager.login_message = "Log in to continue."
     manager.init_app(app)
 
-    @manager.user_loader
+    @manager.user_loader  # type: ignore[untyped-decorator]
     def _load(user_id: str) -> User | None:
         try:
             return db().get(User, int(user_id))

@@ -94,7 +94,7 @@ def recommend(case: Case, book: RulesetBook, config: Mapping[str, Any]) -> tuple
     from engines import build_services
 
     services = build_services(config, deterministic=True)
-    settings = {
+    settings: dict[str, Any] = {
         "deterministic": services.deterministic,
         "engines": dict(config.get("engines", {})),
         "available": {name: type(getattr(services, name)).__name__

@@ -35,9 +35,9 @@ def database_url(config: Mapping[str, Any]) -> str:
 
 
 def _tables() -> list[Any]:
-    import web.appeals.models  # noqa: F401  (registers the tables)
-    import web.audit  # noqa: F401
-    import web.auth.models  # noqa: F401
+    import web.appeals.models  # registers the tables
+    import web.audit
+    import web.auth.models
     import web.committee.models  # noqa: F401
 
     names = ("users", "committee_cases", "committee_members", "committee_votes", "appeals",
