@@ -113,3 +113,19 @@ def test_appeal_filing_rerun_and_decision_are_audited(app: Flask, tmp_path: Path
 
     with app.extensions["committee.sessionmaker"]() as session:
         assert verify(session).is_intact
+
+
+def test_an_overturned_decision_changes_the_exported_result(app: Flask) -> None:
+    td, url = file_appeal(app)
+    appeal_id = url.rstrip("/").rsplit("/", 1)[1]
+    before = td.get("/committee/cases/1/record").get_data(as_text=True)
+    assert before.rstrip().endswith("1/2-1/2") and "a win needs a unanimous vote" in before
+    login(app, "april", "appeals-password").post(
+        f"/appeals/{appeal_id}/decision",
+        data={"outcome": "overturned", "new_result": "1-0", "reasons": "The win was verified."})
+    after = td.get("/committee/cases/1/record").get_data(as_text=True)
+    assert '[Result "1-0"]' in after and after.rstrip().endswith("1-0")
+    assert f"Overturned on appeal #{appeal_id} (april): 1-0. The win was verified." in after
+    page = td.get("/committee/cases/1").get_data(as_text=True)
+    assert "TRF code 1 for Red, 0 for White" in page
+    assert "the decision is overturned; new result 1-0" in page

@@ -12,6 +12,7 @@ from adjudicator.contract import ContractError
 from adjudicator.exports import annotate_record, ruling_comment, trf_codes
 from adjudicator.rulesets import RulesetBook, RulesetError
 from web.auth import login_required, page_user
+from web.appeals.models import Appeal
 from web.auth.models import User
 from web.committee.models import CommitteeCase, CommitteeMember
 from web.committee.position import diagram
@@ -91,18 +92,32 @@ def new_case() -> BaseResponse | tuple[str, int] | str:
                            error_field=None)
 
 
+def _appeals(case: CommitteeCase) -> list[Appeal]:
+    return list(db().scalars(select(Appeal).where(Appeal.subject == case.subject).order_by(Appeal.id)))
+
+
 def _exports(case: CommitteeCase) -> dict[str, Any] | None:
+    """The record with the ruling as a comment, and the TRF codes, for the result that stands now."""
     decision = case.decision
     if decision is None or case.result is None:
         return None
-    comment = ruling_comment(case.result,  # type: ignore[arg-type]
+    result = case.result
+    comment = ruling_comment(result,  # type: ignore[arg-type]
                              decision["reasons"], decision["rule_refs"],
                              who=f"Adjudicated by the committee ({', '.join(case.member_names())})")
+    reason = "by adjudication"
+    for appeal in _appeals(case):
+        if appeal.status == "decided" and appeal.outcome == "overturned" and appeal.new_result:
+            result = appeal.new_result
+            who = appeal.decided_by.name if appeal.decided_by else "the appeals committee"
+            comment += f" Overturned on appeal #{appeal.id} ({who}): {result}. {appeal.reasons}"
+            reason = "by adjudication, on appeal"
     record = case.case.get("record")
     return {
-        "record": annotate_record(record, case.result, comment, game=case.game,  # type: ignore[arg-type]
+        "result": result,
+        "record": annotate_record(record, result, comment, game=case.game,  # type: ignore[arg-type]
                                   fen=case.position.get("fen")),
-        "trf": trf_codes(case.result, game=case.game),  # type: ignore[arg-type]
+        "trf": trf_codes(result, game=case.game, reason=reason),  # type: ignore[arg-type]
         "extension": "pgn" if case.game == "chess" else "pdn",
     }
 
@@ -118,7 +133,7 @@ def case(case_id: int) -> str:
     user = page_user()
     return render_template(
         "committee/case.html", case=row, user=user, poll=_poll_seconds(),
-        diagram=diagram(row.game, row.position.get("fen")), exports=_exports(row),
+        diagram=diagram(row.game, row.position.get("fen")), exports=_exports(row), appeals=_appeals(row),
         can_vote=row.is_member(user) and not row.has_voted(user) and not row.is_decided,
         error=request.args.get("error"),
     )
@@ -126,8 +141,10 @@ def case(case_id: int) -> str:
 
 @bp.get("/cases/<int:case_id>/tally")
 @login_required()
-def tally(case_id: int) -> str:
+def tally(case_id: int) -> str | BaseResponse:
     """The live count (a fragment; polled every few seconds until the case is decided)."""
+    if not is_htmx():
+        return redirect(url_for("committee.case", case_id=case_id), 303)
     return render_template("committee/_tally.html", case=_case_or_404(case_id), poll=_poll_seconds())
 
 
