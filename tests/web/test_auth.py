@@ -44,6 +44,12 @@ def test_users_add_prints_a_token_that_opens_the_api(tmp_path: Path, monkeypatch
                                       headers=bearer(token))
     assert response.status_code == 201
 
+    reissued = cli("users", "token", "Tina TD", db=db)
+    assert reissued.returncode == 0
+    client = app.test_client()
+    assert client.get("/api/v1/committee-cases/1", headers=bearer(token)).status_code == 401  # the old one is dead
+    assert client.get("/api/v1/committee-cases/1", headers=bearer(reissued.stdout.strip())).status_code == 200
+
 
 def test_passwords_are_stored_hashed_and_checked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     app = make_app(tmp_path, monkeypatch)

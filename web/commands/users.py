@@ -33,6 +33,9 @@ def register(sub: Any) -> None:
     add.set_defaults(func=run_add)
     listing = actions.add_parser("list", help="list the users")
     listing.set_defaults(func=run_list)
+    token = actions.add_parser("token", help="issue a new API token for a user (the old one stops working)")
+    token.add_argument("name")
+    token.set_defaults(func=run_token)
 
 
 def run_add(args: argparse.Namespace) -> int:
@@ -58,4 +61,22 @@ def run_list(args: argparse.Namespace) -> int:
         for user in session.scalars(select(User).order_by(User.name)):
             emit({"name": user.name, "role": user.role, "club": user.club, "team": user.team,
                   "active": user.active})
+    return 0
+
+
+def run_token(args: argparse.Namespace) -> int:
+    import secrets
+
+    from web.audit import append
+    from web.auth.models import token_digest, user_by_name
+
+    with command_session(load_config()) as session:
+        user = user_by_name(session, args.name)
+        if user is None:
+            raise ContractError("unknown_user", f"no user named {args.name!r}", "name")
+        token = secrets.token_urlsafe(32)
+        user.token_hash = token_digest(token)
+        append(session, "token", f"user:{user.id}", {"name": user.name, "reissued": True}, actor="command line")
+        session.commit()
+    sys.stdout.write(token + "\n")
     return 0
