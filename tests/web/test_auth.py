@@ -89,11 +89,12 @@ def test_forms_without_the_csrf_token_are_rejected(csrf_app: Flask) -> None:
     case_id = client.post("/api/v1/committee-cases", json=checkers_case(["m1", "m2", "m3"]),
                           headers=bearer(td)).get_json()["id"]  # the token API needs no CSRF token
     url = f"/committee/cases/{case_id}/votes"
-    assert client.post(url, data={"result": "1-0"}).status_code == 400
-    assert client.post(url, data={"result": "1-0", "csrf_token": "forged"}).status_code == 400
+    vote = {"result": "1-0", "position_verified": "yes"}
+    assert client.post(url, data=vote).status_code == 400
+    assert client.post(url, data={**vote, "csrf_token": "forged"}).status_code == 400
     assert client.get(f"/api/v1/committee-cases/{case_id}", headers=bearer(td)).get_json()["votes_cast"] == 0
     page_token = _token(client, f"/committee/cases/{case_id}")
-    assert client.post(url, data={"result": "1-0", "csrf_token": page_token}).status_code == 303
+    assert client.post(url, data={**vote, "csrf_token": page_token}).status_code == 303
     assert client.get(f"/api/v1/committee-cases/{case_id}", headers=bearer(td)).get_json()["votes_cast"] == 1
 
 

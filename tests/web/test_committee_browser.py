@@ -69,6 +69,7 @@ def member_pages(browser: Browser, base: str, case_id: int) -> list[Page]:
 def cast(page: Page, result: str, comment: str) -> None:
     page.check(f"input[name=result][value='{result}']")
     page.fill("textarea[name=comment]", comment)
+    page.check("input[name=position_verified]")
     page.click("#vote button[type=submit]")
     expect(page.locator("#vote")).to_have_count(0)
 

@@ -57,13 +57,17 @@ def test_members_vote_by_form_and_the_tally_is_a_fragment_for_htmx(app: Flask) -
     case_id = url.rstrip("/").rsplit("/", 1)[1]
     m2 = login(app, "m2")
     assert "Cast my vote" in m2.get(url).get_data(as_text=True)
-    assert m2.post(f"{url}/votes", data={"result": "0-1", "comment": "White wins"}).status_code == 303
+    unverified = m2.post(f"{url}/votes", data={"result": "0-1", "comment": "White wins"})
+    assert "error=Verify+the+position" in unverified.headers["Location"]
+    assert "Cast my vote" in m2.get(url).get_data(as_text=True)  # not counted
+    assert m2.post(f"{url}/votes", data={"result": "0-1", "comment": "White wins",
+                                         "position_verified": "yes"}).status_code == 303
     page = m2.get(url).get_data(as_text=True)
     assert "Cast my vote" not in page and "You have voted" in page
-    again = m2.post(f"{url}/votes", data={"result": "1-0"})
+    again = m2.post(f"{url}/votes", data={"result": "1-0", "position_verified": "yes"})
     assert "already+voted" in again.headers["Location"] or "already%20voted" in again.headers["Location"]
     outsider = login(app, "m1")
-    assert outsider.post(f"{url}/votes", data={"result": "1-0"}).status_code == 403
+    assert outsider.post(f"{url}/votes", data={"result": "1-0", "position_verified": "yes"}).status_code == 403
     fragment = m2.get(f"/committee/cases/{case_id}/tally", headers={"HX-Request": "true"}).get_data(as_text=True)
     assert "<html" not in fragment
     assert "1 of 3 votes cast" in text(fragment) and "White wins" not in fragment

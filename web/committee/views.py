@@ -152,6 +152,9 @@ def tally(case_id: int) -> str | BaseResponse:
 @login_required()
 def vote(case_id: int) -> BaseResponse | tuple[str, int]:
     _case_or_404(case_id)
+    if request.form.get("position_verified") != "yes":
+        message = "Verify the position on a board and tick the box before voting."
+        return redirect(url_for("committee.case", case_id=case_id, error=message), 303)
     try:
         cast_vote(db(), case_id, page_user(), request.form.get("result"), request.form.get("comment", ""))
     except CaseRefused as exc:
