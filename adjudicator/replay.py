@@ -252,8 +252,12 @@ def _start(game: RawGame, start_fen: str | None) -> tuple[chess.Board, bool]:
 def _has_no_moves(board: chess.Board, in_check: bool) -> bool:
     """No legal move (mate or stalemate). A king move is looked for first: it almost always exists."""
     king = board.kings & board.occupied_co[board.turn]
-    if king and not in_check and any(board.generate_legal_moves(from_mask=king)):
-        return False
+    if king and not in_check:
+        # not in check: a king step to a square nobody attacks is legal (no x-ray through the king)
+        square = chess.msb(king)
+        for target in chess.scan_reversed(chess.BB_KING_ATTACKS[square] & ~board.occupied_co[board.turn]):
+            if not board.attackers_mask(not board.turn, target):
+                return False
     return not any(board.generate_legal_moves())
 
 
