@@ -100,8 +100,8 @@ def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
     """The ruling on a flag claim in chess (see the module docstring)."""
     rules = FlagRules.read(ruleset, case)
     flags = flag_state(case)
-    control = time_control_for(case, ruleset)
     replay = replay_chess(case.record, case.start_fen, case.language) if case.record else None
+    control = time_control_for(case, ruleset, replay.tag("TimeControl") if replay is not None else None)
     if replay is not None:
         board = replay.final_board
     elif case.fen or case.start_fen:
@@ -262,11 +262,10 @@ def _flag_reason(ctx: Context, flagged: str, period: PeriodCheck) -> str:
         return f"{name}'s flag is down."
     which = f"period {period.period + 1}"
     if period.required is None:
-        return f"{name}'s flag fell in {which}, in which all remaining moves must be made."
+        return f"{name}'s flag fell in {which}, the period in which all remaining moves must be made."
     made = "an unknown number of" if period.moves_made is None else str(period.moves_made)
-    if period.moves_source == "fen":
-        made += " (by the position's move number)"
-    return f"{name}'s flag fell in {which} with {made} moves made of the {period.required} required by its end."
+    source = " (by the position's move number)" if period.moves_source == "fen" else ""
+    return f"{name}'s flag fell in {which} with {made} moves made{source} of the {period.required} required by its end."
 
 
 def _completed(ctx: Context, period: PeriodCheck, refs: list[str]) -> Ruling:

@@ -99,10 +99,12 @@ def flag_state(case: Case) -> FlagState:
     return FlagState(tuple(flagged), known, source)
 
 
-def time_control_for(case: Case, ruleset: Ruleset) -> TimeControl | None:
-    """The case's ``time_control``, else the ruleset's ``time_control.default``, else ``None``."""
+def time_control_for(case: Case, ruleset: Ruleset, record_tag: str | None = None) -> TimeControl | None:
+    """The case's ``time_control``, else the record's ``TimeControl`` tag, else the ruleset's default."""
     if case.time_control is not None:
         return parse_time_control(case.time_control, "time_control")
+    if record_tag is not None and record_tag.strip() not in ("", "?", "-"):
+        return parse_time_control(record_tag, "record")
     if ruleset.has("time_control.default"):
         return parse_time_control(ruleset.get_str("time_control.default"), ruleset.key("time_control.default"))
     return None
