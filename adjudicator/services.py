@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import chess
+
+if TYPE_CHECKING:
+    from adjudicator.analysis import Analyst, TablebaseProber
 
 
 @dataclass(frozen=True)
@@ -70,12 +73,19 @@ class Services:
     """The searches and probes available to the claims (``None``: not available here)."""
 
     mate: MateOracle | None = None
-    engine: object | None = None
-    """The chess engine analyst (see ``adjudicator.analysis`` once present)."""
-    tablebase: object | None = None
+    engine: Analyst | None = None
+    """The chess engine analyst (``adjudicator.analysis.Analyst``; Stockfish in ``engines.stockfish``)."""
+    tablebase: TablebaseProber | None = None
+    """Endgame tablebases (``adjudicator.analysis.TablebaseProber``; ``engines.tablebase``)."""
     checkers: object | None = None
     progress: Progress | None = None
     deterministic: bool = False
     """Committee and appeal work: fixed nodes, one thread, cleared hash, identical re-runs."""
     forced_win: ForcedWinOracle | None = None
     """US Chess 14E "forced win": bounded forced-mate search plus tablebases (``engines.forced_mate``)."""
+
+    def close(self) -> None:
+        """End the engine processes and close the tables (safe to call twice)."""
+        for service in (self.engine, self.tablebase):
+            if service is not None:
+                service.close()
