@@ -40,7 +40,7 @@ from adjudicator.clocks.history import readings_from_replay
 from adjudicator.clocks.no_win import WinChance, win_chance
 from adjudicator.clocks.timecontrol import TimeControl, hms
 from adjudicator.contract import Case, ContractError
-from adjudicator.replay import Replay, parse_fen, replay_chess
+from adjudicator.replay import Replay, parse_fen, replay_for_case
 from adjudicator.rulesets import Ruleset
 from adjudicator.ruling import Adjustment, Result, Ruling, Verdict, unique, win_for
 from adjudicator.services import Services
@@ -100,7 +100,7 @@ def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
     """The ruling on a flag claim in chess (see the module docstring)."""
     rules = FlagRules.read(ruleset, case)
     flags = flag_state(case)
-    replay = replay_chess(case.record, case.start_fen, case.language) if case.record else None
+    replay = replay_for_case(case) if case.record else None
     control = time_control_for(case, ruleset, replay.tag("TimeControl") if replay is not None else None)
     if replay is not None:
         board = replay.final_board
