@@ -397,3 +397,32 @@ def test_bad_input_names_the_field(judge: Any, fields: dict[str, Any], field: st
 def test_no_flag_down(judge: Any) -> None:
     ruling = judge("fide-standard", fen=P12, clock={"white": 10, "black": 20})
     assert (ruling.verdict, ruling.result) == ("rejected", None)
+
+
+def test_us_multi_control_claim_needs_a_scoresheet(judge: Any) -> None:
+    """13C1: before the final control, a flag claim needs the scoresheet; the position's move number is not one."""
+    fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 30"
+    bare = judge("uschess", time_control="40/120, SD/30;d5", fen=fen, clock=WHITE_DOWN)
+    assert (bare.verdict, bare.result) == ("deferred", None)
+    counted = judge("uschess", time_control="40/120, SD/30;d5", fen=fen, moves_completed=29, clock=WHITE_DOWN)
+    assert (counted.verdict, counted.result) == ("upheld", "0-1")
+
+
+def test_fide_arbiter_calls_the_flag_whoever_is_named(judge: Any) -> None:
+    """Supervised FIDE play: the arbiter calls White's flag even if the case names White as the claimant."""
+    ruling = judge("fide-standard", claimant="white", fen=P39, clock=WHITE_DOWN)
+    assert (ruling.verdict, ruling.result) == ("upheld", "0-1")
+    assert any("arbiter calls" in reason for reason in ruling.reasons)
+
+
+def test_unreadable_timecontrol_tag_is_ignored(judge: Any) -> None:
+    record = '[TimeControl "ninety minutes"]\n\n1. e4 e5 2. Nf3 Nc6 *'
+    ruling = judge("fide-standard", record=record, clock=WHITE_DOWN)
+    assert (ruling.verdict, ruling.result) == ("upheld", "0-1")
+    assert ruling.evidence["time_control"] is None
+
+
+def test_record_and_position_must_agree(judge: Any) -> None:
+    with pytest.raises(ContractError) as err:
+        judge("fide-standard", record="1. e4 e5 *", fen=P12, clock=WHITE_DOWN)
+    assert err.value.field == "fen"

@@ -59,6 +59,8 @@ class FlagRules:
     claimant_flag_must_be_up: bool
     dead_position: str
     is_armageddon: bool
+    scoresheet_before_final: bool
+    """US 13C1: before the final control the claimant must show a scoresheet."""
     armageddon_draw_winner: str
     refs: dict[str, str]
 
@@ -72,6 +74,7 @@ class FlagRules:
             claimant_flag_must_be_up=ruleset.get_bool("flag.claimant_flag_must_be_up"),
             dead_position=ruleset.get_choice("flag.dead_position", ("helpmate", "material"), "helpmate"),
             is_armageddon=case.get_bool("armageddon", ruleset.get_bool("flag.armageddon", False)),
+            scoresheet_before_final=ruleset.get_bool("flag.scoresheet_before_final", False),
             armageddon_draw_winner=ruleset.get_choice("flag.armageddon_draw_winner", ("white", "black"), "black"),
             refs={str(k): str(v) for k, v in refs.items()},
         )
@@ -215,6 +218,25 @@ def _one_flag(ctx: Context, flagged: str) -> Ruling:
                 "told whether the period's moves were made."
             ],
             instructions=["Count the moves on the scoresheets (or give moves_completed) and rule again."],
+        )
+    if (
+        rules.scoresheet_before_final
+        and period.is_final is False
+        and period.moves_source not in ("record", "moves_completed")
+    ):
+        return _ruling(
+            ctx,
+            Verdict.DEFERRED,
+            None,
+            [*refs, rules.ref("moves", ctx.ruleset.ref("6.4"))],
+            [
+                f"{name}'s flag fell before the final time control; the claim needs a scoresheet showing "
+                "that the moves were not completed."
+            ],
+            instructions=[
+                "Check the claimant's scoresheet (at most 3 missing or wrong move pairs) and "
+                "rule again with the record or moves_completed."
+            ],
         )
     reasons.append(_flag_reason(ctx, flagged, period))
     chance = win_chance(
