@@ -195,6 +195,7 @@ def test_p26_clock_shows_only_blacks_flag(judge: Any) -> None:
     """P26: both displays 0:00, the flag indicator on Black's side only: White wins (with mating material)."""
     ruling = judge("fide-standard", time_control="G/90", fen=P39, clock={"white": 0, "black": 0, "flagged": ["black"]})
     assert (ruling.verdict, ruling.result) == ("upheld", "1-0")
+    assert "fell first" in ruling.reasons[0]
     known = judge(
         "fide-standard",
         time_control="G/90",

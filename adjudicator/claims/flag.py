@@ -152,6 +152,12 @@ def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
         )
     if flags.has_both_flags_down:
         return _both_flags(ctx)
+    other = case.opponent(flags.flagged[0])
+    if case.clock is not None and case.clock.seconds(other) == 0:
+        ctx.notes.append(
+            f"Both clocks show 0:00, but only {flags.flagged[0].capitalize()}'s flag is down: "
+            f"{flags.flagged[0].capitalize()}'s fell first (Arbiters' Manual on both clocks showing 0.00)."
+        )
     return _one_flag(ctx, flags.flagged[0])
 
 
