@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -19,7 +20,9 @@ POSITION = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
 
 def judge(book: RulesetBook, ruleset: str, **fields: Any) -> Ruling:
     case = {"game": "checkers", "ruleset": ruleset, "claim": "flag", "fen": POSITION, **fields}
-    return rule(parse_case(case), book, Services())
+    ruling = rule(parse_case(case), book, Services())
+    json.dumps(ruling.to_json())  # the contract's ruling is JSON, evidence included
+    return ruling
 
 
 def test_p45_match_clock_carried_into_game_2() -> None:

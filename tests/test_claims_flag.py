@@ -6,6 +6,7 @@ or a rule the cases rest on, sent through the contract (``parse_case`` + ``rule`
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -36,7 +37,9 @@ def services(config: dict[str, Any], shared: Path) -> Services:
 @pytest.fixture(scope="module")
 def judge(book: RulesetBook, services: Services) -> Iterator[Any]:
     def run(ruleset: str, services_: Services | None = None, **fields: Any) -> Ruling:
-        return rule(parse_case({"ruleset": ruleset, "claim": "flag", **fields}), book, services_ or services)
+        ruling = rule(parse_case({"ruleset": ruleset, "claim": "flag", **fields}), book, services_ or services)
+        json.dumps(ruling.to_json())  # the contract's ruling is JSON, evidence included
+        return ruling
 
     yield run
 
