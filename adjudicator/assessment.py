@@ -49,7 +49,7 @@ class Thresholds:
     draw_score_cp: int = 150
     nodes: int = 100_000
     max_nodes: int = 1_000_000
-    escalate_below_cp: int = 300
+    escalate_below_cp: int = 250
     """Scores between ``draw_score_cp`` and this are searched again with more nodes."""
     tablebase_pieces: int = 7
     tablebase_50_move_rule: bool = True
