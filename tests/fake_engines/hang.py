@@ -8,7 +8,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _uci import say, serve  # noqa: E402
+from _uci import say, serve
 
 
 def hang() -> None:

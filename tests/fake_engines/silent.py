@@ -7,7 +7,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _uci import serve  # noqa: E402
+from _uci import serve
 
 if __name__ == "__main__":
     serve(lambda: None, answer_uci=False)
