@@ -208,7 +208,7 @@ def assess(
     for color in (chess.WHITE, chess.BLACK):
         if can_mate[color] is False:
             reasons.append(f"{COLOR_NAMES[color]} cannot checkmate by any series of legal moves, so cannot win.")
-            refs.append(ruleset.ref("6.9"))
+            refs.append(ruleset.ref("5.2.2"))
 
     tb = _probe(board, services.tablebase, t)
     if tb is not None:

@@ -117,8 +117,8 @@ def test_iii5_rejected_claim_gives_the_opponent_two_minutes(book: RulesetBook) -
         ("fide-standard-guidelines-iii", {"clock": {"white": 600, "black": 120}}, "under 0:02:00"),
         ("fide-standard-guidelines-iii", {"clock": {"white": 600, "black": 90}, "time_control": "3600+5"},
          "increment"),
-        ("fide-standard-guidelines-iii", {"clock": {"white": 600, "black": 90}, "fen": "8/5k2/8/3r4/8/8/2R5/5K2 w - - 0 60"},
-         "not on move"),
+        ("fide-standard-guidelines-iii",
+         {"clock": {"white": 600, "black": 90}, "fen": "8/5k2/8/3r4/8/8/2R5/5K2 w - - 0 60"}, "not on move"),
         ("fide-standard", {"clock": {"white": 600, "black": 90}}, "Guidelines III are not in force"),
     ],
 )

@@ -140,7 +140,7 @@ def judge(board: chess.Board, claimant: chess.Color, ruleset: Ruleset, services:
     me, them = COLOR_NAMES[claimant], COLOR_NAMES[opponent]
     signs = material_signs(board, claimant)
     evidence: dict[str, Any] = {"fen": board.fen(), "signs": signs, **a.evidence()}
-    reasons = list(a.reasons)
+    reasons = [*a.reasons, "Material and structure: " + " ".join(signs)]
     own = 1 if claimant == chess.WHITE else -1
     if a.can_mate.get(opponent) is False:
         return Finding("clear", False, 1.0, (*reasons, f"{them} cannot win at all: the claim is clearly correct."),
