@@ -7,9 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from adjudicator.services import Progress, Services
+import chess
+
+from adjudicator.services import ForcedWinOracle, Progress, Services
+
+if TYPE_CHECKING:
+    from engines.tablebase import Tablebases
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -51,4 +56,24 @@ def build_services(
             analyst = StockfishPool(EngineSettings.from_config(config.get("engines", {}), syzygy))
         except EngineUnavailable as exc:
             analyst = UnavailableAnalyst(str(exc))  # the claims that need it say so in their rulings
-    return Services(mate=mate, engine=analyst, tablebase=tables, progress=progress, deterministic=deterministic)
+    return Services(
+        mate=mate, engine=analyst, tablebase=tables, progress=progress, deterministic=deterministic,
+        forced_win=_forced_win(tables),
+    )
+
+
+_WDL = {"win": 2, "cursed-win": 1, "draw": 0, "blessed-loss": -1, "loss": -2}
+
+
+def _forced_win(tables: Tablebases | None) -> ForcedWinOracle:
+    """US Chess 14E forced-win search, probing the same tablebases as the adjudication."""
+    from engines.forced_mate import ForcedMateSearch
+
+    if tables is None:
+        return ForcedMateSearch()
+
+    def wdl(board: chess.Board) -> int | None:
+        evidence = tables.probe(board)
+        return None if evidence is None else _WDL[evidence.outcome]
+
+    return ForcedMateSearch(wdl=wdl)
