@@ -159,13 +159,25 @@ def position_problem(board: chess.Board) -> str | None:
     return "; ".join(text for flag, text in _STATUS.items() if status & flag) or f"status {status}"
 
 
-def _can_mate(board: chess.Board, color: chess.Color, services: Services) -> tuple[bool | None, str]:
+def side_can_mate(board: chess.Board, color: chess.Color, services: Services) -> tuple[bool | None, str]:
+    """Can ``color`` checkmate by any series of legal moves (FIDE 5.2.2, 6.9)?
+
+    The material rule answers first when it can (python-chess's insufficient-material test
+    is sound: it says "cannot" only when no mate exists); otherwise the helpmate analysis
+    ``services.mate``; without it, "can".
+    """
+    if board.has_insufficient_material(color):
+        return (False, "material")
     if services.mate is not None:
         found = services.mate.search(board, color)
         if found.unwinnable is not None:
             return (not found.unwinnable, found.method)
-    # the material rule alone: python-chess's test errs on the side of "mate possible"
-    return (not board.has_insufficient_material(color), "material")
+    return (True, "material")
+
+
+def _material(board: chess.Board, color: chess.Color) -> int:
+    values = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
+    return sum(v * len(board.pieces(p, color)) for p, v in values.items())
 
 
 def assess(
@@ -192,35 +204,42 @@ def assess(
             0, "stalemate", 1.0, (f"{mover} is stalemated.",), (ruleset.ref("5.2.1"),),
             {chess.WHITE: False, chess.BLACK: False}, thresholds=t,
         )
-    can_mate: dict[chess.Color, bool | None] = {}
+    # Dead position (5.2.2): ask first about the side more likely to mate; once one side can,
+    # the position is not dead and the other side is asked only if a result depends on it.
+    mates: dict[chess.Color, bool | None] = {chess.WHITE: None, chess.BLACK: None}
     methods: dict[chess.Color, str] = {}
-    for color in (chess.WHITE, chess.BLACK):
-        can_mate[color], methods[color] = _can_mate(board, color, services)
-    if can_mate[chess.WHITE] is False and can_mate[chess.BLACK] is False:
+    for color in sorted((chess.WHITE, chess.BLACK), key=lambda c: -_material(board, c)):
+        mates[color], methods[color] = side_can_mate(board, color, services)
+        if mates[color]:
+            break
+    if mates[chess.WHITE] is False and mates[chess.BLACK] is False:
         return Assessment(
             0, "dead-position", 1.0,
             ("Neither side can checkmate by any series of legal moves: the position is dead "
              f"({methods[chess.WHITE]}).",),
-            (ruleset.ref("5.2.2"),), can_mate, thresholds=t,
+            (ruleset.ref("5.2.2"),), mates, thresholds=t,
         )
+    for color in (chess.WHITE, chess.BLACK):
+        if mates[color] is None and board.has_insufficient_material(color):
+            mates[color] = False
     reasons: list[str] = []
     refs: list[str] = []
     for color in (chess.WHITE, chess.BLACK):
-        if can_mate[color] is False:
+        if mates[color] is False:
             reasons.append(f"{COLOR_NAMES[color]} cannot checkmate by any series of legal moves, so cannot win.")
             refs.append(ruleset.ref("5.2.2"))
 
     tb = _probe(board, services.tablebase, t)
     if tb is not None:
-        return _from_tablebase(board, tb, t, can_mate, reasons, refs)
+        return _from_tablebase(board, tb, t, mates, reasons, refs)
 
     if services.engine is None:
         return Assessment(
             None, "none", 0.0,
             (*reasons, "No engine or tablebase is available here, so the position cannot be judged."),
-            tuple(refs), can_mate, thresholds=t,
+            tuple(refs), mates, thresholds=t,
         )
-    return _from_engine(board, services, t, can_mate, reasons, refs)
+    return _from_engine(board, services, t, mates, reasons, refs)
 
 
 def _probe(board: chess.Board, prober: TablebaseProber | None, t: Thresholds) -> TablebaseEvidence | None:
@@ -341,6 +360,9 @@ def _from_engine(
         # a static judgement of a position with much play left is less certain than of a bare ending
         confidence -= 0.01 * (pieces - 7)
         reasons.append(f"With {pieces} pieces on the board there is still play left; confidence is lowered.")
+    winner = chess.WHITE if outcome == 1 else chess.BLACK
+    if outcome != 0 and can_mate.get(winner) is None:
+        can_mate = {**can_mate, winner: side_can_mate(board, winner, services)[0]}
     clamped = _clamp(outcome, can_mate)
     if clamped != outcome:
         reasons.append(f"{who} cannot checkmate at all, so the best {who} can get is a draw.")

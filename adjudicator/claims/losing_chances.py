@@ -31,7 +31,7 @@ from typing import Any
 
 import chess
 
-from adjudicator.assessment import COLOR_NAMES, assess
+from adjudicator.assessment import COLOR_NAMES, assess, side_can_mate
 from adjudicator.contract import Case, ContractError
 from adjudicator.replay import board_for_case
 from adjudicator.rulesets import Ruleset
@@ -448,8 +448,8 @@ def _after_postponement(
                       evidence=evidence)
     board = _board(case)
     if board is not None:
-        a = assess(board, ruleset, Services(mate=services.mate))
-        if a.can_mate.get(_color(opponent)) is False:
+        able, _method = side_can_mate(board, _color(opponent), services)
+        if able is False:
             return Ruling(CLAIM, Verdict.UPHELD, "1/2-1/2", (ruleset.ref("6.9"),),
                           (f"{claimant.capitalize()}'s flag fell, but {opponent.capitalize()} cannot checkmate by any "
                            "series of legal moves: the game is drawn.",), evidence=evidence)
