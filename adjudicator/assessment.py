@@ -37,7 +37,7 @@ from adjudicator.rulesets import Ruleset
 from adjudicator.ruling import Result
 from adjudicator.services import Services
 
-Method = Literal["checkmate", "stalemate", "dead-position", "tablebase", "engine", "none"]
+Method = Literal["checkmate", "stalemate", "move-rule", "dead-position", "tablebase", "engine", "none"]
 
 COLOR_NAMES = {chess.WHITE: "White", chess.BLACK: "Black"}
 
@@ -203,6 +203,15 @@ def assess(
         return Assessment(
             0, "stalemate", 1.0, (f"{mover} is stalemated.",), (ruleset.ref("5.2.1"),),
             {chess.WHITE: False, chess.BLACK: False}, thresholds=t,
+        )
+    automatic = ruleset.get_int("move_rule.automatic_moves", 75)
+    if (ruleset.get_str("move_rule.automatic", "mandatory") == "mandatory"
+            and board.halfmove_clock >= 2 * automatic):
+        return Assessment(
+            0, "move-rule", 1.0,
+            (f"{board.halfmove_clock // 2} moves by each side without a capture or pawn move: the game is drawn "
+             f"under the {automatic}-move rule.",),
+            (ruleset.ref("9.6.2"),), {chess.WHITE: None, chess.BLACK: None}, thresholds=t,
         )
     # Dead position (5.2.2): ask first about the side more likely to mate; once one side can,
     # the position is not dead and the other side is asked only if a result depends on it.

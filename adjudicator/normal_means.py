@@ -72,7 +72,7 @@ def judge(board: chess.Board, claimant: chess.Color, ruleset: Ruleset, services:
     if a.can_mate.get(opponent) is False:
         return Finding("clear", False, 1.0, (*reasons, f"{them} cannot win at all: the claim is clearly correct."),
                        evidence)
-    if a.method in ("checkmate", "stalemate", "dead-position", "tablebase"):
+    if a.method in ("checkmate", "stalemate", "move-rule", "dead-position", "tablebase"):
         outcome = (a.outcome or 0) * own
         if outcome >= 0:
             return Finding("clear", False, 1.0,

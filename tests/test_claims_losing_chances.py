@@ -6,6 +6,7 @@ procedure sets, and the app's own judgement of "cannot lose by normal means".
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +41,9 @@ def engine_only(config: dict[str, Any]) -> Any:
 
 def claim(book: RulesetBook, ruleset: str, claimant: str, services: Services | None = None, **fields: Any) -> Ruling:
     data = {"ruleset": ruleset, "claim": "insufficient-losing-chances", "claimant": claimant, **fields}
-    return rule(parse_case(data), book, services or Services())
+    ruling = rule(parse_case(data), book, services or Services())
+    json.dumps(ruling.to_json())  # the contract's JSON, whatever the evidence
+    return ruling
 
 
 # ---------------------------------------------------------------- FIDE Guidelines III

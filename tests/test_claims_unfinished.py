@@ -6,6 +6,7 @@ Cases P16, P49, P50 and P51 of shared/rules/cases.md, and the committee's recomm
 from __future__ import annotations
 
 import copy
+import json
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +44,9 @@ def with_tables(tb_config: dict[str, Any]) -> Any:
 
 
 def adjudicate(book: RulesetBook, services: Services, fen: str, ruleset: str = "fide-standard", **extra: Any) -> Ruling:
-    return rule(parse_case({"ruleset": ruleset, "claim": "unfinished-game", "fen": fen, **extra}), book, services)
+    ruling = rule(parse_case({"ruleset": ruleset, "claim": "unfinished-game", "fen": fen, **extra}), book, services)
+    json.dumps(ruling.to_json())  # the contract's JSON, whatever the evidence
+    return ruling
 
 
 def edited(config: dict[str, Any], ruleset: str, **adjudication: Any) -> RulesetBook:
@@ -64,6 +67,11 @@ def test_a_checkmated_king_loses_without_any_analysis(book: RulesetBook) -> None
 def test_stalemate_is_a_draw(book: RulesetBook) -> None:
     ruling = adjudicate(book, Services(), "7k/5Q2/6K1/8/8/8/8/8 b - - 0 60")
     assert ruling.result == "1/2-1/2" and "FIDE 5.2.1" in ruling.rule_refs
+
+
+def test_75_moves_without_capture_or_pawn_move_is_a_draw_whatever_the_material(book: RulesetBook) -> None:
+    ruling = adjudicate(book, Services(), "8/5k2/8/8/8/8/5K2/7R w - - 150 131")
+    assert ruling.result == "1/2-1/2" and ruling.rule_refs[0] == "FIDE 9.6.2" and ruling.confidence == 1.0
 
 
 def test_p16_same_coloured_bishops_are_a_dead_position(book: RulesetBook) -> None:
