@@ -25,6 +25,7 @@ from typing import Any, Literal
 import chess
 
 from adjudicator.analysis import (
+    AnalysisCancelled,
     AnalysisLimits,
     Analyst,
     EngineEvidence,
@@ -213,6 +214,7 @@ def assess(
              f"under the {automatic}-move rule.",),
             (ruleset.ref("9.6.2"),), {chess.WHITE: None, chess.BLACK: None}, thresholds=t,
         )
+    _report(services, 0.0, "checking whether either side can still checkmate")
     # Dead position (5.2.2): ask first about the side more likely to mate; once one side can,
     # the position is not dead and the other side is asked only if a result depends on it.
     mates: dict[chess.Color, bool | None] = {chess.WHITE: None, chess.BLACK: None}
@@ -249,6 +251,16 @@ def assess(
             tuple(refs), mates, thresholds=t,
         )
     return _from_engine(board, services, t, mates, reasons, refs)
+
+
+def _report(services: Services, done: float, message: str) -> None:
+    """Tell the caller how far the analysis is; a raise from the callback cancels it."""
+    if services.progress is None:
+        return
+    try:
+        services.progress(done, message)
+    except BaseException as exc:
+        raise AnalysisCancelled("the analysis was cancelled") from exc
 
 
 def _probe(board: chess.Board, prober: TablebaseProber | None, t: Thresholds) -> TablebaseEvidence | None:

@@ -150,13 +150,8 @@ def test_a_score_in_the_margin_is_searched_again_with_more_nodes(
     assert [e["limits"]["nodes"] for e in ruling.evidence["engine"]] == [10_000, 100_000]
 
 
-def test_progress_is_reported_and_cancel_stops_the_adjudication(
-    book: RulesetBook, config: dict[str, Any]
-) -> None:
-    seen: list[float] = []
-
+def test_cancel_before_the_engine_starts(book: RulesetBook, config: dict[str, Any]) -> None:
     def cancel_at_once(done: float, message: str) -> None:
-        seen.append(done)
         raise RuntimeError("cancelled by the user")
 
     services = build_services(config, tablebases=False, progress=cancel_at_once)
@@ -165,7 +160,25 @@ def test_progress_is_reported_and_cancel_stops_the_adjudication(
             adjudicate(book, services, "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 9")
     finally:
         services.close()
-    assert seen
+
+
+def test_progress_is_reported_and_cancel_stops_the_adjudication(
+    book: RulesetBook, config: dict[str, Any]
+) -> None:
+    seen: list[float] = []
+
+    def cancel_in_the_engine(done: float, message: str) -> None:
+        seen.append(done)
+        if message.startswith("engine"):
+            raise RuntimeError("cancelled by the user")
+
+    services = build_services(config, tablebases=False, progress=cancel_in_the_engine)
+    try:
+        with pytest.raises(AnalysisCancelled):
+            adjudicate(book, services, "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 9")
+    finally:
+        services.close()
+    assert seen[0] == 0.0 and len(seen) >= 2  # the rules phase, then the engine's first report
 
 
 # ---------------------------------------------------------------- engine events (P49, P50)
