@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 import chess
+
+from adjudicator.checkers.analysis import CheckersAnalysis
+from adjudicator.checkers.board import Position as CheckersPosition
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,14 @@ class MateOracle(Protocol):
     def search(self, board: chess.Board, color: chess.Color) -> MateSearch: ...
 
 
+class CheckersOracle(Protocol):
+    """The checkers endgame database and search (``engines/checkers``)."""
+
+    def analyse(self, position: CheckersPosition) -> CheckersAnalysis: ...
+
+    def identity(self) -> dict[str, Any]: ...
+
+
 Progress = Callable[[float, str], None]
 """Called with a fraction done (0..1) and a short message; raises to cancel."""
 
@@ -49,7 +60,7 @@ class Services:
     engine: object | None = None
     """The chess engine analyst (see ``adjudicator.analysis`` once present)."""
     tablebase: object | None = None
-    checkers: object | None = None
+    checkers: CheckersOracle | None = None
     progress: Progress | None = None
     deterministic: bool = False
     """Committee and appeal work: fixed nodes, one thread, cleared hash, identical re-runs."""
