@@ -59,9 +59,8 @@ def board_svg(
     for row in range(8):
         for col in range(8):
             colour = DARK if (row + col) % 2 == 1 else LIGHT
-            parts.append(
-                f'<rect x="{col * cell:.1f}" y="{row * cell:.1f}" width="{cell:.1f}" height="{cell:.1f}" fill="{colour}"/>'
-            )
+            x, y = col * cell, row * cell
+            parts.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{cell:.1f}" height="{cell:.1f}" fill="{colour}"/>')
     marked = set(last_move.path) if last_move else set()
     for square in range(1, 33):
         x, y = square_xy(square, flipped)

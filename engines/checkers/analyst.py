@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from adjudicator.checkers.analysis import CheckersAnalysis
+from adjudicator.checkers.analysis import CheckersAnalysis, Value
 from adjudicator.checkers.board import Position
 from engines.checkers.database import DatabaseError, EndgameDatabase, available_pieces
 from engines.checkers.search import PROVEN, WIN, Searcher
@@ -52,13 +52,14 @@ class CheckersAnalyst:
         if db is not None:
             probe = db.probe(position)
             if probe is not None:
+                known: Value = "win" if probe.is_win else "loss" if probe.is_loss else "draw"
                 line = tuple(str(m) for m in db.line(position)) if not probe.is_draw else ()
                 return CheckersAnalysis(
-                    "database", probe.value, line, None, probe.plies if not probe.is_draw else None,
+                    "database", known, line, None, probe.plies if not probe.is_draw else None,
                     engine={"name": "adjudicator checkers WLD database", "pieces": db.max_pieces, "version": VERSION},
                 )
         result = Searcher(db, self.max_nodes).search(position)
-        value = "win" if result.is_proven_win else "loss" if result.is_proven_loss else None
+        value: Value | None = "win" if result.is_proven_win else "loss" if result.is_proven_loss else None
         plies = WIN - abs(result.score) if abs(result.score) >= PROVEN else None
         return CheckersAnalysis(
             "search", value, tuple(str(m) for m in result.line), result.score, plies,

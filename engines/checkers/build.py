@@ -32,9 +32,9 @@ import numpy as np
 import numpy.typing as npt
 
 from engines.checkers.index import (
+    I64,
     OPPOSITE,
     RED_KING_ROW,
-    I64,
     U32,
     Slice,
     enumerate_slice,
@@ -65,7 +65,9 @@ def pack(values: U8) -> U8:
 
 def unpack_at(packed: U8, idx: I64) -> U8:
     """The 2-bit values at ``idx``."""
-    return ((packed[idx >> 2] >> ((idx & 3) * 2).astype(np.uint8)) & 3).astype(np.uint8)
+    shifts = ((idx & 3) * 2).astype(np.uint8)
+    out: U8 = ((packed[idx >> 2] >> shifts) & np.uint8(3)).astype(np.uint8)
+    return out
 
 
 @dataclass
@@ -336,7 +338,8 @@ def _distinct(nodes: npt.NDArray[np.int32], scratch: I64) -> I64:
     """``nodes`` without repeats (order not kept), without sorting: the last write to a slot wins."""
     positions = np.arange(len(nodes), dtype=np.int64)
     scratch[nodes] = positions
-    return nodes[scratch[nodes] == positions].astype(np.int64)
+    out: I64 = nodes[scratch[nodes] == positions].astype(np.int64)
+    return out
 
 
 def _propagate(
@@ -373,12 +376,12 @@ def _propagate(
         lost = frontier[value[frontier] == LOSS]
         won = frontier[value[frontier] == WIN]
         fresh: list[I64] = []
-        preds = _predecessors(rev_src, rev_ptr, lost)
-        preds = _distinct(preds[value[preds] == UNKNOWN], scratch)
-        if len(preds):
-            value[preds] = WIN
-            dist[preds] = layer + 1
-            fresh.append(preds)
+        raw = _predecessors(rev_src, rev_ptr, lost)
+        winners = _distinct(raw[value[raw] == UNKNOWN], scratch)
+        if len(winners):
+            value[winners] = WIN
+            dist[winners] = layer + 1
+            fresh.append(winners)
         preds = _predecessors(rev_src, rev_ptr, won)
         preds = preds[value[preds] == UNKNOWN]
         if len(preds):

@@ -25,8 +25,8 @@ from typing import Any
 import numpy as np
 
 from adjudicator.checkers.board import RED_KING_ROW, WHITE_KING_ROW, Move, Position
-from engines.checkers.build import DRAW, LOSS, U8, WIN, Solved, build, pairs, solve_pair, unpack_at
-from engines.checkers.index import Slice, canonical, enumerate_slice, slices
+from engines.checkers.build import DRAW, LOSS, U8, WIN, Solved, build, solve_pair, unpack_at
+from engines.checkers.index import Slice, canonical, enumerate_slice, pairs, slices
 
 VALUE_NAMES = {WIN: "win", LOSS: "loss", DRAW: "draw"}
 FORMAT = 1

@@ -81,11 +81,14 @@ def lowest(x: U32) -> U32:
 
 def flip(x: U32) -> U32:
     """Rotate bitboards by 180 degrees: bit ``i`` becomes bit ``31 - i``."""
-    x = ((x >> 1) & np.uint32(0x55555555)) | ((x & np.uint32(0x55555555)) << 1)
-    x = ((x >> 2) & np.uint32(0x33333333)) | ((x & np.uint32(0x33333333)) << 2)
-    x = ((x >> 4) & np.uint32(0x0F0F0F0F)) | ((x & np.uint32(0x0F0F0F0F)) << 4)
-    x = ((x >> 8) & np.uint32(0x00FF00FF)) | ((x & np.uint32(0x00FF00FF)) << 8)
-    return (x >> 16) | (x << 16)
+    for shift, mask in _FLIP_STEPS:
+        x = ((x >> shift) & mask) | ((x & mask) << shift)
+    return (x >> np.uint32(16)) | (x << np.uint32(16))
+
+
+_FLIP_STEPS: Final = tuple(
+    (np.uint32(s), np.uint32(m)) for s, m in ((1, 0x55555555), (2, 0x33333333), (4, 0x0F0F0F0F), (8, 0x00FF00FF))
+)
 
 
 @cache

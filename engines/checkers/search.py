@@ -158,9 +158,9 @@ class Searcher:
         tt_move: Move | None = None
         if entry is not None:
             e_depth, e_score, e_flag, tt_move = entry
-            if e_depth >= depth and abs(e_score) < PROVEN:
-                if e_flag == 0 or (e_flag == 1 and e_score >= beta) or (e_flag == -1 and e_score <= alpha):
-                    return e_score
+            is_usable = e_depth >= depth and abs(e_score) < PROVEN
+            if is_usable and (e_flag == 0 or (e_flag == 1 and e_score >= beta) or (e_flag == -1 and e_score <= alpha)):
+                return e_score
         if tt_move is not None and tt_move in moves:
             moves.remove(tt_move)
             moves.insert(0, tt_move)

@@ -81,7 +81,9 @@ def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
     mover = side_to_move(position)
     if not position.legal_moves():
         winner = case.opponent(mover)
-        reasons = (f"{side_name(mover)} is to move and has no legal move (no pieces, or all blocked): he has lost.",)
+        reasons: tuple[str, ...] = (
+            f"{side_name(mover)} is to move and has no legal move (no pieces, or all blocked): he has lost.",
+        )
         evidence = {"method": "rules", "fen": position.fen()}
         return Ruling(CLAIM, Verdict.ADJUDICATED, win_for(winner, "red"), refs, reasons, evidence=evidence)
     if services.checkers is None:
@@ -114,12 +116,12 @@ def _ruling(
         "notes": list(notes),
     }
     how = "proven by database" if analysis.method == "database" else "proven by search with the database at its leaves"
-    instructions = (
+    instructions: tuple[str, ...] = (
         "The committee verifies the position and plays through the line on a board before voting.",
         _vote_note(ruleset),
     )
     if analysis.value == "draw":
-        reasons = (f"The position ({position.fen()}) is a draw with best play: {how}.",)
+        reasons: tuple[str, ...] = (f"The position ({position.fen()}) is a draw with best play: {how}.",)
         return Ruling(CLAIM, Verdict.ADJUDICATED, "1/2-1/2", refs, reasons, (), instructions, evidence)
     if analysis.value in ("win", "loss"):
         winner = mover if analysis.value == "win" else other
@@ -152,7 +154,9 @@ def _unstarted(case: Case, ruleset: Ruleset, refs: tuple[str, ...]) -> Ruling | 
     if minutes <= 0 or (started and (before_end is None or before_end >= minutes)):
         return None
     when = "was not started" if not started else f"started only {before_end} minutes before the end of the round"
-    reasons = (f"The game {when}: games not started {minutes} minutes before the end of the round are drawn.",)
+    reasons: tuple[str, ...] = (
+        f"The game {when}: games not started {minutes} minutes before the end of the round are drawn.",
+    )
     evidence = {"unstarted_drawn_minutes": minutes, "game_started": started, "started_minutes_before_end": before_end}
     return Ruling(CLAIM, Verdict.ADJUDICATED, "1/2-1/2", (ruleset.ref("Master Division local rules, round end"),),
                   reasons, evidence=evidence)
