@@ -150,6 +150,7 @@ class EndgameDatabase:
 
     def __init__(self, solved: Solved, max_pieces: int, source: str = "memory") -> None:
         self._solved = solved
+        self._cache: dict[tuple[int, int, int, bool], Probe] = {}
         self.max_pieces = max_pieces
         self.source = source
 
@@ -188,10 +189,16 @@ class EndgameDatabase:
             return Probe("win", 0)
         if not self.contains(position):
             return None
+        cached = self._cache.get(position.key)
+        if cached is not None:
+            return cached
         s, index = canonical(position)
-        packed: U8 = self._solved.values[s]
-        value = int(unpack_at(packed, np.array([index], dtype=np.int64))[0])
-        return Probe(VALUE_NAMES[value], int(self._solved.distances[s][index]) if value != DRAW else 0)
+        value = (int(self._solved.values[s][index >> 2]) >> ((index & 3) * 2)) & 3
+        probe = Probe(VALUE_NAMES[value], int(self._solved.distances[s][index]) if value != DRAW else 0)
+        if len(self._cache) > 2_000_000:
+            self._cache.clear()
+        self._cache[position.key] = probe
+        return probe
 
     def best_move(self, position: Position) -> tuple[Move, Probe] | None:
         """A move keeping the value: the fastest win, the longest loss, or a drawing move."""
