@@ -171,6 +171,11 @@ class EndgameDatabase:
     def build_in_memory(cls, pieces: int) -> EndgameDatabase:
         return cls(build(pieces), pieces)
 
+    @property
+    def solved(self) -> Solved:
+        """The slices in memory (for the consistency pass)."""
+        return self._solved
+
     def contains(self, position: Position) -> bool:
         """Whether the position is one the database answers for."""
         if position.piece_count > self.max_pieces or not position.red or not position.white:

@@ -93,3 +93,40 @@ def test_the_in_memory_build_agrees_with_the_saved_one(checkers_db: EndgameDatab
 @pytest.mark.parametrize("fen", ["B:WK5:B32", "W:W1:BK9", "B:W21-32:B1-12"])
 def test_positions_outside_the_database_are_not_answered(checkers_db: EndgameDatabase, fen: str) -> None:
     assert checkers_db.probe(Position.from_fen(fen)) is None
+
+
+def test_full_consistency_pass_over_every_position_up_to_four_pieces(checkers_db: EndgameDatabase) -> None:
+    from engines.checkers.verify import verify
+
+    report = verify(checkers_db.solved, 4)
+    assert report.positions == 6_408_836
+    assert report.is_consistent, report.examples
+
+
+def test_the_vectorised_move_generator_agrees_with_the_board(checkers_db: EndgameDatabase) -> None:
+    """The database's NumPy moves give the same successors as the project's move generator."""
+    from engines.checkers.build import captures, has_capture, quiet_moves
+    from engines.checkers.index import flip_one
+
+    rng = np.random.default_rng(11)
+    for s in [(1, 1, 1, 1), (0, 2, 2, 0), (2, 0, 1, 1), (0, 3, 1, 0), (1, 0, 3, 0)]:
+        rm, rk, wm, wk, valid = enumerate_slice(s)
+        idx = rng.choice(np.nonzero(valid)[0], 300, replace=False)
+        rm, rk, wm, wk = rm[idx], rk[idx], wm[idx], wk[idx]
+        cap = has_capture(rm, rk, wm, wk)
+        got: dict[int, set[tuple[int, int, int]]] = {i: set() for i in range(len(idx))}
+        ci = np.nonzero(cap)[0]
+        p, a, b, c, d = captures(rm[ci], rk[ci], wm[ci], wk[ci])
+        for j in range(len(p)):
+            got[int(ci[p[j]])].add((int(a[j] | b[j]), int(c[j] | d[j]), int(b[j] | d[j])))
+        qi = np.nonzero(~cap)[0]
+        p, a, b, c, d, _ = quiet_moves(rm[qi], rk[qi], wm[qi], wk[qi])
+        for j in range(len(p)):
+            got[int(qi[p[j]])].add((int(a[j] | b[j]), int(c[j] | d[j]), int(b[j] | d[j])))
+        for i in range(len(idx)):
+            position = Position(int(rm[i] | rk[i]), int(wm[i] | wk[i]), int(rk[i] | wk[i]), True)
+            expected = set()
+            for move in position.legal_moves():
+                after = position.push(move)  # White to move: turn it to Red to move
+                expected.add((flip_one(after.white), flip_one(after.red), flip_one(after.kings)))
+            assert got[i] == expected, position.fen()

@@ -29,6 +29,7 @@ def register(sub: Any) -> None:
     parser.add_argument("--folder", help="where to write (default: [checkers] database in config.toml)")
     parser.add_argument("--rebuild", action="store_true", help="rebuild piece counts already present")
     parser.add_argument("--quiet", action="store_true", help="no progress on standard error")
+    parser.add_argument("--verify", action="store_true", help="then check every value against its successors'")
     parser.set_defaults(func=run)
 
 
@@ -55,11 +56,20 @@ def run(args: argparse.Namespace) -> int:
         db = EndgameDatabase.open(folder)
     except (DatabaseError, OSError) as exc:
         raise ContractError("database_error", f"cannot build the database in {folder}: {exc}", "folder") from None
-    emit({
+    summary: dict[str, Any] = {
         "folder": str(folder),
         "pieces": db.max_pieces,
         "seconds": round(time.perf_counter() - started, 1),
         "files": manifest.get("pieces", {}),
         "bytes": sum(int(v.get("bytes", 0)) for v in manifest.get("pieces", {}).values()),
-    })
-    return 0
+    }
+    if args.verify:
+        from engines.checkers.verify import verify
+
+        log("consistency pass")
+        report = verify(db.solved, db.max_pieces)
+        summary["verify"] = {
+            "positions": report.positions, "consistent": report.is_consistent, "examples": report.examples,
+        }
+    emit(summary)
+    return 0 if not args.verify or summary["verify"]["consistent"] else 1
