@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from adjudicator.checkers.board import RED_KING_ROW, WHITE_KING_ROW, Move, Position
-from engines.checkers.build import DRAW, LOSS, U8, WIN, Solved, build, solve_pair, unpack_at
+from engines.checkers.build import DRAW, LOSS, WIN, Solved, build, solve_pair, unpack_at
 from engines.checkers.index import Slice, canonical, enumerate_slice, pairs, slices
 
 VALUE_NAMES = {WIN: "win", LOSS: "loss", DRAW: "draw"}

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+import numpy.typing as npt
 
 from engines.checkers.build import DRAW, LOSS, WIN, Solved, captures, has_capture, quiet_moves, unpack_at
 from engines.checkers.index import Slice, enumerate_slice, slices
@@ -36,9 +37,9 @@ def verify_slice(solved: Solved, s: Slice, report: VerifyReport) -> None:
     own = unpack_at(solved.values[s], vi.astype(np.int64))
     own_d = solved.distances[s][vi].astype(np.int32)
     cap = has_capture(rm, rk, wm, wk)
-    ps: list[np.ndarray] = []  # type: ignore[type-arg]
-    vs: list[np.ndarray] = []  # type: ignore[type-arg]
-    ds: list[np.ndarray] = []  # type: ignore[type-arg]
+    ps: list[npt.NDArray[np.int64]] = []
+    vs: list[npt.NDArray[np.uint8]] = []
+    ds: list[npt.NDArray[np.uint8]] = []
     ci = np.nonzero(cap)[0]
     p, *succ = captures(rm[ci], rk[ci], wm[ci], wk[ci])
     v, d = solved.lookup(*succ)
@@ -62,7 +63,8 @@ def verify_slice(solved: Solved, s: Slice, report: VerifyReport) -> None:
     np.minimum.at(win_d, p[v == LOSS], d[v == LOSS] + 1)
     loss_d = np.zeros(n, dtype=np.int32)
     np.maximum.at(loss_d, p, d + 1)
-    expected_d = np.where(expected == WIN, np.minimum(win_d, 255), np.where(expected == LOSS, np.minimum(loss_d, 255), 0))
+    capped_loss = np.where(expected == LOSS, np.minimum(loss_d, 255), 0)
+    expected_d = np.where(expected == WIN, np.minimum(win_d, 255), capped_loss)
     bad = own != expected
     bad_d = ~bad & (own != DRAW) & (own_d != expected_d)
     report.positions += n
