@@ -1,0 +1,243 @@
+"""The unwinnability analysis: can a side checkmate by ANY series of legal moves?
+
+FIDE 6.9 (flag fall: the game is drawn if the opponent cannot checkmate by any
+series of legal moves), A.5.3 and B.3 (rapid, blitz), and 5.2.2 (dead position:
+neither side can). The steps, cheapest first, each able to end the analysis:
+
+1. forced moves: while the side to move has one legal move, play it; a forced
+   line that repeats a position can never lead anywhere else (unwinnable);
+2. terminal positions: checkmate by W (winnable), stalemate or W mated (unwinnable);
+3. the asymmetric material rule (:mod:`.material`);
+4. a short exhaustive helpmate search (nominal depth 2, small node budget);
+5. the blockade analysis (:mod:`.blockade`) of the position, then of every
+   position one move later (with forced moves played);
+6. iterative-deepening helpmate search (:mod:`.helpmate`) over the first moves
+   the blockade analysis could not settle.
+
+The result is three-valued: unwinnable (a proof), winnable (with a helpmate
+that replays to mate), or undecided when the node or time budget runs out.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import chess
+
+from adjudicator.services import MateSearch
+
+from .blockade import is_blockade_unwinnable
+from .helpmate import BudgetExhausted, HelpmateSearch
+from .material import is_material_unwinnable
+
+
+class PositionError(ValueError):
+    """The board is not a chess position the analysis can rule on (missing king, king en prise...)."""
+
+
+_FATAL = (
+    chess.STATUS_NO_WHITE_KING
+    | chess.STATUS_NO_BLACK_KING
+    | chess.STATUS_TOO_MANY_KINGS
+    | chess.STATUS_OPPOSITE_CHECK
+    | chess.STATUS_PAWNS_ON_BACKRANK
+    | chess.STATUS_EMPTY
+)
+
+
+def check_position(board: chess.Board) -> None:
+    """Raise :class:`PositionError` unless ``board`` is a position kings and pawns could stand in."""
+    status = board.status()
+    if status & _FATAL:
+        problems = []
+        if status & (chess.STATUS_NO_WHITE_KING | chess.STATUS_NO_BLACK_KING | chess.STATUS_EMPTY):
+            problems.append("each side needs exactly one king")
+        if status & chess.STATUS_TOO_MANY_KINGS:
+            problems.append("a side has more than one king")
+        if status & chess.STATUS_OPPOSITE_CHECK:
+            problems.append("the side not to move is in check")
+        if status & chess.STATUS_PAWNS_ON_BACKRANK:
+            problems.append("a pawn stands on the first or last rank")
+        raise PositionError("not a legal position: " + "; ".join(problems))
+
+
+@dataclass(frozen=True)
+class DeadPosition:
+    """FIDE 5.2.2: the game is drawn when neither player can checkmate by any series of legal moves."""
+
+    white: MateSearch
+    black: MateSearch
+
+    @property
+    def is_dead(self) -> bool | None:
+        """True: dead position; False: some side can still mate; None: undecided within the budget."""
+        if self.white.unwinnable is False or self.black.unwinnable is False:
+            return False
+        if self.white.unwinnable and self.black.unwinnable:
+            return True
+        return None
+
+
+def _two_or_more(board: chess.Board) -> tuple[chess.Move | None, bool]:
+    """The first legal move, and whether there is a second one."""
+    first: chess.Move | None = None
+    for move in board.generate_legal_moves():
+        if first is not None:
+            return first, True
+        first = move
+    return first, False
+
+
+def _forced_line(board: chess.Board) -> tuple[list[chess.Move], bool]:
+    """Plays single legal moves on ``board``; returns them and whether the line repeated a position."""
+    played: list[chess.Move] = []
+    seen = {board._transposition_key()}
+    while True:
+        move, more = _two_or_more(board)
+        if move is None or more:
+            return played, False
+        board.push(move)
+        played.append(move)
+        key = board._transposition_key()
+        if key in seen:
+            return played, True
+        seen.add(key)
+
+
+def replays_to_mate(board: chess.Board, moves: list[str] | tuple[str, ...], winner: chess.Color) -> bool:
+    """The UCI ``moves`` are legal from ``board`` and end with ``winner`` giving checkmate."""
+    test = board.copy(stack=False)
+    for uci in moves:
+        move = chess.Move.from_uci(uci)
+        if move not in test.legal_moves:
+            return False
+        test.push(move)
+    return test.turn != winner and test.is_checkmate()
+
+
+class UnwinnabilityAnalyser:
+    """The helpmate oracle (``adjudicator.services.MateOracle``) for FIDE 6.9 and 5.2.2.
+
+    ``node_limit`` and ``time_limit`` (seconds) bound each query; when either runs
+    out the answer is undecided (``unwinnable=None``), which never turns a loss
+    into a draw by itself.
+    """
+
+    def __init__(
+        self,
+        node_limit: int = 400_000,
+        time_limit: float = 10.0,
+        quick_nodes: int = 2_000,
+        iteration_nodes: int = 10_000,
+    ) -> None:
+        self.node_limit = node_limit
+        self.time_limit = time_limit
+        self.quick_nodes = quick_nodes
+        self.iteration_nodes = iteration_nodes
+
+    def is_dead_position(self, board: chess.Board) -> DeadPosition:
+        """FIDE 5.2.2: the analysis for both colours."""
+        return DeadPosition(white=self.search(board, chess.WHITE), black=self.search(board, chess.BLACK))
+
+    def search(self, board: chess.Board, color: chess.Color) -> MateSearch:
+        """Can ``color`` checkmate from ``board`` by any series of legal moves (FIDE 6.9)?"""
+        check_position(board)
+        work = board.copy(stack=False)
+        deadline = time.monotonic() + self.time_limit
+        nodes = 0
+
+        def result(unwinnable: bool | None, method: str, line: list[chess.Move] | None = None) -> MateSearch:
+            helpmate = None
+            if unwinnable is False and line is not None:
+                helpmate = tuple(m.uci() for m in line)
+            return MateSearch(color=color, unwinnable=unwinnable, helpmate=helpmate, method=method, nodes=nodes)
+
+        # 1-2. forced moves, terminal positions
+        prefix, repeated = _forced_line(work)
+        if repeated:
+            return result(True, "forced-repetition")
+        terminal = self._terminal(work, color)
+        if terminal is not None:
+            return result(terminal, "checkmate" if terminal is False else "terminal", prefix)
+        # 3. material
+        if is_material_unwinnable(work, color):
+            return result(True, "material")
+        # 4. blockade analysis, of the position and of every position one move later
+        if is_blockade_unwinnable(work, color):
+            return result(True, "blockade")
+        moves = list(work.generate_legal_moves())
+        open_moves: list[chess.Move] = []
+        for move in moves:
+            work.push(move)
+            if not self._settled_after(work, color):
+                open_moves.append(move)
+            work.pop()
+        if not open_moves:
+            return result(True, "blockade")
+        # 5. short search
+        quick = HelpmateSearch(work, color, self.node_limit, deadline)
+        try:
+            found = quick.iteration(2, self.quick_nodes, use_tt=False)
+        except BudgetExhausted:
+            nodes = quick.nodes
+            return result(None, "budget")
+        nodes = quick.nodes
+        if found:
+            assert quick.mate is not None
+            return result(False, "search", prefix + quick.mate)
+        if not quick.interrupted:
+            return result(True, "search")
+        # 6. iterative-deepening helpmate search
+        try:
+            if len(open_moves) == len(moves):
+                deep = HelpmateSearch(work, color, self.node_limit - nodes, deadline)
+                try:
+                    verdict = deep.deepen(self.iteration_nodes)
+                finally:
+                    nodes += deep.nodes
+                if verdict is True:
+                    assert deep.mate is not None
+                    return result(False, "search", prefix + deep.mate)
+                return result(True if verdict is False else None, "search" if verdict is False else "budget")
+            exhausted = 0
+            for move in open_moves:
+                work.push(move)
+                deep = HelpmateSearch(work, color, self.node_limit - nodes, deadline)
+                try:
+                    verdict = deep.deepen(self.iteration_nodes)
+                finally:
+                    nodes += deep.nodes
+                    work.pop()
+                if verdict is True:
+                    assert deep.mate is not None
+                    return result(False, "search", [*prefix, move, *deep.mate])
+                if verdict is False:
+                    exhausted += 1
+            if exhausted == len(open_moves):
+                return result(True, "blockade+search")
+            return result(None, "budget")
+        except BudgetExhausted:
+            return result(None, "budget")
+
+    @staticmethod
+    def _terminal(board: chess.Board, color: chess.Color) -> bool | None:
+        """Unwinnable (True), won (False) or not over (None) when the side to move has no move."""
+        move, _ = _two_or_more(board)
+        if move is not None:
+            return None
+        return not (board.turn != color and board.is_check())
+
+    def _settled_after(self, board: chess.Board, color: chess.Color) -> bool:
+        """After one move: do forced moves, the end of the game or the blockade prove W cannot mate?"""
+        forced, repeated = _forced_line(board)
+        try:
+            if repeated:
+                return True
+            terminal = self._terminal(board, color)
+            if terminal is not None:
+                return terminal
+            return is_blockade_unwinnable(board, color)
+        finally:
+            for _ in forced:
+                board.pop()
