@@ -12,8 +12,6 @@ from flask import current_app
 from adjudicator.claims import HANDLERS
 from adjudicator.contract import Case, ContractError, parse_case
 from adjudicator.rulesets import RulesetBook
-from web import store
-from web.db import get_session
 from web.jobs import Adjudicator, Job
 
 
@@ -58,9 +56,5 @@ def validate(data: object) -> Case:
 
 
 def start(data: Mapping[str, Any], meta: Mapping[str, Any], source: str) -> Job:
-    """Validate and store the case, then start ruling on it."""
-    case = validate(data)
-    session = get_session()
-    row = store.add_case(session, data, meta, source)
-    session.commit()
-    return adjudicator().submit(case, row.id)
+    """Validate the case and start ruling on it (it is stored with its ruling, or first when it is engine work)."""
+    return adjudicator().submit(validate(data), data, meta, source)

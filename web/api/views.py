@@ -42,7 +42,8 @@ def create() -> tuple[Response, int]:
         job = submit.start(data, meta, "api")
     except ContractError as exc:
         return jsonify(exc.to_json()), 422
-    job.wait(submit.adjudicator().api_timeout_seconds)
+    if not job.wait(submit.adjudicator().api_timeout_seconds):
+        submit.adjudicator().persist(job)
     if job.error is not None:
         status = 422 if job.error.get("code") != "ruling_failed" else 503
         return jsonify({"error": job.error}), status

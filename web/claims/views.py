@@ -107,7 +107,7 @@ def create() -> Response | tuple[str, int]:
         if job.error is not None:
             claim_form.add_error(ContractError(job.error["code"], job.error["message"], job.error["field"]), visible)
             return render_form(claim_form, 503 if job.error["code"] == "ruling_failed" else 422)
-    return redirect(url_for("rulings.job", case_id=job.case_id), 303)
+    return redirect(url_for("rulings.job", case_id=adjudicator.persist(job)), 303)
 
 
 def _values_from_case(row: CaseRow) -> dict[str, Any]:
