@@ -116,15 +116,26 @@ def main() -> int:
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="adjudicator-bench-") as folder:
         env = dict(os.environ, ADJUDICATOR_DATABASE_URL=f"sqlite:///{folder}/bench.db")
-        command = [sys.executable, "-m", "adjudicator", "serve", "--host", "127.0.0.1", "--port", str(port),
-                   "--threads", str(args.threads)]
+        command = [
+            sys.executable,
+            "-m",
+            "adjudicator",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--threads",
+            str(args.threads),
+        ]
         server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         try:
             wait_ready(port, server)
             for case in CASES:  # warm up, and check every case is ruled on at all
                 connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-                connection.request("POST", "/api/v1/rulings", body=json.dumps(case),
-                                   headers={"Content-Type": "application/json"})
+                connection.request(
+                    "POST", "/api/v1/rulings", body=json.dumps(case), headers={"Content-Type": "application/json"}
+                )
                 response = connection.getresponse()
                 if response.status != 201:
                     print(f"warning: {case['claim']} answers {response.status}: {response.read()[:200]!r}")
@@ -148,12 +159,16 @@ def main() -> int:
             except subprocess.TimeoutExpired:
                 server.kill()
     count = len(latencies)
-    print(f"web bench: {args.clients} clients, {args.seconds:.0f} s, waitress threads {args.threads}, "
-          f"{os.cpu_count()} CPUs (shared machine: figures are noisy)")
+    print(
+        f"web bench: {args.clients} clients, {args.seconds:.0f} s, waitress threads {args.threads}, "
+        f"{os.cpu_count()} CPUs (shared machine: figures are noisy)"
+    )
     if count:
         print(f"requests ok: {count}  throughput: {count / wall:.1f}/s")
-        print(f"latency ms: p50 {1000 * statistics.median(latencies):.1f}  p90 {1000 * percentile(latencies, 0.90):.1f}  "
-              f"p99 {1000 * percentile(latencies, 0.99):.1f}  max {1000 * max(latencies):.1f}")
+        print(
+            f"latency ms: p50 {1000 * statistics.median(latencies):.1f}  p90 {1000 * percentile(latencies, 0.90):.1f}  "
+            f"p99 {1000 * percentile(latencies, 0.99):.1f}  max {1000 * max(latencies):.1f}"
+        )
     print(f"errors: {len(errors)}")
     for line in sorted(set(errors))[:5]:
         print(f"  {line}")

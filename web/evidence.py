@@ -19,7 +19,14 @@ import chess
 from web.charts import ClockSeries
 
 PLY_KEYS = (
-    "occurrences", "plies", "repeated_plies", "ply", "illegal_ply", "illegal_plies", "alleged_illegal_ply", "claim_ply",
+    "occurrences",
+    "plies",
+    "repeated_plies",
+    "ply",
+    "illegal_ply",
+    "illegal_plies",
+    "alleged_illegal_ply",
+    "claim_ply",
 )
 LINE_KEYS = {
     "helpmate": "Helpmate: a series of legal moves that mates",
@@ -118,7 +125,9 @@ def move_label(board: chess.Board, text: str) -> str:
     return f"{number}. {text}" if board.turn == chess.WHITE else f"{number}... {text}"
 
 
-def _replay_game(record: str, start_fen: str | None) -> tuple[str, list[tuple[str, str, str | None, bool]], list[float | None]]:
+def _replay_game(
+    record: str, start_fen: str | None
+) -> tuple[str, list[tuple[str, str, str | None, bool]], list[float | None]]:
     """(start FEN, [(label, fen after, uci, is_illegal)], clocks) from the record, read leniently."""
     from adjudicator.replay import replay_chess
 
@@ -215,7 +224,9 @@ def present(case: Mapping[str, Any], ruling: Mapping[str, Any] | None) -> Presen
                 for n, (label, fen, uci, is_illegal) in enumerate(raw, start=1)
             )
             if illegal:
-                focus = min(p for p in illegal if p <= len(steps)) if any(p <= len(steps) for p in illegal) else len(steps)
+                focus = (
+                    min(p for p in illegal if p <= len(steps)) if any(p <= len(steps) for p in illegal) else len(steps)
+                )
             elif marked:
                 focus = min(max(marked), len(steps))
             else:
@@ -225,10 +236,11 @@ def present(case: Mapping[str, Any], ruling: Mapping[str, Any] | None) -> Presen
             clocks = ClockSeries.from_plies(chess.Board(start).turn == chess.WHITE, clock_values)
     if game == "chess":
         base = final_fen or chess.STARTING_FEN
-        for key, title, moves, start in _found_lines(evidence):
-            steps_list = _play_line(start or base, moves)
+        for key, title, moves, line_start in _found_lines(evidence):
+            origin = line_start or base
+            steps_list = _play_line(origin, moves)
             if steps_list:
-                lines[key] = Line(key, title, start or base, tuple(steps_list), 0)
+                lines[key] = Line(key, title, origin, tuple(steps_list), 0)
     for key in ("final_fen", "position", "fen"):
         if not final_fen and isinstance(evidence.get(key), str) and "/" in evidence[key]:
             final_fen = evidence[key]

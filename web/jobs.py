@@ -9,6 +9,7 @@ so nothing is lost when the TD closes the page.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 import threading
@@ -76,10 +77,8 @@ class Job:
         """The analysis reports progress; raises :class:`JobCancelled` once the TD cancels."""
         if self.cancel_requested.is_set():
             raise JobCancelled("cancelled by the TD")
-        try:
+        with contextlib.suppress(TypeError, ValueError):
             self.fraction = min(1.0, max(0.0, float(fraction)))
-        except (TypeError, ValueError):
-            pass
         self.message = str(message)[:200]
 
     def wait(self, seconds: float) -> bool:

@@ -44,7 +44,9 @@ def validate(data: object) -> Case:
     ruleset = book()[case.ruleset]
     if ruleset.game != case.game:
         raise ContractError(
-            "invalid_field", f"ruleset {ruleset.id!r} is for {ruleset.game}, but the case is a {case.game} game", "ruleset"
+            "invalid_field",
+            f"ruleset {ruleset.id!r} is for {ruleset.game}, but the case is a {case.game} game",
+            "ruleset",
         )
     if (case.game, case.claim) not in HANDLERS:
         raise ContractError("unknown_claim", f"claim {case.claim!r} does not exist in {case.game}", "claim")

@@ -85,14 +85,18 @@ def test_set_up_a_position_on_the_board_and_get_a_flag_ruling(live_server: str, 
     shot(phone, "flag-2-ruling")
 
 
-def test_an_engine_claim_shows_progress_then_the_ruling(live_server: str, phone: Any, stand_ins: dict[str, str]) -> None:
+def test_an_engine_claim_shows_progress_then_the_ruling(
+    live_server: str, phone: Any, stand_ins: dict[str, str]
+) -> None:
     open_form(phone, live_server, stand_ins["slow"])
     phone.fill("#f-fen", "8/8/8/4k3/8/8/4K3/7R w - - 0 1")
     phone.click("button[type=submit].primary")
     phone.wait_for_url(re.compile(r"/cases/\d+"))
     bar = phone.locator("#job-progress")
     bar.wait_for()
-    phone.wait_for_function("document.querySelector('#job-progress') && document.querySelector('#job-progress').value > 0")
+    phone.wait_for_function(
+        "document.querySelector('#job-progress') && document.querySelector('#job-progress').value > 0"
+    )
     shot(phone, "engine-1-progress")
     phone.wait_for_url(re.compile(r"/rulings/\d+"), timeout=30_000)
     assert phone.inner_text("#verdict").lower() == "adjudicated"
@@ -131,7 +135,9 @@ def test_print_the_ruling_sheet(live_server: str, phone: Any, stand_ins: dict[st
     shot(phone, "history")
 
 
-def test_a_form_error_names_the_field_and_keeps_the_input(live_server: str, phone: Any, stand_ins: dict[str, str]) -> None:
+def test_a_form_error_names_the_field_and_keeps_the_input(
+    live_server: str, phone: Any, stand_ins: dict[str, str]
+) -> None:
     open_form(phone, live_server, "flag")
     phone.fill("#f-record", THREEFOLD)
     phone.fill("#f-clock_white", "1:99:00")

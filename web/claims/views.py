@@ -9,6 +9,7 @@ from werkzeug.wrappers import Response
 
 from adjudicator.contract import ContractError
 from web import submit
+from web.boards import checkers_svg, parse_pdn_fen
 from web.claims.forms import (
     CLAIM_LABELS,
     GAME_LABELS,
@@ -18,7 +19,6 @@ from web.claims.forms import (
     side_label,
     to_case,
 )
-from web.boards import checkers_svg, parse_pdn_fen
 from web.db import get_session
 from web.htmx import is_htmx
 from web.store import CaseRow

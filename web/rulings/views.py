@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, abort, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
 
 from web import store, submit
 from web.articles import summary
-from web.boards import chess_svg, checkers_svg
+from web.boards import checkers_svg, chess_svg
 from web.charts import clock_chart, hms
 from web.claims.forms import CLAIM_LABELS
 from web.db import get_session
@@ -112,8 +113,12 @@ def board(ruling_id: int) -> str | Response:
     if line is None:
         abort(404, f"Ruling {ruling_id} has no line {key!r}.")
     return render_template(
-        "rulings/_line.html", row=ruling, line=line, ply=line.clamp(ply if ply is not None else line.focus),
-        presentation=presentation, board_for=board_for,
+        "rulings/_line.html",
+        row=ruling,
+        line=line,
+        ply=line.clamp(ply if ply is not None else line.focus),
+        presentation=presentation,
+        board_for=board_for,
     )
 
 
