@@ -22,6 +22,7 @@ BLUEPRINTS: list[str] = [
     "web.rulings:bp",
     "web.history:bp",
     "web.api:bp",
+    "web.committee:init_app",  # users, committee cases, appeals, audit (issue 7)
 ]
 """Every area of the app, registered in this order."""
 
