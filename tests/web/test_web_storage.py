@@ -24,7 +24,7 @@ CASE = {"ruleset": "fide-standard", "claim": "fifty-move", "claimant": "white", 
 
 def test_migration_0001_creates_cases_rulings_and_notes(tmp_path: Path) -> None:
     engine = make_engine(f"sqlite:///{tmp_path / 'm.db'}")
-    migrate(engine)
+    migrate(engine, "0001")
     tables = set(sa.inspect(engine).get_table_names())
     assert {"cases", "rulings", "case_notes", "alembic_version"} <= tables
     with engine.connect() as connection:
