@@ -141,6 +141,22 @@ def _replay_game(
     return replay.start_fen, steps, [p.clock for p in replay.plies]
 
 
+def _replay_checkers(record: str, start_fen: str | None) -> tuple[str, list[tuple[str, str, str | None, bool]]]:
+    """(start FEN, [(label, fen after, "from-to", is_illegal)]) of a checkers record."""
+    from adjudicator.checkers.replay import replay_checkers
+
+    replay = replay_checkers(record, start_fen)
+    steps: list[tuple[str, str, str | None, bool]] = []
+    first = replay.start.fen().startswith("B")
+    for ply in replay.plies:
+        number = (ply.number + (0 if first else 1) + 1) // 2
+        is_first_mover = ply.side in ("red", "black")
+        label = f"{number}. {ply.token}" if is_first_mover else f"{number}... {ply.token}"
+        squares = f"{ply.move.from_square}-{ply.move.to_square}" if ply.move is not None else None
+        steps.append((label, ply.after.fen(), squares, not ply.is_legal))
+    return replay.start.fen(), steps
+
+
 def _play_line(start_fen: str, moves: Sequence[Any]) -> list[Step]:
     try:
         board = chess.Board(start_fen)
@@ -234,6 +250,20 @@ def present(case: Mapping[str, Any], ruling: Mapping[str, Any] | None) -> Presen
             lines["game"] = Line("game", "The game as played", start, steps, focus)
             final_fen = steps[-1].fen if steps else start
             clocks = ClockSeries.from_plies(chess.Board(start).turn == chess.WHITE, clock_values)
+    if game == "checkers" and isinstance(case.get("record"), str) and case["record"].strip():
+        try:
+            start, raw = _replay_checkers(case["record"], case.get("start_fen"))
+        except Exception as exc:
+            note = f"The record could not be replayed for display: {exc}"
+        else:
+            marked = marked_plies(evidence)
+            steps = tuple(
+                Step(n, label, fen, squares, is_illegal, n in marked)
+                for n, (label, fen, squares, is_illegal) in enumerate(raw, start=1)
+            )
+            focus = min(max(marked), len(steps)) if marked else len(steps)
+            lines["game"] = Line("game", "The game as played", start, steps, focus)
+            final_fen = steps[-1].fen if steps else start
     if game == "chess":
         base = final_fen or chess.STARTING_FEN
         for key, title, moves, line_start in _found_lines(evidence):

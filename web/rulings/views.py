@@ -36,7 +36,12 @@ def load(ruling_id: int) -> tuple[RulingRow, CaseRow]:
 
 def board_for(line: Line | None, presentation: Presentation, ply: int | None = None, size: int = 360) -> str:
     if presentation.game == "checkers":
-        return checkers_svg(presentation.position_fen or "", size=size) if presentation.position_fen else ""
+        if line is None:
+            return checkers_svg(presentation.position_fen, size=size) if presentation.position_fen else ""
+        shown = line.clamp(line.focus if ply is None else ply)
+        step = line.step(shown)
+        squares = [int(x) for x in (step.uci or "").split("-") if x.isdigit()] if step else []
+        return checkers_svg(line.fen_at(shown), marked=squares, size=size)
     if line is None:
         return chess_svg(presentation.position_fen, size=size) if presentation.position_fen else ""
     shown = line.clamp(line.focus if ply is None else ply)
@@ -59,7 +64,7 @@ def context_for(ruling: RulingRow, case: CaseRow) -> dict[str, Any]:
     now = {side: _seconds(clock.get(side)) for side in sides}
     flagged = list(clock.get("flagged") or [])
     chart = ""
-    if case.claim == "flag" or (presentation.clocks and not presentation.clocks.is_empty):
+    if presentation.clocks and not presentation.clocks.is_empty:  # the record's [%clk] readings
         chart = clock_chart(presentation.clocks, now, sides, flagged)
     players = {sides[0]: case.first_player, sides[1]: case.second_player}
     return {
