@@ -83,9 +83,8 @@ def append(session: Session, kind: str, subject: str, payload: Any, actor: str) 
     seq, prev_hash = int(head.seq), str(head.hash)
     at, text = now(), canonical(payload)
     digest = entry_hash(seq, at, actor, kind, subject, text, prev_hash)
-    entry = AuditEntry(
-        seq=seq, at=at, actor=actor, kind=kind, subject=subject, payload=text, prev_hash=prev_hash, hash=digest
-    )
+    entry = AuditEntry(seq=seq, at=at, actor=actor, kind=kind, subject=subject, payload=text,
+                       prev_hash=prev_hash, hash=digest)
     session.add(entry)
     session.execute(update(AuditHead).where(AuditHead.id == 1).values(hash=digest))
     return entry
@@ -132,12 +131,8 @@ class Verification:
 
     def to_json(self) -> dict[str, Any]:
         first = self.problems[0].to_json() if self.problems else None
-        return {
-            "ok": self.is_intact,
-            "entries": self.entries,
-            "first_problem": first,
-            "problems": [p.to_json() for p in self.problems],
-        }
+        return {"ok": self.is_intact, "entries": self.entries, "first_problem": first,
+                "problems": [p.to_json() for p in self.problems]}
 
 
 def _differences(recorded: dict[str, Any], current: dict[str, Any]) -> str:
@@ -165,22 +160,14 @@ def verify(session: Session) -> Verification:
     latest: dict[tuple[str, str], AuditEntry] = {}
     for entry in entries:
         if entry.seq != expected:
-            gap = (
-                f"entries #{expected} to #{entry.seq - 1} were"
-                if entry.seq - expected > 1
-                else f"entry #{expected} was"
-            )
+            gap = (f"entries #{expected} to #{entry.seq - 1} were" if entry.seq - expected > 1
+                   else f"entry #{expected} was")
             problems.append(Problem(expected, "?", "?", f"{gap} removed (the chain jumps to #{entry.seq})"))
         elif entry.prev_hash != prev_hash:
-            problems.append(
-                Problem(
-                    entry.seq,
-                    entry.kind,
-                    entry.subject,
-                    "does not follow the entry before it (an entry before it was edited or removed)",
-                )
-            )
-        digest = entry_hash(entry.seq, entry.at, entry.actor, entry.kind, entry.subject, entry.payload, entry.prev_hash)
+            problems.append(Problem(entry.seq, entry.kind, entry.subject,
+                                    "does not follow the entry before it (an entry before it was edited or removed)"))
+        digest = entry_hash(entry.seq, entry.at, entry.actor, entry.kind, entry.subject, entry.payload,
+                            entry.prev_hash)
         if digest != entry.hash:
             problems.append(Problem(entry.seq, entry.kind, entry.subject, "was edited (its hash does not match)"))
         expected, prev_hash = entry.seq + 1, entry.hash
@@ -191,14 +178,8 @@ def verify(session: Session) -> Verification:
             last = f"#{expected}" if head.seq == expected else f"#{expected} to #{head.seq}"
             problems.append(Problem(expected, "?", "?", f"the last entries ({last}) were removed"))
         elif head.hash != prev_hash and not problems:
-            problems.append(
-                Problem(
-                    expected - 1,
-                    entries[-1].kind if entries else "?",
-                    entries[-1].subject if entries else "?",
-                    "was edited (the chain head differs)",
-                )
-            )
+            problems.append(Problem(expected - 1, entries[-1].kind if entries else "?",
+                                    entries[-1].subject if entries else "?", "was edited (the chain head differs)"))
     for (kind, subject), entry in latest.items():
         derive = DERIVERS.get(kind)
         if derive is None:

@@ -21,16 +21,10 @@ def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Flask:
     add_user(app, "april", "appeals", password="appeals-password")
     client = app.test_client()
     case_id = client.post("/api/v1/committee-cases", json=checkers_case(list(members)), headers=bearer(td)).json["id"]
-    for name, result, comment in (
-        ("m1", "1-0", "Red breaks through"),
-        ("m2", "1-0", ""),
-        ("m3", "1/2-1/2", "White holds"),
-    ):
-        client.post(
-            f"/api/v1/committee-cases/{case_id}/votes",
-            json={"result": result, "comment": comment},
-            headers=bearer(members[name]),
-        )
+    for name, result, comment in (("m1", "1-0", "Red breaks through"), ("m2", "1-0", ""),
+                                  ("m3", "1/2-1/2", "White holds")):
+        client.post(f"/api/v1/committee-cases/{case_id}/votes", json={"result": result, "comment": comment},
+                    headers=bearer(members[name]))
     return app
 
 
@@ -64,10 +58,8 @@ def test_the_appeal_page_shows_the_full_record_and_the_rerun(app: Flask) -> None
 
 def test_a_changed_analysis_shows_as_a_difference(app: Flask, tmp_path: Path) -> None:
     with sqlite3.connect(tmp_path / "adjudicator.db") as con:  # as if another engine version had been used
-        con.execute(
-            "UPDATE committee_cases SET recommendation_json = ?",
-            (json.dumps({"verdict": "adjudicated", "result": "1-0", "reasons": ["Red wins"]}),),
-        )
+        con.execute("UPDATE committee_cases SET recommendation_json = ?",
+                    (json.dumps({"verdict": "adjudicated", "result": "1-0", "reasons": ["Red wins"]}),))
     _td, url = file_appeal(app)
     page = login(app, "april", "appeals-password").get(url).get_data(as_text=True)
     assert "difference(s) from the original analysis" in page
@@ -83,14 +75,11 @@ def test_the_appeals_committee_overturns_with_a_new_result_and_reasons(app: Flas
     april = login(app, "april", "appeals-password")
     missing = april.post(f"/appeals/{appeal_id}/decision", data={"outcome": "overturned", "reasons": "x"})
     assert "error=" in missing.headers["Location"]  # overturning needs the new result
-    same = april.post(
-        f"/appeals/{appeal_id}/decision", data={"outcome": "overturned", "new_result": "1/2-1/2", "reasons": "x"}
-    )
+    same = april.post(f"/appeals/{appeal_id}/decision",
+                      data={"outcome": "overturned", "new_result": "1/2-1/2", "reasons": "x"})
     assert "error=" in same.headers["Location"]
-    done = april.post(
-        f"/appeals/{appeal_id}/decision",
-        data={"outcome": "overturned", "new_result": "1-0", "reasons": "The win was verified."},
-    )
+    done = april.post(f"/appeals/{appeal_id}/decision",
+                      data={"outcome": "overturned", "new_result": "1-0", "reasons": "The win was verified."})
     assert done.status_code == 303 and "error=" not in done.headers["Location"]
     page = april.get(url).get_data(as_text=True)
     assert "<strong data-outcome>overturned</strong>; result <strong>1-0</strong>" in page
@@ -105,9 +94,8 @@ def test_an_undecided_case_cannot_be_appealed_yet(tmp_path: Path, monkeypatch: p
     for name in ("m1", "m2", "m3"):
         add_user(app, name, "committee")
     app.test_client().post("/api/v1/committee-cases", json=checkers_case(["m1", "m2", "m3"]), headers=bearer(td))
-    response = login(app, "tina", "td-password").post(
-        "/appeals/", data={"subject": "committee-case:1", "grounds": "too early"}
-    )
+    response = login(app, "tina", "td-password").post("/appeals/", data={"subject": "committee-case:1",
+                                                                          "grounds": "too early"})
     assert response.status_code == 422
     assert "has not decided yet" in response.get_data(as_text=True)
 
@@ -115,11 +103,11 @@ def test_an_undecided_case_cannot_be_appealed_yet(tmp_path: Path, monkeypatch: p
 def test_appeal_filing_rerun_and_decision_are_audited(app: Flask, tmp_path: Path) -> None:
     td, url = file_appeal(app)
     appeal_id = url.rstrip("/").rsplit("/", 1)[1]
-    login(app, "april", "appeals-password").post(
-        f"/appeals/{appeal_id}/decision", data={"outcome": "upheld", "reasons": "The draw stands."}
-    )
+    login(app, "april", "appeals-password").post(f"/appeals/{appeal_id}/decision",
+                                                  data={"outcome": "upheld", "reasons": "The draw stands."})
     with sqlite3.connect(tmp_path / "adjudicator.db") as con:
-        kinds = [k for (k,) in con.execute("SELECT kind FROM audit_entries WHERE subject LIKE 'appeal:%' ORDER BY seq")]
+        kinds = [k for (k,) in con.execute("SELECT kind FROM audit_entries WHERE subject LIKE 'appeal:%' "
+                                            "ORDER BY seq")]
     assert kinds == ["appeal", "appeal-rerun", "appeal-decision"]
     from web.audit import verify
 
@@ -134,8 +122,7 @@ def test_an_overturned_decision_changes_the_exported_result(app: Flask) -> None:
     assert before.rstrip().endswith("1/2-1/2") and "a win needs a unanimous vote" in before
     login(app, "april", "appeals-password").post(
         f"/appeals/{appeal_id}/decision",
-        data={"outcome": "overturned", "new_result": "1-0", "reasons": "The win was verified."},
-    )
+        data={"outcome": "overturned", "new_result": "1-0", "reasons": "The win was verified."})
     after = td.get("/committee/cases/1/record").get_data(as_text=True)
     assert '[Result "1-0"]' in after and after.rstrip().endswith("1-0")
     assert f"Overturned on appeal #{appeal_id} (april): 1-0. The win was verified." in after

@@ -17,14 +17,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def audit_verify(db: Path) -> tuple[int, dict[str, object], str]:
     env = {"ADJUDICATOR_DATABASE_URL": f"sqlite:///{db}", "PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
-    done = subprocess.run(
-        [sys.executable, "-m", "adjudicator", "audit", "verify"],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=ROOT,
-        timeout=60,
-    )
+    done = subprocess.run([sys.executable, "-m", "adjudicator", "audit", "verify"], capture_output=True, text=True,
+                          env=env, cwd=ROOT, timeout=60)
     return done.returncode, json.loads(done.stdout), done.stderr
 
 
@@ -75,12 +69,8 @@ def test_an_audit_entry_edited_by_hand_is_found_and_named(decided: tuple[Flask, 
         con.execute("UPDATE audit_entries SET payload = ? WHERE seq = 9", (json.dumps(payload),))
     code, report, _ = audit_verify(db)
     assert code == 1
-    assert report["first_problem"] == {
-        "seq": 9,
-        "kind": "vote",
-        "subject": "vote:3",
-        "problem": "was edited (its hash does not match)",
-    }
+    assert report["first_problem"] == {"seq": 9, "kind": "vote", "subject": "vote:3",
+                                       "problem": "was edited (its hash does not match)"}
 
 
 def test_a_removed_entry_is_found(decided: tuple[Flask, Path]) -> None:
@@ -121,10 +111,8 @@ def test_a_vote_slipped_in_by_hand_has_no_entry(tmp_path: Path, monkeypatch: pyt
     app.test_client().post("/api/v1/committee-cases", json=checkers_case(["m1", "m2", "m3"]), headers=bearer(td))
     db = tmp_path / "adjudicator.db"
     with sqlite3.connect(db) as con:
-        con.execute(
-            "INSERT INTO committee_votes (case_id, user_id, result, comment, cast_at) "
-            "VALUES (1, 2, '1-0', '', '2026-01-01T00:00:00.000000Z')"
-        )
+        con.execute("INSERT INTO committee_votes (case_id, user_id, result, comment, cast_at) "
+                    "VALUES (1, 2, '1-0', '', '2026-01-01T00:00:00.000000Z')")
     code, report, _ = audit_verify(db)
     assert code == 1
     first = report["first_problem"]

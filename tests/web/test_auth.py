@@ -18,9 +18,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def cli(*args: str, db: Path) -> subprocess.CompletedProcess[str]:
     env = {"ADJUDICATOR_DATABASE_URL": f"sqlite:///{db}", "PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
-    return subprocess.run(
-        [sys.executable, "-m", "adjudicator", *args], capture_output=True, text=True, env=env, cwd=ROOT, timeout=60
-    )
+    return subprocess.run([sys.executable, "-m", "adjudicator", *args], capture_output=True, text=True, env=env,
+                          cwd=ROOT, timeout=60)
 
 
 def test_users_add_prints_a_token_that_opens_the_api(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -41,9 +40,8 @@ def test_users_add_prints_a_token_that_opens_the_api(tmp_path: Path, monkeypatch
     assert as_json["role"] == "appeals" and as_json["password"] and as_json["token"]
 
     app = make_app(tmp_path, monkeypatch)
-    response = app.test_client().post(
-        "/api/v1/committee-cases", json=checkers_case(["m1", "m2", "m3"]), headers=bearer(token)
-    )
+    response = app.test_client().post("/api/v1/committee-cases", json=checkers_case(["m1", "m2", "m3"]),
+                                      headers=bearer(token))
     assert response.status_code == 201
 
     reissued = cli("users", "token", "Tina TD", db=db)
@@ -84,15 +82,12 @@ def test_forms_without_the_csrf_token_are_rejected(csrf_app: Flask) -> None:
     client = csrf_app.test_client()
     assert client.post("/login", data={"name": "m1", "password": "member-password"}).status_code == 400
     token = _token(client, "/login")
-    assert (
-        client.post("/login", data={"name": "m1", "password": "member-password", "csrf_token": token}).status_code
-        == 303
-    )
+    assert client.post("/login", data={"name": "m1", "password": "member-password",
+                                       "csrf_token": token}).status_code == 303
 
     td = add_user(csrf_app, "td2", "td")
-    case_id = client.post(
-        "/api/v1/committee-cases", json=checkers_case(["m1", "m2", "m3"]), headers=bearer(td)
-    ).get_json()["id"]  # the token API needs no CSRF token
+    case_id = client.post("/api/v1/committee-cases", json=checkers_case(["m1", "m2", "m3"]),
+                          headers=bearer(td)).get_json()["id"]  # the token API needs no CSRF token
     url = f"/committee/cases/{case_id}/votes"
     vote = {"result": "1-0", "position_verified": "yes"}
     assert client.post(url, data=vote).status_code == 400
@@ -106,9 +101,8 @@ def test_forms_without_the_csrf_token_are_rejected(csrf_app: Flask) -> None:
 def test_the_login_page_never_redirects_off_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     app = make_app(tmp_path, monkeypatch)
     add_user(app, "m1", "committee", password="member-password")
-    response = app.test_client().post(
-        "/login?next=https://evil.example/", data={"name": "m1", "password": "member-password"}
-    )
+    response = app.test_client().post("/login?next=https://evil.example/", data={"name": "m1",
+                                                                                  "password": "member-password"})
     assert response.status_code == 303
     assert "evil.example" not in response.headers["Location"]
 

@@ -29,18 +29,16 @@ def tokens(app: Flask) -> dict[str, str]:
 
 
 def open_case(client: FlaskClient, tokens: dict[str, str], **extra: Any) -> dict[str, Any]:
-    response = client.post(
-        "/api/v1/committee-cases", json=checkers_case(["m1", "m2", "m3"], **extra), headers=bearer(tokens["td"])
-    )
+    response = client.post("/api/v1/committee-cases", json=checkers_case(["m1", "m2", "m3"], **extra),
+                           headers=bearer(tokens["td"]))
     assert response.status_code == 201, response.json
     body: dict[str, Any] = response.get_json()
     return body
 
 
 def vote(client: FlaskClient, token: str, case_id: int, result: str, comment: str = "") -> Any:
-    return client.post(
-        f"/api/v1/committee-cases/{case_id}/votes", json={"result": result, "comment": comment}, headers=bearer(token)
-    )
+    return client.post(f"/api/v1/committee-cases/{case_id}/votes", json={"result": result, "comment": comment},
+                       headers=bearer(token))
 
 
 def test_a_td_opens_a_case_with_the_recommendation_attached(app: Flask, tokens: dict[str, str]) -> None:
@@ -50,11 +48,13 @@ def test_a_td_opens_a_case_with_the_recommendation_attached(app: Flask, tokens: 
     assert body["votes_cast"] == 0 and body["votes"] is None
     assert body["position"]["fen"] == "B:W21,22,23,K30:B9,10,11"
     # the checkers analysis is another helper's work: until it is merged the case still opens
-    assert body["recommendation"] is not None or body["recommendation_note"].startswith("No recommendation available")
+    assert body["recommendation"] is not None or body["recommendation_note"].startswith(
+        "No recommendation available")
     assert (body["round"], body["board"]) == ("5", "2")
 
 
-def test_votes_stay_hidden_until_all_three_are_in_and_a_split_win_is_a_draw(app: Flask, tokens: dict[str, str]) -> None:
+def test_votes_stay_hidden_until_all_three_are_in_and_a_split_win_is_a_draw(app: Flask,
+                                                                           tokens: dict[str, str]) -> None:
     client = app.test_client()
     case_id = open_case(client, tokens)["id"]
     assert vote(client, tokens["m1"], case_id, "1-0", "Red's extra man wins").status_code == 201
@@ -66,7 +66,8 @@ def test_votes_stay_hidden_until_all_three_are_in_and_a_split_win_is_a_draw(app:
     final = client.get(f"/api/v1/committee-cases/{case_id}", headers=bearer(tokens["td"])).get_json()
     assert final["status"] == "decided"
     assert final["result"] == "1/2-1/2"  # acf-master-division: a win needs a unanimous vote
-    assert [(v["member"], v["result"]) for v in final["votes"]] == [("m1", "1-0"), ("m2", "1-0"), ("m3", "1/2-1/2")]
+    assert [(v["member"], v["result"]) for v in final["votes"]] == [("m1", "1-0"), ("m2", "1-0"),
+                                                                     ("m3", "1/2-1/2")]
     assert final["votes"][0]["comment"] == "Red's extra man wins" and final["votes"][0]["cast_at"]
     assert final["decision"]["rule_refs"] == ["ACF Master Division local rules"]
 
@@ -91,19 +92,16 @@ def test_an_outsider_gets_403_and_a_second_vote_409(app: Flask, tokens: dict[str
     second = vote(client, tokens["m1"], case_id, "0-1")
     assert second.status_code == 409
     assert second.get_json()["error"]["code"] == "already_voted"
-    assert client.get(f"/api/v1/committee-cases/{case_id}", headers=bearer(tokens["td"])).get_json()["votes_cast"] == 1
+    assert client.get(f"/api/v1/committee-cases/{case_id}", headers=bearer(tokens["td"])).get_json()[
+        "votes_cast"] == 1
 
 
 def test_missing_or_wrong_token_is_401(app: Flask, tokens: dict[str, str]) -> None:
     client = app.test_client()
     case_id = open_case(client, tokens)["id"]
     url = f"/api/v1/committee-cases/{case_id}"
-    for headers in (
-        {},
-        {"Authorization": "Bearer not-a-token"},
-        {"Authorization": "Basic bTE6eA=="},
-        {"Authorization": "Bearer "},
-    ):
+    for headers in ({}, {"Authorization": "Bearer not-a-token"}, {"Authorization": "Basic bTE6eA=="},
+                    {"Authorization": "Bearer "}):
         assert client.get(url, headers=headers).status_code == 401
         response = client.post(f"{url}/votes", json={"result": "1-0"}, headers=headers)
         assert response.status_code == 401
@@ -115,17 +113,12 @@ def test_missing_or_wrong_token_is_401(app: Flask, tokens: dict[str, str]) -> No
 
 def test_only_a_td_or_admin_opens_cases(app: Flask, tokens: dict[str, str]) -> None:
     client = app.test_client()
-    response = client.post(
-        "/api/v1/committee-cases", json=checkers_case(["m1", "m2", "m3"]), headers=bearer(tokens["m1"])
-    )
+    response = client.post("/api/v1/committee-cases", json=checkers_case(["m1", "m2", "m3"]),
+                           headers=bearer(tokens["m1"]))
     assert response.status_code == 403
     admin = add_user(app, "chief", "admin")
-    assert (
-        client.post(
-            "/api/v1/committee-cases", json=checkers_case(["m1", "m2", "m3"]), headers=bearer(admin)
-        ).status_code
-        == 201
-    )
+    assert client.post("/api/v1/committee-cases", json=checkers_case(["m1", "m2", "m3"]),
+                       headers=bearer(admin)).status_code == 201
 
 
 @pytest.mark.parametrize(
@@ -144,9 +137,8 @@ def test_only_a_td_or_admin_opens_cases(app: Flask, tokens: dict[str, str]) -> N
         ({"result": "x", "result_extra": 1, "clock": {"blue": 3}}, "clock.blue", "unknown entry"),
     ],
 )
-def test_bad_cases_are_refused_naming_the_field(
-    app: Flask, tokens: dict[str, str], change: dict[str, Any], field: str, fragment: str
-) -> None:
+def test_bad_cases_are_refused_naming_the_field(app: Flask, tokens: dict[str, str], change: dict[str, Any],
+                                               field: str, fragment: str) -> None:
     body = checkers_case(["m1", "m2", "m3"])
     body.update(change)
     response = app.test_client().post("/api/v1/committee-cases", json=body, headers=bearer(tokens["td"]))
@@ -169,13 +161,8 @@ def test_bad_votes_and_unknown_cases(app: Flask, tokens: dict[str, str]) -> None
 
 
 def test_a_chess_case_from_a_record_shows_the_position_reached(app: Flask, tokens: dict[str, str]) -> None:
-    body = {
-        "game": "chess",
-        "ruleset": "fide-standard",
-        "claim": "unfinished-game",
-        "record": '[White "Ann"]\n[Black "Bob"]\n\n1. e4 e5 2. Nf3 *',
-        "members": ["m1", "m2", "m3"],
-    }
+    body = {"game": "chess", "ruleset": "fide-standard", "claim": "unfinished-game",
+            "record": '[White "Ann"]\n[Black "Bob"]\n\n1. e4 e5 2. Nf3 *', "members": ["m1", "m2", "m3"]}
     response = app.test_client().post("/api/v1/committee-cases", json=body, headers=bearer(tokens["td"]))
     assert response.status_code == 201
     case = response.get_json()

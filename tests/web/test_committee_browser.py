@@ -31,10 +31,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, list[i
     for name in MEMBERS:
         add_user(app, name, "committee", password=f"{name}-password")
     client = app.test_client()
-    cases = [
-        client.post("/api/v1/committee-cases", json=checkers_case(list(MEMBERS)), headers=bearer(td)).json["id"]
-        for _ in range(2)
-    ]
+    cases = [client.post("/api/v1/committee-cases", json=checkers_case(list(MEMBERS)), headers=bearer(td)).json["id"]
+             for _ in range(2)]
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -47,17 +45,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, list[i
 def browser() -> Iterator[Browser]:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            headless=True,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-            ],
-        )
+            executable_path=CHROMIUM, headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync", "--no-first-run"])
         yield browser
         browser.close()
 

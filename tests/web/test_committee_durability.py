@@ -48,13 +48,8 @@ def free_port() -> int:
 def start(db: Path) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     env = {**os.environ, "ADJUDICATOR_DATABASE_URL": f"sqlite:///{db}", "PYTHONPATH": str(ROOT)}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "adjudicator", "serve", "--host", "127.0.0.1", "--port", str(port)],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    process = subprocess.Popen([sys.executable, "-m", "adjudicator", "serve", "--host", "127.0.0.1", "--port",
+                                str(port)], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
@@ -68,9 +63,8 @@ def start(db: Path) -> tuple[subprocess.Popen[bytes], str]:
 
 def call(method: str, url: str, token: str, body: Any = None) -> tuple[int, Any]:
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(
-        url, data=data, method=method, headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
-    )
+    request = urllib.request.Request(url, data=data, method=method, headers={
+        "Authorization": f"Bearer {token}", "Content-Type": "application/json"})
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
             return response.status, json.loads(response.read())
@@ -98,7 +92,8 @@ def test_sigkill_during_a_burst_of_votes_loses_no_acknowledged_vote(server_db: t
             status, body = call("POST", f"{base}/api/v1/committee-cases", tokens["tina"], checkers_case(list(MEMBERS)))
             assert status == 201, body
             cases.append(body["id"])
-        votes = [(case_id, member, RESULTS[(case_id + i) % 3]) for case_id in cases for i, member in enumerate(MEMBERS)]
+        votes = [(case_id, member, RESULTS[(case_id + i) % 3]) for case_id in cases
+                 for i, member in enumerate(MEMBERS)]
         acknowledged: list[tuple[int, str, str]] = []
         lock = threading.Lock()
         killed = threading.Event()
@@ -106,12 +101,8 @@ def test_sigkill_during_a_burst_of_votes_loses_no_acknowledged_vote(server_db: t
         def fire(vote: tuple[int, str, str]) -> None:
             case_id, member, result = vote
             try:
-                status, _ = call(
-                    "POST",
-                    f"{base}/api/v1/committee-cases/{case_id}/votes",
-                    tokens[member],
-                    {"result": result, "comment": f"{member} on {case_id}"},
-                )
+                status, _ = call("POST", f"{base}/api/v1/committee-cases/{case_id}/votes", tokens[member],
+                                 {"result": result, "comment": f"{member} on {case_id}"})
             except (OSError, urllib.error.URLError):
                 return  # the server died before answering: not acknowledged
             assert status == 201
@@ -135,12 +126,8 @@ def test_sigkill_during_a_burst_of_votes_loses_no_acknowledged_vote(server_db: t
     server, base = start(db)  # restart on the same database
     try:
         with sqlite3.connect(db) as con:
-            stored = {
-                (case_id, name, result)
-                for case_id, name, result in con.execute(
-                    "SELECT v.case_id, u.name, v.result FROM committee_votes v JOIN users u ON u.id = v.user_id"
-                )
-            }
+            stored = {(case_id, name, result) for case_id, name, result in con.execute(
+                "SELECT v.case_id, u.name, v.result FROM committee_votes v JOIN users u ON u.id = v.user_id")}
         lost = [vote for vote in acknowledged if vote not in stored]
         print(f"votes fired {len(votes)}, acknowledged {len(acknowledged)}, stored after SIGKILL {len(stored)}")
         assert lost == [], f"{len(lost)} acknowledged votes lost"
@@ -153,9 +140,8 @@ def test_sigkill_during_a_burst_of_votes_loses_no_acknowledged_vote(server_db: t
         for case_id, member, result in votes:
             if (case_id, member, result) in acknowledged:
                 continue
-            status, _ = call(
-                "POST", f"{base}/api/v1/committee-cases/{case_id}/votes", tokens[member], {"result": result}
-            )
+            status, _ = call("POST", f"{base}/api/v1/committee-cases/{case_id}/votes", tokens[member],
+                             {"result": result})
             assert status == (409 if (case_id, member, result) in stored else 201)
         for case_id in cases:
             status, body = call("GET", f"{base}/api/v1/committee-cases/{case_id}", tokens["tina"])

@@ -23,12 +23,8 @@ def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Flask:
 
 def login(app: Flask, name: str) -> FlaskClient:
     client = app.test_client()
-    assert (
-        client.post(
-            "/login", data={"name": name, "password": f"{name}-password" if name != "tina" else "td-password"}
-        ).status_code
-        == 303
-    )
+    assert client.post("/login", data={"name": name, "password": f"{name}-password" if name != "tina"
+                                       else "td-password"}).status_code == 303
     return client
 
 
@@ -36,17 +32,8 @@ def text(html: str) -> str:
     return " ".join(re.sub(r"<[^>]+>", " ", html).split())
 
 
-FORM = {
-    "game": "checkers",
-    "ruleset": "acf-master-division",
-    "round": "3",
-    "board": "7",
-    "fen": CHECKERS_FEN,
-    "red_name": "Ann Red",
-    "red_club": "Reds CC",
-    "white_name": "Walt White",
-    "clock_red": "0:02:00",
-}
+FORM = {"game": "checkers", "ruleset": "acf-master-division", "round": "3", "board": "7", "fen": CHECKERS_FEN,
+        "red_name": "Ann Red", "red_club": "Reds CC", "white_name": "Walt White", "clock_red": "0:02:00"}
 
 
 def test_the_td_opens_a_case_by_form_and_a_conflicted_member_is_refused(app: Flask) -> None:
@@ -73,10 +60,8 @@ def test_members_vote_by_form_and_the_tally_is_a_fragment_for_htmx(app: Flask) -
     unverified = m2.post(f"{url}/votes", data={"result": "0-1", "comment": "White wins"})
     assert "error=Verify+the+position" in unverified.headers["Location"]
     assert "Cast my vote" in m2.get(url).get_data(as_text=True)  # not counted
-    assert (
-        m2.post(f"{url}/votes", data={"result": "0-1", "comment": "White wins", "position_verified": "yes"}).status_code
-        == 303
-    )
+    assert m2.post(f"{url}/votes", data={"result": "0-1", "comment": "White wins",
+                                         "position_verified": "yes"}).status_code == 303
     page = m2.get(url).get_data(as_text=True)
     assert "Cast my vote" not in page and "You have voted" in page
     again = m2.post(f"{url}/votes", data={"result": "1-0", "position_verified": "yes"})

@@ -58,26 +58,16 @@ class Appeal(Base):
         return f"appeal:{self.id}"
 
     def filing_payload(self) -> dict[str, Any]:
-        return {
-            "subject": self.subject,
-            "filed_at": self.filed_at,
-            "filed_by": self.filed_by.name,
-            "grounds": self.grounds,
-            "record": self.record,
-        }
+        return {"subject": self.subject, "filed_at": self.filed_at, "filed_by": self.filed_by.name,
+                "grounds": self.grounds, "record": self.record}
 
     def rerun_payload(self) -> dict[str, Any]:
         return {"rerun": self.rerun, "difference": self.difference, "rerun_at": self.rerun_at}
 
     def decision_payload(self) -> dict[str, Any]:
-        return {
-            "status": self.status,
-            "outcome": self.outcome,
-            "new_result": self.new_result,
-            "reasons": self.reasons,
-            "decided_by": self.decided_by.name if self.decided_by else None,
-            "decided_at": self.decided_at,
-        }
+        return {"status": self.status, "outcome": self.outcome, "new_result": self.new_result,
+                "reasons": self.reasons, "decided_by": self.decided_by.name if self.decided_by else None,
+                "decided_at": self.decided_at}
 
 
 def _appeal(session: Session, subject: str) -> Appeal | None:

@@ -98,32 +98,17 @@ def load_subject(session: Session, subject: str) -> dict[str, Any]:
     raise CaseRefused(422, "invalid_field", f"cannot appeal {subject!r}", "subject")
 
 
-def differences(
-    original: Mapping[str, Any] | None,
-    rerun: Mapping[str, Any] | None,
-    original_note: str | None,
-    rerun_note: str | None,
-) -> list[dict[str, Any]]:
+def differences(original: Mapping[str, Any] | None, rerun: Mapping[str, Any] | None,
+                original_note: str | None, rerun_note: str | None) -> list[dict[str, Any]]:
     """Every part of the ruling that differs between the original analysis and the re-run."""
     if original is None or rerun is None:
         if original is None and rerun is None:
-            return (
-                []
-                if (original_note or "") == (rerun_note or "")
-                else [{"field": "recommendation", "original": original_note, "rerun": rerun_note}]
-            )
-        return [
-            {
-                "field": "recommendation",
-                "original": original if original is not None else original_note,
-                "rerun": rerun if rerun is not None else rerun_note,
-            }
-        ]
-    return [
-        {"field": key, "original": original.get(key), "rerun": rerun.get(key)}
-        for key in COMPARED
-        if canonical(original.get(key)) != canonical(rerun.get(key))
-    ]
+            return [] if (original_note or "") == (rerun_note or "") else [
+                {"field": "recommendation", "original": original_note, "rerun": rerun_note}]
+        return [{"field": "recommendation", "original": original if original is not None else original_note,
+                 "rerun": rerun if rerun is not None else rerun_note}]
+    return [{"field": key, "original": original.get(key), "rerun": rerun.get(key)}
+            for key in COMPARED if canonical(original.get(key)) != canonical(rerun.get(key))]
 
 
 def rerun(session: Session, appeal: Appeal, book: RulesetBook, config: Mapping[str, Any], actor: User) -> Appeal:
@@ -136,7 +121,8 @@ def rerun(session: Session, appeal: Appeal, book: RulesetBook, config: Mapping[s
     ruling, note, settings = recommend(parse_case(contract_part), book, config)
     original = record.get("recommendation") if record.get("kind") == "committee-case" else record.get("ruling")
     appeal.rerun_json = canonical({"ruling": ruling, "note": note or None, "engine_settings": settings})
-    appeal.difference_json = canonical(differences(original, ruling, record.get("recommendation_note"), note or None))
+    appeal.difference_json = canonical(differences(original, ruling, record.get("recommendation_note"),
+                                                   note or None))
     appeal.rerun_at = now()
     session.flush()
     append(session, "appeal-rerun", appeal.audit_subject, appeal.rerun_payload(), actor=actor.name)
@@ -144,21 +130,15 @@ def rerun(session: Session, appeal: Appeal, book: RulesetBook, config: Mapping[s
     return appeal
 
 
-def file_appeal(
-    session: Session, subject: str, grounds: str, filer: User, book: RulesetBook, config: Mapping[str, Any]
-) -> Appeal:
+def file_appeal(session: Session, subject: str, grounds: str, filer: User, book: RulesetBook,
+                config: Mapping[str, Any]) -> Appeal:
     grounds = (grounds or "").strip()
     if not grounds or len(grounds) > 4000:
-        raise CaseRefused(422, "missing_field", "give the grounds for the appeal (at most 4000 characters)", "grounds")
+        raise CaseRefused(422, "missing_field", "give the grounds for the appeal (at most 4000 characters)",
+                          "grounds")
     record = load_subject(session, subject)
-    appeal = Appeal(
-        subject=subject,
-        filed_at=now(),
-        filed_by_id=filer.id,
-        grounds=grounds,
-        record_json=canonical(record),
-        status="open",
-    )
+    appeal = Appeal(subject=subject, filed_at=now(), filed_by_id=filer.id, grounds=grounds,
+                    record_json=canonical(record), status="open")
     session.add(appeal)
     session.flush()
     session.refresh(appeal)
@@ -169,9 +149,8 @@ def file_appeal(
     return appeal
 
 
-def decide_appeal(
-    session: Session, appeal: Appeal, member: User, outcome: object, new_result: object, reasons: object
-) -> Appeal:
+def decide_appeal(session: Session, appeal: Appeal, member: User, outcome: object, new_result: object,
+                  reasons: object) -> Appeal:
     """Record the appeals committee's decision: the ruling upheld, or overturned with a new result."""
     if appeal.status != "open":
         raise CaseRefused(409, "already_decided", "this appeal has already been decided", None)
@@ -182,9 +161,8 @@ def decide_appeal(
     original = appeal.record.get("result")
     if outcome == "overturned":
         if new_result not in RESULTS:
-            raise CaseRefused(
-                422, "invalid_field", f"an overturned ruling needs the new result ({', '.join(RESULTS)})", "new_result"
-            )
+            raise CaseRefused(422, "invalid_field", f"an overturned ruling needs the new result "
+                              f"({', '.join(RESULTS)})", "new_result")
         if new_result == original:
             raise CaseRefused(422, "invalid_field", "the new result is the result appealed", "new_result")
         result: str | None = str(new_result)

@@ -40,14 +40,8 @@ def index() -> str:
 @login_required("td", "appeals")
 def file() -> Response | tuple[str, int]:
     try:
-        appeal = file_appeal(
-            db(),
-            request.form.get("subject", ""),
-            request.form.get("grounds", ""),
-            page_user(),
-            _book(),
-            current_app.config["ADJUDICATOR"],
-        )
+        appeal = file_appeal(db(), request.form.get("subject", ""), request.form.get("grounds", ""), page_user(),
+                             _book(), current_app.config["ADJUDICATOR"])
     except ContractError as exc:
         db().rollback()
         status = exc.status if isinstance(exc, CaseRefused) else 422
@@ -59,9 +53,8 @@ def file() -> Response | tuple[str, int]:
 @login_required()
 def show(appeal_id: int) -> str:
     appeal = _appeal_or_404(appeal_id)
-    return render_template(
-        "appeals/show.html", appeal=appeal, user=page_user(), results=RESULTS, error=request.args.get("error")
-    )
+    return render_template("appeals/show.html", appeal=appeal, user=page_user(), results=RESULTS,
+                           error=request.args.get("error"))
 
 
 @bp.post("/<int:appeal_id>/rerun")
@@ -81,14 +74,8 @@ def rerun_analysis(appeal_id: int) -> Response:
 def decision(appeal_id: int) -> Response:
     appeal = _appeal_or_404(appeal_id)
     try:
-        decide_appeal(
-            db(),
-            appeal,
-            page_user(),
-            request.form.get("outcome"),
-            request.form.get("new_result") or None,
-            request.form.get("reasons", ""),
-        )
+        decide_appeal(db(), appeal, page_user(), request.form.get("outcome"), request.form.get("new_result") or None,
+                      request.form.get("reasons", ""))
     except ContractError as exc:
         db().rollback()
         return redirect(url_for("appeals.show", appeal_id=appeal_id, error=exc.message), 303)

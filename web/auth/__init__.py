@@ -35,9 +35,8 @@ def token_required(*roles: str) -> Callable[[F], F]:
         def wrapped(*args: Any, **kwargs: Any) -> Any:
             scheme, _, token = request.headers.get("Authorization", "").partition(" ")
             if scheme.lower() != "bearer" or not token.strip():
-                return api_error(
-                    401, "unauthorized", "an Authorization: Bearer <token> header is required", "Authorization"
-                )
+                return api_error(401, "unauthorized", "an Authorization: Bearer <token> header is required",
+                                 "Authorization")
             user = user_by_token(db(), token.strip())
             if user is None:
                 return api_error(401, "unauthorized", "the token is not valid", "Authorization")

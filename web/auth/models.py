@@ -64,16 +64,9 @@ class User(Base):
         return check_password_hash(self.password_hash, password)
 
 
-def create_user(
-    session: Session,
-    name: str,
-    role: str,
-    password: str | None = None,
-    club: str | None = None,
-    team: str | None = None,
-    *,
-    hash_method: str = "scrypt",
-) -> tuple[User, str, str]:
+def create_user(session: Session, name: str, role: str, password: str | None = None,
+                club: str | None = None, team: str | None = None, *,
+                hash_method: str = "scrypt") -> tuple[User, str, str]:
     """Add a user (not committed); returns the user, the API token and the password.
 
     ``hash_method`` is werkzeug's password hash (tests pass a cheap one).
@@ -91,25 +84,13 @@ def create_user(
     if len(password) < 8:
         raise UserError("password must have at least 8 characters", "password")
     token = secrets.token_urlsafe(32)
-    user = User(
-        name=name,
-        role=role,
-        password_hash=generate_password_hash(password, method=hash_method),
-        token_hash=token_digest(token),
-        club=club or None,
-        team=team or None,
-        created_at=now(),
-        active=True,
-    )
+    user = User(name=name, role=role, password_hash=generate_password_hash(password, method=hash_method),
+                token_hash=token_digest(token), club=club or None, team=team or None,
+                created_at=now(), active=True)
     session.add(user)
     session.flush()
-    append(
-        session,
-        "user",
-        f"user:{user.id}",
-        {"name": name, "role": role, "club": user.club, "team": user.team},
-        actor="command line",
-    )
+    append(session, "user", f"user:{user.id}", {"name": name, "role": role, "club": user.club, "team": user.team},
+           actor="command line")
     return user, token, password
 
 

@@ -46,7 +46,8 @@ def run_add(args: argparse.Namespace) -> int:
             raise ContractError("invalid_user", str(exc), exc.field) from None
         session.commit()
     if args.json:
-        emit({"name": user.name, "role": user.role, "token": token, "password": None if args.password else password})
+        emit({"name": user.name, "role": user.role, "token": token,
+              "password": None if args.password else password})
         return 0
     sys.stdout.write(token + "\n")
     sys.stdout.flush()
@@ -58,7 +59,8 @@ def run_add(args: argparse.Namespace) -> int:
 def run_list(args: argparse.Namespace) -> int:
     with command_session(load_config()) as session:
         for user in session.scalars(select(User).order_by(User.name)):
-            emit({"name": user.name, "role": user.role, "club": user.club, "team": user.team, "active": user.active})
+            emit({"name": user.name, "role": user.role, "club": user.club, "team": user.team,
+                  "active": user.active})
     return 0
 
 

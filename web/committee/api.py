@@ -33,7 +33,8 @@ def refused(exc: Exception) -> tuple[Response, int]:
 def _json_body() -> Any:
     data = request.get_json(silent=True)
     if data is None:
-        raise CaseRefused(400, "invalid_json", "the body must be a JSON object (Content-Type: application/json)", None)
+        raise CaseRefused(400, "invalid_json", "the body must be a JSON object (Content-Type: application/json)",
+                          None)
     return data
 
 

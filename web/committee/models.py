@@ -41,7 +41,8 @@ class CommitteeCase(Base):
     decided_at: Mapped[str | None] = mapped_column(String(40), nullable=True)
 
     opened_by: Mapped[User] = relationship()
-    members: Mapped[list[CommitteeMember]] = relationship(order_by="CommitteeMember.seat", back_populates="case")
+    members: Mapped[list[CommitteeMember]] = relationship(order_by="CommitteeMember.seat",
+                                                          back_populates="case")
     votes: Mapped[list[CommitteeVote]] = relationship(order_by="CommitteeVote.id", back_populates="case")
 
     @property
@@ -91,31 +92,18 @@ class CommitteeCase(Base):
 
     def audit_payload(self) -> dict[str, Any]:
         """What never changes after the case is opened."""
-        return {
-            "opened_at": self.opened_at,
-            "opened_by": self.opened_by.name,
-            "game": self.game,
-            "ruleset": self.ruleset,
-            "round": self.round,
-            "board": self.board,
-            "case": self.case,
-            "players": self.players,
-            "members": self.member_names(),
-            "vote_rule": self.vote_rule,
-            "members_required": self.members_required,
-            "rule_ref": self.rule_ref,
-        }
+        return {"opened_at": self.opened_at, "opened_by": self.opened_by.name, "game": self.game,
+                "ruleset": self.ruleset, "round": self.round, "board": self.board, "case": self.case,
+                "players": self.players, "members": self.member_names(), "vote_rule": self.vote_rule,
+                "members_required": self.members_required, "rule_ref": self.rule_ref}
 
     def recommendation_payload(self) -> dict[str, Any]:
-        return {
-            "recommendation": self.recommendation,
-            "note": self.recommendation_note,
-            "services": self.services,
-            "position": self.position,
-        }
+        return {"recommendation": self.recommendation, "note": self.recommendation_note,
+                "services": self.services, "position": self.position}
 
     def decision_payload(self) -> dict[str, Any]:
-        return {"status": self.status, "result": self.result, "decision": self.decision, "decided_at": self.decided_at}
+        return {"status": self.status, "result": self.result, "decision": self.decision,
+                "decided_at": self.decided_at}
 
 
 class CommitteeMember(Base):
@@ -150,13 +138,8 @@ class CommitteeVote(Base):
         return f"vote:{self.id}"
 
     def audit_payload(self) -> dict[str, Any]:
-        return {
-            "case": self.case_id,
-            "member": self.user.name,
-            "result": self.result,
-            "comment": self.comment,
-            "cast_at": self.cast_at,
-        }
+        return {"case": self.case_id, "member": self.user.name, "result": self.result,
+                "comment": self.comment, "cast_at": self.cast_at}
 
     def to_json(self) -> dict[str, Any]:
         return {"member": self.user.name, "result": self.result, "comment": self.comment, "cast_at": self.cast_at}

@@ -17,11 +17,8 @@ def position_of(case: Case) -> dict[str, Any]:
         try:
             board = board_for_case(case)
         except ValueError as exc:
-            return {
-                "fen": case.fen,
-                "source": "fen" if case.fen else None,
-                "note": f"The position could not be worked out from what was entered: {exc}",
-            }
+            return {"fen": case.fen, "source": "fen" if case.fen else None,
+                    "note": f"The position could not be worked out from what was entered: {exc}"}
         return {"fen": board.fen(), "source": "record" if case.record else "fen", "note": None}
     fen = case.fen or case.start_fen
     note = None if fen else "Only the record was entered; set it up on a board from the record."

@@ -69,10 +69,8 @@ def players_of(case: Case, raw: object) -> dict[str, dict[str, str | None]]:
     for key in given:
         if key not in (first, second):
             raise CaseRefused(422, "invalid_field", f"players has an unknown side {key!r}", f"players.{key}")
-    for side, tag in (
-        (first, "White" if case.game == "chess" else "Black"),
-        (second, "Black" if case.game == "chess" else "White"),
-    ):
+    for side, tag in ((first, "White" if case.game == "chess" else "Black"),
+                      (second, "Black" if case.game == "chess" else "White")):
         entry = given.get(side)
         if isinstance(entry, str) or entry is None:
             entry = {"name": entry}
@@ -86,9 +84,8 @@ def players_of(case: Case, raw: object) -> dict[str, dict[str, str | None]]:
     return found
 
 
-def recommend(
-    case: Case, book: RulesetBook, config: Mapping[str, Any]
-) -> tuple[dict[str, Any] | None, str, dict[str, Any]]:
+def recommend(case: Case, book: RulesetBook, config: Mapping[str, Any]) -> tuple[dict[str, Any] | None, str,
+                                                                                  dict[str, Any]]:
     """The engine/database recommendation (deterministic settings), or why there is none.
 
     Never fails the case: a claim module not yet available, or an analysis that
@@ -100,11 +97,9 @@ def recommend(
     settings: dict[str, Any] = {
         "deterministic": services.deterministic,
         "engines": dict(config.get("engines", {})),
-        "available": {
-            name: type(getattr(services, name)).__name__
-            for name in ("mate", "engine", "tablebase", "checkers")
-            if getattr(services, name) is not None
-        },
+        "available": {name: type(getattr(services, name)).__name__
+                      for name in ("mate", "engine", "tablebase", "checkers")
+                      if getattr(services, name) is not None},
     }
     try:
         ruling = rule(case, book, services).to_json()
@@ -125,9 +120,8 @@ def recommend(
     return ruling, "", settings
 
 
-def open_case(
-    session: Session, data: object, opener: User, book: RulesetBook, config: Mapping[str, Any]
-) -> CommitteeCase:
+def open_case(session: Session, data: object, opener: User, book: RulesetBook,
+              config: Mapping[str, Any]) -> CommitteeCase:
     """Validate, attach the recommendation, assign the members, store and audit a new case."""
     if not isinstance(data, Mapping):
         raise CaseRefused(400, "invalid_case", "a committee case must be a JSON object", None)
@@ -138,37 +132,24 @@ def open_case(
         raise CaseRefused(422, "invalid_field", "a committee case has claim unfinished-game", "claim")
     ruleset = book[case.ruleset]
     if ruleset.game != case.game:
-        raise CaseRefused(
-            422,
-            "invalid_field",
-            f"ruleset {ruleset.id!r} is for {ruleset.game}, but the case is a {case.game} game",
-            "ruleset",
-        )
+        raise CaseRefused(422, "invalid_field",
+                          f"ruleset {ruleset.id!r} is for {ruleset.game}, but the case is a {case.game} game",
+                          "ruleset")
     if not (case.record or case.fen):
-        raise CaseRefused(
-            422, "missing_field", "give the record or the position (fen) of the unfinished game", "record"
-        )
+        raise CaseRefused(422, "missing_field", "give the record or the position (fen) of the unfinished game",
+                          "record")
     rules = CommitteeRules.for_ruleset(ruleset)
     players = players_of(case, data.get("players"))
     members = _members(session, data.get("members"), rules, players)
     recommendation, note, settings = recommend(case, book, config)
     row = CommitteeCase(
-        opened_at=now(),
-        opened_by_id=opener.id,
-        game=case.game,
-        ruleset=case.ruleset,
-        round=_text(data.get("round"), "round", 40),
-        board=_text(data.get("board"), "board", 40),
-        case_json=canonical(contract_part),
-        players_json=canonical(players),
+        opened_at=now(), opened_by_id=opener.id, game=case.game, ruleset=case.ruleset,
+        round=_text(data.get("round"), "round", 40), board=_text(data.get("board"), "board", 40),
+        case_json=canonical(contract_part), players_json=canonical(players),
         position_json=canonical(position_of(case)),
         recommendation_json=None if recommendation is None else canonical(recommendation),
-        recommendation_note=note,
-        services_json=canonical(settings),
-        vote_rule=rules.vote_rule.value,
-        members_required=rules.members,
-        rule_ref=rules.rule_ref,
-        status="voting",
+        recommendation_note=note, services_json=canonical(settings), vote_rule=rules.vote_rule.value,
+        members_required=rules.members, rule_ref=rules.rule_ref, status="voting",
     )
     session.add(row)
     session.flush()
@@ -182,15 +163,13 @@ def open_case(
     return row
 
 
-def _members(
-    session: Session, names: object, rules: CommitteeRules, players: Mapping[str, Mapping[str, str | None]]
-) -> list[User]:
+def _members(session: Session, names: object, rules: CommitteeRules,
+             players: Mapping[str, Mapping[str, str | None]]) -> list[User]:
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise CaseRefused(422, "missing_field", f"members must list the {rules.members} members by name", "members")
     if len(names) != rules.members or len(set(names)) != len(names):
-        raise CaseRefused(
-            422, "invalid_field", f"members must name {rules.members} different members, not {len(names)}", "members"
-        )
+        raise CaseRefused(422, "invalid_field",
+                          f"members must name {rules.members} different members, not {len(names)}", "members")
     sitting = [Affiliation(p["name"] or "", p.get("club"), p.get("team")) for p in players.values()]
     users: list[User] = []
     for name in names:
@@ -198,12 +177,12 @@ def _members(
         if user is None or not user.is_active:
             raise CaseRefused(422, "unknown_member", f"no user named {name!r}", "members")
         if not user.has_role("committee"):
-            raise CaseRefused(422, "invalid_member", f"{name} is not a committee member (role {user.role})", "members")
+            raise CaseRefused(422, "invalid_member", f"{name} is not a committee member (role {user.role})",
+                              "members")
         found = conflicts(Affiliation(user.name, user.club, user.team), sitting)
         if found:
-            raise CaseRefused(
-                422, "conflict_of_interest", f"{found[0].reason}; {name} cannot sit on this game", "members"
-            )
+            raise CaseRefused(422, "conflict_of_interest", f"{found[0].reason}; {name} cannot sit on this game",
+                              "members")
         users.append(user)
     return users
 
@@ -229,7 +208,8 @@ def cast_vote(session: Session, case_id: int, voter: User, result: object, comme
         raise CaseRefused(422, "invalid_field", "comment must be text of at most 4000 characters", "comment")
     if case.has_voted(voter) or case.is_decided:
         raise CaseRefused(409, "already_voted", f"{voter.name} has already voted on this case", None)
-    vote = CommitteeVote(case_id=case.id, user_id=voter.id, result=result, comment=comment.strip(), cast_at=now())
+    vote = CommitteeVote(case_id=case.id, user_id=voter.id, result=result, comment=comment.strip(),
+                         cast_at=now())
     session.add(vote)
     try:
         session.flush()  # takes SQLite's write lock; from here the transaction sees every committed vote
@@ -256,7 +236,8 @@ def _rules_of(case: CommitteeCase) -> CommitteeRules:
     """The rules the case was opened under (kept with the case, so a later config change cannot move them)."""
     from adjudicator.committee import VoteRule
 
-    return CommitteeRules(vote_rule=VoteRule(case.vote_rule), members=case.members_required, rule_ref=case.rule_ref)
+    return CommitteeRules(vote_rule=VoteRule(case.vote_rule), members=case.members_required,
+                          rule_ref=case.rule_ref)
 
 
 def case_json(case: CommitteeCase) -> dict[str, Any]:

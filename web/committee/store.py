@@ -28,7 +28,7 @@ def database_url(config: Mapping[str, Any]) -> str:
     url = str(config.get("database", {}).get("url") or "sqlite:///instance/adjudicator.db")
     prefix = "sqlite:///"
     if url.startswith(prefix) and not url.startswith(prefix + "/") and ":memory:" not in url:
-        path = Path(str(config.get("_root", PROJECT_ROOT))) / url[len(prefix) :]
+        path = Path(str(config.get("_root", PROJECT_ROOT))) / url[len(prefix):]
         path.parent.mkdir(parents=True, exist_ok=True)
         url = prefix + str(path)
     return url
@@ -40,15 +40,8 @@ def _tables() -> list[Any]:
     import web.auth.models
     import web.committee.models  # noqa: F401
 
-    names = (
-        "users",
-        "committee_cases",
-        "committee_members",
-        "committee_votes",
-        "appeals",
-        "audit_entries",
-        "audit_head",
-    )
+    names = ("users", "committee_cases", "committee_members", "committee_votes", "appeals",
+             "audit_entries", "audit_head")
     return [Base.metadata.tables[name] for name in names]
 
 

@@ -65,19 +65,16 @@ def _form_case() -> dict[str, Any]:
     clock = {side: form.get(f"clock_{side}") for side in (first, second) if form.get(f"clock_{side}")}
     if clock:
         data["clock"] = clock
-    data["players"] = {
-        side: {part: form.get(f"{side}_{part}") or None for part in ("name", "club", "team")}
-        for side in (first, second)
-    }
+    data["players"] = {side: {part: form.get(f"{side}_{part}") or None for part in ("name", "club", "team")}
+                       for side in (first, second)}
     return data
 
 
 @bp.route("/cases/new", methods=["GET", "POST"])
 @login_required("td")
 def new_case() -> BaseResponse | tuple[str, int] | str:
-    members = list(
-        db().scalars(select(User).where(User.role == "committee", User.active.is_(True)).order_by(User.name))
-    )
+    members = list(db().scalars(select(User).where(User.role == "committee", User.active.is_(True))
+                                .order_by(User.name)))
     rulesets = list(_book())
     if request.method == "POST":
         data = _form_case()
@@ -88,13 +85,11 @@ def new_case() -> BaseResponse | tuple[str, int] | str:
             message = exc.message if isinstance(exc, ContractError) else str(exc)
             field = exc.field if isinstance(exc, ContractError) else exc.key
             status = exc.status if isinstance(exc, CaseRefused) else 422
-            return render_template(
-                "committee/new.html", members=members, rulesets=rulesets, data=data, error=message, error_field=field
-            ), status
+            return render_template("committee/new.html", members=members, rulesets=rulesets, data=data,
+                                   error=message, error_field=field), status
         return redirect(url_for("committee.case", case_id=case.id), 303)
-    return render_template(
-        "committee/new.html", members=members, rulesets=rulesets, data={}, error=None, error_field=None
-    )
+    return render_template("committee/new.html", members=members, rulesets=rulesets, data={}, error=None,
+                           error_field=None)
 
 
 def _appeals(case: CommitteeCase) -> list[Appeal]:
@@ -107,12 +102,9 @@ def _exports(case: CommitteeCase) -> dict[str, Any] | None:
     if decision is None or case.result is None:
         return None
     result = case.result
-    comment = ruling_comment(
-        result,  # type: ignore[arg-type]
-        decision["reasons"],
-        decision["rule_refs"],
-        who=f"Adjudicated by the committee ({', '.join(case.member_names())})",
-    )
+    comment = ruling_comment(result,  # type: ignore[arg-type]
+                             decision["reasons"], decision["rule_refs"],
+                             who=f"Adjudicated by the committee ({', '.join(case.member_names())})")
     reason = "by adjudication"
     for appeal in _appeals(case):
         if appeal.status == "decided" and appeal.outcome == "overturned" and appeal.new_result:
@@ -123,13 +115,8 @@ def _exports(case: CommitteeCase) -> dict[str, Any] | None:
     record = case.case.get("record")
     return {
         "result": result,
-        "record": annotate_record(
-            record,
-            result,
-            comment,
-            game=case.game,  # type: ignore[arg-type]
-            fen=case.position.get("fen"),
-        ),
+        "record": annotate_record(record, result, comment, game=case.game,  # type: ignore[arg-type]
+                                  fen=case.position.get("fen")),
         "trf": trf_codes(result, game=case.game, reason=reason),  # type: ignore[arg-type]
         "extension": "pgn" if case.game == "chess" else "pdn",
     }
@@ -145,13 +132,8 @@ def case(case_id: int) -> str:
     row = _case_or_404(case_id)
     user = page_user()
     return render_template(
-        "committee/case.html",
-        case=row,
-        user=user,
-        poll=_poll_seconds(),
-        diagram=diagram(row.game, row.position.get("fen")),
-        exports=_exports(row),
-        appeals=_appeals(row),
+        "committee/case.html", case=row, user=user, poll=_poll_seconds(),
+        diagram=diagram(row.game, row.position.get("fen")), exports=_exports(row), appeals=_appeals(row),
         can_vote=row.is_member(user) and not row.has_voted(user) and not row.is_decided,
         error=request.args.get("error"),
     )
