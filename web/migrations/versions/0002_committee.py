@@ -113,21 +113,10 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    for index, table in (
-        ("ix_audit_entries_subject", "audit_entries"),
-        ("ix_audit_entries_kind", "audit_entries"),
-        ("ix_appeals_subject", "appeals"),
-        ("ix_committee_votes_case_id", "committee_votes"),
-        ("ix_committee_members_case_id", "committee_members"),
-    ):
+    for index, table in (("ix_audit_entries_subject", "audit_entries"), ("ix_audit_entries_kind", "audit_entries"),
+                         ("ix_appeals_subject", "appeals"), ("ix_committee_votes_case_id", "committee_votes"),
+                         ("ix_committee_members_case_id", "committee_members")):
         op.drop_index(index, table_name=table)
-    for table in (
-        "audit_head",
-        "audit_entries",
-        "appeals",
-        "committee_votes",
-        "committee_members",
-        "committee_cases",
-        "users",
-    ):
+    for table in ("audit_head", "audit_entries", "appeals", "committee_votes", "committee_members",
+                  "committee_cases", "users"):
         op.drop_table(table)
