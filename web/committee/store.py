@@ -73,8 +73,14 @@ def sessionmaker_for(config: Mapping[str, Any]) -> sessionmaker[Session]:
 
 
 def init_app(app: Flask) -> None:
-    """Attach the sessionmaker and close the request's session at teardown."""
-    if _EXTENSION not in app.extensions:
+    """Attach the sessionmaker and close the request's session at teardown.
+
+    When the app's own storage is set up (``web.db.init_app``: engine, migrations
+    up to head, ``db_sessions``), its sessionmaker is used.
+    """
+    if "db_sessions" in app.extensions:
+        app.extensions[_EXTENSION] = app.extensions["db_sessions"]
+    elif _EXTENSION not in app.extensions:
         app.extensions[_EXTENSION] = sessionmaker_for(app.config["ADJUDICATOR"])
 
     @app.teardown_appcontext
