@@ -82,7 +82,8 @@ def _stored_ruling(session: Session, ident: int) -> dict[str, Any] | None:
     if ruling is None:
         return None
     case = _row(session, "cases", ruling.get("case_id"))
-    data = ruling.get("ruling") if isinstance(ruling.get("ruling"), dict) else {}
+    stored = ruling.get("ruling")
+    data: dict[str, Any] = stored if isinstance(stored, dict) else {}
     return {
         "kind": "ruling",
         "id": ident,
