@@ -200,9 +200,21 @@ def _differences(recorded: dict[str, Any], current: dict[str, Any]) -> str:
     return f"the stored row was edited: {shown}"
 
 
+BOARD_TABLES = {"cases": "board-case", "rulings": "ruling"}
+"""The rulings storage's tables (``web/store.py``): audited like everything else."""
+
+
 def _load_all() -> None:
-    import web.appeals.models  # registers the derivers
-    import web.committee.models  # noqa: F401
+    """Import the modules that register derivers, and the rulings storage's mapped tables when present."""
+    import importlib
+
+    for name in ("web.appeals.models", "web.committee.models", "web.store"):
+        try:
+            importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+    watch(BOARD_TABLES)
 
 
 def verify(session: Session) -> Verification:

@@ -44,7 +44,7 @@ def init_app(app: Flask) -> None:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(app)
     store.init_app(app)
-    audit.watch({"cases": "board-case", "rulings": "ruling"})  # the rulings storage's tables (web helper)
+    audit.watch(audit.BOARD_TABLES)  # the rulings storage's tables
     auth.init_app(app)
     csrf = app.extensions.get("csrf") or CSRFProtect(app)
     csrf.exempt(api_bp)  # the API takes bearer tokens, never cookies: no CSRF to forge

@@ -35,10 +35,10 @@ def database_url(config: Mapping[str, Any]) -> str:
 
 
 def _tables() -> list[Any]:
-    import web.appeals.models  # registers the tables
-    import web.audit
-    import web.auth.models
-    import web.committee.models  # noqa: F401
+    import importlib
+
+    for name in ("web.appeals.models", "web.audit", "web.auth.models", "web.committee.models"):
+        importlib.import_module(name)  # registers the tables
 
     names = ("users", "committee_cases", "committee_members", "committee_votes", "appeals",
              "audit_entries", "audit_head")
