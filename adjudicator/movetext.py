@@ -26,7 +26,7 @@ _LEXER = re.compile(
     |(?P<nag>\$\d*)
     |(?P<result>(?:1-0|0-1|1/2-1/2|½-½|\*)(?=[\s{}()\[\];]|$))
     |(?P<number>\d+[ \t]*(?:\.+|…)+)
-    |(?P<word>[^\s{}()\[\];]+)
+    |(?P<word>[^\s{}()\[\];]+(?:\([QRBNDTSLFACqrbndtslfac]\))?)
     |(?P<other>\S)
     """,
     re.VERBOSE,
@@ -34,6 +34,8 @@ _LEXER = re.compile(
 _CLK = re.compile(r"\[%clk\s+([0-9:.]+)\s*\]")
 _EMT = re.compile(r"\[%emt\s+([0-9:.]+)\s*\]")
 _ESCAPE = re.compile(r"(?m)^%[^\n]*$")
+_PLAIN = re.compile(r"(?:[NBRQK]?[a-h]?[1-8]?x?[a-h][1-8](?:=[NBRQ])?|O-O(?:-O)?)[+#]?[!?]{0,2}")
+_GLYPHS = re.compile(r"[!?+#=\-/±∓⩲⩱∞□⊕]+")
 _SKIP = frozenset({"=", "(=)", "+-", "-+", "+/-", "-/+", "+=", "=+", "N", "TN", "Z0?", "ep", "e.p."})
 
 
@@ -129,7 +131,9 @@ def split_games(text: str) -> Iterator[RawGame]:
             if depth:
                 continue
             word = match.group()
-            if word in _SKIP or word.isdigit() or not is_move_like(word):
+            if word != "--" and not _PLAIN.fullmatch(word) and (
+                word in _SKIP or word.isdigit() or _GLYPHS.fullmatch(word) or not is_move_like(word)
+            ):
                 continue
             if game.result is not None:  # moves after a result: the next game, without tags
                 yield game

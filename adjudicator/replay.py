@@ -209,10 +209,9 @@ def _start(game: RawGame, start_fen: str | None) -> tuple[chess.Board, bool]:
     try:
         return chess.Board(fen.strip(), chess960=chess960), chess960
     except ValueError as exc:
-        where = "the record's FEN tag" if field == "record" else "start_fen"
-        raise ContractError(
-            "invalid_fen" if field == "start_fen" else "unreadable_record", f"{where} is not a position: {exc}", field
-        ) from None
+        if field == "record":
+            raise RecordError(f"the record's FEN tag is not a position: {exc}") from None
+        raise ContractError("invalid_fen", f"start_fen is not a position: {exc}", field) from None
 
 
 def detect_language(board: chess.Board, tokens: Sequence[str]) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import chess
 
-from adjudicator.notation import LANGUAGES, Notation, parse
+from adjudicator.notation import LANGUAGES, Notation, clean, parse
 
 _NAMES = {
     chess.PAWN: "pawn", chess.KNIGHT: "knight", chess.BISHOP: "bishop",
@@ -212,16 +212,33 @@ def describe(board: chess.Board, move: chess.Move) -> str:
     return f"{letter}{chess.SQUARE_NAMES[move.from_square]}{sep}{chess.SQUARE_NAMES[move.to_square]}{promo}"
 
 
-def candidates(board: chess.Board, token: str, limit: int = 5) -> tuple[str, ...]:
-    """The legal moves a token most likely was, best first."""
-    notes = parse(token)
-    text = notes[0].english if notes else token
+def candidates(board: chess.Board, token: str, limit: int = 5, language: str = "en") -> tuple[str, ...]:
+    """The legal moves a token most likely was, best first.
+
+    Scored by likeness of the written text to each legal move's SAN, with weight on
+    the same piece letter, the same destination square and a capture sign.
+    """
+    notes = parse(token, language)
+    text = notes[0].english if notes else clean(token)
+    letter: str | None = None
+    if text[:1].isupper():
+        piece = LANGUAGES.get(language, LANGUAGES["en"]).get(text[:1])
+        letter = chess.piece_symbol(piece).upper() if piece else text[:1]
+        if letter == "P":
+            letter = ""
+        text = (letter or "") + text[1:]
+    captures = "x" in text
     scored: list[tuple[float, str]] = []
     for move in board.legal_moves:
         san = board.san(move).rstrip("+#")
         score = difflib.SequenceMatcher(None, text, san).ratio()
         if notes and notes[0].to_square == move.to_square:
             score += 0.3
+        if letter is not None:
+            first = san[0] if san[0].isupper() and not san.startswith("O-") else ""
+            score += 0.3 if first == letter else 0.0
+        if captures == ("x" in san):
+            score += 0.1
         scored.append((score, san))
     if not scored:
         return ()
@@ -319,4 +336,4 @@ def read_move(board: chess.Board, token: str, language: str = "en") -> Reading:
     if illegal is not None:
         return illegal
     why = "not a move in any accepted notation" if not notes else "no piece can make this move"
-    return Reading(token, None, False, why, candidates(board, token))
+    return Reading(token, None, False, why, candidates(board, token, language=language))

@@ -52,11 +52,16 @@ def main() -> int:
     bad_mates = 0
     undecided = 0
     methods: dict[str, int] = {}
+    cpu: list[float] = []
+    total_nodes = 0
     for fen, color, expected in rows:
         board = chess.Board(fen)
         start = time.perf_counter()
+        cpu_start = time.process_time()
         found = analyser.search(board, color)
+        cpu.append(time.process_time() - cpu_start)
         elapsed = time.perf_counter() - start
+        total_nodes += found.nodes
         name = "white" if color else "black"
         times.append((elapsed, fen, name, f"{found.method} nodes={found.nodes}"))
         methods[found.method] = methods.get(found.method, 0) + 1
@@ -75,12 +80,19 @@ def main() -> int:
         profiler.disable()
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(25)
 
-    seconds = sorted(t[0] for t in times)
-    p90 = seconds[min(len(seconds) - 1, int(0.9 * len(seconds)))]
     print(f"queries {len(rows)}  agreement {agree}/{len(rows)} ({100.0 * agree / len(rows):.1f}%)  "
-          f"undecided {undecided}  bad helpmates {bad_mates}")
-    print(f"time per query: median {1000 * statistics.median(seconds):.2f} ms  p90 {1000 * p90:.2f} ms  "
-          f"max {1000 * seconds[-1]:.1f} ms  total {sum(seconds):.2f} s")
+          f"undecided {undecided}  bad helpmates {bad_mates}  search nodes {total_nodes}")
+    for label, values in (("wall", [t[0] for t in times]), ("cpu", cpu)):
+        seconds = sorted(values)
+        p90 = seconds[min(len(seconds) - 1, int(0.9 * len(seconds)))]
+        print(f"{label} time per query: median {1000 * statistics.median(seconds):.2f} ms  p90 {1000 * p90:.2f} ms  "
+              f"max {1000 * seconds[-1]:.1f} ms  total {sum(seconds):.2f} s")
+    try:
+        load = os.getloadavg()
+        print(f"load average during the run: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores "
+              "(shared machine: wall times are noisy; cpu time is this process's own)")
+    except OSError:
+        pass
     print("methods: " + ", ".join(f"{k} {v}" for k, v in sorted(methods.items())))
     for elapsed, fen, name, info in sorted(times, reverse=True)[: args.slow]:
         print(f"  {1000 * elapsed:8.1f} ms  {fen} {name}  {info}")

@@ -35,19 +35,6 @@ class BudgetExhausted(Exception):
     """The global node or time budget ran out."""
 
 
-def _target_squares(board: chess.Board, winner: chess.Color) -> tuple[int, int, int, int]:
-    """Targets for (W king, W other piece, loser king, loser other piece): a mating corner set-up."""
-    w_bishops = board.bishops & board.occupied_co[winner]
-    dark = bool(w_bishops & DARK) or (not w_bishops and bool(board.bishops & board.occupied_co[not winner] & LIGHT))
-    # corner h8 (dark): W king to h6, W pieces to h8, loser king to h8, loser pieces to g8 (the block)
-    targets = [chess.H6, chess.H8, chess.H8, chess.G8]
-    if not dark:
-        targets = [t ^ 7 for t in targets]  # the light corner a8
-    if winner == chess.BLACK:
-        targets = [t ^ 63 for t in targets]
-    return targets[0], targets[1], targets[2], targets[3]
-
-
 def _nb_blocked_pawns(board: chess.Board) -> int:
     return ((board.pawns & board.occupied_co[chess.WHITE]) << 8 & board.pawns & board.occupied_co[chess.BLACK]).bit_count()
 
@@ -120,17 +107,23 @@ class HelpmateSearch:
         board = self.board
         winner = self.winner
         moves_left = self.max_depth - depth
+        occ = board.occupied_co
+        pawns = board.pawns
+        knights = board.knights
+        bishops = board.bishops
+        turn = board.turn
+        key = (occ[0], occ[1], pawns, knights, bishops, board.rooks, board.queens, turn, board.ep_square,
+               board.castling_rights)
         if self.use_tt:
-            key = board._transposition_key()
             seen = self.tt.get(key)
             if seen is not None and seen & 0xFFFF >= moves_left:
                 if seen >> 16 != self.iteration_number:
                     # searched in an earlier (cut-off) pass: this pass proves nothing about it
                     self.interrupted = True
                 return False
-        if is_material_unwinnable(board, winner):
+        w_occ = occ[winner]
+        if not w_occ & (pawns | board.rooks | board.queens) and is_material_unwinnable(board, winner):
             return False
-        turn = board.turn
         if depth >= self.max_depth or self.local_nodes >= self.local_limit:
             if turn != winner and board.is_check() and not any(board.generate_legal_moves()):
                 self.mate = list(self.line)
@@ -150,31 +143,49 @@ class HelpmateSearch:
 
         winners_turn = turn == winner
         need_promotion = not winners_turn and needs_loser_promotion(board, winner)
-        t_wking, t_wpiece, t_lking, t_lpiece = _target_squares(board, winner)
-        only_pawns_bishops = not (board.knights | board.rooks | board.queens)
-        semi_mode = only_pawns_bishops and _nb_blocked_pawns(board) >= 4 and not _has_lonely_pawns(board)
-        semi_target = _semi_blocked_target(board) if semi_mode else None
+        # the mating corner: dark when W has a dark bishop, or no bishop while the loser has a light one
+        w_bishops = bishops & w_occ
+        dark = bool(w_bishops & DARK) or (not w_bishops and bool(bishops & occ[not winner] & LIGHT))
+        flip = (0 if dark else 7) ^ (0 if winner else 63)
+        if winners_turn:
+            king_target, piece_target = chess.H6 ^ flip, chess.H8 ^ flip
+        else:
+            king_target, piece_target = chess.H8 ^ flip, chess.G8 ^ flip
+        semi_mode = False
+        semi_target = None
+        many_loser_bishops = False
+        if not (knights | board.rooks | board.queens) and pawns:
+            semi_mode = _nb_blocked_pawns(board) >= 4 and not _has_lonely_pawns(board)
+            if semi_mode:
+                semi_target = _semi_blocked_target(board)
+                many_loser_bishops = (bishops & occ[not winner]).bit_count() > 1
         semi_blocked = semi_target is not None
-        enemy = board.occupied_co[not turn]
+        enemy = occ[not turn]
         ep = board.ep_square
-        many_loser_bishops = (board.bishops & board.occupied_co[self.loser]).bit_count() > 1
         rewards_on = len(self.line) <= _NO_REWARD_AFTER
+        kings = board.kings
+        push_rank_ok = (chess.BB_RANK_5 | chess.BB_RANK_6 | chess.BB_RANK_7) if turn else (
+            chess.BB_RANK_4 | chess.BB_RANK_3 | chess.BB_RANK_2)
 
-        scored: list[tuple[int, chess.Move]] = []
+        rewarded: list[chess.Move] = []
+        others: list[tuple[int, chess.Move]] = []
         for move in moves:
             frm = move.from_square
             to = move.to_square
-            kind = board.piece_type_at(frm)
-            is_capture = bool(enemy & chess.BB_SQUARES[to]) or (kind == chess.PAWN and to == ep)
-            if kind == chess.KING:
-                target = t_wking if winners_turn else t_lking
-                approach = KING_DISTANCE[to][target] < KING_DISTANCE[frm][target]
+            frm_bb = 1 << frm
+            if frm_bb & kings:
+                kind = chess.KING
+                approach = KING_DISTANCE[to][king_target] < KING_DISTANCE[frm][king_target]
+            elif frm_bb & knights:
+                kind = chess.KNIGHT
+                approach = KNIGHT_DISTANCE[to][piece_target] < KNIGHT_DISTANCE[frm][piece_target]
             else:
-                target = t_wpiece if winners_turn else t_lpiece
-                approach = kind == chess.KNIGHT and KNIGHT_DISTANCE[to][target] < KNIGHT_DISTANCE[frm][target]
+                kind = chess.PAWN if frm_bb & pawns else chess.BISHOP if frm_bb & bishops else chess.ROOK
+                approach = False
+            is_capture = bool(enemy & (1 << to)) or (kind == chess.PAWN and to == ep)
             variation = NORMAL
             if winners_turn:
-                if is_capture or approach or (kind == chess.PAWN and ((frm >> 3) >= 4 if turn else (frm >> 3) <= 3)):
+                if is_capture or approach or (kind == chess.PAWN and frm_bb & push_rank_ok):
                     variation = REWARD
             else:
                 if need_promotion:
@@ -195,29 +206,37 @@ class HelpmateSearch:
                     else:
                         variation = PUNISH
                 elif many_loser_bishops and (
-                    approach or (kind == chess.BISHOP and KING_DISTANCE[to][target] < KING_DISTANCE[frm][target])
+                    approach
+                    or (kind == chess.BISHOP and KING_DISTANCE[to][piece_target] < KING_DISTANCE[frm][piece_target])
                 ):
                     variation = REWARD
-            if not rewards_on and variation == REWARD:
-                variation = NORMAL
-            scored.append((variation, move))
+            if variation == REWARD and rewards_on:
+                rewarded.append(move)
+            else:
+                others.append((NORMAL if variation == REWARD else variation, move))
 
         # rewarded moves first: the same tree, but mates are met sooner
-        scored.sort(key=lambda item: item[0] != REWARD)
         max_depth = self.max_depth
         line = self.line
-        for variation, move in scored:
-            if variation == REWARD:
-                new_depth = depth
-            elif variation == PUNISH:
-                new_depth = min(max_depth, depth + 3)
-            else:
-                new_depth = depth if past_progress else depth + 1
+        child_semi = semi_blocked or was_semi_blocked
+        for move in rewarded:
             board.push(move)
             line.append(move)
             self.nodes += 1
             self.local_nodes += 1
-            found = self._find(new_depth, variation == REWARD, semi_blocked or was_semi_blocked)
+            found = self._find(depth, True, child_semi)
+            line.pop()
+            board.pop()
+            if found:
+                return True
+        normal_depth = depth if past_progress else depth + 1
+        punish_depth = min(max_depth, depth + 3)
+        for variation, move in others:
+            board.push(move)
+            line.append(move)
+            self.nodes += 1
+            self.local_nodes += 1
+            found = self._find(punish_depth if variation == PUNISH else normal_depth, False, child_semi)
             line.pop()
             board.pop()
             if found:
