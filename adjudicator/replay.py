@@ -1,25 +1,77 @@
-"""Replaying a chess record as played (FIRST CUT: strict python-chess reading).
+"""Replaying a chess record as played: positions, repetition keys, move-rule counter, clocks.
 
-Interface kept stable for the claims: :func:`replay_chess` and :func:`board_for_case`.
-The lenient reader (illegal moves kept, languages, figurines) replaces the internals.
+The reader is lenient (see :mod:`adjudicator.notation` and :mod:`adjudicator.san`):
+moves that were illegal as played stay in the record, marked with the reason, and
+the replay goes on from the position as physically played. A token that cannot be
+read as any move stops the replay and names its ply with the likely legal moves.
+
+Facts per ply (ply 1 = the record's first move):
+
+- the position after it (FEN, as physically played);
+- its repetition key (FIDE 9.2.3: same side to move, same pieces on the same
+  squares, same castling rights, and an en-passant square only where the capture
+  is actually legal);
+- the move-rule counter (half-moves since the last capture or pawn move, FIDE 9.3);
+- the clock (``[%clk]``) and the time spent (``[%emt]``) when recorded.
 """
 
 from __future__ import annotations
 
-import io
+import re
+from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import chess
-import chess.pgn
 
 from adjudicator.contract import Case, ContractError
+from adjudicator.movetext import RawGame, split_games
+from adjudicator.notation import LANGUAGES, languages_for, letters_used
+from adjudicator.san import describe, read_move
+
+_PLAIN_SAN = re.compile(
+    r"(?:[NBRQK][a-h]?[1-8]?x?[a-h][1-8]|[a-h](?:x[a-h])?[1-8](?:=[NBRQ])?|O-O(?:-O)?)[+#]?[!?]{0,2}"
+)
+"""English SAN as most records write it: such a record needs no language detection."""
+
+MAX_PLIES = 20_000
+"""More plies than any game can have (the longest possible game is under 18,000 plies)."""
+
+RepetitionKey = Hashable
+"""A position's identity under FIDE 9.2.3 (python-chess's transposition key with legal e.p. only)."""
 
 
 class RecordError(ContractError):
-    """A record that cannot be read at all; names where."""
+    """A record that cannot be read (at all, or at a named ply)."""
 
-    def __init__(self, message: str, field: str = "record") -> None:
+    def __init__(
+        self, message: str, field: str = "record", ply: int | None = None, candidates: Sequence[str] = ()
+    ) -> None:
         super().__init__("unreadable_record", message, field)
+        self.ply = ply
+        self.candidates = tuple(candidates)
+
+
+class UnsupportedVariant(RecordError):
+    """A record of another game (``[Variant "Crazyhouse"]``): not chess under the Laws."""
+
+
+def repetition_key(board: chess.Board) -> RepetitionKey:
+    """The position as FIDE 9.2.3 identifies it (e.p. counts only when the capture is legal)."""
+    return board._transposition_key()
+
+
+def board_from_key(key: Any, halfmove: int, fullmove: int, chess960: bool = False) -> chess.Board:
+    """A board rebuilt from a repetition key and the move counters (cheaper than storing FENs)."""
+    pawns, knights, bishops, rooks, queens, kings, white, black, turn, castling, ep = key
+    board = chess.Board(None, chess960=chess960)
+    board.pawns, board.knights, board.bishops, board.rooks = pawns, knights, bishops, rooks
+    board.queens, board.kings = queens, kings
+    board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK] = white, black
+    board.occupied = white | black
+    board.turn, board.castling_rights, board.ep_square = turn, castling, ep
+    board.halfmove_clock, board.fullmove_number = halfmove, fullmove
+    return board
 
 
 @dataclass(frozen=True)
@@ -35,11 +87,53 @@ class Ply:
     is_legal: bool
     reason: str | None
     """Why the move was illegal, in an arbiter's words."""
-    fen_after: str
     clock: float | None = None
     """Seconds left on the mover's clock after the move (``[%clk]``)."""
     emt: float | None = None
     """Seconds the mover spent on this move (``[%emt]``)."""
+    key: RepetitionKey = None
+    """The repetition key of the position after the move (FIDE 9.2.3)."""
+    counter: int = 0
+    """Half-moves since the last capture or pawn move, after this move (FIDE 9.3)."""
+    mover: chess.Color = chess.WHITE
+    move_number: int = 1
+    """The full-move number the move was made on."""
+    is_checkmate: bool = False
+    """The move left the opponent checkmated."""
+    is_stalemate: bool = False
+    """The move left the opponent stalemated."""
+    irregularity: str | None = None
+    """For an illegal ply: ``illegal``, ``unreplaced-promotion`` (7.5.2) or ``no-move`` (7.5.3)."""
+    chess960: bool = False
+
+    @property
+    def side(self) -> str:
+        return "white" if self.mover == chess.WHITE else "black"
+
+    @property
+    def board_after(self) -> chess.Board:
+        """The position after the move as physically played (built from the repetition key)."""
+        return board_from_key(
+            self.key, self.counter, self.move_number + (1 if self.mover == chess.BLACK else 0), self.chess960
+        )
+
+    @property
+    def fen_after(self) -> str:
+        """The FEN after the move (e.p. square shown only where the capture is legal)."""
+        return self.board_after.fen()
+
+
+@dataclass(frozen=True)
+class Unreadable:
+    """A token that could not be read as any move; the replay stopped there."""
+
+    ply: int
+    token: str
+    reason: str
+    candidates: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ply": self.ply, "token": self.token, "candidates": list(self.candidates)}
 
 
 @dataclass(frozen=True)
@@ -49,43 +143,220 @@ class Replay:
     start_fen: str
     plies: tuple[Ply, ...]
     tags: tuple[tuple[str, str], ...] = ()
+    start_key: RepetitionKey = None
+    unreadable: tuple[Unreadable, ...] = ()
+    language: str = "en"
+    chess960: bool = False
+    result: str | None = None
+    """The result written in the record (tag or final token), if any."""
 
     @property
     def start_board(self) -> chess.Board:
-        return chess.Board(self.start_fen)
+        return chess.Board(self.start_fen, chess960=self.chess960)
 
     @property
     def final_board(self) -> chess.Board:
         """The position after the last move as physically played."""
-        return chess.Board(self.plies[-1].fen_after if self.plies else self.start_fen)
+        return self.board_after(len(self.plies))
 
     def board_after(self, ply: int) -> chess.Board:
         """The position after ``ply`` (0 = the start position)."""
-        return chess.Board(self.plies[ply - 1].fen_after if ply else self.start_fen)
+        return self.plies[ply - 1].board_after if ply else self.start_board
 
     def tag(self, name: str) -> str | None:
         return dict(self.tags).get(name)
 
+    @property
+    def keys(self) -> tuple[RepetitionKey, ...]:
+        """Repetition keys by ply: index 0 is the start position."""
+        return (self.start_key, *(p.key for p in self.plies))
 
-def replay_chess(text: str, start_fen: str | None = None, language: str | None = None) -> Replay:
-    game = chess.pgn.read_game(io.StringIO(text))
-    if game is None:
-        raise RecordError("the record contains no game")
-    if start_fen and "FEN" not in game.headers:
-        try:
-            game.setup(chess.Board(start_fen))
-        except ValueError as exc:
-            raise ContractError("invalid_fen", f"start_fen is not a position: {exc}", "start_fen") from None
-    if game.errors:
-        raise RecordError(str(game.errors[0]))
-    board = game.board()
+    def counter_after(self, ply: int) -> int:
+        """The move-rule counter after ``ply`` (0 = from the start position's FEN)."""
+        return self.plies[ply - 1].counter if ply else self.start_board.halfmove_clock
+
+    @property
+    def counter(self) -> int:
+        return self.counter_after(len(self.plies))
+
+    def occurrences(self, ply: int) -> list[int]:
+        """The plies (up to and including ``ply``) where the position after ``ply`` stood."""
+        keys = self.keys
+        key = keys[ply]
+        return [i for i in range(ply + 1) if keys[i] == key]
+
+    def repetitions(self) -> list[tuple[str, list[int]]]:
+        """Positions that occurred more than once, as (FEN, plies), in order of first occurrence."""
+        seen: dict[RepetitionKey, list[int]] = {}
+        for i, key in enumerate(self.keys):
+            seen.setdefault(key, []).append(i)
+        return [(self.fen_at(plies[0]), plies) for plies in seen.values() if len(plies) > 1]
+
+    def fen_at(self, ply: int) -> str:
+        return self.plies[ply - 1].fen_after if ply else self.start_fen
+
+    @property
+    def illegal(self) -> tuple[Ply, ...]:
+        return tuple(p for p in self.plies if not p.is_legal)
+
+    def san(self, ply: int) -> str:
+        """The move of ``ply`` in English SAN (long form ``Bc1-d3`` when it was illegal)."""
+        p = self.plies[ply - 1]
+        if p.move is None or not p.move:
+            return "--"
+        before = self.board_after(ply - 1)
+        return before.san(p.move) if p.is_legal else describe(before, p.move)
+
+    def label(self, ply: int) -> str:
+        """The move as an arbiter names it: ``23.Ke3`` or ``4...Ng8``; ``the start`` for ply 0."""
+        if ply == 0:
+            return "the start"
+        p = self.plies[ply - 1]
+        dots = "." if p.mover == chess.WHITE else "..."
+        return f"{p.move_number}{dots}{self.san(ply)}"
+
+    def to_json(self) -> dict[str, Any]:
+        """The contract's "Replay output" object."""
+        return {
+            "plies": len(self.plies),
+            "start_fen": self.start_fen,
+            "final_fen": self.fen_at(len(self.plies)),
+            "illegal": [
+                {"ply": p.number, "move": self.san(p.number), "reason": p.reason} for p in self.illegal
+            ],
+            "unreadable": [u.to_json() for u in self.unreadable],
+            "repetitions": [{"fen": fen, "plies": plies} for fen, plies in self.repetitions()],
+            "counter": self.counter,
+        }
+
+
+def _start(game: RawGame, start_fen: str | None) -> tuple[chess.Board, bool]:
+    variant = (game.tag("Variant") or "").strip().lower()
+    chess960 = "960" in variant or "fischer" in variant
+    if variant and not chess960 and variant not in ("standard", "chess", "normal", "from position", "fromposition"):
+        raise UnsupportedVariant(f"the record is a {game.tag('Variant')} game; only chess is supported")
+    fen = game.tag("FEN")
+    field = "record"
+    if fen is None:
+        fen, field = start_fen, "start_fen"
+    if fen is None or not fen.strip():
+        return chess.Board(chess960=chess960), chess960
+    try:
+        return chess.Board(fen.strip(), chess960=chess960), chess960
+    except ValueError as exc:
+        if field == "record":
+            raise RecordError(f"the record's FEN tag is not a position: {exc}") from None
+        raise ContractError("invalid_fen", f"start_fen is not a position: {exc}", field) from None
+
+
+def _has_no_moves(board: chess.Board, in_check: bool) -> bool:
+    """No legal move (mate or stalemate). A king move is looked for first: it almost always exists."""
+    king = board.kings & board.occupied_co[board.turn]
+    if king and not in_check:
+        # not in check: a king step to a square nobody attacks is legal (no x-ray through the king)
+        square = chess.msb(king)
+        for target in chess.scan_reversed(chess.BB_KING_ATTACKS[square] & ~board.occupied_co[board.turn]):
+            if not board.attackers_mask(not board.turn, target):
+                return False
+    return not any(board.generate_legal_moves())
+
+
+def detect_language(board: chess.Board, tokens: Sequence[str]) -> str:
+    """The language of a record's piece letters, worked out from the record itself."""
+    if all(_PLAIN_SAN.fullmatch(token) for token in tokens):
+        return "en"
+    letters = letters_used(tokens)
+    if letters <= set(LANGUAGES["en"]):
+        return "en"
+    ranked = languages_for(letters)
+    full = [lang for lang in ranked if all(letter in LANGUAGES[lang] for letter in letters)]
+    if len(full) == 1:
+        return full[0]
+    trial = full[:4] or ranked[:4]
+    best, best_score = trial[0], -1
+    for lang in trial:
+        probe = board.copy(stack=False)
+        score = 0
+        for token in tokens[:40]:
+            reading = read_move(probe, token, lang)
+            if reading.move is None or not reading.is_legal or reading.language is not None:
+                break
+            probe.push(reading.move)
+            score += 1
+        if score > best_score:
+            best, best_score = lang, score
+    return best
+
+
+def replay_game(game: RawGame, start_fen: str | None = None, language: str | None = None) -> Replay:
+    """Replay one game split from a record (see :func:`replay_chess`)."""
+    board, chess960 = _start(game, start_fen)
+    if len(game.moves) > MAX_PLIES:
+        raise RecordError(f"the record has {len(game.moves)} moves, more than any game can have")
     start = board.fen()
-    plies = []
-    for number, node in enumerate(game.mainline(), start=1):
-        token = board.san(node.move)
-        board.push(node.move)
-        plies.append(Ply(number, token, node.move, True, None, board.fen(), node.clock(), node.emt()))
-    return Replay(start, tuple(plies), tuple(game.headers.items()))
+    tokens = [t.text for t in game.moves]
+    if language is not None:
+        if language not in LANGUAGES:
+            raise ContractError(
+                "invalid_field", f"language must be one of {', '.join(LANGUAGES)}, not {language!r}", "language"
+            )
+        lang = language
+    else:
+        lang = detect_language(board, tokens)
+    start_key = repetition_key(board)
+    plies: list[Ply] = []
+    unreadable: list[Unreadable] = []
+    for number, token in enumerate(game.moves, start=1):
+        reading = read_move(board, token.text, lang)
+        if reading.move is None:
+            unreadable.append(Unreadable(number, token.text, reading.reason or "unreadable", reading.candidates))
+            break
+        mover, move_number = board.turn, board.fullmove_number
+        board.push(reading.move)
+        in_check = board.is_check()
+        no_moves = _has_no_moves(board, in_check)
+        plies.append(
+            Ply(
+                number, token.text, reading.move, reading.is_legal, reading.reason,
+                token.clock, token.emt, repetition_key(board), board.halfmove_clock, mover, move_number,
+                in_check and no_moves, not in_check and no_moves, reading.irregularity, chess960,
+            )
+        )
+    result = game.result if game.result not in (None, "*") else None
+    tag_result = game.tag("Result")
+    if result is None and tag_result in ("1-0", "0-1", "1/2-1/2"):
+        result = tag_result
+    return Replay(start, tuple(plies), tuple(game.tags), start_key, tuple(unreadable), lang, chess960, result)
+
+
+def replay_games(text: str, start_fen: str | None = None, language: str | None = None) -> Iterator[Replay]:
+    """Every game of a record, replayed; raises :class:`RecordError` for a game that cannot be read at all."""
+    for game in split_games(text):
+        yield replay_game(game, start_fen, language)
+
+
+def replay_chess(
+    text: str, start_fen: str | None = None, language: str | None = None, *, allow_unreadable: bool = False
+) -> Replay:
+    """Replay the (first) game of a record as played.
+
+    :raises RecordError: the record holds no game, or (unless ``allow_unreadable``)
+        a token cannot be read as any move: the error names the ply and the likely moves.
+    """
+    game = next(split_games(text), None)
+    if game is None:
+        if start_fen is None:
+            raise RecordError("the record contains no game")
+        game = RawGame()
+    replay = replay_game(game, start_fen, language)
+    if replay.unreadable and not allow_unreadable:
+        bad = replay.unreadable[0]
+        hint = f"; it may be {' or '.join(bad.candidates)}" if bad.candidates else ""
+        raise RecordError(
+            f"ply {bad.ply} ({bad.token!r}) cannot be read as a move: {bad.reason}{hint}",
+            ply=bad.ply, candidates=bad.candidates,
+        )
+    return replay
 
 
 def parse_fen(fen: str, field: str = "fen") -> chess.Board:
@@ -96,10 +367,64 @@ def parse_fen(fen: str, field: str = "fen") -> chess.Board:
     return board
 
 
+def _describe_square(board: chess.Board, square: int) -> str:
+    piece = board.piece_at(square)
+    if piece is None:
+        return "empty"
+    return f"{'white' if piece.color else 'black'} {chess.piece_name(piece.piece_type)}"
+
+
+def check_fen(replay: Replay, fen: str) -> None:
+    """Cross-check the position on the board (``fen``) against the record's end.
+
+    Compares what FIDE 9.2.3 compares (placement, side to move, castling rights,
+    a legal e.p. capture); the move counters of ``fen`` are not compared.
+
+    :raises ContractError: (field ``fen``) naming each difference.
+    """
+    given = parse_fen(fen)
+    played = replay.final_board
+    if repetition_key(given) == repetition_key(played):
+        return
+    problems = []
+    squares = [sq for sq in chess.SQUARES if given.piece_at(sq) != played.piece_at(sq)]
+    for sq in squares[:6]:
+        problems.append(
+            f"{chess.SQUARE_NAMES[sq]} is {_describe_square(played, sq)} in the record "
+            f"but {_describe_square(given, sq)} in fen"
+        )
+    if len(squares) > 6:
+        problems.append(f"and {len(squares) - 6} more squares differ")
+    if given.turn != played.turn:
+        problems.append(f"the record has {'White' if played.turn else 'Black'} to move")
+    if given.clean_castling_rights() != played.clean_castling_rights():
+        problems.append(
+            f"castling rights differ (record: {played.castling_xfen()}, fen: {given.castling_xfen()})"
+        )
+    if not squares and given.turn == played.turn and given.clean_castling_rights() == played.clean_castling_rights():
+        problems.append("the en-passant possibilities differ")
+    raise ContractError(
+        "record_mismatch",
+        f"the record ends in {replay.fen_at(len(replay.plies))} after {len(replay.plies)} plies, "
+        f"which is not the position in fen: {'; '.join(problems)}",
+        "fen",
+    )
+
+
+def replay_for_case(case: Case) -> Replay:
+    """The case's record replayed, cross-checked against ``fen`` when both are given."""
+    if not case.record:
+        raise ContractError("missing_field", "this claim needs the game record", "record")
+    replay = replay_chess(case.record, case.start_fen, case.language)
+    if case.fen:
+        check_fen(replay, case.fen)
+    return replay
+
+
 def board_for_case(case: Case) -> chess.Board:
     """The position on the board now: the record's end, else ``fen``, else ``start_fen``."""
     if case.record:
-        return replay_chess(case.record, case.start_fen, case.language).final_board
+        return replay_for_case(case).final_board
     if case.fen:
         return parse_fen(case.fen)
     if case.start_fen:

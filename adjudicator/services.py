@@ -8,9 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import chess
+
+from adjudicator.checkers.analysis import CheckersAnalysis
+from adjudicator.checkers.board import Position as CheckersPosition
+
+if TYPE_CHECKING:
+    from adjudicator.analysis import Analyst, TablebaseProber
 
 
 @dataclass(frozen=True)
@@ -37,6 +43,38 @@ class MateOracle(Protocol):
     def search(self, board: chess.Board, color: chess.Color) -> MateSearch: ...
 
 
+@dataclass(frozen=True)
+class ForcedWin:
+    """Does ``color`` have a forced win (US Chess 14E2/14E3: "a forced win")?"""
+
+    color: chess.Color
+    has_forced_win: bool | None
+    """True: proven (a forced mate, or a tablebase win); False: proven not; None: not settled."""
+    line: tuple[str, ...] | None
+    """UCI moves of a forced mate (both sides' best play), when one was found."""
+    method: str
+    """What decided: ``material``, ``tablebase``, ``search`` (bounded forced-mate search)."""
+    plies: int = 0
+    """Depth searched, in plies."""
+    nodes: int = 0
+    note: str | None = None
+    """What an arbiter should know about the answer (cursed win, budget exhausted, ...)."""
+
+
+class ForcedWinOracle(Protocol):
+    """A bounded forced-mate search, with tablebases where they reach."""
+
+    def forced_win(self, board: chess.Board, color: chess.Color) -> ForcedWin: ...
+
+
+class CheckersOracle(Protocol):
+    """The checkers endgame database and search (``engines/checkers``)."""
+
+    def analyse(self, position: CheckersPosition) -> CheckersAnalysis: ...
+
+    def identity(self) -> dict[str, Any]: ...
+
+
 Progress = Callable[[float, str], None]
 """Called with a fraction done (0..1) and a short message; raises to cancel."""
 
@@ -46,10 +84,19 @@ class Services:
     """The searches and probes available to the claims (``None``: not available here)."""
 
     mate: MateOracle | None = None
-    engine: object | None = None
-    """The chess engine analyst (see ``adjudicator.analysis`` once present)."""
-    tablebase: object | None = None
-    checkers: object | None = None
+    engine: Analyst | None = None
+    """The chess engine analyst (``adjudicator.analysis.Analyst``; Stockfish in ``engines.stockfish``)."""
+    tablebase: TablebaseProber | None = None
+    """Endgame tablebases (``adjudicator.analysis.TablebaseProber``; ``engines.tablebase``)."""
+    checkers: CheckersOracle | None = None
     progress: Progress | None = None
     deterministic: bool = False
     """Committee and appeal work: fixed nodes, one thread, cleared hash, identical re-runs."""
+    forced_win: ForcedWinOracle | None = None
+    """US Chess 14E "forced win": bounded forced-mate search plus tablebases (``engines.forced_mate``)."""
+
+    def close(self) -> None:
+        """End the engine processes and close the tables (safe to call twice)."""
+        for service in (self.engine, self.tablebase):
+            if service is not None:
+                service.close()

@@ -6,13 +6,33 @@ processes; it implements the protocols of :mod:`adjudicator.services`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from adjudicator.services import Services
+import chess
+
+from adjudicator.services import ForcedWinOracle, Progress, Services
+
+if TYPE_CHECKING:
+    from engines.tablebase import Tablebases
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 
-def build_services(config: Mapping[str, Any], *, deterministic: bool = False) -> Services:
-    """The services this machine offers under ``config``; missing ones are ``None``."""
+def build_services(
+    config: Mapping[str, Any],
+    *,
+    deterministic: bool = False,
+    progress: Progress | None = None,
+    engine: bool = True,
+    tablebases: bool = True,
+) -> Services:
+    """The services this machine offers under ``config``; missing ones are ``None``.
+
+    Engine processes start on first use, so building services is cheap; call
+    ``services.close()`` when done. ``engine=False`` / ``tablebases=False`` leave those
+    services out (benchmarks and tests of the layers underneath).
+    """
     mate = None
     try:
         from engines.unwinnable import UnwinnabilityAnalyser
@@ -20,4 +40,51 @@ def build_services(config: Mapping[str, Any], *, deterministic: bool = False) ->
         pass
     else:
         mate = UnwinnabilityAnalyser()  # the helpmate search (FIDE 6.9, 5.2.2)
-    return Services(mate=mate, deterministic=deterministic)
+
+    from adjudicator.analysis import EngineUnavailable
+    from engines.stockfish import EngineSettings, StockfishPool, UnavailableAnalyst
+    from engines.tablebase import Tablebases
+
+    root = Path(str(config.get("_root", PROJECT_ROOT)))
+    tables = Tablebases.from_config(config.get("tablebases", {}), root) if tablebases else None
+    if tables is not None and tables.is_empty:
+        tables = None
+    analyst: StockfishPool | UnavailableAnalyst | None = None
+    if engine:
+        syzygy = [str(d) for d in tables.syzygy_dirs] if tables is not None else []
+        try:
+            analyst = StockfishPool(EngineSettings.from_config(config.get("engines", {}), syzygy))
+        except EngineUnavailable as exc:
+            analyst = UnavailableAnalyst(str(exc))  # the claims that need it say so in their rulings
+    return Services(
+        mate=mate, engine=analyst, tablebase=tables, progress=progress, deterministic=deterministic,
+        forced_win=_forced_win(tables), checkers=_checkers(config),
+    )
+
+
+_WDL = {"win": 2, "cursed-win": 1, "draw": 0, "blessed-loss": -1, "loss": -2}
+
+
+def _forced_win(tables: Tablebases | None) -> ForcedWinOracle:
+    """US Chess 14E forced-win search, probing the same tablebases as the adjudication."""
+    from engines.forced_mate import ForcedMateSearch
+
+    if tables is None:
+        return ForcedMateSearch()
+
+    def wdl(board: chess.Board) -> int | None:
+        evidence = tables.probe(board)
+        return None if evidence is None else _WDL[evidence.outcome]
+
+    return ForcedMateSearch(wdl=wdl)
+
+
+def _checkers(config: Mapping[str, Any]) -> Any:
+    """The checkers analyst: the endgame database (``[checkers] database``) and the search."""
+    from engines.checkers.analyst import CheckersAnalyst
+
+    section = config.get("checkers", {})
+    folder = Path(str(section.get("database", "data/checkers-db")))
+    if not folder.is_absolute():
+        folder = Path(str(config.get("_root", PROJECT_ROOT))) / folder
+    return CheckersAnalyst(folder, max_nodes=int(section.get("search_nodes", 100_000)))

@@ -2,26 +2,42 @@
 
 SQLite (WAL) is the embedded default; ``ADJUDICATOR_DATABASE_URL`` switches to
 PostgreSQL. Tables are created by the Alembic migrations in ``web/migrations``
-(revision ids: ``0001`` rulings, ``0002`` committee and audit, ...).
+(revision ids: ``0001`` cases and rulings, ``0002`` committee and audit, ...), run
+by :func:`init_app` when the app starts.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+from flask import Flask, current_app, g
 from sqlalchemy import Engine, create_engine, event
-from sqlalchemy.orm import DeclarativeBase, sessionmaker
+from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 
 class Base(DeclarativeBase):
     """Every stored table."""
 
 
+def normalise_url(url: str) -> str:
+    """``postgresql://`` means the psycopg 3 driver (the one the project installs)."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
 def make_engine(url: str) -> Engine:
     """An engine for ``url``; SQLite gets WAL, foreign keys and a busy timeout."""
+    url = normalise_url(url)
     kwargs: dict[str, Any] = {}
     if url.startswith("sqlite"):
         kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+    else:
+        kwargs["pool_pre_ping"] = True
     engine = create_engine(url, **kwargs)
     if url.startswith("sqlite"):
 
@@ -36,5 +52,45 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
-def make_sessionmaker(engine: Engine) -> sessionmaker[Any]:
+def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
     return sessionmaker(bind=engine, expire_on_commit=False)
+
+
+def migrate(engine: Engine, revision: str = "head") -> None:
+    """Bring the database to ``revision`` with the Alembic migrations in ``web/migrations``."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        cfg.attributes["connection"] = connection
+        command.upgrade(cfg, revision)
+
+
+def init_app(app: Flask, url: str) -> None:
+    """Create the engine, migrate, and give each request its own session (``get_session``)."""
+    engine = make_engine(url)
+    migrate(engine)
+    app.extensions["db_engine"] = engine
+    app.extensions["db_sessions"] = make_sessionmaker(engine)
+
+    @app.teardown_appcontext
+    def _close_session(_exc: BaseException | None) -> None:
+        session = g.pop("db_session", None)
+        if session is not None:
+            session.close()
+
+
+def get_session() -> Session:
+    """This request's session (opened on first use, closed when the request ends)."""
+    if "db_session" not in g:
+        g.db_session = current_app.extensions["db_sessions"]()
+    session: Session = g.db_session
+    return session
+
+
+def sessions() -> sessionmaker[Session]:
+    """The session factory, for work outside a request (background jobs)."""
+    factory: sessionmaker[Session] = current_app.extensions["db_sessions"]
+    return factory

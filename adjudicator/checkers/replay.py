@@ -1,0 +1,353 @@
+"""Replaying an American checkers record as played, ply by ply.
+
+Records are read leniently (see :mod:`adjudicator.checkers.pdn`) and ruled strictly:
+
+* a move is matched by its squares, whatever the separator: ``10x14`` is read as
+  the quiet move 10-14 when no jump is possible; a jump may be written with every
+  landing square (``24x15x6``) or only its ends (``24x6``);
+* a move that was played although illegal (a jump not taken, a man moved
+  backwards, an incomplete multi-jump) is kept as physically played and listed
+  with the reason, as in chess;
+* a move that cannot be made on the board at all (no piece of the side to move
+  on its first square, or its last square occupied) is listed as illegal too, and
+  the replay stops there, since what was physically done is unknown;
+* a token that is not a move at all (a square outside 1-32, or a shortened jump
+  that fits two different captures) is *unreadable*: the replay stops there and
+  lists the moves the writer may have meant.
+
+Per ply the replay keeps the repetition key (pieces, kings, side to move) and the
+forty-move counter: plies since the last capture or man move (WCDF 2008 harmonised
+rules, adopted by the ACF national rules; README 3.2).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from adjudicator.checkers.ballots import three_move
+from adjudicator.checkers.board import JUMP, NEIGHBOUR, START, FenError, Move, Position
+from adjudicator.checkers.pdn import RESULTS, MoveToken, PdnGame, read_game, split_games
+from adjudicator.contract import ContractError
+
+
+class CheckersRecordError(ContractError):
+    """A checkers record (or its start position) that cannot be read at all."""
+
+    def __init__(self, message: str, field: str = "record", code: str = "unreadable_record") -> None:
+        super().__init__(code, message, field)
+
+
+def parse_position(fen: str, field: str = "fen") -> Position:
+    """A PDN FEN from a case field.
+
+    :raises CheckersRecordError: (code ``invalid_fen``) naming the field.
+    """
+    try:
+        return Position.from_fen(fen)
+    except FenError as exc:
+        raise CheckersRecordError(f"{field} is not a checkers position: {exc}", field, "invalid_fen") from None
+
+
+@dataclass(frozen=True)
+class Ply:
+    """One move of the record, as played."""
+
+    number: int
+    """1 = the record's first move."""
+    token: str
+    """The move as written."""
+    move: Move
+    """The move as physically made (for an illegal move: the squares as written)."""
+    is_legal: bool
+    reason: str | None
+    """Why the move was illegal, in an arbiter's words."""
+    before: Position
+    after: Position
+    is_man_move: bool
+    counter: int
+    """Plies since the last capture or man move, after this ply (the forty-move count)."""
+    comment: str | None = None
+    is_made: bool = True
+    """False for a move that could not be made on the board (the replay stopped there)."""
+
+    @property
+    def side(self) -> str:
+        """The side that made the move: ``red`` or ``white``."""
+        return "red" if self.before.red_to_move else "white"
+
+    @property
+    def is_capture(self) -> bool:
+        return self.move.is_capture
+
+    @property
+    def resets_count(self) -> bool:
+        """A capture or a man move: the forty-move count starts again."""
+        return self.move.is_capture or self.is_man_move
+
+    @property
+    def label(self) -> str:
+        """``31. 12-16`` for Red's 31st move, ``31... 22-17`` for White's (from the record's start)."""
+        return f"ply {self.number} ({self.side} {self.token})"
+
+
+@dataclass(frozen=True)
+class Unreadable:
+    ply: int
+    token: str
+    candidates: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ply": self.ply, "token": self.token, "candidates": list(self.candidates)}
+
+
+@dataclass(frozen=True)
+class CheckersReplay:
+    """A checkers record replayed ply by ply (the contract's "Replay output")."""
+
+    start: Position
+    plies: tuple[Ply, ...]
+    tags: tuple[tuple[str, str], ...] = ()
+    unreadable: tuple[Unreadable, ...] = ()
+    result: str | None = None
+    """The result written in the record (``1-0``, ``0-1``, ``1/2-1/2``), or None."""
+    notes: tuple[str, ...] = field(default=())
+    """What was odd about the record (glued text, a ballot start, quiet moves written with x)."""
+
+    @property
+    def final(self) -> Position:
+        """The position after the last move as physically played."""
+        return self.plies[-1].after if self.plies else self.start
+
+    @property
+    def counter(self) -> int:
+        """Plies since the last capture or man move (0 at the record's start)."""
+        return self.plies[-1].counter if self.plies else 0
+
+    def position_after(self, ply: int) -> Position:
+        """The position after ``ply`` (0 = the start)."""
+        return self.plies[ply - 1].after if ply else self.start
+
+    @property
+    def illegal(self) -> tuple[Ply, ...]:
+        return tuple(p for p in self.plies if not p.is_legal)
+
+    def keys(self) -> list[tuple[int, tuple[int, int, int, bool]]]:
+        """(ply, repetition key of the position after it) for the start (ply 0) and each move made."""
+        return [(0, self.start.key), *((p.number, p.after.key) for p in self.plies if p.is_made)]
+
+    def occurrences(self, key: tuple[int, int, int, bool]) -> list[int]:
+        """The plies after which the position with ``key`` stood (0 = the start)."""
+        return [i for i, k in self.keys() if k == key]
+
+    def repetitions(self) -> list[tuple[Position, list[int]]]:
+        """Positions that stood more than once, with the plies where they stood."""
+        seen: dict[tuple[int, int, int, bool], list[int]] = {}
+        positions: dict[tuple[int, int, int, bool], Position] = {}
+        for i, key in self.keys():
+            seen.setdefault(key, []).append(i)
+            positions.setdefault(key, self.position_after(i))
+        return [(positions[k], v) for k, v in seen.items() if len(v) > 1]
+
+    def tag(self, name: str) -> str | None:
+        for key, value in self.tags:
+            if key.lower() == name.lower():
+                return value
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        """The contract's replay object for ``adjudicator replay --game checkers``."""
+        return {
+            "plies": len(self.plies),
+            "start_fen": self.start.fen(),
+            "final_fen": self.final.fen(),
+            "illegal": [{"ply": p.number, "move": p.token, "reason": p.reason} for p in self.illegal],
+            "unreadable": [u.to_json() for u in self.unreadable],
+            "repetitions": [{"fen": pos.fen(), "plies": plies} for pos, plies in self.repetitions()],
+            "counter": self.counter,
+            "result": self.result,
+            "notes": list(self.notes),
+        }
+
+
+_BALLOT = re.compile(r"(\d{1,3})")
+
+
+def _ballot_start(game: PdnGame, ballot: int | None) -> tuple[Position, list[str], int]:
+    """Where the record starts: its FEN tag, else a ballot position, else the standard start.
+
+    A three-move ballot (tag ``[Ballot "ACF 34"]`` or the case's ``ballot``) whose three
+    moves the record does not repeat starts the record after them.
+    Returns (position, notes, number of plies already played before the record).
+    """
+    notes: list[str] = []
+    fen = game.tag("FEN")
+    if fen:
+        return parse_position(fen, "record.FEN"), notes, 0
+    number = ballot
+    tag = game.tag("Ballot")
+    if number is None and tag:
+        m = _BALLOT.search(tag)
+        number = int(m.group(1)) if m else None
+    if number is None:
+        return START, notes, 0
+    try:
+        chosen = three_move(number)
+    except KeyError as exc:
+        raise CheckersRecordError(str(exc.args[0]), "ballot") from None
+    if not chosen.is_in_deck:
+        notes.append(f"ACF ballot #{number} ({chosen.moves}) is barred: it is not in the 156-opening deck")
+    opening = chosen.moves.split()
+    written = [tok.text.replace("x", "-") for tok in game.moves[:3]]
+    if [w.replace("x", "-") for w in opening] == written:
+        return START, notes, 0
+    notes.append(f"the record starts after ACF ballot #{number} ({chosen.moves})")
+    return chosen.position(), notes, 3
+
+
+def _path_matches(path: tuple[int, ...], written: Sequence[int]) -> bool:
+    if path[0] != written[0] or path[-1] != written[-1]:
+        return False
+    it = iter(path[1:-1])
+    return all(any(sq == w for sq in it) for w in written[1:-1])
+
+
+def _why_illegal(position: Position, squares: Sequence[int], legal: list[Move]) -> str:
+    """The reason a move as written is illegal, in an arbiter's words."""
+    a, b = squares[0], squares[-1]
+    jumps = [m for m in legal if m.is_capture]
+    if jumps and any(m.from_square == a and m.path[: len(squares)] == tuple(squares) for m in jumps):
+        return f"the jump from {a} is not complete: a multiple jump must be taken to the end"
+    if jumps:
+        shown = ", ".join(str(m) for m in jumps[:4])
+        return f"a jump was compulsory ({shown})"
+    is_king = bool(position.kings >> (a - 1) & 1)
+    forward = (0, 1) if position.red_to_move else (2, 3)
+    if not is_king and any(NEIGHBOUR[d][a - 1] == b - 1 for d in range(4) if d not in forward):
+        return f"the man on {a} cannot move backwards"
+    if not position.empty >> (b - 1) & 1:
+        return f"square {b} is occupied"
+    if not any(NEIGHBOUR[d][a - 1] == b - 1 for d in range(4)):
+        return f"{a} and {b} are not next to each other, and there is nothing to jump"
+    return "the move is not legal here"
+
+
+def _physical(position: Position, squares: Sequence[int]) -> Move | None:
+    """The move as physically made, for a move that is not legal; None if it cannot be made at all."""
+    if any(not 1 <= s <= 32 for s in squares) or len(squares) < 2:
+        return None
+    a, b = squares[0], squares[-1]
+    if not position.mover >> (a - 1) & 1:
+        return None
+    if a != b and not position.empty >> (b - 1) & 1:
+        return None
+    captured = 0
+    for x, y in zip(squares, squares[1:], strict=False):
+        for d in range(4):
+            jump = JUMP[d][x - 1]
+            if jump is not None and jump[1] == y - 1 and position.opponent >> jump[0] & 1:
+                captured |= 1 << jump[0]
+    return Move(tuple(squares), captured)
+
+
+def _play_token(position: Position, token: MoveToken) -> tuple[Move | None, bool, str | None, tuple[str, ...]]:
+    """(move, is_legal, reason, candidates) for one written move."""
+    squares = token.squares
+    legal = position.legal_moves()
+    if len(squares) < 2 or any(not 1 <= s <= 32 for s in squares):
+        return None, False, None, tuple(str(m) for m in legal)
+    matches = [m for m in legal if _path_matches(m.path, squares)]
+    if matches:
+        first = matches[0]
+        if all(m.captured == first.captured for m in matches):
+            return first, True, None, ()
+        return None, False, None, tuple(str(m) for m in matches)
+    move = _physical(position, squares)
+    if move is None:
+        return Move(tuple(squares)), False, _why_unplayable(position, squares), ()
+    return move, False, _why_illegal(position, squares, legal), ()
+
+
+def _why_unplayable(position: Position, squares: Sequence[int]) -> str:
+    a, b = squares[0], squares[-1]
+    side = "red" if position.red_to_move else "white"
+    piece = position.piece_at(a)
+    if piece is None:
+        return f"there is no {side} piece on {a}; the move cannot be made as written"
+    if not position.mover >> (a - 1) & 1:
+        return f"the piece on {a} is not {side}'s; the move cannot be made as written"
+    return f"square {b} is occupied; the move cannot be made as written"
+
+
+def replay_game(game: PdnGame, start_fen: str | None = None, ballot: int | None = None) -> CheckersReplay:
+    """Replay one read game. ``start_fen`` applies when the record has no FEN tag."""
+    if start_fen and not game.tag("FEN"):
+        position: Position = parse_position(start_fen, "start_fen")
+        notes: list[str] = []
+    else:
+        position, notes, _ = _ballot_start(game, ballot)
+    notes.extend(game.notes)
+    start = position
+    plies: list[Ply] = []
+    unreadable: list[Unreadable] = []
+    counter = 0
+    x_quiet = 0
+    for number, token in enumerate(game.moves, start=1):
+        move, is_legal, reason, candidates = _play_token(position, token)
+        if move is None:
+            unreadable.append(Unreadable(number, token.text, candidates))
+            break
+        if token.is_capture_written and not move.is_capture:
+            x_quiet += 1
+        is_man = position.is_man_move(move)
+        playable = is_legal or _physical(position, move.path) is not None
+        if not playable:
+            plies.append(
+                Ply(number, token.text, move, False, reason, position, position, is_man, counter, token.comment, False)
+            )
+            notes.append(f"the replay stops at ply {number}: {token.text} cannot be made on the board")
+            break
+        after = position.push(move)
+        counter = 0 if (move.is_capture or is_man) else counter + 1
+        plies.append(Ply(number, token.text, move, is_legal, reason, position, after, is_man, counter, token.comment))
+        position = after
+    if x_quiet:
+        notes.append(f"{x_quiet} quiet move(s) written with x were read by their squares")
+    if game.unknown:
+        notes.append(f"words in the move text ignored: {' '.join(game.unknown[:5])}")
+    result = RESULTS.get(game.result or "")
+    return CheckersReplay(start, tuple(plies), game.tags, tuple(unreadable), result, tuple(notes))
+
+
+def replay_checkers(text: str, start_fen: str | None = None, ballot: int | None = None) -> CheckersReplay:
+    """Replay the first game of a PDN record.
+
+    :raises CheckersRecordError: the record holds no game, or its FEN is not a position.
+    """
+    games = split_games(text)
+    if not games:
+        raise CheckersRecordError("the record contains no game")
+    return replay_game(read_game(games[0]), start_fen, ballot)
+
+
+def replay_pdn(text: str) -> list[CheckersReplay]:
+    """Replay every game of a multi-game PDN file; each value has ``to_json()`` (contract shape).
+
+    A game whose FEN tag cannot be read raises :class:`CheckersRecordError`.
+    """
+    return [replay_game(read_game(game)) for game in split_games(text)]
+
+
+__all__ = [
+    "CheckersRecordError",
+    "CheckersReplay",
+    "Ply",
+    "Unreadable",
+    "parse_position",
+    "replay_checkers",
+    "replay_game",
+    "replay_pdn",
+    "split_games",
+]

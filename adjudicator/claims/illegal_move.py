@@ -1,0 +1,349 @@
+"""Illegal-move claims (FIDE 7.5 and Appendices A.3, A.5.2; US Chess 11A, 11B, 11D).
+
+The record keeps illegal moves as played; this module rules on one of them
+(``alleged_illegal_ply``, else the first illegal ply still correctable).
+
+- FIDE 7.5.1: reinstate the position immediately before the irregularity; the
+  touch-move rules (4.3, 4.4.3 for castling) apply to the replacement move.
+  7.5.2: a promotion with the pawn not replaced: the pawn becomes a queen.
+  7.5.3: pressing the clock without a move (case field ``clock_pressed_without_move``,
+  or ``--`` in the record). 7.5.4: two hands (case field ``two_hands``).
+- 7.5.5: the first completed illegal move gives the opponent 2 minutes (A.3: 1 in
+  rapid and blitz); the ``loss_on_count``-th loses, unless the opponent cannot
+  checkmate by any series of legal moves (then a draw). Earlier completed illegal
+  moves of the same player that were corrected: case field ``previous_illegal_moves``.
+  Arbiters' Manual on 7.5: the increment gained by pressing the clock is removed
+  (``remove_increment``).
+- Correction window (``correction_window``): ``game`` (FIDE standard: any time),
+  ``before-reply`` (A.5.2: only before the opponent's next move; otherwise the
+  move stands), ``last-moves`` (US 11A: among either player's last
+  ``correction_window_moves`` moves; 11B: earlier ones stand).
+- US 11D (``bonus_only_if_prompt``): the 2 minutes only when claimed before the
+  claimant's own next move; US Chess has no automatic loss (``loss_on_count = 0``).
+"""
+
+from __future__ import annotations
+
+import re
+
+import chess
+
+from adjudicator.claims.penalties import format_clock, format_duration, is_reduced_period, time_award
+from adjudicator.contract import Case, ContractError
+from adjudicator.replay import Ply, Replay, parse_fen, replay_chess, replay_for_case
+from adjudicator.rulesets import Ruleset
+from adjudicator.ruling import Adjustment, Result, Ruling, Verdict, unique, win_for
+from adjudicator.san import piece_name
+from adjudicator.services import Services
+
+CLAIM = "illegal-move"
+WINDOWS = ("game", "last-moves", "before-reply")
+
+
+def increment_seconds(time_control: str | None, move_number: int) -> float:
+    """The increment (not delay) in force on ``move_number`` for a PGN or US time control; 0 if none."""
+    if not time_control:
+        return 0.0
+    text = time_control.strip()
+    us = re.search(r"inc\s*(\d+)", text, re.IGNORECASE)
+    if us:
+        return float(us.group(1))
+    if re.search(r"[A-Za-z]", text.replace("d", "")):
+        return 0.0
+    moves_done = 0
+    for period in text.split(":"):
+        body = period.strip()
+        limit: int | None = None
+        if "/" in body:
+            count, body = body.split("/", 1)
+            limit = int(count) if count.isdigit() else None
+        inc = 0.0
+        if "+" in body:
+            tail = body.split("+", 1)[1]
+            if not tail.endswith("d"):
+                try:
+                    inc = float(tail)
+                except ValueError:
+                    inc = 0.0
+        if limit is None or move_number <= moves_done + limit:
+            return inc
+        moves_done += limit
+    return 0.0
+
+
+def _mate_check(board: chess.Board, color: chess.Color, services: Services) -> tuple[bool | None, dict[str, object]]:
+    """Whether ``color`` can still checkmate (FIDE 7.5.5 last sentence), with the method used."""
+    if services.mate is not None:
+        search = services.mate.search(board, color)
+        evidence: dict[str, object] = {"method": search.method, "nodes": search.nodes}
+        if search.helpmate:
+            evidence["helpmate"] = list(search.helpmate)
+        can = None if search.unwinnable is None else not search.unwinnable
+        return can, evidence
+    return not board.has_insufficient_material(color), {
+        "method": "python-chess has_insufficient_material (the unwinnability analysis is not available here)"
+    }
+
+
+def _refs(ruleset: Ruleset, *articles: str) -> list[str]:
+    return [ruleset.ref(a) for a in articles]
+
+
+def _window(ruleset: Ruleset, replay: Replay, ply: int) -> tuple[bool, str, list[str]]:
+    """Whether the illegal ply can still be corrected, why, and the articles."""
+    window = ruleset.get_choice("illegal_move.correction_window", WINDOWS, "game")
+    n = len(replay.plies)
+    after = n - ply
+    if window == "game":
+        return True, "An illegal move can be corrected at any time during the game.", _refs(ruleset, "7.5.1")
+    if window == "before-reply":
+        refs = _refs(ruleset, "7.5.1", "A.5.2")
+        if after == 0:
+            return True, "The opponent has not yet made the next move, so the arbiter acts.", refs
+        return False, (
+            f"The opponent has moved since (ply {ply + 1}), so the illegal move stands; after the opponent's "
+            f"next move it can be corrected only by agreement of the players."
+        ), refs
+    moves = ruleset.get_int("illegal_move.correction_window_moves", 10)
+    if after < 2 * moves:
+        return True, f"It is among either player's last {moves} moves, so the position is reinstated.", _refs(
+            ruleset, "11A"
+        )
+    return False, (
+        f"It was found {after} plies later, earlier than either player's last {moves} moves, so the illegal move "
+        f"and all later moves stand."
+    ), _refs(ruleset, "11B")
+
+
+def _find_ply(case: Case, replay: Replay) -> Ply | None:
+    if case.alleged_illegal_ply is not None:
+        if case.alleged_illegal_ply > len(replay.plies):
+            raise ContractError(
+                "invalid_field",
+                f"alleged_illegal_ply is {case.alleged_illegal_ply}, but the record has {len(replay.plies)} plies",
+                "alleged_illegal_ply",
+            )
+        return replay.plies[case.alleged_illegal_ply - 1]
+    for ply in replay.plies:
+        if not ply.is_legal:
+            return ply
+    return None
+
+
+def _replay(case: Case) -> Replay:
+    if case.record:
+        return replay_for_case(case)
+    fen = case.fen or case.start_fen
+    if fen is None:
+        raise ContractError("missing_field", "an illegal-move claim needs the record (or the position)", "record")
+    parse_fen(fen, "fen" if case.fen else "start_fen")
+    return replay_chess("", fen)
+
+
+def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
+    """Rule on an illegal-move claim: reinstate, clocks, and the count towards a loss."""
+    replay = _replay(case)
+    us = ruleset.is_a("uschess")
+    if case.get_bool("clock_pressed_without_move"):
+        return _no_move(case, ruleset, replay, services)
+    ply = _find_ply(case, replay)
+    two_hands = case.get_bool("two_hands")
+    if ply is None or (ply.is_legal and not two_hands):
+        if ply is None:
+            reason = "The record has no illegal move."
+        else:
+            reason = f"{replay.label(ply.number)} (ply {ply.number}) was a legal move."
+        return Ruling(
+            claim=CLAIM, verdict=Verdict.REJECTED, result=None,
+            rule_refs=tuple(_refs(ruleset, "11A" if us else "7.5.1")),
+            reasons=(reason,), instructions=("play continues",),
+            evidence={"illegal_plies": [p.number for p in replay.illegal], "method": "record replayed ply by ply"},
+        )
+    offender = ply.side
+    opponent = case.opponent(offender)
+    label = replay.label(ply.number)
+    why = ply.reason or ("made with two hands (7.5.4)" if two_hands else "illegal")
+    reasons = [f"{label} (ply {ply.number}) was illegal: {why}."]
+    correctable, window_reason, refs = _window(ruleset, replay, ply.number)
+    reasons.append(window_reason)
+    evidence: dict[str, object] = {
+        "ply": ply.number, "move": replay.san(ply.number), "offender": offender,
+        "illegal_plies": [p.number for p in replay.illegal], "method": "record replayed ply by ply",
+    }
+    if not correctable:
+        return Ruling(
+            claim=CLAIM, verdict=Verdict.REJECTED, result=None, rule_refs=unique(refs),
+            reasons=tuple(reasons), instructions=("the moves stand; play continues",), evidence=evidence,
+        )
+    before = replay.board_after(ply.number - 1)
+    instructions: list[str] = []
+    if ply.irregularity == "unreplaced-promotion":
+        square = chess.SQUARE_NAMES[ply.move.to_square] if ply.move else "?"
+        instructions.append(f"replace the pawn on {square} by a {offender} queen; the move stands")
+        refs += _refs(ruleset, "7.5.2")
+        evidence["position"] = replay.fen_at(ply.number)
+    elif ply.irregularity == "no-move":
+        instructions.append(f"{offender.capitalize()} is still to move: restart {offender.capitalize()}'s clock")
+        refs += _refs(ruleset, "7.5.3")
+        evidence["position"] = replay.fen_at(ply.number - 1)
+    else:
+        later = len(replay.plies) - ply.number
+        annulled = f"; the {later} later move(s) are cancelled" if later else ""
+        instructions.append(f"reinstate the position before {label} ({replay.fen_at(ply.number - 1)}){annulled}")
+        clocks = _clocks_before(replay, ply.number)
+        if clocks:
+            evidence["clocks_before"] = clocks
+            reasons.append(
+                "The record's clock times before the illegal move: "
+                + ", ".join(f"{side.capitalize()} {format_clock(seconds)}" for side, seconds in clocks.items())
+                + f" (the arbiter sets the clocks by best judgement, {ruleset.ref('7.1') if not us else 'TD'})."
+            )
+        instructions.extend(_touch_move(before, ply, ruleset))
+        evidence["position"] = replay.fen_at(ply.number - 1)
+        if two_hands:
+            refs += _refs(ruleset, "7.5.4")
+    return _penalise(case, ruleset, replay, services, ply, before, offender, opponent, reasons, instructions,
+                     refs, evidence)
+
+
+def _clocks_before(replay: Replay, ply: int) -> dict[str, float]:
+    """The last ``[%clk]`` reading of each side before ``ply``, when the record has them."""
+    clocks: dict[str, float] = {}
+    for earlier in reversed(replay.plies[: ply - 1]):
+        if earlier.clock is not None and earlier.side not in clocks:
+            clocks[earlier.side] = earlier.clock
+        if len(clocks) == 2:
+            break
+    return dict(sorted(clocks.items(), key=lambda item: item[0] != "white"))
+
+
+def _touch_move(before: chess.Board, ply: Ply, ruleset: Ruleset) -> list[str]:
+    """4.3 / 4.4.3: the replacement move is made with the piece touched, if it can move legally."""
+    if ply.move is None or not ply.move:
+        return []
+    side = ply.side.capitalize()
+    piece = before.piece_type_at(ply.move.from_square)
+    if piece is None:
+        return []
+    legal = [m for m in before.legal_moves if m.from_square == ply.move.from_square]
+    square = chess.SQUARE_NAMES[ply.move.from_square]
+    article = "10" if ruleset.is_a("uschess") else ("4.4.3" if before.is_castling(ply.move) else "4.3")
+    if before.is_castling(ply.move) or (piece == chess.KING and abs(ply.move.to_square - ply.move.from_square) == 2):
+        if legal:
+            return [f"{side} must make a legal move with the king ({article})"]
+        return [f"{side}'s king has no legal move: {side} may make any legal move"]
+    if legal:
+        return [f"{side} must move the {piece_name(piece)} on {square} if it has a legal move ({article})"]
+    return [f"the {piece_name(piece)} on {square} has no legal move: {side} may make any legal move"]
+
+
+def _no_move(case: Case, ruleset: Ruleset, replay: Replay, services: Services) -> Ruling:
+    """7.5.3: the clock pressed without a move, treated and penalised as an illegal move."""
+    board = replay.final_board
+    offender = case.opponent(case.claimant) if case.claimant else ("white" if board.turn else "black")
+    opponent = case.opponent(offender)
+    reasons = [
+        f"{offender.capitalize()} pressed the clock without making a move, which is treated and penalised as "
+        f"an illegal move.",
+        "The arbiter first considers whether it was a distraction rather than an illegal move "
+        "(Arbiters' Manual on 7.5.3).",
+    ]
+    instructions = [f"restart {offender.capitalize()}'s clock: {offender.capitalize()} must now make a move"]
+    evidence: dict[str, object] = {"offender": offender, "position": board.fen(), "method": "case fields"}
+    fake = Ply(len(replay.plies) + 1, "--", chess.Move.null(), False, "no move",
+               mover=chess.WHITE if offender == "white" else chess.BLACK, move_number=board.fullmove_number,
+               irregularity="no-move")
+    return _penalise(case, ruleset, replay, services, fake, board, offender, opponent, reasons, instructions,
+                     _refs(ruleset, "7.5.3"), evidence, prompt_default=True)
+
+
+def _penalise(
+    case: Case, ruleset: Ruleset, replay: Replay, services: Services, ply: Ply, before: chess.Board,
+    offender: str, opponent: str, reasons: list[str], instructions: list[str], refs: list[str],
+    evidence: dict[str, object], prompt_default: bool | None = None,
+) -> Ruling:
+    us = ruleset.is_a("uschess")
+    previous = case.get_int("previous_illegal_moves") or 0
+    count = previous + 1
+    evidence["illegal_move_count"] = count
+    loss_on = ruleset.get_int("illegal_move.loss_on_count", 0)
+    if loss_on and count >= loss_on:
+        return _loss(ruleset, before, ply, offender, opponent, count, reasons, instructions, refs, evidence, services)
+    if loss_on:
+        reasons.append(f"This is {offender.capitalize()}'s illegal move number {count} in the game.")
+    elif us:
+        reasons.append("US Chess has no automatic loss for repeated illegal moves; the TD may penalise (1C2b).")
+    adjustments: list[Adjustment] = []
+    seconds = ruleset.get_float("illegal_move.opponent_bonus_seconds", 0)
+    only_prompt = ruleset.get_bool("illegal_move.bonus_only_if_prompt", False)
+    prompt = prompt_default if prompt_default is not None else ply.number == len(replay.plies)
+    if case.extra.get("prompt") is not None:
+        prompt = case.get_bool("prompt")
+    bonus_refs = _refs(ruleset, "11D", "1C2a") if us else _refs(ruleset, "7.5.5")
+    if not us and is_reduced_period(ruleset):
+        bonus_refs += _refs(ruleset, "A.3")
+    if only_prompt and not prompt:
+        reasons.append(
+            f"No {format_duration(seconds)} is awarded: the claim was not made before {opponent.capitalize()}'s "
+            f"own next move."
+        )
+        refs += _refs(ruleset, "11D")
+    else:
+        award = time_award(
+            ruleset, seconds=seconds, side=opponent, clock=case.clock,
+            why=f"{offender.capitalize()} completed an illegal move", refs=bonus_refs,
+        )
+        adjustments.extend(award.adjustments)
+        instructions.extend(award.instructions)
+        reasons.extend(award.reasons)
+        refs += list(award.rule_refs)
+    if ruleset.get_bool("illegal_move.remove_increment", False):
+        inc = increment_seconds(case.time_control, ply.move_number)
+        if inc > 0:
+            adjustments.append(
+                Adjustment(offender, -inc, "the increment gained by pressing the clock after the illegal move "
+                                           "(Arbiters' Manual on 7.5)")
+            )
+            instructions.append(f"remove the {inc:g} s increment {offender.capitalize()} gained by pressing the clock")
+        elif case.time_control is None:
+            instructions.append(f"if the clock added an increment for {offender.capitalize()}'s move, remove it")
+    return Ruling(
+        claim=CLAIM, verdict=Verdict.UPHELD, result=None, rule_refs=unique(refs), reasons=tuple(reasons),
+        adjustments=tuple(adjustments), instructions=tuple(instructions), evidence=evidence,
+    )
+
+
+def _loss(
+    ruleset: Ruleset, before: chess.Board, ply: Ply, offender: str, opponent: str, count: int,
+    reasons: list[str], instructions: list[str], refs: list[str], evidence: dict[str, object], services: Services,
+) -> Ruling:
+    """7.5.5: the n-th completed illegal move loses, unless the opponent cannot mate (then a draw)."""
+    refs = [*refs, ruleset.ref("7.5.5")]
+    color = chess.WHITE if opponent == "white" else chess.BLACK
+    can_mate, mate_evidence = _mate_check(before, color, services)
+    evidence["mate_check"] = mate_evidence
+    reasons.append(f"This is {offender.capitalize()}'s illegal move number {count}, which loses the game")
+    first = "white"
+    result: Result
+    if can_mate is None:
+        reasons[-1] += ", unless the opponent cannot checkmate by any series of legal moves; that is undecided."
+        return Ruling(
+            claim=CLAIM, verdict=Verdict.DEFERRED, result=None, rule_refs=unique(refs), reasons=tuple(reasons),
+            instructions=(*instructions[:0], f"the arbiter must establish whether {opponent.capitalize()} can "
+                          "checkmate by any series of legal moves: if so 0-1/1-0 for the opponent, else a draw"),
+            evidence=evidence, confidence=0.5,
+        )
+    if can_mate:
+        reasons[-1] += "."
+        result = win_for(opponent, first)
+        text = f"the game is over: {opponent.capitalize()} wins"
+    else:
+        reasons[-1] += (
+            f", but {opponent.capitalize()} cannot checkmate by any series of legal moves, so the game is drawn."
+        )
+        result = "1/2-1/2"
+        text = "the game is over: drawn"
+    return Ruling(
+        claim=CLAIM, verdict=Verdict.UPHELD, result=result, rule_refs=unique(refs), reasons=tuple(reasons),
+        instructions=(text,), evidence=evidence,
+    )

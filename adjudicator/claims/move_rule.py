@@ -1,0 +1,199 @@
+"""Fifty-move claims and the automatic 75-move and fivefold endings (FIDE 9.3, 9.6; US Chess 14F, 14K).
+
+- 9.3.2 (US 14F): the last 50 moves by each player were made without a pawn move
+  or a capture (the counter is at least 100 half-moves). A promotion is a pawn move;
+  castling and checks are not resets.
+- 9.3.1: the written move (``intended_move``), not played, would complete them; a
+  capture or pawn move restarts the count, so such a claim fails.
+- 9.6.1 / 9.6.2: fivefold repetition and 75 moves end the game by themselves (a
+  mate on the 75th move takes precedence); later moves and flags are irrelevant.
+  US Chess 14K only lets the TD declare the draw, after five *consecutive*
+  repetitions: the ruling is then ``deferred`` with that instruction.
+- US 14F4 (case fields ``scoresheet: false`` and ``td_count``): a player who has
+  stopped recording can only rely on a count kept by the TD or a deputy.
+
+A claim with no record uses the half-move field of ``fen``.
+"""
+
+from __future__ import annotations
+
+import chess
+
+from adjudicator.claims import common
+from adjudicator.claims.automatic import describe, first_discretionary, first_ending
+from adjudicator.contract import Case, ContractError
+from adjudicator.replay import Replay, parse_fen, replay_chess, replay_for_case
+from adjudicator.rulesets import Ruleset
+from adjudicator.ruling import Ruling, Verdict, unique
+from adjudicator.services import Services
+
+CLAIM = "fifty-move"
+
+
+def can_claim_fifty_moves(counter: int, moves: int = 50) -> bool:
+    """Whether ``moves`` moves by each player have been made without a pawn move or capture."""
+    return counter >= 2 * moves
+
+
+def _last_reset(replay: Replay) -> int | None:
+    """The last ply that was a capture or a pawn move (None: none in the record)."""
+    for ply in reversed(replay.plies):
+        if ply.counter == 0:
+            return ply.number
+    return None
+
+
+def _replay(case: Case) -> Replay:
+    if case.record:
+        return replay_for_case(case)
+    fen = case.fen or case.start_fen
+    if not fen:
+        raise ContractError("missing_field", "give the record or the position (fen)", "record")
+    field = "fen" if case.fen else "start_fen"
+    parse_fen(fen, field)
+    return replay_chess("", fen)
+
+
+def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
+    """Rule on a fifty-move claim, checking the automatic 75-move and fivefold endings first."""
+    replay = _replay(case)
+    board = replay.final_board
+    us = ruleset.is_a("uschess")
+    moves = ruleset.get_int("move_rule.claim_moves", 50)
+    claimant = case.claimant or common.side_name(board.turn)
+    opponent = case.opponent(claimant)
+    ended = first_ending(replay, ruleset)
+    if ended is not None:
+        return common.already_over(CLAIM, replay, ended, ruleset, case)
+    if not replay.plies:
+        over = _position_only_ending(board, ruleset)
+        if over is not None:
+            return over
+    refused = common.admissible(CLAIM, case, ruleset, board, claimant)
+    if refused is not None:
+        return refused
+    method = "record replayed ply by ply" if replay.plies else "half-move field of the FEN"
+    counter = replay.counter
+    base = [ruleset.ref("14F")] if us else []
+    if not case.get_bool("scoresheet", True):
+        td_count = case.get_int("td_count")
+        if td_count is None:
+            return common.rejected(
+                CLAIM, case, ruleset, replay, claimant, opponent,
+                [
+                    f"{claimant.capitalize()} has no up-to-date scoresheet, and no count was kept by the "
+                    f"{'TD or a deputy' if us else 'arbiter'}, so the claim cannot be supported."
+                ],
+                [ruleset.ref("14F4")] if us else [ruleset.ref("9.3"), ruleset.ref("11.12")],
+                {"scoresheet": False, "td_count": None}, None,
+            )
+        counter, method = 2 * td_count, "count kept by the TD or a deputy"
+    intended = common.read_intended(case, replay, board)
+    evidence: dict[str, object] = {"counter": counter, "needed": 2 * moves, "method": method}
+    reset = _last_reset(replay)
+    if reset is not None:
+        evidence["last_reset_ply"] = reset
+    if intended is None:
+        refs = [*base] if us else [ruleset.ref("9.3.2")]
+        if can_claim_fifty_moves(counter, moves):
+            return _upheld(replay, ruleset, refs, evidence, counter, None)
+        reasons = [_short_reason(replay, counter, moves, reset)]
+    else:
+        evidence["intended_move"] = intended.san
+        refs = [*base] if us else [ruleset.ref("9.3.1")]
+        if not intended.is_legal:
+            return common.illegal_intended(CLAIM, case, ruleset, replay, intended, claimant, opponent)
+        resets = board.is_zeroing(intended.move)
+        after = 0 if resets else counter + 1
+        evidence["counter_after_intended_move"] = after
+        if can_claim_fifty_moves(after, moves):
+            return _upheld(replay, ruleset, refs, evidence, after, intended)
+        if resets:
+            kind = "pawn move" if board.piece_type_at(intended.move.from_square) == chess.PAWN else "capture"
+            reasons = [
+                f"The written move {intended.label} is a {kind}, which restarts the count, so it cannot "
+                f"complete 50 moves by each player."
+            ]
+        else:
+            reasons = [_short_reason(replay, after, moves, reset, written=intended.label)]
+    discretionary = first_discretionary(replay, ruleset) if replay.plies else None
+    if discretionary is not None:
+        return Ruling(
+            claim=CLAIM, verdict=Verdict.DEFERRED, result=None,
+            rule_refs=unique([*refs, discretionary.article]),
+            reasons=(*reasons, describe(replay, discretionary)),
+            instructions=("the TD may declare the game drawn", "otherwise play continues"),
+            evidence={**evidence, "td_may_declare_draw_at_ply": discretionary.ply},
+        )
+    return common.rejected(CLAIM, case, ruleset, replay, claimant, opponent, reasons, refs, evidence, intended)
+
+
+def _short_reason(replay: Replay, counter: int, moves: int, reset: int | None, written: str | None = None) -> str:
+    done = counter // 2
+    head = f"With the written move {written}, " if written else ""
+    since = ""
+    if reset is not None:
+        move = replay.plies[reset - 1].move
+        before = replay.board_after(reset - 1)
+        is_promotion = move is not None and move.promotion is not None
+        kind = "a promotion, which is a pawn move" if is_promotion else (
+            "a pawn move" if move is not None and before.piece_type_at(move.from_square) == chess.PAWN
+            else "a capture"
+        )
+        since = f" since {replay.label(reset)} ({kind})"
+    text = f"only {counter} half-moves ({done} moves by each player) were made without a pawn move or capture"
+    return f"{head}{text if written else text[0].upper() + text[1:]}{since}; the claim needs {moves}."
+
+
+def _upheld(
+    replay: Replay, ruleset: Ruleset, refs: list[str], evidence: dict[str, object], counter: int,
+    intended: common.Intended | None,
+) -> Ruling:
+    reasons = [
+        f"{counter // 2} moves by each player were made without a pawn move or capture "
+        f"({counter} half-moves{', including the written move ' + intended.label if intended else ''})."
+    ]
+    instructions = ["the game is drawn"]
+    if intended is not None:
+        instructions.append(f"the written move {intended.label} is not played")
+    board = replay.final_board
+    reasons.extend(common.no_offer_note(ruleset, board, upheld=True))
+    all_refs = [*refs] if ruleset.is_a("uschess") else [*refs, ruleset.ref("9.5.2")]
+    if common.has_no_offer_rule(ruleset, board):
+        all_refs.append(ruleset.ref("9.1.1"))
+    return Ruling(
+        claim=CLAIM, verdict=Verdict.UPHELD, result="1/2-1/2", rule_refs=unique(all_refs),
+        reasons=tuple(reasons), instructions=tuple(instructions), evidence=evidence,
+    )
+
+
+def _position_only_ending(board: chess.Board, ruleset: Ruleset) -> Ruling | None:
+    """A position given without a record: checkmate, or the 75-move state from its counter (9.6.2)."""
+    us = ruleset.is_a("uschess")
+    if board.is_checkmate():
+        winner = "black" if board.turn == chess.WHITE else "white"
+        return Ruling(
+            claim=CLAIM, verdict=Verdict.REJECTED, result="1-0" if winner == "white" else "0-1",
+            rule_refs=(ruleset.ref("12A") if us else ruleset.ref("5.1.1"),),
+            reasons=(f"The position is checkmate: {winner.capitalize()} has won.",),
+            instructions=("the game is over",), evidence={"counter": board.halfmove_clock},
+        )
+    mode = ruleset.get_choice("move_rule.automatic", ("mandatory", "discretionary", "none"), "mandatory")
+    limit = 2 * ruleset.get_int("move_rule.automatic_moves", 75)
+    if mode == "none" or board.halfmove_clock < limit:
+        return None
+    reason = (
+        f"The counter stands at {board.halfmove_clock} half-moves: {board.halfmove_clock // 2} moves by each "
+        f"player without a pawn move or capture."
+    )
+    evidence = {"counter": board.halfmove_clock, "method": "half-move field of the FEN"}
+    if mode == "discretionary":
+        return Ruling(
+            claim=CLAIM, verdict=Verdict.DEFERRED, result=None, rule_refs=(ruleset.ref("14K"),),
+            reasons=(reason,), instructions=("the TD may declare the game drawn",), evidence=evidence,
+        )
+    return Ruling(
+        claim=CLAIM, verdict=Verdict.UPHELD, result="1/2-1/2", rule_refs=(ruleset.ref("9.6.2"),),
+        reasons=(reason, "The game was drawn when the 75th move was completed; no claim is needed."),
+        instructions=("the game is drawn",), evidence=evidence,
+    )

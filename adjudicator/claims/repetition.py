@@ -1,0 +1,142 @@
+"""Threefold repetition claims (FIDE 9.2; US Chess 14C).
+
+- Only the player having the move may claim (9.2), and not after touching a piece
+  with the intention of moving it (9.4; case field ``touched_piece``).
+- 9.2.2 (US 14C): the position on the board has appeared at least three times.
+- 9.2.1 (US 14C2): the move written on the scoresheet (``intended_move``), not
+  played, would make it appear at least the third time.
+- 9.2.3: same side to move, same pieces on the same squares, same castling
+  rights, and an en-passant capture counts only where it was actually possible.
+- 9.5.2: a correct claim draws at once. 9.5.3: an incorrect claim adds time to the
+  opponent (see :mod:`adjudicator.claims.penalties`), the written move must be
+  played, and (9.1.2.3) the claim stands as a draw offer.
+- The automatic endings (9.6, US 14K) are checked first: a game already over
+  stays over.
+"""
+
+from __future__ import annotations
+
+import chess
+
+from adjudicator.claims import common
+from adjudicator.claims.automatic import first_ending
+from adjudicator.contract import Case
+from adjudicator.replay import RepetitionKey, Replay, repetition_key, replay_for_case
+from adjudicator.rulesets import Ruleset
+from adjudicator.ruling import Ruling, Verdict, unique
+from adjudicator.services import Services
+
+CLAIM = "threefold-repetition"
+
+
+def occurrences_of(replay: Replay, key: RepetitionKey) -> list[int]:
+    """Plies (0 = start) after which the position with ``key`` stood."""
+    return [i for i, k in enumerate(replay.keys) if k == key]
+
+
+def can_claim_threefold(replay: Replay, needed: int = 3) -> bool:
+    """Whether the position on the board now has appeared ``needed`` times (9.2.2)."""
+    return len(occurrences_of(replay, replay.keys[-1])) >= needed
+
+
+def _near_misses(
+    replay: Replay, target: chess.Board, plies: list[int], castling_ref: str, ep_ref: str
+) -> list[str]:
+    """Why positions that look the same do not count (9.2.3.1 e.p., 9.2.3.2 castling)."""
+    placement = target.board_fen()
+    notes: list[str] = []
+    for ply in range(len(replay.plies) + 1):
+        if ply in plies:
+            continue
+        fen = replay.fen_at(ply)
+        fields = fen.split()
+        if fields[0] != placement or (fields[1] == "w") != target.turn:
+            continue
+        board = replay.board_after(ply)
+        where = "at the start" if ply == 0 else f"after {replay.label(ply)}"
+        if board.clean_castling_rights() != target.clean_castling_rights():
+            notes.append(
+                f"The same pieces stood on the same squares {where} (ply {ply}), but the castling rights were "
+                f"{board.castling_xfen()} then and are {target.castling_xfen()} now, so it is not the same "
+                f"position ({castling_ref})."
+            )
+        elif board.has_legal_en_passant() != target.has_legal_en_passant():
+            ep = next((board.san(m) for m in board.legal_moves if board.is_en_passant(m)), None)
+            possible = f"the en passant capture {ep} was possible" if ep else "an en passant capture was possible"
+            notes.append(
+                f"The same pieces stood on the same squares {where} (ply {ply}), but {possible} then, "
+                f"so it is not the same position ({ep_ref})."
+            )
+    return notes
+
+
+def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
+    """Rule on a threefold-repetition claim (FIDE 9.2 / US Chess 14C)."""
+    replay = replay_for_case(case)
+    board = replay.final_board
+    us = ruleset.is_a("uschess")
+    claimant = case.claimant or common.side_name(board.turn)
+    opponent = case.opponent(claimant)
+    needed = ruleset.get_int("repetition.claim_occurrences", 3)
+    ended = first_ending(replay, ruleset)
+    if ended is not None:
+        return common.already_over(CLAIM, replay, ended, ruleset, case)
+    refused = common.admissible(CLAIM, case, ruleset, board, claimant)
+    if refused is not None:
+        return refused
+    n = len(replay.plies)
+    intended = common.read_intended(case, replay, board)
+    base_refs = [ruleset.ref("14C")] if us else []
+    if intended is None:
+        key = replay.keys[-1]
+        plies = occurrences_of(replay, key)
+        target = board
+        route_refs = [ruleset.ref("14C")] if us else [ruleset.ref("9.2.2"), ruleset.ref("9.2.3")]
+        where = "now on the board" if n == 0 else f"after {replay.label(n)}"
+    else:
+        if not intended.is_legal:
+            return common.illegal_intended(CLAIM, case, ruleset, replay, intended, claimant, opponent)
+        target = board.copy(stack=False)
+        target.push(intended.move)
+        key = repetition_key(target)
+        plies = [*occurrences_of(replay, key), n + 1]
+        route_refs = [ruleset.ref("14C"), ruleset.ref("14C2")] if us else [ruleset.ref("9.2.1"), ruleset.ref("9.2.3")]
+        where = f"after the written move {intended.label}"
+    side = "White" if target.turn == chess.WHITE else "Black"
+    listed = common.list_plies(replay, plies, n)
+    evidence = {
+        "occurrences": plies,
+        "position": target.fen(),
+        "needed": needed,
+        "method": "record replayed ply by ply",
+    }
+    if intended is not None:
+        evidence["intended_move"] = intended.san
+    if len(plies) >= needed:
+        reasons = [
+            f"The position {where} with {side} to move occurs for the {common.ordinal(len(plies))} time: {listed}."
+        ]
+        instructions = ["the game is drawn"]
+        if intended is not None:
+            instructions.append(f"the written move {intended.label} is not played")
+        reasons.extend(common.no_offer_note(ruleset, board, upheld=True))
+        refs = [*base_refs, *route_refs, *([] if us else [ruleset.ref("9.5.2")])]
+        if common.has_no_offer_rule(ruleset, board):
+            refs.append(ruleset.ref("9.1.1"))
+        return Ruling(
+            claim=CLAIM, verdict=Verdict.UPHELD, result="1/2-1/2", rule_refs=unique(refs),
+            reasons=tuple(reasons), instructions=tuple(instructions), evidence=evidence,
+        )
+    count = len(plies)
+    reasons = [
+        f"The position {where} with {side} to move occurs only {common.times(count)} ({listed}); "
+        f"the claim needs {common.times(needed)}."
+    ]
+    if us:
+        castling_ref = ep_ref = ruleset.ref("14C")
+    else:
+        castling_ref, ep_ref = "9.2.3.2", "9.2.3.1"
+    reasons.extend(_near_misses(replay, target, plies, castling_ref, ep_ref))
+    return common.rejected(
+        CLAIM, case, ruleset, replay, claimant, opponent, reasons, [*base_refs, *route_refs], evidence, intended
+    )

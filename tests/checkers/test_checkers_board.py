@@ -1,0 +1,75 @@
+"""The move generator against published perft figures and the 141-position test set."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from adjudicator.checkers.board import START, Move, Position, perft, perft_by_layers
+
+
+def _data(shared: Path, name: str) -> dict[str, object]:
+    with (shared / "data" / "checkers" / name).open() as handle:
+        data: dict[str, object] = json.load(handle)
+    return data
+
+
+@pytest.fixture(scope="module")
+def perft_table(shared: Path) -> dict[str, int]:
+    table = _data(shared, "perft_start.json")["perft"]
+    assert isinstance(table, dict)
+    return table
+
+
+@pytest.mark.parametrize("depth", range(1, 8))
+def test_perft_from_the_start_matches_the_published_counts(depth: int, perft_table: dict[str, int]) -> None:
+    assert perft(START, depth) == perft_table[str(depth)]
+
+
+@pytest.mark.slow
+def test_perft_8_path_by_path(perft_table: dict[str, int]) -> None:
+    assert perft(START, 8) == perft_table["8"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("depth", [6, 9, 10])
+def test_deep_perft_matches_the_published_counts(depth: int, perft_table: dict[str, int]) -> None:
+    """Layer by layer with transpositions merged: the same path counts, reachable to depth 10 in seconds."""
+    assert perft_by_layers(START, depth) == perft_table[str(depth)]
+
+
+def test_every_position_of_the_test_set_has_exactly_the_listed_moves(shared: Path) -> None:
+    positions = _data(shared, "movegen_testset.json")["positions"]
+    assert isinstance(positions, list) and len(positions) == 141
+    for entry in positions:
+        position = Position.from_fen(entry["fen"])
+        assert sorted(str(m) for m in position.legal_moves()) == sorted(entry["moves"]), entry["fen"]
+        assert position.count_moves() == entry["n_moves"], entry["fen"]
+        assert perft(position, 2) == entry["perft2"], entry["fen"]
+        assert perft(position, 3) == entry["perft3"], entry["fen"]
+
+
+def test_fen_round_trips_and_reads_ranges() -> None:
+    assert Position.from_fen("B:W21-32:B1-12") == START
+    assert Position.from_fen(START.fen()) == START
+    kings = Position.from_fen("W:WK14,K23:BK32,5.")
+    assert kings.fen() == "W:WK14,K23:B5,K32"
+    assert not kings.red_to_move
+
+
+def test_a_jump_is_compulsory_and_a_man_crowned_mid_jump_stops() -> None:
+    position = Position.from_fen("B:W26,27:B22")
+    assert [str(m) for m in position.legal_moves()] == ["22x31"]
+    after = position.push(position.legal_moves()[0])
+    assert after.piece_at(31) == "R"
+    assert after.piece_at(27) == "w" and after.piece_at(26) is None
+
+
+def test_men_move_forward_only_and_kings_both_ways() -> None:
+    man = Position.from_fen("B:W32:B14")
+    king = Position.from_fen("B:W32:BK14")
+    assert sorted(str(m) for m in man.legal_moves()) == ["14-17", "14-18"]
+    assert sorted(str(m) for m in king.legal_moves()) == ["14-10", "14-17", "14-18", "14-9"]
+    assert Move((14, 18)) in man.legal_moves()

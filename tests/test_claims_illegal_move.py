@@ -1,0 +1,215 @@
+"""Illegal moves (FIDE 7.5, A.3, A.5.2; US Chess 11): cases P17-P22, P34, P41."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import chess
+import pytest
+
+from adjudicator.claims.illegal_move import increment_seconds
+from adjudicator.contract import ContractError, parse_case
+from adjudicator.replay import replay_chess
+from adjudicator.rule import rule
+from adjudicator.rulesets import RulesetBook
+from adjudicator.ruling import Ruling
+from adjudicator.san import describe
+from adjudicator.services import MateSearch, Services
+
+# 2...Qh4+ checks the White king; 3.Nc3 ignores the check.
+P17 = "1. e4 e5 2. f4 Qh4+ 3. Nc3"
+BARE_KING = "8/8/3k4/8/8/8/3KQ3/8 w - - 0 70"
+
+
+def ruling(book: RulesetBook, services: Services | None = None, **case: Any) -> Ruling:
+    case.setdefault("claim", "illegal-move")
+    return rule(parse_case(case), book, services)
+
+
+def test_p17_walk_then_first_illegal_move(book: RulesetBook) -> None:
+    replay = replay_chess(P17)
+    assert [p.is_legal for p in replay.plies] == [True, True, True, True, False]
+    assert replay.final_board.piece_at(chess.C3) == chess.Piece(chess.KNIGHT, chess.WHITE)  # as played
+    result = ruling(book, ruleset="fide-standard", claimant="black", record=P17,
+                    clock={"white": "0:14:10", "black": "0:09:00"}, time_control="40/5400+30:1800+30")
+    assert result.verdict == "upheld" and result.result is None
+    assert result.instructions[0] == (
+        "reinstate the position before 3.Nb1-c3 (rnb1kbnr/pppp1ppp/8/4p3/4PP1q/8/PPPP2PP/RNBQKBNR w KQkq - 1 3)"
+    )
+    assert "the knight on b1 has no legal move: White may make any legal move" in result.instructions
+    assert [(a.side, a.seconds) for a in result.adjustments] == [("black", 120), ("white", -30)]
+    assert any("0:09:00 becomes 0:11:00" in i for i in result.instructions)
+    assert {"FIDE 7.5.1", "FIDE 7.5.5"} <= set(result.rule_refs)
+
+
+def test_touched_piece_with_a_legal_move_must_move(book: RulesetBook) -> None:
+    # 3.g4 does not stop the check from h4, but the g-pawn has a legal move (g3)
+    result = ruling(book, ruleset="fide-standard", record="1. e4 e5 2. f4 Qh4+ 3. g4", claimant="black")
+    assert "White must move the pawn on g2 if it has a legal move (4.3)" in result.instructions
+
+
+def test_p18_second_illegal_move_against_a_bare_king_is_a_draw(book: RulesetBook) -> None:
+    result = ruling(book, ruleset="fide-standard", start_fen=BARE_KING, record="70. Kd2-d4", previous_illegal_moves=1)
+    assert result.verdict == "upheld" and result.result == "1/2-1/2"
+    assert "has_insufficient_material" in result.evidence["mate_check"]["method"]
+
+
+def test_second_illegal_move_loses_when_the_opponent_can_mate(book: RulesetBook) -> None:
+    fen = "8/8/3k4/8/8/8/3KQ3/7r w - - 0 70"
+    result = ruling(book, ruleset="fide-standard", start_fen=fen, record="70. Kd2-d4", previous_illegal_moves=1)
+    assert result.result == "0-1"
+
+
+class _Oracle:
+    """A mate oracle that answers what it is told (the real one is engines/unwinnable)."""
+
+    def __init__(self, unwinnable: bool | None) -> None:
+        self.unwinnable = unwinnable
+        self.asked: list[tuple[str, bool]] = []
+
+    def search(self, board: chess.Board, color: chess.Color) -> MateSearch:
+        self.asked.append((board.fen(), color))
+        helpmate = None if self.unwinnable is not False else ("h1h2",)
+        return MateSearch(color, self.unwinnable, helpmate, "test-oracle", 7)
+
+
+def test_the_mate_oracle_decides_and_is_asked_about_the_reinstated_position(book: RulesetBook) -> None:
+    oracle = _Oracle(unwinnable=True)
+    fen = "8/8/3k4/8/8/8/3KQ3/7r w - - 0 70"
+    result = ruling(book, Services(mate=oracle), ruleset="fide-standard", start_fen=fen, record="70. Kd2-d4",
+                    previous_illegal_moves=1)
+    assert oracle.asked == [(fen, chess.BLACK)]
+    assert result.result == "1/2-1/2" and result.evidence["mate_check"]["method"] == "test-oracle"
+    undecided = ruling(book, Services(mate=_Oracle(None)), ruleset="fide-standard", start_fen=fen,
+                       record="70. Kd2-d4", previous_illegal_moves=1)
+    assert undecided.verdict == "deferred" and undecided.result is None
+
+
+def test_p19_rapid_first_illegal_move_one_minute(book: RulesetBook) -> None:
+    result = ruling(book, ruleset="fide-rapid", claimant="black", record=P17, time_control="1500+10")
+    assert [(a.side, a.seconds) for a in result.adjustments] == [("black", 60), ("white", -10)]
+    assert "FIDE A.3" in result.rule_refs
+
+
+def test_p20_unsupervised_rapid_castling_through_check_seen_in_time(book: RulesetBook) -> None:
+    start = "4kr2/8/8/8/8/8/8/4K2R w K - 0 1"
+    result = ruling(book, ruleset="fide-rapid", start_fen=start, record="1. O-O")
+    assert result.verdict == "upheld"
+    assert "White must make a legal move with the king (4.4.3)" in result.instructions
+    assert [(a.side, a.seconds) for a in result.adjustments] == [("black", 60)]
+    assert {"FIDE A.5.2", "FIDE 7.5.5", "FIDE A.3"} <= set(result.rule_refs)
+    late = ruling(book, ruleset="fide-rapid", start_fen=start, record="1. O-O Kd7")
+    assert late.verdict == "rejected" and not late.adjustments
+    assert any("stands" in r for r in late.reasons)
+
+
+def test_p21_unreplaced_promotion_becomes_a_queen(book: RulesetBook) -> None:
+    result = ruling(book, ruleset="fide-standard", start_fen="8/4P1k1/8/8/8/8/8/4K3 w - - 0 60", record="60. e8")
+    assert result.verdict == "upheld"
+    assert result.evidence["position"] == "4Q3/6k1/8/8/8/8/8/4K3 b - - 0 60"
+    assert result.evidence["illegal_move_count"] == 1
+    assert [(a.side, a.seconds) for a in result.adjustments] == [("black", 120)]
+    assert "FIDE 7.5.2" in result.rule_refs
+
+
+def test_p22_clock_pressed_without_a_move(book: RulesetBook) -> None:
+    result = ruling(book, ruleset="fide-standard", claimant="black", record="1. e4 e5",
+                    clock_pressed_without_move=True)
+    assert result.verdict == "upheld"
+    assert [(a.side, a.seconds) for a in result.adjustments] == [("black", 120)]
+    assert "FIDE 7.5.3" in result.rule_refs
+    assert any("distraction" in r for r in result.reasons)
+    second = ruling(book, ruleset="fide-standard", claimant="black", fen=BARE_KING.replace(" w ", " w "),
+                    clock_pressed_without_move=True, previous_illegal_moves=1)
+    assert second.result == "1/2-1/2"
+
+
+def game_with_illegal_move(before: int, after: int, seed: int = 7) -> str:
+    """A legal game of ``before`` plies, one illegal move as played (wrong geometry), ``after`` legal plies."""
+    rng = random.Random(seed)
+    board = chess.Board()
+    tokens: list[str] = []
+
+    def play(move: chess.Move, token: str) -> None:
+        if board.turn == chess.WHITE:
+            tokens.append(f"{board.fullmove_number}.")
+        tokens.append(token)
+        board.push(move)
+
+    def legal_plies(count: int) -> None:
+        for _ in range(count):
+            moves = sorted(board.legal_moves, key=lambda m: m.uci())
+            quiet = [m for m in moves if not board.is_capture(m) and not board.gives_check(m)] or moves
+            move = rng.choice(quiet)
+            play(move, board.san(move))
+
+    legal_plies(before)
+    own = board.occupied_co[board.turn] & ~board.pawns & ~board.kings
+    for origin in chess.SquareSet(own):
+        targets = [sq for sq in chess.SQUARES if board.piece_at(sq) is None
+                   and chess.square_distance(origin, sq) == 3 and not board.attacks_mask(origin) & chess.BB_SQUARES[sq]]
+        if targets:
+            move = chess.Move(origin, targets[0])
+            play(move, describe(board, move))
+            break
+    legal_plies(after)
+    return " ".join(tokens)
+
+
+def test_p34_us_chess_illegal_move_found_four_moves_later(book: RulesetBook) -> None:
+    record = game_with_illegal_move(50, 9)  # 26.(illegal) ... 30.x, Black to move
+    replay = replay_chess(record)
+    bad = replay.illegal[0]
+    assert bad.move_number == 26 and bad.side == "white" and len(replay.plies) == 60
+    result = ruling(book, ruleset="uschess", claimant="black", record=record)
+    assert result.verdict == "upheld" and not result.adjustments
+    assert result.instructions[0].startswith(f"reinstate the position before {replay.label(51)}")
+    assert any("was not made before Black's own next move" in r for r in result.reasons)
+    assert {"US Chess 11A", "US Chess 11D"} <= set(result.rule_refs)
+
+
+def test_us_chess_illegal_move_older_than_ten_moves_stands(book: RulesetBook) -> None:
+    record = game_with_illegal_move(50, 21)
+    assert len(replay_chess(record).plies) - 51 == 21
+    result = ruling(book, ruleset="uschess", claimant="black", record=record)
+    assert result.verdict == "rejected" and "US Chess 11B" in result.rule_refs
+
+
+def test_p41_calchess_illegal_move_three_moves_ago_gets_two_minutes(book: RulesetBook) -> None:
+    record = game_with_illegal_move(51, 6)  # Black's 26th move, then three moves each
+    replay = replay_chess(record)
+    assert replay.illegal[0].side == "black" and replay.illegal[0].number == 52
+    result = ruling(book, ruleset="calchess-scholastic", claimant="white", record=record)
+    assert result.verdict == "upheld"
+    assert [(a.side, a.seconds) for a in result.adjustments] == [("white", 120)]
+    assert result.instructions[0].startswith(f"reinstate the position before {replay.label(52)}")
+
+
+def test_a_legal_alleged_move_is_rejected(book: RulesetBook) -> None:
+    result = ruling(book, ruleset="fide-standard", record=P17, alleged_illegal_ply=3)
+    assert result.verdict == "rejected" and "was a legal move" in result.reasons[0]
+
+
+def test_alleged_ply_beyond_the_record_names_the_field(book: RulesetBook) -> None:
+    with pytest.raises(ContractError) as err:
+        ruling(book, ruleset="fide-standard", record=P17, alleged_illegal_ply=40)
+    assert err.value.field == "alleged_illegal_ply"
+
+
+@pytest.mark.parametrize(
+    ("tc", "move", "seconds"),
+    [("40/5400+30:1800+30", 10, 30), ("40/5400:1800+30", 10, 0), ("40/5400:1800+30", 41, 30),
+     ("1800+5d", 3, 0), ("G/90;d5", 3, 0), ("40/120, SD/30;inc30", 5, 30), ("900+10", 1, 10), (None, 1, 0)],
+)
+def test_increment_in_force(tc: str | None, move: int, seconds: float) -> None:
+    assert increment_seconds(tc, move) == seconds
+
+
+def test_clock_times_from_the_record_are_evidence_and_later_moves_are_cancelled(book: RulesetBook) -> None:
+    record = ("1. e4 {[%clk 1:29:50]} e5 {[%clk 1:29:40]} 2. f4 {[%clk 1:29:00]} Qh4+ {[%clk 1:28:00]} "
+              "3. Nc3 {[%clk 1:27:30]} Nc6 {[%clk 1:27:00]}")
+    result = ruling(book, ruleset="fide-standard", claimant="black", record=record)
+    assert result.evidence["clocks_before"] == {"white": 5340, "black": 5280}
+    assert result.instructions[0].endswith("; the 1 later move(s) are cancelled")
+    assert any("White 1:29:00, Black 1:28:00" in r for r in result.reasons)

@@ -1,0 +1,179 @@
+"""Fifty moves (FIDE 9.3, US 14F) and the automatic endings (FIDE 9.6, US 14K): P07-P11, P29, P35, P36."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import chess
+import pytest
+
+from adjudicator.claims.move_rule import can_claim_fifty_moves
+from adjudicator.contract import parse_case
+from adjudicator.replay import replay_chess
+from adjudicator.rule import rule
+from adjudicator.rulesets import RulesetBook
+from adjudicator.ruling import Ruling
+
+SHUFFLE_5 = " ".join(f"{2 * i + 1}. Nf3 Nf6 {2 * i + 2}. Ng1 Ng8" for i in range(4))
+
+
+def ruling(book: RulesetBook, **case: Any) -> Ruling:
+    case.setdefault("claim", "fifty-move")
+    return rule(parse_case(case), book)
+
+
+def quiet_walk(board: chess.Board, plies: int) -> list[str]:
+    """SAN moves with no capture, no pawn move, no repeated position, no mate or stalemate."""
+    seen = {board._transposition_key()}
+    sans = []
+    for _ in range(plies):
+        for move in sorted(board.legal_moves, key=lambda m: m.uci()):
+            if board.is_zeroing(move):
+                continue
+            board.push(move)
+            key = board._transposition_key()
+            ok = key not in seen and not board.is_checkmate() and not board.is_stalemate()
+            board.pop()
+            if ok:
+                break
+        else:
+            raise AssertionError("no quiet move")
+        sans.append(board.san(move))
+        board.push(move)
+        seen.add(board._transposition_key())
+    return sans
+
+
+def movetext(start: chess.Board, sans: list[str]) -> str:
+    board = start.copy()
+    out = []
+    for san in sans:
+        if board.turn == chess.WHITE:
+            out.append(f"{board.fullmove_number}.")
+        elif not out:
+            out.append(f"{board.fullmove_number}...")
+        out.append(san)
+        board.push_san(san)
+    return " ".join(out)
+
+
+def test_p07_fifty_moves_completed(book: RulesetBook) -> None:
+    result = ruling(book, ruleset="fide-standard", claimant="white", fen="8/8/4k3/8/8/2b5/4K3/R7 w - - 100 120")
+    assert result.verdict == "upheld" and result.result == "1/2-1/2"
+    assert "FIDE 9.3.2" in result.rule_refs and result.evidence["counter"] == 100
+
+
+def test_p08_written_capture_restarts_the_count(book: RulesetBook) -> None:
+    fen = "8/8/4k3/8/8/2b5/4K3/R7 b - - 99 120"
+    result = ruling(book, ruleset="fide-standard", claimant="black", fen=fen, intended_move="Bxa1")
+    assert result.verdict == "rejected"
+    assert [(a.side, a.seconds) for a in result.adjustments] == [("white", 120)]
+    assert "Black must play the written move 120...Bxa1" in result.instructions
+    other = ruling(book, ruleset="fide-standard", claimant="black", fen=fen, intended_move="Bd4")
+    assert other.verdict == "upheld" and "FIDE 9.3.1" in other.rule_refs
+
+
+def test_p09_seventy_five_moves_end_the_game_and_a_later_flag_is_irrelevant(book: RulesetBook) -> None:
+    start = "6k1/8/8/8/8/8/5K2/7R b - - 149 130"
+    replay = replay_chess("130... Kf7", start)
+    assert replay.counter_after(0) == 149 and replay.counter == 150
+    result = ruling(book, ruleset="fide-standard", start_fen=start, record="130... Kf7",
+                    fen="8/5k2/8/8/8/8/5K2/7R w - - 150 131", clock={"white": 0, "black": 30, "flagged": ["white"]})
+    assert result.verdict == "upheld" and result.result == "1/2-1/2"
+    assert "FIDE 9.6.2" in result.rule_refs
+    assert any("flag" in r and "irrelevant" in r for r in result.reasons)
+
+
+def test_p10_mate_on_the_75th_move_takes_precedence(book: RulesetBook) -> None:
+    result = ruling(book, ruleset="fide-standard", start_fen="7k/8/6K1/8/8/8/8/R7 w - - 149 150", record="150. Ra8#")
+    assert result.result == "1-0"
+    assert {"FIDE 5.1.1", "FIDE 9.6.2"} <= set(result.rule_refs)
+
+
+def test_p11_fivefold_walk_and_ruling(book: RulesetBook) -> None:
+    replay = replay_chess(SHUFFLE_5)
+    assert [i for i, k in enumerate(replay.keys) if k == replay.start_key] == [0, 4, 8, 12, 16]
+    result = ruling(book, ruleset="fide-standard", record=SHUFFLE_5,
+                    fen="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 16 9")
+    assert result.verdict == "upheld" and result.result == "1/2-1/2"
+    assert result.evidence["ended_at_ply"] == 16 and "FIDE 9.6.1" in result.rule_refs
+
+
+def test_fivefold_earlier_in_the_record_ended_the_game_there(book: RulesetBook) -> None:
+    result = ruling(book, ruleset="fide-standard", record=SHUFFLE_5 + " 9. e4 e5 10. d4")
+    assert result.result == "1/2-1/2" and result.evidence["ended_at_ply"] == 16
+    assert any("later plies" in r for r in result.reasons)
+
+
+def test_p35_us_chess_td_may_declare_a_draw_after_five_consecutive(book: RulesetBook) -> None:
+    result = ruling(book, ruleset="uschess", record=SHUFFLE_5)
+    assert result.verdict == "deferred" and result.result is None
+    assert "US Chess 14K" in result.rule_refs
+    assert "the TD may declare the game drawn" in result.instructions
+
+
+def test_us_chess_non_consecutive_repetitions_are_not_14k(book: RulesetBook) -> None:
+    # the start position five times, but a four-move cycle between the fourth and the fifth
+    record = SHUFFLE_5[: SHUFFLE_5.rindex("7.")] + "7. Nc3 Nc6 8. Nf3 Nf6 9. Ng1 Ng8 10. Nb1 Nb8"
+    replay = replay_chess(record)
+    assert [i for i, k in enumerate(replay.keys) if k == replay.start_key] == [0, 4, 8, 12, 20]
+    us = ruling(book, ruleset="uschess", claimant="white", record=record)
+    assert us.verdict == "rejected" and us.result is None
+    fide = ruling(book, ruleset="fide-standard", record=record)
+    assert fide.result == "1/2-1/2" and fide.evidence["ended_at_ply"] == 20
+
+
+def test_p29_promotion_inside_the_window_is_a_pawn_move(book: RulesetBook) -> None:
+    start = chess.Board("7k/4P3/8/8/3r4/8/8/K5R1 w - - 0 1")
+    board = start.copy()
+    sans = quiet_walk(board, 44)  # 22 moves each
+    board.push_san("e8=Q")
+    sans.append("e8=Q")
+    sans += quiet_walk(board, 58)  # 52 moves by White and 51 by Black without a capture; Black to move
+    record = movetext(start, sans)
+    replay = replay_chess(record, start.fen())
+    promo = 45
+    assert replay.plies[promo - 1].move is not None and replay.plies[promo - 1].move.promotion == chess.QUEEN
+    # the walk: the count rises ply by ply, the promotion resets it, and it never reaches 100
+    for ply in replay.plies:
+        expected = ply.number if ply.number < promo else ply.number - promo
+        assert ply.counter == expected
+        assert not can_claim_fifty_moves(ply.counter) or ply.number < promo
+    assert replay.final_board.turn == chess.BLACK
+    result = ruling(book, ruleset="uschess", claimant="black", record=record, start_fen=start.fen())
+    assert result.verdict == "rejected" and not result.adjustments
+    assert any("promotion, which is a pawn move" in r for r in result.reasons)
+    assert any("the TD may add 2:00" in i for i in result.instructions)
+
+
+def test_p36_without_a_scoresheet_only_a_td_count_supports_the_claim(book: RulesetBook) -> None:
+    fen = "8/8/4k3/8/8/2b5/4K3/R7 w - - 100 120"
+    denied = ruling(book, ruleset="uschess", claimant="white", fen=fen, scoresheet=False)
+    assert denied.verdict == "rejected" and "US Chess 14F4" in denied.rule_refs
+    counted = ruling(book, ruleset="uschess", claimant="white", fen=fen, scoresheet=False, td_count=50)
+    assert counted.verdict == "upheld"
+
+
+@pytest.mark.parametrize("value", ["yes", 1])
+def test_case_fields_are_validated(book: RulesetBook, value: object) -> None:
+    from adjudicator.contract import ContractError
+
+    with pytest.raises(ContractError) as err:
+        ruling(book, ruleset="uschess", claimant="white", fen="8/8/4k3/8/8/2b5/4K3/R7 w - - 100 120",
+               scoresheet=value)
+    assert err.value.field == "scoresheet"
+
+
+def test_stalemate_in_the_record_ended_the_game(book: RulesetBook) -> None:
+    record = ("1. e3 a5 2. Qh5 Ra6 3. Qxa5 h5 4. h4 Rah6 5. Qxc7 f6 6. Qxd7+ Kf7 7. Qxb7 Qd3 "
+              "8. Qxb8 Qh7 9. Qxc8 Kg6 10. Qe6")
+    replay = replay_chess(record)
+    assert [p.number for p in replay.plies if p.is_stalemate] == [19]
+    assert not any(p.is_checkmate for p in replay.plies)
+    result = ruling(book, ruleset="fide-standard", record=record)
+    assert result.result == "1/2-1/2" and result.evidence["ending"] == "stalemate"
+
+
+def test_checkmate_is_found_ply_by_ply() -> None:
+    replay = replay_chess("1. f3 e5 2. g4 Qh4#")
+    assert [p.is_checkmate for p in replay.plies] == [False, False, False, True]

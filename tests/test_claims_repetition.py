@@ -1,0 +1,168 @@
+"""Threefold repetition (FIDE 9.2, US Chess 14C): cases P01-P06, P27, P28 walked ply by ply."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from adjudicator.claims.repetition import can_claim_threefold, occurrences_of
+from adjudicator.contract import parse_case
+from adjudicator.replay import replay_chess
+from adjudicator.rule import rule
+from adjudicator.rulesets import RulesetBook
+from adjudicator.ruling import Ruling
+
+SHUFFLE = ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"]
+P03 = "1. e4 e5 2. Ke2 Ke7 3. Ke1 Ke8 4. Ke2 Ke7 5. Ke1 Ke8"
+P04_START = "4k1n1/3p4/8/4P3/8/8/8/4K1N1 b - - 0 1"
+P04 = "1... d5 2. Nf3 Nh6 3. Ng1 Ng8 4. Nf3 Nh6 5. Ng1 Ng8"
+
+
+def numbered(sans: list[str], first: int = 1) -> str:
+    out = []
+    for i, san in enumerate(sans):
+        if i % 2 == 0:
+            out.append(f"{first + i // 2}.")
+        out.append(san)
+    return " ".join(out)
+
+
+def ruling(book: RulesetBook, **case: Any) -> Ruling:
+    case.setdefault("claim", "threefold-repetition")
+    return rule(parse_case(case), book)
+
+
+def test_p01_walk_the_shuffle_ply_by_ply() -> None:
+    """The start position stands at plies 0, 4 and 8; only at ply 8 may White claim."""
+    for ply in range(1, len(SHUFFLE) + 1):
+        replay = replay_chess(numbered(SHUFFLE[:ply]))
+        assert len(replay.plies) == ply
+        expected = {4: [0, 4], 8: [0, 4, 8]}.get(ply)
+        if expected:
+            assert occurrences_of(replay, replay.keys[-1]) == expected
+        assert can_claim_threefold(replay) == (ply == 8)
+
+
+def test_p01_threefold_on_the_board_is_a_draw(book: RulesetBook) -> None:
+    result = ruling(
+        book, ruleset="fide-standard", claimant="white", record=numbered(SHUFFLE),
+        fen="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 8 5",
+    )
+    assert result.verdict == "upheld" and result.result == "1/2-1/2"
+    assert result.evidence["occurrences"] == [0, 4, 8]
+    assert {"FIDE 9.2.2", "FIDE 9.2.3", "FIDE 9.5.2"} <= set(result.rule_refs)
+    assert not result.adjustments
+
+
+@pytest.mark.parametrize("ruleset", ["fide-standard", "uschess"])
+def test_p02_p28_written_move_completes_the_third_occurrence(book: RulesetBook, ruleset: str) -> None:
+    result = ruling(
+        book, ruleset=ruleset, claimant="black", record=numbered(SHUFFLE[:7]), intended_move="Ng8",
+        fen="rnbqkb1r/pppppppp/5n2/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 7 4",
+    )
+    assert result.verdict == "upheld" and result.result == "1/2-1/2"
+    assert result.evidence["occurrences"] == [0, 4, 8]
+    assert "the written move 4...Ng8 is not played" in result.instructions
+    expected = {"FIDE 9.2.1"} if ruleset == "fide-standard" else {"US Chess 14C", "US Chess 14C2"}
+    assert expected <= set(result.rule_refs)
+
+
+def test_p03_castling_rights_differ_so_the_claim_fails(book: RulesetBook) -> None:
+    replay = replay_chess(P03)
+    # after 1...e5 the same pieces stood on the same squares, but with KQkq
+    assert replay.fen_at(2).split()[0] == replay.fen_at(10).split()[0]
+    assert occurrences_of(replay, replay.keys[-1]) == [6, 10]
+    result = ruling(
+        book, ruleset="fide-standard", claimant="white", record=P03,
+        clock={"white": "0:31:00", "black": "0:28:00"},
+        fen="rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w - - 8 6",
+    )
+    assert result.verdict == "rejected" and result.result is None
+    assert [(a.side, a.seconds) for a in result.adjustments] == [("black", 120)]
+    assert any("0:28:00 becomes 0:30:00" in i for i in result.instructions)
+    assert any("draw offer" in i for i in result.instructions)
+    assert any("castling rights" in r for r in result.reasons)
+    assert {"FIDE 9.2.3", "FIDE 9.5.3", "FIDE 9.1.2.3"} <= set(result.rule_refs)
+
+
+def test_p04a_en_passant_makes_the_first_occurrence_different(book: RulesetBook) -> None:
+    replay = replay_chess(P04, P04_START)
+    # after 1...d5, exd6 e.p. was legal: not the same position as after 3...Ng8 and 5...Ng8
+    assert replay.keys[1] != replay.keys[5] == replay.keys[9]
+    assert replay.fen_at(1).split()[:4] == ["4k1n1/8/8/3pP3/8/8/8/4K1N1", "w", "-", "d6"]
+    result = ruling(
+        book, ruleset="fide-standard", claimant="white", record=P04, start_fen=P04_START,
+        fen="4k1n1/8/8/3pP3/8/8/8/4K1N1 w - - 8 6",
+    )
+    assert result.verdict == "rejected"
+    assert [(a.side, a.seconds) for a in result.adjustments] == [("black", 120)]
+    assert any("exd6" in r and "9.2.3.1" in r for r in result.reasons)
+
+
+def test_p04b_written_nf3_would_repeat_for_the_third_time(book: RulesetBook) -> None:
+    result = ruling(
+        book, ruleset="fide-standard", claimant="white", record=P04, start_fen=P04_START, intended_move="Nf3"
+    )
+    assert result.verdict == "upheld" and result.evidence["occurrences"] == [2, 6, 10]
+
+
+def test_p05_rapid_penalty_is_one_minute(book: RulesetBook) -> None:
+    result = ruling(book, ruleset="fide-rapid", claimant="white", record=P03, clock={"white": 600, "black": 500})
+    assert result.verdict == "rejected"
+    assert [(a.side, a.seconds) for a in result.adjustments] == [("black", 60)]
+    assert "FIDE A.3" in result.rule_refs
+
+
+def test_p06_touched_piece_loses_the_right_to_claim_on_this_move(book: RulesetBook) -> None:
+    result = ruling(book, ruleset="fide-standard", claimant="white", record=numbered(SHUFFLE), touched_piece=True)
+    assert result.verdict == "rejected" and result.result is None
+    assert not result.adjustments
+    assert any("must move the touched piece" in i for i in result.instructions)
+    assert "FIDE 9.4" in result.rule_refs
+
+
+def test_only_the_player_having_the_move_may_claim(book: RulesetBook) -> None:
+    result = ruling(book, ruleset="fide-standard", claimant="black", record=numbered(SHUFFLE))
+    assert result.verdict == "rejected" and not result.adjustments
+
+
+def test_illegal_written_move_is_an_incorrect_claim(book: RulesetBook) -> None:
+    result = ruling(book, ruleset="fide-standard", claimant="white", record=P03, intended_move="Ke3")
+    assert result.verdict == "rejected"
+    assert any("another move" in i and "king" in i for i in result.instructions)
+    assert [(a.side, a.seconds) for a in result.adjustments] == [("black", 120)]
+
+
+def test_unreadable_written_move_names_the_field(book: RulesetBook) -> None:
+    from adjudicator.contract import ContractError
+
+    with pytest.raises(ContractError) as err:
+        ruling(book, ruleset="fide-standard", claimant="white", record=P03, intended_move="Zz9")
+    assert err.value.field == "intended_move"
+
+
+def test_us_chess_penalty_is_at_the_tds_discretion(book: RulesetBook) -> None:
+    result = ruling(book, ruleset="uschess", claimant="white", record=P03)
+    assert result.verdict == "rejected" and not result.adjustments
+    assert any("the TD may add 2:00 to Black's clock" in i for i in result.instructions)
+
+
+def test_p27_no_draw_offer_rule_does_not_bar_a_claim(book: RulesetBook) -> None:
+    record = numbered(SHUFFLE, first=18)
+    start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 18"
+    result = ruling(book, ruleset="us-senior", claimant="white", record=record, start_fen=start)
+    assert replay_chess(record, start).final_board.fullmove_number == 22
+    assert result.verdict == "upheld" and result.result == "1/2-1/2"
+    assert "FIDE 9.1.1" in result.rule_refs
+    assert any("not a draw agreement" in r for r in result.reasons)
+
+
+def test_record_and_fen_that_disagree_are_reported(book: RulesetBook) -> None:
+    from adjudicator.contract import ContractError
+
+    with pytest.raises(ContractError) as err:
+        ruling(book, ruleset="fide-standard", claimant="white", record=numbered(SHUFFLE),
+               fen="rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 8 5")
+    assert err.value.field == "fen" and err.value.code == "record_mismatch"
+    assert "f3 is empty in the record but white knight in fen" in err.value.message

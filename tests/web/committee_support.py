@@ -1,0 +1,53 @@
+"""Helpers for the committee, appeals, audit and auth tests: an app on a temp SQLite file, users, cases."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from web import create_app
+from web.auth.models import create_user
+
+CHECKERS_FEN = "B:W21,22,23,K30:B9,10,11"
+"""An unfinished Master Division game: Red (first mover) to move."""
+
+
+def make_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **overrides: Any) -> Flask:
+    db = tmp_path / "adjudicator.db"
+    monkeypatch.setenv("ADJUDICATOR_DATABASE_URL", f"sqlite:///{db}")
+    settings: dict[str, Any] = {"TESTING": True, "SECRET_KEY": "test-secret", "WTF_CSRF_ENABLED": False}
+    settings.update(overrides)
+    return create_app(settings)
+
+
+def add_user(app: Flask, name: str, role: str, *, club: str | None = None, team: str | None = None,
+             password: str = "password-" + "x" * 4) -> str:
+    """Create a user in the app's database; returns the API token."""
+    with app.extensions["committee.sessionmaker"]() as session:
+        _user, token, _password = create_user(session, name, role, password, club, team,
+                                               hash_method="pbkdf2:sha256:1000")
+        session.commit()
+    return token
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def checkers_case(members: list[str], **extra: Any) -> dict[str, Any]:
+    case: dict[str, Any] = {
+        "game": "checkers",
+        "ruleset": "acf-master-division",
+        "claim": "unfinished-game",
+        "fen": CHECKERS_FEN,
+        "clock": {"red": "0:03:10", "white": "0:01:40"},
+        "round": "5",
+        "board": "2",
+        "players": {"red": {"name": "Ann Red", "club": "Reds CC"}, "white": {"name": "Walt White", "team": "Texas"}},
+        "members": members,
+    }
+    case.update(extra)
+    return case

@@ -1,0 +1,128 @@
+"""Fixtures for the web tests: an app on a temporary SQLite file, a test client, a live
+server (werkzeug, threaded, 127.0.0.1 only) and Debian's Chromium through Playwright."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import threading
+import types
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from adjudicator import claims
+from tests.web import fake_claims
+from web import create_app
+
+ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+PHONE = {"width": 390, "height": 844}
+
+
+def _module(name: str, claim: type) -> str:
+    """Register a stand-in claim as an importable module; its dotted name."""
+    full = f"tests.web._stand_in_{name}"
+    module = types.ModuleType(full)
+    module.rule = claim.rule  # type: ignore[attr-defined]
+    sys.modules[full] = module
+    return full
+
+
+@pytest.fixture
+def stand_ins(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """Stand-in claims in place of fifty-move (quick), unfinished-game (slow) and illegal-move (broken)."""
+    handlers = dict(claims.HANDLERS)
+    handlers[("chess", "fifty-move")] = _module("quick", fake_claims.QuickClaim)
+    handlers[("chess", "unfinished-game")] = _module("slow", fake_claims.SlowClaim)
+    handlers[("chess", "illegal-move")] = _module("broken", fake_claims.BrokenClaim)
+    monkeypatch.setattr(claims, "HANDLERS", handlers)
+    import adjudicator.rule
+    import web.submit
+
+    monkeypatch.setattr(adjudicator.rule, "HANDLERS", handlers)
+    monkeypatch.setattr(web.submit, "HANDLERS", handlers)
+    monkeypatch.setattr("web.claims.forms.HANDLERS", handlers)
+    return {"quick": "fifty-move", "slow": "unfinished-game", "broken": "illegal-move"}
+
+
+def make_app(tmp_path: Path, **overrides: Any) -> Flask:
+    settings = {
+        "TESTING": True,
+        "WTF_CSRF_ENABLED": False,
+        "SECRET_KEY": "test",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'web.db'}",
+    }
+    settings.update(overrides)
+    return create_app(settings)
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[Flask]:
+    application = make_app(tmp_path)
+    yield application
+    application.extensions["adjudicator"].shutdown()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[str]:
+    """The app with CSRF on, served by a threaded werkzeug server on 127.0.0.1:<free port>."""
+    from werkzeug.serving import make_server
+
+    application = make_app(tmp_path, WTF_CSRF_ENABLED=True, TESTING=False)
+    server = make_server("127.0.0.1", 0, application, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    application.extensions["adjudicator"].shutdown()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM} (Debian package chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        instance = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
+        yield instance
+        instance.close()
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    """A page on a 390x844 phone screen."""
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def shot(page: Any, name: str) -> Path:
+    """Save a full-page screenshot as a test artefact."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path

@@ -1,0 +1,149 @@
+"""Appeals: the full record as it stood, a deterministic re-run with its differences, and the decision."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from pathlib import Path
+
+import pytest
+from committee_support import add_user, bearer, checkers_case, make_app
+from flask import Flask
+from flask.testing import FlaskClient
+
+
+@pytest.fixture
+def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Flask:
+    app = make_app(tmp_path, monkeypatch)
+    td = add_user(app, "tina", "td", password="td-password")
+    members = {name: add_user(app, name, "committee") for name in ("m1", "m2", "m3")}
+    add_user(app, "april", "appeals", password="appeals-password")
+    client = app.test_client()
+    case_id = client.post("/api/v1/committee-cases", json=checkers_case(list(members)), headers=bearer(td)).json["id"]
+    for name, result, comment in (("m1", "1-0", "Red breaks through"), ("m2", "1-0", ""),
+                                  ("m3", "1/2-1/2", "White holds")):
+        client.post(f"/api/v1/committee-cases/{case_id}/votes", json={"result": result, "comment": comment},
+                    headers=bearer(members[name]))
+    return app
+
+
+def login(app: Flask, name: str, password: str) -> FlaskClient:
+    client = app.test_client()
+    assert client.post("/login", data={"name": name, "password": password}).status_code == 303
+    return client
+
+
+def file_appeal(app: Flask) -> tuple[FlaskClient, str]:
+    td = login(app, "tina", "td-password")
+    response = td.post("/appeals/", data={"subject": "committee-case:1", "grounds": "Red says the win is clear"})
+    assert response.status_code == 303
+    return td, response.headers["Location"]
+
+
+def test_the_appeal_page_shows_the_full_record_and_the_rerun(app: Flask) -> None:
+    _td, url = file_appeal(app)
+    page = login(app, "april", "appeals-password").get(url).get_data(as_text=True)
+    assert "Red says the win is clear" in page
+    for member, vote in (("m1", "1-0"), ("m2", "1-0"), ("m3", "1/2-1/2")):
+        assert re.search(rf"<td>{member}</td><td>{re.escape(vote)}</td>", page), member
+    assert "White holds" in page
+    assert re.search(r"<td>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z</td>", page)  # vote times
+    assert "B:W21,22,23,K30:B9,10,11" in page  # the inputs
+    assert "&#34;deterministic&#34;: true" in page or '"deterministic": true' in page  # engine settings
+    assert "ACF Master Division local rules" in page
+    assert "Re-run at" in page
+    assert "No difference: the re-run gives the same analysis." in page
+
+
+def test_a_changed_analysis_shows_as_a_difference(app: Flask, tmp_path: Path) -> None:
+    with sqlite3.connect(tmp_path / "adjudicator.db") as con:  # as if another engine version had been used
+        con.execute("UPDATE committee_cases SET recommendation_json = ?",
+                    (json.dumps({"verdict": "adjudicated", "result": "1-0", "reasons": ["Red wins"]}),))
+    _td, url = file_appeal(app)
+    page = login(app, "april", "appeals-password").get(url).get_data(as_text=True)
+    assert "difference(s) from the original analysis" in page
+    # no analysis now: the whole recommendation differs; with one, at least its reasons do
+    assert "<td>recommendation</td>" in page or "<td>reasons</td>" in page
+    assert "Red wins" in page
+
+
+def test_the_appeals_committee_overturns_with_a_new_result_and_reasons(app: Flask) -> None:
+    td, url = file_appeal(app)
+    appeal_id = url.rstrip("/").rsplit("/", 1)[1]
+    assert td.post(f"/appeals/{appeal_id}/decision", data={"outcome": "upheld", "reasons": "x"}).status_code == 403
+    april = login(app, "april", "appeals-password")
+    missing = april.post(f"/appeals/{appeal_id}/decision", data={"outcome": "overturned", "reasons": "x"})
+    assert "error=" in missing.headers["Location"]  # overturning needs the new result
+    same = april.post(f"/appeals/{appeal_id}/decision",
+                      data={"outcome": "overturned", "new_result": "1/2-1/2", "reasons": "x"})
+    assert "error=" in same.headers["Location"]
+    done = april.post(f"/appeals/{appeal_id}/decision",
+                      data={"outcome": "overturned", "new_result": "1-0", "reasons": "The win was verified."})
+    assert done.status_code == 303 and "error=" not in done.headers["Location"]
+    page = april.get(url).get_data(as_text=True)
+    assert "<strong data-outcome>overturned</strong>; result <strong>1-0</strong>" in page
+    assert "The win was verified." in page and "Decided by april" in page
+    again = april.post(f"/appeals/{appeal_id}/decision", data={"outcome": "upheld", "reasons": "y"})
+    assert "already" in again.headers["Location"]
+
+
+def test_an_undecided_case_cannot_be_appealed_yet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    app = make_app(tmp_path, monkeypatch)
+    td = add_user(app, "tina", "td", password="td-password")
+    for name in ("m1", "m2", "m3"):
+        add_user(app, name, "committee")
+    app.test_client().post("/api/v1/committee-cases", json=checkers_case(["m1", "m2", "m3"]), headers=bearer(td))
+    response = login(app, "tina", "td-password").post("/appeals/", data={"subject": "committee-case:1",
+                                                                          "grounds": "too early"})
+    assert response.status_code == 422
+    assert "has not decided yet" in response.get_data(as_text=True)
+
+
+def test_appeal_filing_rerun_and_decision_are_audited(app: Flask, tmp_path: Path) -> None:
+    td, url = file_appeal(app)
+    appeal_id = url.rstrip("/").rsplit("/", 1)[1]
+    login(app, "april", "appeals-password").post(f"/appeals/{appeal_id}/decision",
+                                                  data={"outcome": "upheld", "reasons": "The draw stands."})
+    with sqlite3.connect(tmp_path / "adjudicator.db") as con:
+        kinds = [k for (k,) in con.execute("SELECT kind FROM audit_entries WHERE subject LIKE 'appeal:%' "
+                                            "ORDER BY seq")]
+    assert kinds == ["appeal", "appeal-rerun", "appeal-decision"]
+    from web.audit import verify
+
+    with app.extensions["committee.sessionmaker"]() as session:
+        assert verify(session).is_intact
+
+
+def test_an_overturned_decision_changes_the_exported_result(app: Flask) -> None:
+    td, url = file_appeal(app)
+    appeal_id = url.rstrip("/").rsplit("/", 1)[1]
+    before = td.get("/committee/cases/1/record").get_data(as_text=True)
+    assert before.rstrip().endswith("1/2-1/2") and "a win needs a unanimous vote" in before
+    login(app, "april", "appeals-password").post(
+        f"/appeals/{appeal_id}/decision",
+        data={"outcome": "overturned", "new_result": "1-0", "reasons": "The win was verified."})
+    after = td.get("/committee/cases/1/record").get_data(as_text=True)
+    assert '[Result "1-0"]' in after and after.rstrip().endswith("1-0")
+    assert f"Overturned on appeal #{appeal_id} (april): 1-0. The win was verified." in after
+    page = td.get("/committee/cases/1").get_data(as_text=True)
+    assert "TRF code 1 for Red, 0 for White" in page
+    assert "the decision is overturned; new result 1-0" in page
+
+
+def test_a_ruling_given_at_the_board_can_be_appealed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("web.store", reason="the rulings storage (web helper) is not merged yet")
+    app = make_app(tmp_path, monkeypatch)
+    add_user(app, "tina", "td", password="td-password")
+    add_user(app, "april", "appeals", password="appeals-password")
+    case = {"game": "chess", "ruleset": "fide-standard", "claim": "threefold-repetition", "claimant": "white",
+            "record": "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8"}
+    given = app.test_client().post("/api/v1/rulings", json=case)
+    assert given.status_code == 201, given.get_json()
+    ruling_id = given.get_json()["id"]
+    response = login(app, "tina", "td-password").post(
+        "/appeals/", data={"subject": f"ruling:{ruling_id}", "grounds": "Black says the position differed"})
+    assert response.status_code == 303
+    page = login(app, "april", "appeals-password").get(response.headers["Location"]).get_data(as_text=True)
+    assert "threefold-repetition" in page and "1. Nf3 Nf6 2. Ng1 Ng8" in page
+    assert "No difference: the re-run gives the same analysis." in page

@@ -1,0 +1,158 @@
+"""Durability: the server SIGKILLed during a burst of votes loses no vote it acknowledged.
+
+Runs the real ``python3 -m adjudicator serve`` (waitress) on 127.0.0.1 with a temp
+SQLite database (WAL, ``synchronous=FULL``), fires votes from several threads,
+kills the server with SIGKILL once a third of them are acknowledged, restarts
+it, and checks that every acknowledged vote is stored, that the audit chain is
+intact, and that re-sending the unacknowledged votes counts each vote once.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+from committee_support import checkers_case
+
+from web.auth.models import create_user
+from web.committee.store import command_session
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[2]
+MEMBERS = ("m1", "m2", "m3")
+CASES = 30
+RESULTS = ("1-0", "1/2-1/2", "0-1")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start(db: Path) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    env = {**os.environ, "ADJUDICATOR_DATABASE_URL": f"sqlite:///{db}", "PYTHONPATH": str(ROOT)}
+    process = subprocess.Popen([sys.executable, "-m", "adjudicator", "serve", "--host", "127.0.0.1", "--port",
+                                str(port)], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return process, f"http://127.0.0.1:{port}"
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    raise RuntimeError("the server did not start")
+
+
+def call(method: str, url: str, token: str, body: Any = None) -> tuple[int, Any]:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, method=method, headers={
+        "Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read() or b"null")
+
+
+@pytest.fixture
+def server_db(tmp_path: Path) -> Iterator[tuple[Path, dict[str, str]]]:
+    db = tmp_path / "votes.db"
+    tokens = {}
+    with command_session({"database": {"url": f"sqlite:///{db}"}}) as session:
+        for name, role in (("tina", "td"), *((m, "committee") for m in MEMBERS)):
+            tokens[name] = create_user(session, name, role, "password-123", hash_method="pbkdf2:sha256:1000")[1]
+        session.commit()
+    yield db, tokens
+
+
+def test_sigkill_during_a_burst_of_votes_loses_no_acknowledged_vote(server_db: tuple[Path, dict[str, str]]) -> None:
+    db, tokens = server_db
+    server, base = start(db)
+    try:
+        cases = []
+        for _ in range(CASES):
+            status, body = call("POST", f"{base}/api/v1/committee-cases", tokens["tina"], checkers_case(list(MEMBERS)))
+            assert status == 201, body
+            cases.append(body["id"])
+        votes = [(case_id, member, RESULTS[(case_id + i) % 3]) for case_id in cases
+                 for i, member in enumerate(MEMBERS)]
+        acknowledged: list[tuple[int, str, str]] = []
+        lock = threading.Lock()
+        killed = threading.Event()
+
+        def fire(vote: tuple[int, str, str]) -> None:
+            case_id, member, result = vote
+            try:
+                status, _ = call("POST", f"{base}/api/v1/committee-cases/{case_id}/votes", tokens[member],
+                                 {"result": result, "comment": f"{member} on {case_id}"})
+            except (OSError, urllib.error.URLError):
+                return  # the server died before answering: not acknowledged
+            assert status == 201
+            with lock:
+                acknowledged.append(vote)
+                if len(acknowledged) >= len(votes) // 3 and not killed.is_set():
+                    killed.set()
+                    os.kill(server.pid, signal.SIGKILL)
+
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            list(pool.map(fire, votes))
+        assert killed.is_set()
+        server.wait(timeout=10)
+        assert server.returncode == -signal.SIGKILL
+        assert len(votes) // 3 <= len(acknowledged) < len(votes)
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+
+    server, base = start(db)  # restart on the same database
+    try:
+        with sqlite3.connect(db) as con:
+            stored = {(case_id, name, result) for case_id, name, result in con.execute(
+                "SELECT v.case_id, u.name, v.result FROM committee_votes v JOIN users u ON u.id = v.user_id")}
+        lost = [vote for vote in acknowledged if vote not in stored]
+        print(f"votes fired {len(votes)}, acknowledged {len(acknowledged)}, stored after SIGKILL {len(stored)}")
+        assert lost == [], f"{len(lost)} acknowledged votes lost"
+        for case_id in {c for c, _m, _r in acknowledged}:
+            status, body = call("GET", f"{base}/api/v1/committee-cases/{case_id}", tokens["tina"])
+            assert status == 200
+            assert body["votes_cast"] >= sum(1 for c, _m, _r in acknowledged if c == case_id)
+
+        # re-send everything not acknowledged: each vote counts once (201 now, or 409 if it got in before the kill)
+        for case_id, member, result in votes:
+            if (case_id, member, result) in acknowledged:
+                continue
+            status, _ = call("POST", f"{base}/api/v1/committee-cases/{case_id}/votes", tokens[member],
+                             {"result": result})
+            assert status == (409 if (case_id, member, result) in stored else 201)
+        for case_id in cases:
+            status, body = call("GET", f"{base}/api/v1/committee-cases/{case_id}", tokens["tina"])
+            assert (body["status"], body["votes_cast"]) == ("decided", 3)
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=10)
+
+    from web.audit import verify
+
+    with command_session({"database": {"url": f"sqlite:///{db}"}}) as session:
+        report = verify(session)
+    assert report.is_intact, report.to_json()
+    assert report.entries == 4 + 2 * CASES + 3 * CASES + CASES  # users, cases + recommendations, votes, decisions

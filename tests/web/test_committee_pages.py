@@ -1,0 +1,74 @@
+"""The TD's and members' pages without JavaScript: open a case by form, vote by form, the tally fragment."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from committee_support import CHECKERS_FEN, add_user, make_app
+from flask import Flask
+from flask.testing import FlaskClient
+
+
+@pytest.fixture
+def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Flask:
+    app = make_app(tmp_path, monkeypatch)
+    add_user(app, "tina", "td", password="td-password")
+    add_user(app, "m1", "committee", password="m1-password", club="Reds CC")
+    for name in ("m2", "m3", "m4"):
+        add_user(app, name, "committee", password=f"{name}-password")
+    return app
+
+
+def login(app: Flask, name: str) -> FlaskClient:
+    client = app.test_client()
+    assert client.post("/login", data={"name": name, "password": f"{name}-password" if name != "tina"
+                                       else "td-password"}).status_code == 303
+    return client
+
+
+def text(html: str) -> str:
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
+FORM = {"game": "checkers", "ruleset": "acf-master-division", "round": "3", "board": "7", "fen": CHECKERS_FEN,
+        "red_name": "Ann Red", "red_club": "Reds CC", "white_name": "Walt White", "clock_red": "0:02:00"}
+
+
+def test_the_td_opens_a_case_by_form_and_a_conflicted_member_is_refused(app: Flask) -> None:
+    td = login(app, "tina")
+    form_page = td.get("/committee/cases/new").get_data(as_text=True)
+    assert 'value="m1"' in form_page and "(Reds CC)" in form_page
+    refused = td.post("/committee/cases/new", data={**FORM, "members": ["m1", "m2", "m3"]})
+    assert refused.status_code == 422
+    assert "same club (Reds CC) as Ann Red" in refused.get_data(as_text=True)
+    made = td.post("/committee/cases/new", data={**FORM, "members": ["m2", "m3", "m4"]})
+    assert made.status_code == 303
+    page = td.get(made.headers["Location"]).get_data(as_text=True)
+    assert CHECKERS_FEN in page and "<svg" in page  # the position as entered, drawn for the members to verify
+    assert "0 of 3 votes cast" in text(page) and 'hx-trigger="every 2' in page
+    assert "Cast my vote" not in page  # the TD does not vote
+
+
+def test_members_vote_by_form_and_the_tally_is_a_fragment_for_htmx(app: Flask) -> None:
+    td = login(app, "tina")
+    url = td.post("/committee/cases/new", data={**FORM, "members": ["m2", "m3", "m4"]}).headers["Location"]
+    case_id = url.rstrip("/").rsplit("/", 1)[1]
+    m2 = login(app, "m2")
+    assert "Cast my vote" in m2.get(url).get_data(as_text=True)
+    unverified = m2.post(f"{url}/votes", data={"result": "0-1", "comment": "White wins"})
+    assert "error=Verify+the+position" in unverified.headers["Location"]
+    assert "Cast my vote" in m2.get(url).get_data(as_text=True)  # not counted
+    assert m2.post(f"{url}/votes", data={"result": "0-1", "comment": "White wins",
+                                         "position_verified": "yes"}).status_code == 303
+    page = m2.get(url).get_data(as_text=True)
+    assert "Cast my vote" not in page and "You have voted" in page
+    again = m2.post(f"{url}/votes", data={"result": "1-0", "position_verified": "yes"})
+    assert "already+voted" in again.headers["Location"] or "already%20voted" in again.headers["Location"]
+    outsider = login(app, "m1")
+    assert outsider.post(f"{url}/votes", data={"result": "1-0", "position_verified": "yes"}).status_code == 403
+    fragment = m2.get(f"/committee/cases/{case_id}/tally", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert "<html" not in fragment
+    assert "1 of 3 votes cast" in text(fragment) and "White wins" not in fragment
+    assert m2.get(f"/committee/cases/{case_id}/tally").status_code == 303  # without htmx: the page

@@ -1,0 +1,132 @@
+"""The ruling page, the step-through, the job widget (progress, cancel), the PDF sheet, history."""
+
+from __future__ import annotations
+
+import re
+import time
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+RECORD = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8"
+
+
+def rule(client: FlaskClient, claim: str, **fields: str) -> str:
+    data = {"game": "chess", "ruleset": "fide-standard", "claim": claim, "claimant": "white", "record": RECORD}
+    data.update(fields)
+    response = client.post("/claims", data=data)
+    assert response.status_code == 303, response.get_data(as_text=True)[:500]
+    return str(response.headers["Location"])
+
+
+def wait_for_ruling(client: FlaskClient, job_url: str, seconds: float = 20) -> str:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        response = client.get(job_url)
+        if response.status_code == 303:
+            return str(response.headers["Location"])
+        time.sleep(0.1)
+    raise AssertionError("the job gave no ruling in time")
+
+
+def test_the_step_through_marks_the_repeated_positions(client: FlaskClient, stand_ins: dict[str, str]) -> None:
+    page = client.get(rule(client, stand_ins["quick"])).get_data(as_text=True)
+    marked = re.findall(r'class="marked[^"]*"[^>]*>([^<]+)<', page)
+    assert marked == ["2... Ng8", "4... Ng8"]
+    assert "After 4... Ng8" in page, "the board opens at the last repetition"
+
+
+def test_a_step_is_an_htmx_fragment_and_a_plain_link(client: FlaskClient, stand_ins: dict[str, str]) -> None:
+    url = rule(client, stand_ins["quick"])
+    ruling_id = url.rsplit("/", 1)[1]
+    fragment = client.get(f"/rulings/{ruling_id}/board?line=game&ply=1", headers={"HX-Request": "true"})
+    text = fragment.get_data(as_text=True)
+    assert "<html" not in text and "After 1. Nf3" in text and "<svg" in text
+    plain = client.get(f"/rulings/{ruling_id}/board?line=game&ply=1")
+    assert plain.status_code == 302 and "ply=1" in plain.headers["Location"]
+    assert "After 1. Nf3" in client.get(plain.headers["Location"]).get_data(as_text=True)
+
+
+def test_the_helpmate_is_playable_move_by_move(client: FlaskClient, stand_ins: dict[str, str]) -> None:
+    url = rule(client, stand_ins["quick"], record="", fen="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+    ruling_id = url.rsplit("/", 1)[1]
+    client_page = client.get(url).get_data(as_text=True)
+    assert "Helpmate" in client_page
+    mate = client.get(f"/rulings/{ruling_id}/board?line=helpmate&ply=4", headers={"HX-Request": "true"})
+    assert "After 2... Qh4#" in mate.get_data(as_text=True)
+
+
+def test_an_engine_job_reports_progress_then_gives_its_ruling(client: FlaskClient, stand_ins: dict[str, str]) -> None:
+    job_url = rule(client, stand_ins["slow"])
+    time.sleep(0.5)
+    widget = client.get(job_url, headers={"HX-Request": "true"}).get_data(as_text=True)
+    value = int(re.search(r'<progress id="job-progress" max="100" value="(\d+)"', widget).group(1))  # type: ignore[union-attr]
+    assert 0 < value < 100 and "depth" in widget
+    page = client.get(wait_for_ruling(client, job_url)).get_data(as_text=True)
+    assert "adjudicated" in page and "1–0" in page and "Engine line" in page
+
+
+def test_when_done_htmx_polling_is_redirected(client: FlaskClient, stand_ins: dict[str, str]) -> None:
+    job_url = rule(client, stand_ins["slow"])
+    wait_for_ruling(client, job_url)
+    response = client.get(job_url, headers={"HX-Request": "true"})
+    assert response.headers["HX-Redirect"].startswith("/rulings/")
+
+
+def test_a_cancelled_job_gives_no_ruling_and_stops_polling(client: FlaskClient, stand_ins: dict[str, str]) -> None:
+    job_url = rule(client, stand_ins["slow"])
+    time.sleep(0.2)
+    widget = client.post(f"{job_url}/cancel", headers={"HX-Request": "true"}).get_data(as_text=True)
+    time.sleep(0.3)
+    widget = client.get(job_url, headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert "Cancelled" in widget and "hx-trigger" not in widget
+    assert client.get(job_url).status_code == 200, "no ruling to redirect to"
+
+
+def test_a_failing_analysis_is_a_plain_message_not_a_500(client: FlaskClient, stand_ins: dict[str, str]) -> None:
+    response = client.post(
+        "/claims", data={"game": "chess", "ruleset": "fide-standard", "claim": stand_ins["broken"], "record": RECORD}
+    )
+    assert response.status_code == 503, "the server's failure, said so, with the form kept"
+    page = response.get_data(as_text=True)
+    assert "the analysis failed" in page and "Traceback" not in page and "4. Ng1 Ng8" in page
+
+
+def test_the_ruling_sheet_is_a_pdf(client: FlaskClient, stand_ins: dict[str, str]) -> None:
+    url = rule(client, stand_ins["quick"], round="2", board="11", first_player="Carlsen", second_player="Caruana")
+    response = client.get(f"{url}/sheet.pdf")
+    assert response.status_code == 200 and response.mimetype == "application/pdf"
+    assert response.data.startswith(b"%PDF") and len(response.data) > 5000
+
+
+def test_the_sheet_shows_diagram_claim_ruling_articles_and_signatures(app: Flask, stand_ins: dict[str, str]) -> None:
+    client = app.test_client()
+    url = rule(client, stand_ins["quick"], first_player="Carlsen")
+    from web.rulings.views import context_for, load
+
+    with app.test_request_context():
+        from flask import render_template
+
+        ruling, case = load(int(url.rsplit("/", 1)[1]))
+        html = render_template("rulings/sheet.html", **context_for(ruling, case))
+    for text in ("<svg", "Fifty-move rule", "upheld", "FIDE 9.2.2", "Carlsen", "Arbiter (name, signature)", "2... Ng8"):
+        assert text in html
+
+
+def test_history_searches_by_round_board_and_player(client: FlaskClient, stand_ins: dict[str, str]) -> None:
+    rule(client, stand_ins["quick"], round="1", board="4", first_player="Ann Alpha", second_player="Bob Beta")
+    rule(client, stand_ins["quick"], round="2", board="4", first_player="Cat Gamma", second_player="Dan Delta")
+    everything = client.get("/history").get_data(as_text=True)
+    assert "Ann Alpha" in everything and "Cat Gamma" in everything
+    by_round = client.get("/history?round=2").get_data(as_text=True)
+    assert "Cat Gamma" in by_round and "Ann Alpha" not in by_round
+    by_player = client.get("/history?player=beta").get_data(as_text=True)
+    assert "Ann Alpha" in by_player and "Cat Gamma" not in by_player
+    fragment = client.get("/history?board=4", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert "<html" not in fragment and fragment.count("ruling-row") == 2
+    assert "No ruling matches" in client.get("/history?board=99").get_data(as_text=True)
+
+
+def test_a_missing_ruling_is_a_404_page(client: FlaskClient) -> None:
+    response = client.get("/rulings/999")
+    assert response.status_code == 404 and "There is no ruling 999" in response.get_data(as_text=True)

@@ -1,0 +1,81 @@
+"""JSON API views. Same validation and errors as the forms: 400 for a body that is not a
+JSON object, 422 for a case the contract rejects, both as ``{"error": {...}}``."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request, url_for
+
+from adjudicator.contract import ContractError
+from web import submit
+from web.api.openapi import openapi
+from web.db import get_session
+from web.store import CaseRow, RulingRow
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+META = ("event", "round", "board", "first_player", "second_player")
+
+
+def error(status: int, code: str, message: str, field: str | None = None) -> tuple[Response, int]:
+    return jsonify({"error": {"code": code, "message": message, "field": field}}), status
+
+
+@bp.post("/rulings")
+def create() -> tuple[Response, int]:
+    """Rule on a case; 201 with the ruling and its stored ``id``."""
+    raw = request.get_data(cache=False)
+    try:
+        data: Any = json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        message = exc.msg if isinstance(exc, json.JSONDecodeError) else "the body is not UTF-8"
+        return error(400, "invalid_json", f"the body is not valid JSON: {message}", "body")
+    except RecursionError:
+        return error(400, "invalid_json", "the body's JSON is nested too deeply", "body")
+    if not isinstance(data, dict):
+        return error(400, "invalid_case", "a case must be a JSON object", None)
+    given = data.get("meta")
+    meta_source: dict[str, Any] = given if isinstance(given, dict) else {}
+    meta = {k: meta_source.get(k) for k in META if isinstance(meta_source.get(k), str | int)}
+    try:
+        job = submit.start(data, meta, "api")
+    except ContractError as exc:
+        return jsonify(exc.to_json()), 422
+    if not job.wait(submit.adjudicator().api_timeout_seconds):
+        submit.adjudicator().persist(job)
+    if job.error is not None:
+        status = 422 if job.error.get("code") != "ruling_failed" else 503
+        return jsonify({"error": job.error}), status
+    if job.ruling_id is None:
+        return error(503, "not_ready", "the ruling is taking longer than the API waits; try again", None)
+    row = get_session().get(RulingRow, job.ruling_id)
+    assert row is not None
+    return _ruling_json(row), 201
+
+
+@bp.get("/rulings/<int:ruling_id>")
+def show(ruling_id: int) -> tuple[Response, int]:
+    """A stored ruling, as it was given, with its id."""
+    row = get_session().get(RulingRow, ruling_id)
+    if row is None:
+        return error(404, "not_found", f"there is no ruling {ruling_id}", "id")
+    return _ruling_json(row), 200
+
+
+def _ruling_json(row: RulingRow) -> Response:
+    body = dict(row.data)
+    body["id"] = row.id
+    body["case_id"] = row.case_id
+    case = get_session().get(CaseRow, row.case_id)
+    if case is not None:
+        body["created_at"] = row.created_at.isoformat()
+    response = jsonify(body)
+    response.headers["Location"] = url_for("api.show", ruling_id=row.id)
+    return response
+
+
+@bp.get("/openapi.json")
+def openapi_document() -> Response:
+    return jsonify(openapi())

@@ -1,0 +1,201 @@
+"""Filing, re-running and deciding appeals.
+
+An appeal keeps a copy of everything known when the ruling was made (the case
+as entered, the evidence, the engine identity and settings, every vote with its
+member's name and time), re-runs the analysis with deterministic settings
+(``engines.build_services(config, deterministic=True)``) and lists every
+difference, and records the appeals committee's decision.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy import text
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Session
+
+from adjudicator.committee import RESULTS
+from adjudicator.contract import parse_case
+from adjudicator.rulesets import RulesetBook
+from web.appeals.models import OUTCOMES, Appeal
+from web.audit import append, canonical, now
+from web.auth.models import User
+from web.committee.models import CommitteeCase
+from web.committee.service import CaseRefused, recommend
+
+COMPARED = ("verdict", "result", "rule_refs", "reasons", "evidence", "confidence", "adjustments", "instructions")
+"""The parts of a ruling an appeal compares between the original and the re-run."""
+
+
+def _committee_record(case: CommitteeCase) -> dict[str, Any]:
+    return {
+        "kind": "committee-case",
+        "id": case.id,
+        "opened_at": case.opened_at,
+        "opened_by": case.opened_by.name,
+        "case": case.case,
+        "round": case.round,
+        "board": case.board,
+        "players": case.players,
+        "position": case.position,
+        "recommendation": case.recommendation,
+        "recommendation_note": case.recommendation_note or None,
+        "engine_settings": case.services,
+        "members": case.member_names(),
+        "vote_rule": case.vote_rule,
+        "rule_ref": case.rule_ref,
+        "votes": [v.to_json() for v in case.votes],
+        "result": case.result,
+        "decision": case.decision,
+        "decided_at": case.decided_at,
+    }
+
+
+def _row(session: Session, table: str, ident: object) -> dict[str, Any] | None:
+    """One row of a table this package does not own, JSON-ready (JSON text decoded, times as ISO text)."""
+    try:
+        row = session.execute(text(f"SELECT * FROM {table} WHERE id = :id"), {"id": ident}).mappings().first()
+    except SQLAlchemyError:
+        session.rollback()
+        return None
+    if row is None:
+        return None
+    found: dict[str, Any] = {}
+    for key, value in row.items():
+        if isinstance(value, str) and key.endswith("_json"):
+            with contextlib.suppress(ValueError):
+                value = json.loads(value)
+            key = key.removesuffix("_json")
+        elif not isinstance(value, str | int | float | bool | type(None)):
+            value = value.isoformat() if hasattr(value, "isoformat") else str(value)
+        found[key] = value
+    return found
+
+
+def _stored_ruling(session: Session, ident: int) -> dict[str, Any] | None:
+    """A ruling given at the board and stored by the rulings API (tables ``rulings`` and ``cases``)."""
+    ruling = _row(session, "rulings", ident)
+    if ruling is None:
+        return None
+    case = _row(session, "cases", ruling.get("case_id"))
+    stored = ruling.get("ruling")
+    data: dict[str, Any] = stored if isinstance(stored, dict) else {}
+    return {
+        "kind": "ruling",
+        "id": ident,
+        "given_at": ruling.get("created_at"),
+        "case": (case or {}).get("case"),
+        "event": {k: (case or {}).get(k) for k in ("event", "round", "board", "first_player", "second_player")},
+        "ruling": data,
+        "result": ruling.get("result", data.get("result")),
+        "engine_settings": {"duration_ms": ruling.get("duration_ms")},
+        "stored": {"ruling": ruling, "case": case},
+    }
+
+
+def load_subject(session: Session, subject: str) -> dict[str, Any]:
+    """The full record of what is appealed.
+
+    :raises CaseRefused: 404 for an unknown subject, 422 for a case still being voted on.
+    """
+    kind, _, ident_text = subject.partition(":")
+    try:
+        ident = int(ident_text)
+    except ValueError:
+        raise CaseRefused(422, "invalid_field", f"cannot appeal {subject!r}", "subject") from None
+    if kind == "committee-case":
+        case = session.get(CommitteeCase, ident)
+        if case is None:
+            raise CaseRefused(404, "not_found", f"there is no committee case {ident}", "subject")
+        if not case.is_decided:
+            raise CaseRefused(422, "not_decided", "the committee has not decided yet", "subject")
+        return _committee_record(case)
+    if kind == "ruling":
+        record = _stored_ruling(session, ident)
+        if record is None:
+            raise CaseRefused(404, "not_found", f"there is no stored ruling {ident}", "subject")
+        return record
+    raise CaseRefused(422, "invalid_field", f"cannot appeal {subject!r}", "subject")
+
+
+def differences(original: Mapping[str, Any] | None, rerun: Mapping[str, Any] | None,
+                original_note: str | None, rerun_note: str | None) -> list[dict[str, Any]]:
+    """Every part of the ruling that differs between the original analysis and the re-run."""
+    if original is None or rerun is None:
+        if original is None and rerun is None:
+            return [] if (original_note or "") == (rerun_note or "") else [
+                {"field": "recommendation", "original": original_note, "rerun": rerun_note}]
+        return [{"field": "recommendation", "original": original if original is not None else original_note,
+                 "rerun": rerun if rerun is not None else rerun_note}]
+    return [{"field": key, "original": original.get(key), "rerun": rerun.get(key)}
+            for key in COMPARED if canonical(original.get(key)) != canonical(rerun.get(key))]
+
+
+def rerun(session: Session, appeal: Appeal, book: RulesetBook, config: Mapping[str, Any], actor: User) -> Appeal:
+    """Re-run the analysis of the appealed case with deterministic settings and store the differences."""
+    record = appeal.record
+    case_data = record.get("case")
+    if not isinstance(case_data, Mapping):
+        raise CaseRefused(422, "no_case", "the appealed record keeps no case to re-run", "subject")
+    contract_part = {k: v for k, v in case_data.items() if k not in ("round", "board", "players", "members")}
+    ruling, note, settings = recommend(parse_case(contract_part), book, config)
+    original = record.get("recommendation") if record.get("kind") == "committee-case" else record.get("ruling")
+    appeal.rerun_json = canonical({"ruling": ruling, "note": note or None, "engine_settings": settings})
+    appeal.difference_json = canonical(differences(original, ruling, record.get("recommendation_note"),
+                                                   note or None))
+    appeal.rerun_at = now()
+    session.flush()
+    append(session, "appeal-rerun", appeal.audit_subject, appeal.rerun_payload(), actor=actor.name)
+    session.commit()
+    return appeal
+
+
+def file_appeal(session: Session, subject: str, grounds: str, filer: User, book: RulesetBook,
+                config: Mapping[str, Any]) -> Appeal:
+    grounds = (grounds or "").strip()
+    if not grounds or len(grounds) > 4000:
+        raise CaseRefused(422, "missing_field", "give the grounds for the appeal (at most 4000 characters)",
+                          "grounds")
+    record = load_subject(session, subject)
+    appeal = Appeal(subject=subject, filed_at=now(), filed_by_id=filer.id, grounds=grounds,
+                    record_json=canonical(record), status="open")
+    session.add(appeal)
+    session.flush()
+    session.refresh(appeal)
+    append(session, "appeal", appeal.audit_subject, appeal.filing_payload(), actor=filer.name)
+    session.commit()
+    if isinstance(record.get("case"), Mapping):
+        rerun(session, appeal, book, config, filer)
+    return appeal
+
+
+def decide_appeal(session: Session, appeal: Appeal, member: User, outcome: object, new_result: object,
+                  reasons: object) -> Appeal:
+    """Record the appeals committee's decision: the ruling upheld, or overturned with a new result."""
+    if appeal.status != "open":
+        raise CaseRefused(409, "already_decided", "this appeal has already been decided", None)
+    if outcome not in OUTCOMES:
+        raise CaseRefused(422, "invalid_field", "outcome must be upheld or overturned", "outcome")
+    if not isinstance(reasons, str) or not reasons.strip() or len(reasons) > 4000:
+        raise CaseRefused(422, "missing_field", "give the reasons for the decision", "reasons")
+    original = appeal.record.get("result")
+    if outcome == "overturned":
+        if new_result not in RESULTS:
+            raise CaseRefused(422, "invalid_field", f"an overturned ruling needs the new result "
+                              f"({', '.join(RESULTS)})", "new_result")
+        if new_result == original:
+            raise CaseRefused(422, "invalid_field", "the new result is the result appealed", "new_result")
+        result: str | None = str(new_result)
+    else:
+        result = original if isinstance(original, str) else None
+    appeal.status, appeal.outcome, appeal.new_result = "decided", str(outcome), result
+    appeal.reasons, appeal.decided_by_id, appeal.decided_at = reasons.strip(), member.id, now()
+    session.flush()
+    session.refresh(appeal)
+    append(session, "appeal-decision", appeal.audit_subject, appeal.decision_payload(), actor=member.name)
+    session.commit()
+    return appeal

@@ -1,0 +1,114 @@
+"""Who is asking: sessions for the pages (Flask-Login), bearer tokens for the JSON API, roles.
+
+Pages: log in with name and password; every form carries a CSRF token.
+API: ``Authorization: Bearer <token>`` (from ``adjudicator users add``); 401 when
+the token is missing or wrong, 403 when the user's role or seat does not allow it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar, cast
+
+from flask import Flask, Response, abort, g, jsonify, request
+from flask_login import LoginManager, current_user
+
+from web.auth.models import ROLES, User, user_by_token
+from web.committee.store import db
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def api_error(status: int, code: str, message: str, field: str | None = None) -> tuple[Response, int]:
+    response = jsonify({"error": {"code": code, "message": message, "field": field}})
+    if status == 401:
+        response.headers["WWW-Authenticate"] = 'Bearer realm="adjudicator"'
+    return response, status
+
+
+def token_required(*roles: str) -> Callable[[F], F]:
+    """The API view needs a valid bearer token, and one of ``roles`` when given (admin always passes)."""
+
+    def decorate(view: F) -> F:
+        @wraps(view)
+        def wrapped(*args: Any, **kwargs: Any) -> Any:
+            scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+            if scheme.lower() != "bearer" or not token.strip():
+                return api_error(401, "unauthorized", "an Authorization: Bearer <token> header is required",
+                                 "Authorization")
+            user = user_by_token(db(), token.strip())
+            if user is None:
+                return api_error(401, "unauthorized", "the token is not valid", "Authorization")
+            if roles and not user.has_role(*roles):
+                return api_error(403, "forbidden", f"this needs the role {' or '.join(roles)}", None)
+            g.api_user = user
+            return view(*args, **kwargs)
+
+        return cast(F, wrapped)
+
+    return decorate
+
+
+def api_user() -> User:
+    user: User = g.api_user
+    return user
+
+
+def page_user() -> User:
+    """The logged-in user of a page (only inside a :func:`login_required` view)."""
+    return cast(User, current_user._get_current_object())
+
+
+def login_required(*roles: str) -> Callable[[F], F]:
+    """The page needs a logged-in user (redirect to the login page), with one of ``roles`` (else 403)."""
+
+    def decorate(view: F) -> F:
+        @wraps(view)
+        def wrapped(*args: Any, **kwargs: Any) -> Any:
+            if not current_user.is_authenticated:
+                from flask import current_app
+
+                manager: LoginManager = current_app.login_manager  # type: ignore[attr-defined]
+                return manager.unauthorized()
+            if roles and not page_user().has_role(*roles):
+                abort(403)
+            return view(*args, **kwargs)
+
+        return cast(F, wrapped)
+
+    return decorate
+
+
+def layout_name(app: Flask) -> str:
+    """The team's base layout when there is one, else this package's own."""
+    try:
+        app.jinja_env.get_template("base.html")
+    except Exception:
+        return "committee/_layout.html"
+    return "base.html"
+
+
+def init_app(app: Flask) -> None:
+    manager = LoginManager()
+    manager.login_view = "auth.login"
+    manager.login_message = "Log in to continue."
+    manager.init_app(app)
+
+    @manager.user_loader  # type: ignore[untyped-decorator]
+    def _load(user_id: str) -> User | None:
+        try:
+            return db().get(User, int(user_id))
+        except ValueError:
+            return None
+
+    @app.context_processor
+    def _layout() -> dict[str, Any]:
+        return {"layout": layout_name(app), "ROLES": ROLES}
+
+    from web.auth.views import bp
+
+    app.register_blueprint(bp)
+
+
+__all__ = ["api_error", "api_user", "init_app", "login_required", "page_user", "token_required"]

@@ -1,0 +1,104 @@
+"""Users: the chief TD (admin), TDs, committee members and appeals members."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from sqlalchemy import Boolean, Integer, String, select
+from sqlalchemy.orm import Mapped, Session, mapped_column
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from web.db import Base
+
+ROLES = ("admin", "td", "committee", "appeals")
+"""admin = chief TD; td opens cases; committee members vote; appeals members decide appeals."""
+
+
+class UserError(ValueError):
+    """A user that cannot be created (bad name, unknown role, name taken)."""
+
+    def __init__(self, message: str, field: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+def token_digest(token: str) -> str:
+    """Tokens are stored only as their SHA-256 (they are long random strings)."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+class User(Base):
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(80), unique=True)
+    role: Mapped[str] = mapped_column(String(20))
+    password_hash: Mapped[str] = mapped_column(String(200))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    club: Mapped[str | None] = mapped_column(String(120), nullable=True)
+    team: Mapped[str | None] = mapped_column(String(120), nullable=True)
+    created_at: Mapped[str] = mapped_column(String(40))
+    active: Mapped[bool] = mapped_column(Boolean, default=True)
+
+    # Flask-Login's user interface
+    @property
+    def is_authenticated(self) -> bool:
+        return True
+
+    @property
+    def is_active(self) -> bool:
+        return bool(self.active)
+
+    @property
+    def is_anonymous(self) -> bool:
+        return False
+
+    def get_id(self) -> str:
+        return str(self.id)
+
+    def has_role(self, *roles: str) -> bool:
+        return self.role in roles or self.role == "admin"
+
+    def check_password(self, password: str) -> bool:
+        return check_password_hash(self.password_hash, password)
+
+
+def create_user(session: Session, name: str, role: str, password: str | None = None,
+                club: str | None = None, team: str | None = None, *,
+                hash_method: str = "scrypt") -> tuple[User, str, str]:
+    """Add a user (not committed); returns the user, the API token and the password.
+
+    ``hash_method`` is werkzeug's password hash (tests pass a cheap one).
+    """
+    from web.audit import append, now
+
+    name = name.strip()
+    if not name or len(name) > 80 or any(ch in name for ch in "\r\n\t"):
+        raise UserError("name must be 1 to 80 characters on one line", "name")
+    if role not in ROLES:
+        raise UserError(f"role must be one of {', '.join(ROLES)}, not {role!r}", "role")
+    if session.scalar(select(User.id).where(User.name == name)) is not None:
+        raise UserError(f"a user named {name!r} already exists", "name")
+    password = password or secrets.token_urlsafe(12)
+    if len(password) < 8:
+        raise UserError("password must have at least 8 characters", "password")
+    token = secrets.token_urlsafe(32)
+    user = User(name=name, role=role, password_hash=generate_password_hash(password, method=hash_method),
+                token_hash=token_digest(token), club=club or None, team=team or None,
+                created_at=now(), active=True)
+    session.add(user)
+    session.flush()
+    append(session, "user", f"user:{user.id}", {"name": name, "role": role, "club": user.club, "team": user.team},
+           actor="command line")
+    return user, token, password
+
+
+def user_by_token(session: Session, token: str) -> User | None:
+    if not token:
+        return None
+    return session.scalar(select(User).where(User.token_hash == token_digest(token), User.active.is_(True)))
+
+
+def user_by_name(session: Session, name: str) -> User | None:
+    return session.scalar(select(User).where(User.name == name))

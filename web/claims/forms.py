@@ -1,0 +1,193 @@
+"""The claim form: which fields each claim needs, and turning the posted form into a case.
+
+Problems are data: :class:`ClaimForm` keeps what was typed and an error per field,
+and the page shows both (status 422), never losing the TD's input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from werkzeug.datastructures import FileStorage, MultiDict
+
+from adjudicator.claims import HANDLERS
+from adjudicator.contract import SIDES, ContractError
+from web.store import META_FIELDS
+
+CLAIM_LABELS: dict[str, str] = {
+    "threefold-repetition": "Threefold repetition",
+    "fifty-move": "Fifty-move rule",
+    "forty-move": "Forty-move rule",
+    "flag": "Flag fall",
+    "insufficient-losing-chances": "Insufficient losing chances",
+    "illegal-move": "Illegal move",
+    "unfinished-game": "Unfinished game (adjudication)",
+}
+
+NEEDS: dict[str, tuple[str, ...]] = {
+    "threefold-repetition": ("position", "intended_move"),
+    "fifty-move": ("position", "intended_move"),
+    "forty-move": ("position", "intended_move"),
+    "flag": ("position", "clocks", "flagged", "time_control"),
+    "insufficient-losing-chances": ("position", "clocks", "time_control"),
+    "unfinished-game": ("position", "clocks", "time_control"),
+    "illegal-move": ("position", "alleged_illegal_ply", "clocks", "time_control"),
+}
+"""The groups of fields a claim needs; the form shows only those."""
+
+GAME_LABELS = {"chess": "Chess", "checkers": "Checkers"}
+MAX_UPLOAD_BYTES = 1_000_000
+
+TEXT_FIELDS = ("record", "fen", "intended_move", "time_control", "alleged_illegal_ply", *META_FIELDS)
+
+
+def claims_for(game: str) -> list[str]:
+    """The claims that exist in ``game``, in the form's order."""
+    return [c for c in CLAIM_LABELS if (game, c) in HANDLERS]
+
+
+def side_label(side: str) -> str:
+    return side.capitalize()
+
+
+def form_field(contract_field: str | None) -> str | None:
+    """The form field that shows a contract field's error (``clock.white`` -> ``clock_white``)."""
+    if contract_field is None:
+        return None
+    if contract_field in ("clock.flagged", "flagged"):
+        return "flagged"
+    if contract_field.startswith("clock."):
+        side = contract_field.split(".", 1)[1].lower()
+        return f"clock_{'red' if side == 'black' else side}" if side in ("red", "black") else f"clock_{side}"
+    if contract_field == "start_fen":
+        return "fen"
+    return contract_field
+
+
+@dataclass
+class ClaimForm:
+    """What the TD typed, and what is wrong with it."""
+
+    values: dict[str, Any] = field(default_factory=dict)
+    errors: dict[str, str] = field(default_factory=dict)
+    general_errors: list[str] = field(default_factory=list)
+
+    @property
+    def game(self) -> str:
+        game = self.values.get("game")
+        return game if game in GAME_LABELS else "chess"
+
+    @property
+    def claim(self) -> str:
+        claims = claims_for(self.game)
+        claim = self.values.get("claim")
+        return claim if claim in claims else claims[0]
+
+    @property
+    def sides(self) -> tuple[str, str]:
+        return SIDES["checkers" if self.game == "checkers" else "chess"]
+
+    def needs(self, group: str) -> bool:
+        return group in NEEDS.get(self.claim, ())
+
+    def value(self, name: str, default: str = "") -> str:
+        value = self.values.get(name)
+        return default if value is None else str(value)
+
+    def flagged(self) -> list[str]:
+        flagged = self.values.get("flagged") or []
+        return [str(f) for f in flagged]
+
+    def add_error(self, exc: ContractError, visible: set[str]) -> None:
+        name = form_field(exc.field)
+        if name is not None and name in visible:
+            self.errors[name] = exc.message
+        else:
+            where = f" ({exc.field})" if exc.field else ""
+            self.general_errors.append(f"{exc.message}{where}")
+
+    def visible_fields(self) -> set[str]:
+        shown = {"game", "ruleset", "claim", "claimant", *META_FIELDS}
+        if self.needs("position"):
+            shown |= {"record", "record_file", "fen"}
+        for name in ("intended_move", "time_control", "alleged_illegal_ply"):
+            if self.needs(name):
+                shown.add(name)
+        if self.needs("clocks"):
+            shown |= {f"clock_{side}" for side in self.sides}
+        if self.needs("flagged"):
+            shown.add("flagged")
+        return shown
+
+
+def read_form(form: MultiDict[str, str], files: Mapping[str, FileStorage] | None = None) -> ClaimForm:
+    """The posted form's values (typed text kept as typed), with an upload read as the record."""
+    values: dict[str, Any] = {}
+    names = ("game", "ruleset", "claim", "claimant", *TEXT_FIELDS, "clock_white", "clock_black", "clock_red")
+    for name in (*names, "checkers_piece", "checkers_turn"):
+        if name in form:
+            values[name] = form.get(name, "")
+    values["flagged"] = form.getlist("flagged")
+    claim_form = ClaimForm(values=values)
+    upload = (files or {}).get("record_file")
+    if upload is not None and upload.filename:
+        data = upload.read(MAX_UPLOAD_BYTES + 1)
+        if len(data) > MAX_UPLOAD_BYTES:
+            claim_form.errors["record_file"] = f"the file is larger than {MAX_UPLOAD_BYTES // 1000} kB"
+        else:
+            try:
+                claim_form.values["record"] = data.decode("utf-8-sig")
+            except UnicodeDecodeError:
+                claim_form.values["record"] = data.decode("latin-1")
+    return claim_form
+
+
+def to_case(claim_form: ClaimForm, default_ruleset: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The contract's case and the game's details, from the fields the claim needs.
+
+    Empty fields are left out; whatever the contract rejects comes back as a
+    :class:`ContractError` from validation, naming the field.
+    """
+    v = claim_form.values
+
+    def text(name: str) -> str | None:
+        value = str(v.get(name) or "").strip()
+        return value or None
+
+    case: dict[str, Any] = {
+        "game": claim_form.game,
+        "ruleset": text("ruleset") or default_ruleset,
+        "claim": claim_form.claim,
+        "claimant": text("claimant"),
+    }
+    if claim_form.needs("position"):
+        record = str(v.get("record") or "")
+        case["record"] = record if record.strip() else None
+        case["fen"] = text("fen")
+        if case["record"] is None and case["fen"] is None:
+            raise ContractError("missing_field", "paste or upload the record, or set up the position", "record")
+    if claim_form.needs("intended_move"):
+        case["intended_move"] = text("intended_move")
+    if claim_form.needs("time_control"):
+        case["time_control"] = text("time_control")
+    if claim_form.needs("clocks"):
+        clock: dict[str, Any] = {}
+        for side in claim_form.sides:
+            reading = text(f"clock_{side}")
+            if reading is not None:
+                clock[side] = reading
+        if claim_form.needs("flagged"):
+            clock["flagged"] = claim_form.flagged()
+        case["clock"] = clock or None
+    if claim_form.needs("alleged_illegal_ply"):
+        ply = text("alleged_illegal_ply")
+        if ply is not None:
+            if not (ply.isascii() and ply.isdigit()):
+                raise ContractError(
+                    "invalid_field", "alleged_illegal_ply must be a whole number of at least 1", "alleged_illegal_ply"
+                )
+            case["alleged_illegal_ply"] = int(ply)
+    meta = {name: text(name) for name in META_FIELDS}
+    return {k: val for k, val in case.items() if val is not None}, meta

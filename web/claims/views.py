@@ -1,0 +1,144 @@
+"""Claim form views: ``GET /claims/new``, ``POST /claims/form`` (redraw), ``POST /claims`` (rule)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, current_app, redirect, render_template, request, session, url_for
+from werkzeug.wrappers import Response
+
+from adjudicator.contract import ContractError
+from web import submit
+from web.boards import checkers_grid, edit_checkers
+from web.claims.forms import (
+    CLAIM_LABELS,
+    GAME_LABELS,
+    ClaimForm,
+    claims_for,
+    read_form,
+    side_label,
+    to_case,
+)
+from web.db import get_session
+from web.htmx import is_htmx
+from web.store import CaseRow
+
+bp = Blueprint("claims", __name__)
+
+REMEMBERED = ("game", "ruleset", "event", "round")
+"""What the form remembers for the session: the event's game and ruleset, and where we are."""
+
+
+def default_ruleset(game: str) -> str:
+    configured = str(current_app.config["ADJUDICATOR"].get("web", {}).get("default_ruleset", "fide-standard"))
+    rulesets = rulesets_for(game)
+    if any(r["id"] == configured for r in rulesets):
+        return configured
+    return rulesets[0]["id"] if rulesets else configured
+
+
+def rulesets_for(game: str) -> list[dict[str, str]]:
+    return [{"id": r.id, "title": r.title} for r in submit.book() if r.game == game]
+
+
+def render_form(claim_form: ClaimForm, status: int = 200) -> tuple[str, int]:
+    game = claim_form.game
+    rulesets = rulesets_for(game)
+    if claim_form.value("ruleset") not in {r["id"] for r in rulesets}:
+        claim_form.values["ruleset"] = default_ruleset(game)
+    context: dict[str, Any] = {
+        "form": claim_form,
+        "games": GAME_LABELS,
+        "claims": [(c, CLAIM_LABELS[c], submit.is_available(game, c)) for c in claims_for(game)],
+        "rulesets": rulesets,
+        "side_label": side_label,
+        "checkers_grid": checkers_grid(claim_form.value("fen")) if game == "checkers" else [],
+        "red_to_move": not claim_form.value("fen").strip().upper().startswith("W"),
+    }
+    template = "claims/_form.html" if is_htmx() else "claims/new.html"
+    return render_template(template, **context), status
+
+
+@bp.get("/")
+def index() -> Response:
+    return redirect(url_for("claims.new"))
+
+
+@bp.get("/claims/new")
+def new() -> tuple[str, int]:
+    """The empty form (remembering the event's game, ruleset and round), or one filled from a stored case."""
+    values: dict[str, Any] = {k: session[k] for k in REMEMBERED if k in session}
+    for key in ("game", "claim"):
+        if request.args.get(key):
+            values[key] = request.args[key]
+    source = request.args.get("from", type=int)
+    if source is not None:
+        row = get_session().get(CaseRow, source)
+        if row is not None:
+            values.update(_values_from_case(row))
+    return render_form(ClaimForm(values=values))
+
+
+@bp.post("/claims/form")
+def redraw() -> tuple[str, int]:
+    """Draw the form again for another game or claim, keeping what was typed.
+
+    The checkers position editor posts here too: ``place`` is the square tapped (or
+    ``start``/``clear``), ``checkers_piece`` what to put there, ``checkers_turn`` who moves.
+    """
+    claim_form = read_form(request.form)
+    if claim_form.game == "checkers":
+        action = request.form.get("place", "")
+        turn = request.form.get("checkers_turn")
+        red_to_move = None if turn not in ("red", "white") else turn == "red"
+        fen = claim_form.value("fen").strip()
+        if action or (turn and fen):
+            claim_form.values["fen"] = edit_checkers(fen, action, claim_form.value("checkers_piece", "r"), red_to_move)
+    return render_form(claim_form)
+
+
+@bp.post("/claims")
+def create() -> Response | tuple[str, int]:
+    """Rule on the claim: the ruling page when it is quick, the job's progress page otherwise."""
+    claim_form = read_form(request.form, request.files)
+    for key in REMEMBERED:
+        if claim_form.value(key):
+            session[key] = claim_form.value(key)
+    if claim_form.errors:
+        return render_form(claim_form, 422)
+    visible = claim_form.visible_fields()
+    try:
+        data, meta = to_case(claim_form, default_ruleset(claim_form.game))
+        job = submit.start(data, meta, "web")
+    except ContractError as exc:
+        claim_form.add_error(exc, visible)
+        return render_form(claim_form, 422)
+    adjudicator = submit.adjudicator()
+    if not job.is_background and job.wait(adjudicator.inline_seconds):
+        if job.ruling_id is not None:
+            return redirect(url_for("rulings.show", ruling_id=job.ruling_id), 303)
+        if job.error is not None:
+            claim_form.add_error(ContractError(job.error["code"], job.error["message"], job.error["field"]), visible)
+            return render_form(claim_form, 503 if job.error["code"] == "ruling_failed" else 422)
+    return redirect(url_for("rulings.job", case_id=adjudicator.persist(job)), 303)
+
+
+def _values_from_case(row: CaseRow) -> dict[str, Any]:
+    data = row.data
+    values: dict[str, Any] = {k: data.get(k) for k in ("game", "ruleset", "claim", "claimant", "record", "fen")}
+    values.update(
+        intended_move=data.get("intended_move"),
+        time_control=data.get("time_control"),
+        alleged_illegal_ply=data.get("alleged_illegal_ply"),
+        event=row.event,
+        round=row.round,
+        board=row.board,
+        first_player=row.first_player,
+        second_player=row.second_player,
+    )
+    clock = data.get("clock") or {}
+    for side, reading in clock.items():
+        if side != "flagged":
+            values[f"clock_{side}"] = reading
+    values["flagged"] = clock.get("flagged") or []
+    return {k: v for k, v in values.items() if v is not None}

@@ -1,0 +1,77 @@
+"""The contract's Committee API (``/api/v1/committee-cases``), bearer-token authenticated."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request, url_for
+
+from adjudicator.contract import ContractError
+from adjudicator.rulesets import RulesetBook, RulesetError
+from web.auth import api_error, api_user, token_required
+from web.committee.models import CommitteeCase
+from web.committee.service import CaseRefused, case_json, cast_vote, open_case
+from web.committee.store import db
+
+bp = Blueprint("committee_api", __name__, url_prefix="/api/v1/committee-cases")
+
+
+def book() -> RulesetBook:
+    return RulesetBook.from_config(current_app.config["ADJUDICATOR"])
+
+
+def refused(exc: Exception) -> tuple[Response, int]:
+    if isinstance(exc, CaseRefused):
+        return api_error(exc.status, exc.code, exc.message, exc.field)
+    if isinstance(exc, RulesetError):
+        return api_error(422, "invalid_ruleset", str(exc), exc.key)
+    assert isinstance(exc, ContractError)
+    status = 400 if exc.code in ("invalid_json", "invalid_case") else 422
+    return api_error(status, exc.code, exc.message, exc.field)
+
+
+def _json_body() -> Any:
+    data = request.get_json(silent=True)
+    if data is None:
+        raise CaseRefused(400, "invalid_json", "the body must be a JSON object (Content-Type: application/json)",
+                          None)
+    return data
+
+
+@bp.post("")
+@token_required("td")
+def create() -> tuple[Response, int] | Response:
+    try:
+        case = open_case(db(), _json_body(), api_user(), book(), current_app.config["ADJUDICATOR"])
+    except (ContractError, RulesetError) as exc:
+        db().rollback()
+        return refused(exc)
+    response = jsonify(case_json(case))
+    response.status_code = 201
+    response.headers["Location"] = url_for("committee_api.show", case_id=case.id)
+    return response
+
+
+@bp.post("/<int:case_id>/votes")
+@token_required()
+def vote(case_id: int) -> tuple[Response, int] | Response:
+    try:
+        data = _json_body()
+        if not isinstance(data, dict):
+            raise CaseRefused(400, "invalid_json", "a vote must be a JSON object", None)
+        case = cast_vote(db(), case_id, api_user(), data.get("result"), data.get("comment"))
+    except ContractError as exc:
+        db().rollback()
+        return refused(exc)
+    response = jsonify(case_json(case))
+    response.status_code = 201
+    return response
+
+
+@bp.get("/<int:case_id>")
+@token_required()
+def show(case_id: int) -> tuple[Response, int] | Response:
+    case = db().get(CommitteeCase, case_id)
+    if case is None:
+        return api_error(404, "not_found", f"there is no committee case {case_id}", None)
+    return jsonify(case_json(case))

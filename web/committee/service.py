@@ -1,0 +1,268 @@
+"""Opening committee cases and casting votes: the transactions behind the pages and the API.
+
+Each write is one transaction that also appends its audit entries, so a vote
+that was acknowledged (committed: SQLite WAL with ``synchronous=FULL``) is on
+disk with its audit entry, and a vote that was not is not there at all.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from adjudicator.committee import (
+    RESULTS,
+    Affiliation,
+    CommitteeRules,
+    Vote,
+    conflicts,
+    decide,
+    is_complete,
+)
+from adjudicator.contract import Case, ContractError, parse_case
+from adjudicator.rule import rule
+from adjudicator.rulesets import RulesetBook
+from web.audit import append, canonical, now
+from web.auth.models import User, user_by_name
+from web.committee.models import CommitteeCase, CommitteeMember, CommitteeVote
+from web.committee.position import position_of
+
+
+class CaseRefused(ContractError):
+    """A case or vote that cannot be accepted; ``status`` is the HTTP status to answer with."""
+
+    def __init__(self, status: int, code: str, message: str, field: str | None = None) -> None:
+        super().__init__(code, message, field)
+        self.status = status
+
+
+_TAG = re.compile(r'^\s*\[(White|Black|Round|Board)\s+"([^"]*)"\]', re.MULTILINE)
+CASE_FIELDS = ("round", "board", "players", "members")
+"""Fields of a committee case beyond the contract's case."""
+
+
+def _text(value: object, field: str, limit: int = 120) -> str | None:
+    if value is None or value == "":
+        return None
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)
+    if not isinstance(value, str) or len(value) > limit or "\n" in value:
+        raise CaseRefused(422, "invalid_field", f"{field} must be text of at most {limit} characters", field)
+    return value.strip() or None
+
+
+def players_of(case: Case, raw: object) -> dict[str, dict[str, str | None]]:
+    """Each side's name, club and team: from ``players`` (an object per side, or a name), else the record's tags."""
+    tags = {name: value for name, value in _TAG.findall(case.record or "")}
+    first, second = case.sides
+    found: dict[str, dict[str, str | None]] = {}
+    if raw is not None and not isinstance(raw, Mapping):
+        raise CaseRefused(422, "invalid_field", "players must be an object with one entry per side", "players")
+    given = dict(raw or {})
+    if case.game == "checkers" and "black" in given and "red" not in given:
+        given["red"] = given.pop("black")
+    for key in given:
+        if key not in (first, second):
+            raise CaseRefused(422, "invalid_field", f"players has an unknown side {key!r}", f"players.{key}")
+    for side, tag in ((first, "White" if case.game == "chess" else "Black"),
+                      (second, "Black" if case.game == "chess" else "White")):
+        entry = given.get(side)
+        if isinstance(entry, str) or entry is None:
+            entry = {"name": entry}
+        if not isinstance(entry, Mapping):
+            raise CaseRefused(422, "invalid_field", f"players.{side} must be a name or an object", f"players.{side}")
+        found[side] = {
+            "name": _text(entry.get("name"), f"players.{side}.name") or tags.get(tag),
+            "club": _text(entry.get("club"), f"players.{side}.club"),
+            "team": _text(entry.get("team"), f"players.{side}.team"),
+        }
+    return found
+
+
+def recommend(case: Case, book: RulesetBook, config: Mapping[str, Any]) -> tuple[dict[str, Any] | None, str,
+                                                                                  dict[str, Any]]:
+    """The engine/database recommendation (deterministic settings), or why there is none.
+
+    Never fails the case: a claim module not yet available, or an analysis that
+    breaks, gives "no recommendation available" with the reason.
+    """
+    from engines import build_services
+
+    services = build_services(config, deterministic=True)
+    settings: dict[str, Any] = {
+        "deterministic": services.deterministic,
+        "engines": dict(config.get("engines", {})),
+        "available": {name: type(getattr(services, name)).__name__
+                      for name in ("mate", "engine", "tablebase", "checkers")
+                      if getattr(services, name) is not None},
+    }
+    try:
+        ruling = rule(case, book, services).to_json()
+    except ContractError as exc:
+        if exc.code == "not_implemented":
+            return None, f"No recommendation available: {exc.message}.", settings
+        return None, f"No recommendation available: {exc.message} ({exc.field}).", settings
+    except ModuleNotFoundError as exc:  # the analysis for this game is not installed (yet)
+        return None, f"No recommendation available: the analysis module {exc.name} is not installed.", settings
+    except Exception as exc:  # the analysis failed; the committee still decides
+        return None, f"No recommendation available: the analysis failed ({type(exc).__name__}: {exc}).", settings
+    finally:
+        close = getattr(services, "close", None)
+        if callable(close):
+            close()
+    evidence = ruling.get("evidence") or {}
+    for key in ("engine", "engine_name", "engine_version", "nodes", "depth", "tablebase"):
+        if key in evidence:
+            settings.setdefault("identity", {})[key] = evidence[key]
+    return ruling, "", settings
+
+
+def open_case(session: Session, data: object, opener: User, book: RulesetBook,
+              config: Mapping[str, Any]) -> CommitteeCase:
+    """Validate, attach the recommendation, assign the members, store and audit a new case."""
+    if not isinstance(data, Mapping):
+        raise CaseRefused(400, "invalid_case", "a committee case must be a JSON object", None)
+    contract_part = {k: v for k, v in data.items() if k not in CASE_FIELDS}
+    contract_part.setdefault("claim", "unfinished-game")
+    case = parse_case(contract_part)
+    if case.claim != "unfinished-game":
+        raise CaseRefused(422, "invalid_field", "a committee case has claim unfinished-game", "claim")
+    ruleset = book[case.ruleset]
+    if ruleset.game != case.game:
+        raise CaseRefused(422, "invalid_field",
+                          f"ruleset {ruleset.id!r} is for {ruleset.game}, but the case is a {case.game} game",
+                          "ruleset")
+    if not (case.record or case.fen):
+        raise CaseRefused(422, "missing_field", "give the record or the position (fen) of the unfinished game",
+                          "record")
+    rules = CommitteeRules.for_ruleset(ruleset)
+    players = players_of(case, data.get("players"))
+    members = _members(session, data.get("members"), rules, players)
+    recommendation, note, settings = recommend(case, book, config)
+    row = CommitteeCase(
+        opened_at=now(), opened_by_id=opener.id, game=case.game, ruleset=case.ruleset,
+        round=_text(data.get("round"), "round", 40), board=_text(data.get("board"), "board", 40),
+        case_json=canonical(contract_part), players_json=canonical(players),
+        position_json=canonical(position_of(case)),
+        recommendation_json=None if recommendation is None else canonical(recommendation),
+        recommendation_note=note, services_json=canonical(settings), vote_rule=rules.vote_rule.value,
+        members_required=rules.members, rule_ref=rules.rule_ref, status="voting",
+    )
+    session.add(row)
+    session.flush()
+    for seat, user in enumerate(members, start=1):
+        session.add(CommitteeMember(case_id=row.id, user_id=user.id, seat=seat))
+    session.flush()
+    session.refresh(row)
+    append(session, "case", row.subject, row.audit_payload(), actor=opener.name)
+    append(session, "recommendation", row.subject, row.recommendation_payload(), actor=opener.name)
+    session.commit()
+    return row
+
+
+def _members(session: Session, names: object, rules: CommitteeRules,
+             players: Mapping[str, Mapping[str, str | None]]) -> list[User]:
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise CaseRefused(422, "missing_field", f"members must list the {rules.members} members by name", "members")
+    if len(names) != rules.members or len(set(names)) != len(names):
+        raise CaseRefused(422, "invalid_field",
+                          f"members must name {rules.members} different members, not {len(names)}", "members")
+    sitting = [Affiliation(p["name"] or "", p.get("club"), p.get("team")) for p in players.values()]
+    users: list[User] = []
+    for name in names:
+        user = user_by_name(session, name)
+        if user is None or not user.is_active:
+            raise CaseRefused(422, "unknown_member", f"no user named {name!r}", "members")
+        if not user.has_role("committee"):
+            raise CaseRefused(422, "invalid_member", f"{name} is not a committee member (role {user.role})",
+                              "members")
+        found = conflicts(Affiliation(user.name, user.club, user.team), sitting)
+        if found:
+            raise CaseRefused(422, "conflict_of_interest", f"{found[0].reason}; {name} cannot sit on this game",
+                              "members")
+        users.append(user)
+    return users
+
+
+def cast_vote(session: Session, case_id: int, voter: User, result: object, comment: object) -> CommitteeCase:
+    """Record ``voter``'s vote; when it is the last one, decide under the ruleset's vote rule.
+
+    :raises CaseRefused: 404 no such case, 403 not an assigned member, 409 a second
+        vote (or the case is closed), 422 not a result.
+    """
+    case = session.execute(
+        select(CommitteeCase).where(CommitteeCase.id == case_id).with_for_update()
+    ).scalar_one_or_none()
+    if case is None:
+        raise CaseRefused(404, "not_found", f"there is no committee case {case_id}", None)
+    if not case.is_member(voter):
+        raise CaseRefused(403, "forbidden", f"{voter.name} is not a member of this committee", None)
+    if result not in RESULTS:
+        raise CaseRefused(422, "invalid_field", f"result must be one of {', '.join(RESULTS)}", "result")
+    if comment is None:
+        comment = ""
+    if not isinstance(comment, str) or len(comment) > 4000:
+        raise CaseRefused(422, "invalid_field", "comment must be text of at most 4000 characters", "comment")
+    if case.has_voted(voter) or case.is_decided:
+        raise CaseRefused(409, "already_voted", f"{voter.name} has already voted on this case", None)
+    vote = CommitteeVote(case_id=case.id, user_id=voter.id, result=result, comment=comment.strip(),
+                         cast_at=now())
+    session.add(vote)
+    try:
+        session.flush()  # takes SQLite's write lock; from here the transaction sees every committed vote
+    except IntegrityError:
+        session.rollback()
+        raise CaseRefused(409, "already_voted", f"{voter.name} has already voted on this case", None) from None
+    session.refresh(vote)
+    append(session, "vote", vote.subject, vote.audit_payload(), actor=voter.name)
+    cast = session.scalar(select(func.count()).select_from(CommitteeVote).where(CommitteeVote.case_id == case.id))
+    session.refresh(case)
+    rules = _rules_of(case)
+    if is_complete(int(cast or 0), rules):
+        votes = [Vote(v.user.name, v.result, v.comment) for v in case.votes]  # type: ignore[arg-type]
+        decision = decide(votes, rules)
+        case.status, case.result = "decided", decision.result
+        case.decision_json, case.decided_at = canonical(decision.to_json()), now()
+        session.flush()
+        append(session, "decision", case.subject, case.decision_payload(), actor="committee")
+    session.commit()
+    return case
+
+
+def _rules_of(case: CommitteeCase) -> CommitteeRules:
+    """The rules the case was opened under (kept with the case, so a later config change cannot move them)."""
+    from adjudicator.committee import VoteRule
+
+    return CommitteeRules(vote_rule=VoteRule(case.vote_rule), members=case.members_required,
+                          rule_ref=case.rule_ref)
+
+
+def case_json(case: CommitteeCase) -> dict[str, Any]:
+    """The API's view of a case: votes only once every member has voted."""
+    complete = len(case.votes) >= case.members_required
+    body: dict[str, Any] = {
+        "id": case.id,
+        "status": case.status,
+        "game": case.game,
+        "ruleset": case.ruleset,
+        "round": case.round,
+        "board": case.board,
+        "players": case.players,
+        "members": case.member_names(),
+        "votes_cast": len(case.votes),
+        "votes_required": case.members_required,
+        "votes": [v.to_json() for v in case.votes] if complete else None,
+        "result": case.result,
+        "decision": case.decision,
+        "recommendation": case.recommendation,
+        "recommendation_note": case.recommendation_note or None,
+        "position": case.position,
+        "opened_at": case.opened_at,
+        "opened_by": case.opened_by.name,
+    }
+    return body

@@ -1,0 +1,179 @@
+"""The committee's pages: open a case, see the position and the recommendation, vote, watch the tally."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, abort, current_app, make_response, redirect, render_template, request, url_for
+from sqlalchemy import select
+from werkzeug.wrappers import Response as BaseResponse
+
+from adjudicator.contract import ContractError
+from adjudicator.exports import annotate_record, ruling_comment, trf_codes
+from adjudicator.rulesets import RulesetBook, RulesetError
+from web.appeals.models import Appeal
+from web.auth import login_required, page_user
+from web.auth.models import User
+from web.committee.models import CommitteeCase, CommitteeMember
+from web.committee.position import diagram
+from web.committee.service import CaseRefused, cast_vote, open_case
+from web.committee.store import db
+
+bp = Blueprint("committee", __name__, url_prefix="/committee")
+
+
+def is_htmx() -> bool:
+    """An htmx request for a fragment (a boosted link or form wants the whole page)."""
+    return request.headers.get("HX-Request") == "true" and request.headers.get("HX-Boosted") != "true"
+
+
+def _book() -> RulesetBook:
+    return RulesetBook.from_config(current_app.config["ADJUDICATOR"])
+
+
+def _case_or_404(case_id: int) -> CommitteeCase:
+    case = db().get(CommitteeCase, case_id)
+    if case is None:
+        abort(404)
+    return case
+
+
+@bp.get("/")
+@login_required()
+def cases() -> str:
+    user = page_user()
+    query = select(CommitteeCase).order_by(CommitteeCase.id.desc())
+    if user.role == "committee":
+        query = query.join(CommitteeMember).where(CommitteeMember.user_id == user.id)
+    return render_template("committee/cases.html", cases=list(db().scalars(query)), user=user)
+
+
+def _form_case() -> dict[str, Any]:
+    """The new-case form as a committee case (the same JSON the API takes)."""
+    form = request.form
+    data: dict[str, Any] = {
+        "game": form.get("game") or "chess",
+        "ruleset": form.get("ruleset") or "",
+        "claim": "unfinished-game",
+        "record": form.get("record") or None,
+        "fen": (form.get("fen") or "").strip() or None,
+        "time_control": (form.get("time_control") or "").strip() or None,
+        "round": form.get("round") or None,
+        "board": form.get("board") or None,
+        "members": [name for name in form.getlist("members") if name],
+    }
+    first, second = ("white", "black") if data["game"] == "chess" else ("red", "white")
+    clock = {side: form.get(f"clock_{side}") for side in (first, second) if form.get(f"clock_{side}")}
+    if clock:
+        data["clock"] = clock
+    data["players"] = {side: {part: form.get(f"{side}_{part}") or None for part in ("name", "club", "team")}
+                       for side in (first, second)}
+    return data
+
+
+@bp.route("/cases/new", methods=["GET", "POST"])
+@login_required("td")
+def new_case() -> BaseResponse | tuple[str, int] | str:
+    members = list(db().scalars(select(User).where(User.role == "committee", User.active.is_(True))
+                                .order_by(User.name)))
+    rulesets = list(_book())
+    if request.method == "POST":
+        data = _form_case()
+        try:
+            case = open_case(db(), data, page_user(), _book(), current_app.config["ADJUDICATOR"])
+        except (ContractError, RulesetError) as exc:
+            db().rollback()
+            message = exc.message if isinstance(exc, ContractError) else str(exc)
+            field = exc.field if isinstance(exc, ContractError) else exc.key
+            status = exc.status if isinstance(exc, CaseRefused) else 422
+            return render_template("committee/new.html", members=members, rulesets=rulesets, data=data,
+                                   error=message, error_field=field), status
+        return redirect(url_for("committee.case", case_id=case.id), 303)
+    return render_template("committee/new.html", members=members, rulesets=rulesets, data={}, error=None,
+                           error_field=None)
+
+
+def _appeals(case: CommitteeCase) -> list[Appeal]:
+    return list(db().scalars(select(Appeal).where(Appeal.subject == case.subject).order_by(Appeal.id)))
+
+
+def _exports(case: CommitteeCase) -> dict[str, Any] | None:
+    """The record with the ruling as a comment, and the TRF codes, for the result that stands now."""
+    decision = case.decision
+    if decision is None or case.result is None:
+        return None
+    result = case.result
+    comment = ruling_comment(result,  # type: ignore[arg-type]
+                             decision["reasons"], decision["rule_refs"],
+                             who=f"Adjudicated by the committee ({', '.join(case.member_names())})")
+    reason = "by adjudication"
+    for appeal in _appeals(case):
+        if appeal.status == "decided" and appeal.outcome == "overturned" and appeal.new_result:
+            result = appeal.new_result
+            who = appeal.decided_by.name if appeal.decided_by else "the appeals committee"
+            comment += f" Overturned on appeal #{appeal.id} ({who}): {result}. {appeal.reasons}"
+            reason = "by adjudication, on appeal"
+    record = case.case.get("record")
+    return {
+        "result": result,
+        "record": annotate_record(record, result, comment, game=case.game,  # type: ignore[arg-type]
+                                  fen=case.position.get("fen")),
+        "trf": trf_codes(result, game=case.game, reason=reason),  # type: ignore[arg-type]
+        "extension": "pgn" if case.game == "chess" else "pdn",
+    }
+
+
+def _poll_seconds() -> float:
+    return float(current_app.config.get("COMMITTEE_POLL_SECONDS", 2))
+
+
+@bp.get("/cases/<int:case_id>")
+@login_required()
+def case(case_id: int) -> str:
+    row = _case_or_404(case_id)
+    user = page_user()
+    return render_template(
+        "committee/case.html", case=row, user=user, poll=_poll_seconds(),
+        diagram=diagram(row.game, row.position.get("fen")), exports=_exports(row), appeals=_appeals(row),
+        can_vote=row.is_member(user) and not row.has_voted(user) and not row.is_decided,
+        error=request.args.get("error"),
+    )
+
+
+@bp.get("/cases/<int:case_id>/tally")
+@login_required()
+def tally(case_id: int) -> str | BaseResponse:
+    """The live count (a fragment; polled every few seconds until the case is decided)."""
+    if not is_htmx():
+        return redirect(url_for("committee.case", case_id=case_id), 303)
+    return render_template("committee/_tally.html", case=_case_or_404(case_id), poll=_poll_seconds())
+
+
+@bp.post("/cases/<int:case_id>/votes")
+@login_required()
+def vote(case_id: int) -> BaseResponse | tuple[str, int]:
+    _case_or_404(case_id)
+    if request.form.get("position_verified") != "yes":
+        message = "Verify the position on a board and tick the box before voting."
+        return redirect(url_for("committee.case", case_id=case_id, error=message), 303)
+    try:
+        cast_vote(db(), case_id, page_user(), request.form.get("result"), request.form.get("comment", ""))
+    except CaseRefused as exc:
+        db().rollback()
+        if exc.status == 403:
+            abort(403)
+        return redirect(url_for("committee.case", case_id=case_id, error=exc.message), 303)
+    return redirect(url_for("committee.case", case_id=case_id), 303)
+
+
+@bp.get("/cases/<int:case_id>/record")
+@login_required()
+def record(case_id: int) -> Response:
+    """The record with the committee's ruling as a comment (PGN or PDN), to paste into the event's file."""
+    exports = _exports(_case_or_404(case_id))
+    if exports is None:
+        abort(404)
+    response = make_response(exports["record"])
+    response.mimetype = "text/plain"
+    response.headers["Content-Disposition"] = f'attachment; filename="case-{case_id}.{exports["extension"]}"'
+    return response

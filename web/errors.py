@@ -1,0 +1,63 @@
+"""Error pages and JSON errors: a plain sentence, never a stack trace.
+
+Pages get an HTML page (or fragment for htmx); ``/api/`` gets the contract's
+``{"error": {"code", "message", "field"}}``.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, Response, jsonify, render_template, request
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+log = logging.getLogger(__name__)
+
+CODES = {
+    400: "bad_request",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "too_large",
+    415: "unsupported_media_type",
+    422: "invalid_case",
+    429: "too_many_requests",
+}
+
+
+def _wants_json() -> bool:
+    return request.path.startswith("/api/")
+
+
+def _render(status: int, code: str, message: str) -> tuple[Response | str, int]:
+    if _wants_json():
+        return jsonify({"error": {"code": code, "message": message, "field": None}}), status
+    return render_template("error.html", status=status, message=message), status
+
+
+def init_app(app: Flask) -> None:
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+
+    @app.errorhandler(CSRFError)
+    def _csrf(exc: CSRFError) -> tuple[Response | str, int]:
+        message = "The form had expired or was not sent from this site; reload the page and try again."
+        return _render(400, "csrf", message)
+
+    @app.errorhandler(HTTPException)
+    def _http(exc: HTTPException) -> tuple[Response | str, int]:
+        status = exc.code or 500
+        if status == 413:
+            limit = app.config.get("MAX_CONTENT_LENGTH") or 0
+            return _render(413, "too_large", f"The request is larger than the {limit // 1000} kB this app accepts.")
+        description = exc.description or exc.name
+        if status >= 500:
+            description = "Something went wrong on our side; the case was not lost if it was stored."
+        return _render(status, CODES.get(status, "http_error"), description)
+
+    @app.errorhandler(Exception)
+    def _unexpected(exc: Exception) -> tuple[Response | str, int]:
+        if isinstance(exc, HTTPException):
+            return _http(exc)
+        log.exception("unexpected error on %s %s", request.method, request.path)
+        return _render(500, "internal_error", InternalServerError.description)

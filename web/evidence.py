@@ -1,0 +1,284 @@
+"""The evidence made visible: the game as played with the plies that matter marked,
+the helpmate or engine lines as playable lines, and the clocks.
+
+Built from the stored case and ruling (contract JSON), so a page shows the same
+thing whenever it is opened. Claim modules put different facts in ``evidence``;
+this reads the common shapes (``occurrences``, ``plies``, ``ply``, ``helpmate``,
+``pv``, ``lines``) and lists whatever else there is as plain facts.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import chess
+
+from web.charts import ClockSeries
+
+PLY_KEYS = (
+    "occurrences",
+    "plies",
+    "repeated_plies",
+    "ply",
+    "illegal_ply",
+    "illegal_plies",
+    "alleged_illegal_ply",
+    "claim_ply",
+)
+LINE_KEYS = {
+    "helpmate": "Helpmate: a series of legal moves that mates",
+    "pv": "Engine line",
+    "line": "Engine line",
+    "best_line": "Engine line",
+    "mate_line": "Mating line",
+    "forced_win": "Forced win",
+}
+
+
+@dataclass(frozen=True)
+class Step:
+    """One move of a line."""
+
+    ply: int
+    label: str
+    fen: str
+    uci: str | None
+    is_illegal: bool = False
+    is_marked: bool = False
+
+
+@dataclass(frozen=True)
+class Line:
+    """A sequence of positions the page can step through move by move."""
+
+    key: str
+    title: str
+    start_fen: str
+    steps: tuple[Step, ...]
+    focus: int = 0
+    note: str = ""
+
+    def fen_at(self, ply: int) -> str:
+        return self.steps[ply - 1].fen if 0 < ply <= len(self.steps) else self.start_fen
+
+    def step(self, ply: int) -> Step | None:
+        return self.steps[ply - 1] if 0 < ply <= len(self.steps) else None
+
+    def clamp(self, ply: int) -> int:
+        return max(0, min(len(self.steps), ply))
+
+
+@dataclass(frozen=True)
+class Presentation:
+    """Everything the ruling page and the sheet show besides the ruling's own words."""
+
+    game: str
+    lines: dict[str, Line] = field(default_factory=dict)
+    position_fen: str | None = None
+    clocks: ClockSeries | None = None
+    facts: tuple[tuple[str, str], ...] = ()
+    record_note: str = ""
+
+    @property
+    def main_line(self) -> Line | None:
+        return self.lines.get("game") or next(iter(self.lines.values()), None)
+
+
+def _ints(value: Any) -> Iterator[int]:
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int):
+        yield value
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _ints(item)
+    elif isinstance(value, Mapping):
+        for key in ("plies", "ply", "occurrences"):
+            if key in value:
+                yield from _ints(value[key])
+
+
+def marked_plies(evidence: Mapping[str, Any]) -> set[int]:
+    """The plies the evidence points at (repeated positions, the illegal move, ...)."""
+    marked: set[int] = set()
+    for key in PLY_KEYS:
+        marked.update(_ints(evidence.get(key)))
+    for key in ("repetitions", "illegal", "illegal_moves"):
+        marked.update(_ints(evidence.get(key)))
+    return {p for p in marked if p >= 0}
+
+
+def illegal_plies(evidence: Mapping[str, Any]) -> set[int]:
+    found: set[int] = set()
+    for key in ("ply", "illegal_ply", "illegal_plies", "alleged_illegal_ply"):
+        found.update(_ints(evidence.get(key)))
+    for key in ("illegal", "illegal_moves"):
+        found.update(_ints(evidence.get(key)))
+    return found
+
+
+def move_label(board: chess.Board, text: str) -> str:
+    number = board.fullmove_number
+    return f"{number}. {text}" if board.turn == chess.WHITE else f"{number}... {text}"
+
+
+def _replay_game(
+    record: str, start_fen: str | None
+) -> tuple[str, list[tuple[str, str, str | None, bool]], list[float | None]]:
+    """(start FEN, [(label, fen after, uci, is_illegal)], clocks) from the record, read leniently."""
+    from adjudicator.replay import replay_chess
+
+    replay = replay_chess(record, start_fen, allow_unreadable=True)
+    steps: list[tuple[str, str, str | None, bool]] = []
+    for number, ply in enumerate(replay.plies, start=1):
+        label = replay.label(number).replace(".", ". ", 1) if ply.mover == chess.WHITE else replay.label(number)
+        label = label.replace("...", "... ", 1) if ply.mover == chess.BLACK else label
+        uci = ply.move.uci() if ply.move else None
+        steps.append((label, ply.fen_after, uci, not ply.is_legal))
+    return replay.start_fen, steps, [p.clock for p in replay.plies]
+
+
+def _replay_checkers(record: str, start_fen: str | None) -> tuple[str, list[tuple[str, str, str | None, bool]]]:
+    """(start FEN, [(label, fen after, "from-to", is_illegal)]) of a checkers record."""
+    from adjudicator.checkers.replay import replay_checkers
+
+    replay = replay_checkers(record, start_fen)
+    steps: list[tuple[str, str, str | None, bool]] = []
+    first = replay.start.fen().startswith("B")
+    for ply in replay.plies:
+        number = (ply.number + (0 if first else 1) + 1) // 2
+        is_first_mover = ply.side in ("red", "black")
+        label = f"{number}. {ply.token}" if is_first_mover else f"{number}... {ply.token}"
+        squares = f"{ply.move.from_square}-{ply.move.to_square}" if ply.move is not None else None
+        steps.append((label, ply.after.fen(), squares, not ply.is_legal))
+    return replay.start.fen(), steps
+
+
+def _play_line(start_fen: str, moves: Sequence[Any]) -> list[Step]:
+    try:
+        board = chess.Board(start_fen)
+    except ValueError:
+        return []
+    steps: list[Step] = []
+    for number, text in enumerate(moves, start=1):
+        if not isinstance(text, str):
+            break
+        try:
+            move = chess.Move.from_uci(text)
+            if move not in board.legal_moves:
+                raise ValueError(text)
+        except ValueError:
+            try:
+                move = board.parse_san(text)
+            except ValueError:
+                break
+        label = move_label(board, board.san(move))
+        board.push(move)
+        steps.append(Step(number, label, board.fen(), move.uci()))
+    return steps
+
+
+def _found_lines(evidence: Mapping[str, Any], depth: int = 0) -> Iterator[tuple[str, str, Sequence[Any], str | None]]:
+    """(key, title, moves, start fen) for every move list in the evidence."""
+    fen = evidence.get("fen") if isinstance(evidence.get("fen"), str) else None
+    for key, value in evidence.items():
+        if key in LINE_KEYS and isinstance(value, list) and value and all(isinstance(m, str) for m in value):
+            yield key, LINE_KEYS[key], value, fen
+        elif key == "lines" and isinstance(value, list):
+            for index, item in enumerate(value):
+                if isinstance(item, Mapping):
+                    pv = item.get("pv") or item.get("moves")
+                    if isinstance(pv, list) and pv:
+                        title = "Engine line"
+                        score = item.get("score") or item.get("eval")
+                        if score is not None:
+                            title += f" ({score})"
+                        start = item.get("fen") if isinstance(item.get("fen"), str) else fen
+                        yield f"lines-{index}", title, pv, start
+        elif isinstance(value, Mapping) and depth < 2:
+            for sub_key, title, moves, start in _found_lines(value, depth + 1):
+                yield f"{key}-{sub_key}", title, moves, start
+
+
+def _facts(evidence: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    facts: list[tuple[str, str]] = []
+    for key, value in evidence.items():
+        label = key.replace("_", " ")
+        if isinstance(value, str | int | float | bool) or value is None:
+            facts.append((label, "—" if value is None else str(value)))
+        elif isinstance(value, list) and len(value) <= 20 and all(isinstance(v, str | int | float) for v in value):
+            facts.append((label, ", ".join(str(v) for v in value)))
+        else:
+            text = json.dumps(value, ensure_ascii=False, default=str)
+            facts.append((label, text if len(text) <= 300 else text[:297] + "..."))
+    return tuple(facts)
+
+
+def present(case: Mapping[str, Any], ruling: Mapping[str, Any] | None) -> Presentation:
+    """What to show for a case and its ruling."""
+    game = str(case.get("game") or "chess")
+    evidence: Mapping[str, Any] = (ruling or {}).get("evidence") or {}
+    if not isinstance(evidence, Mapping):
+        evidence = {}
+    lines: dict[str, Line] = {}
+    clocks = None
+    note = ""
+    final_fen = case.get("fen") or case.get("start_fen")
+    if game == "chess" and isinstance(case.get("record"), str) and case["record"].strip():
+        try:
+            start, raw, clock_values = _replay_game(case["record"], case.get("start_fen"))
+        except Exception as exc:
+            note = f"The record could not be replayed for display: {exc}"
+        else:
+            marked = marked_plies(evidence)
+            illegal = illegal_plies(evidence) if case.get("claim") == "illegal-move" else set()
+            steps = tuple(
+                Step(n, label, fen, uci, is_illegal or n in illegal, n in marked)
+                for n, (label, fen, uci, is_illegal) in enumerate(raw, start=1)
+            )
+            if illegal:
+                focus = (
+                    min(p for p in illegal if p <= len(steps)) if any(p <= len(steps) for p in illegal) else len(steps)
+                )
+            elif marked:
+                focus = min(max(marked), len(steps))
+            else:
+                focus = len(steps)
+            lines["game"] = Line("game", "The game as played", start, steps, focus)
+            final_fen = steps[-1].fen if steps else start
+            clocks = ClockSeries.from_plies(chess.Board(start).turn == chess.WHITE, clock_values)
+    if game == "checkers" and isinstance(case.get("record"), str) and case["record"].strip():
+        try:
+            start, raw = _replay_checkers(case["record"], case.get("start_fen"))
+        except Exception as exc:
+            note = f"The record could not be replayed for display: {exc}"
+        else:
+            marked = marked_plies(evidence)
+            steps = tuple(
+                Step(n, label, fen, squares, is_illegal, n in marked)
+                for n, (label, fen, squares, is_illegal) in enumerate(raw, start=1)
+            )
+            focus = min(max(marked), len(steps)) if marked else len(steps)
+            lines["game"] = Line("game", "The game as played", start, steps, focus)
+            final_fen = steps[-1].fen if steps else start
+    if game == "chess":
+        base = final_fen or chess.STARTING_FEN
+        for key, title, moves, line_start in _found_lines(evidence):
+            origin = line_start or base
+            steps_list = _play_line(origin, moves)
+            if steps_list:
+                lines[key] = Line(key, title, origin, tuple(steps_list), 0)
+    for key in ("final_fen", "position", "fen"):
+        if not final_fen and isinstance(evidence.get(key), str) and "/" in evidence[key]:
+            final_fen = evidence[key]
+    return Presentation(
+        game=game,
+        lines=lines,
+        position_fen=final_fen,
+        clocks=clocks,
+        facts=_facts(evidence),
+        record_note=note,
+    )

@@ -1,0 +1,33 @@
+"""The rulings of the event, searchable by round, board and player."""
+
+from __future__ import annotations
+
+from flask import Blueprint, request
+
+from web.claims.forms import CLAIM_LABELS
+from web.db import get_session
+from web.htmx import page_or_fragment
+from web.rulings.views import RESULT_WORDS
+from web.store import Search, search_rulings
+
+bp = Blueprint("history", __name__)
+
+
+@bp.get("/history")
+def index() -> str:
+    """Every ruling, newest first; the search narrows it as the TD types (htmx) or on submit."""
+    search = Search(
+        text=request.args.get("q", "")[:100],
+        round=request.args.get("round", "")[:20],
+        board=request.args.get("board", "")[:20],
+        player=request.args.get("player", "")[:100],
+    )
+    rows = search_rulings(get_session(), search)
+    return page_or_fragment(
+        "history/index.html",
+        "history/_rows.html",
+        rows=rows,
+        search=search,
+        claim_labels=CLAIM_LABELS,
+        result_words=RESULT_WORDS,
+    )

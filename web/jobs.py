@@ -1,0 +1,228 @@
+"""Rulings run here: quick claims answer while the TD waits, engine work runs as a job.
+
+Every claim runs in a thread pool. The request waits for a quick claim up to
+``[web] inline_seconds``; a claim that takes longer, and every claim listed in
+``[web] background_claims`` (engine work), becomes a background job the page polls
+for its progress and may cancel. The job stores the ruling itself when it is done,
+so nothing is lost when the TD closes the page.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import logging
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from adjudicator.contract import Case, ContractError
+from adjudicator.rule import rule
+from adjudicator.rulesets import RulesetBook, RulesetError
+from adjudicator.services import Services
+from web import store
+
+log = logging.getLogger(__name__)
+
+DEFAULT_BACKGROUND = ("unfinished-game", "insufficient-losing-chances")
+
+
+class JobCancelled(RuntimeError):
+    """The TD cancelled the job (raised from the progress callback)."""
+
+
+@dataclass
+class Job:
+    """One claim being ruled on; its state is what the progress widget shows.
+
+    A quick claim's case is stored with its ruling in one transaction; a background
+    job's case is stored first, so that nothing is lost while the engines work.
+    """
+
+    case: Case
+    data: Mapping[str, Any]
+    meta: Mapping[str, Any]
+    source: str
+    is_background: bool
+    case_id: int | None = None
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    started: float = field(default_factory=time.monotonic)
+    state: str = "queued"
+    """queued, running, done, failed or cancelled."""
+    fraction: float | None = None
+    """The share done as the analysis reports it (None: it reports nothing)."""
+    message: str = ""
+    ruling_id: int | None = None
+    error: dict[str, Any] | None = None
+    """The contract's error object when the case could not be ruled on."""
+    finished: float | None = None
+    cancel_requested: threading.Event = field(default_factory=threading.Event)
+    future: Future[None] | None = None
+
+    @property
+    def is_finished(self) -> bool:
+        return self.state in ("done", "failed", "cancelled")
+
+    @property
+    def elapsed(self) -> float:
+        return (self.finished or time.monotonic()) - self.started
+
+    def progress(self, fraction: float, message: str) -> None:
+        """The analysis reports progress; raises :class:`JobCancelled` once the TD cancels."""
+        if self.cancel_requested.is_set():
+            raise JobCancelled("cancelled by the TD")
+        with contextlib.suppress(TypeError, ValueError):
+            self.fraction = min(1.0, max(0.0, float(fraction)))
+        self.message = str(message)[:200]
+
+    def wait(self, seconds: float) -> bool:
+        """Wait up to ``seconds`` for the job to finish; whether it has."""
+        if self.future is not None:
+            try:
+                self.future.result(timeout=seconds)
+            except TimeoutError:
+                return False
+            except Exception:  # the job records its own failure
+                pass
+        return self.is_finished
+
+
+class Adjudicator:
+    """The app's thread pools, services and running jobs."""
+
+    def __init__(self, config: Mapping[str, Any], book: RulesetBook, sessions: sessionmaker[Session]) -> None:
+        web = config.get("web", {})
+        self.config = config
+        self.book = book
+        self.sessions = sessions
+        self.inline_seconds = float(web.get("inline_seconds", 2.0))
+        self.api_timeout_seconds = float(web.get("api_timeout_seconds", 120.0))
+        self.background_claims = tuple(web.get("background_claims", DEFAULT_BACKGROUND))
+        self.expected_seconds = float(config.get("engines", {}).get("timeout_seconds", 30))
+        self.quick = ThreadPoolExecutor(int(web.get("rule_workers", 8)), thread_name_prefix="rule")
+        self.slow = ThreadPoolExecutor(int(web.get("engine_workers", 1)), thread_name_prefix="engine")
+        self._services: Services | None = None
+        self._lock = threading.Lock()
+        self._jobs: OrderedDict[int, Job] = OrderedDict()
+        self.keep_jobs = 500
+
+    def services(self) -> Services:
+        """The engines and probes, started on first use (a page that rules on nothing starts none)."""
+        with self._lock:
+            if self._services is None:
+                from engines import build_services
+
+                self._services = build_services(self.config)
+            return self._services
+
+    def is_background(self, claim: str) -> bool:
+        return claim in self.background_claims
+
+    def submit(self, case: Case, data: Mapping[str, Any], meta: Mapping[str, Any], source: str) -> Job:
+        """Start ruling on a validated case (a background job's case is stored first)."""
+        job = Job(case=case, data=data, meta=meta, source=source, is_background=self.is_background(case.claim))
+        if job.is_background:
+            self.persist(job)
+        pool = self.slow if job.is_background else self.quick
+        job.future = pool.submit(self._run, job)
+        return job
+
+    def persist(self, job: Job) -> int:
+        """Store the job's case now if it is not stored yet (it is going to take a while); its id."""
+        with job.lock:
+            if job.case_id is None:
+                with self.sessions() as session:
+                    job.case_id = store.add_case(session, job.data, job.meta, job.source).id
+                    session.commit()
+                self._register(job)
+            return job.case_id
+
+    def _register(self, job: Job) -> None:
+        assert job.case_id is not None
+        with self._lock:
+            self._jobs[job.case_id] = job
+            while len(self._jobs) > self.keep_jobs:
+                oldest_id, oldest = next(iter(self._jobs.items()))
+                if not oldest.is_finished:
+                    break
+                del self._jobs[oldest_id]
+
+    def job(self, case_id: int) -> Job | None:
+        with self._lock:
+            return self._jobs.get(case_id)
+
+    def cancel(self, case_id: int) -> Job | None:
+        """Ask a job to stop; a job not yet started never starts."""
+        job = self.job(case_id)
+        if job is None or job.is_finished:
+            return job
+        job.cancel_requested.set()
+        if job.future is not None and job.future.cancel():
+            self._finish_cancelled(job)
+        return job
+
+    def _finish_cancelled(self, job: Job) -> None:
+        case_id = self.persist(job)
+        with self.sessions() as session:
+            store.add_note(session, case_id, "cancelled", "cancelled by the TD before a ruling")
+            session.commit()
+        job.state, job.finished = "cancelled", time.monotonic()
+
+    def _run(self, job: Job) -> None:
+        job.state = "running"
+        job.started = time.monotonic()
+        services = dataclasses.replace(self.services(), progress=job.progress)
+        try:
+            ruling = rule(job.case, self.book, services).to_json()
+            if job.cancel_requested.is_set():
+                raise JobCancelled("cancelled by the TD")
+        except JobCancelled:
+            self._finish_cancelled(job)
+            return
+        except ContractError as exc:
+            self._fail(job, exc.to_json()["error"], "invalid")
+            return
+        except RulesetError as exc:
+            self._fail(job, {"code": "invalid_ruleset", "message": str(exc), "field": exc.key}, "invalid")
+            return
+        except Exception as exc:
+            log.exception("ruling on case %s failed", job.case_id)
+            error = {"code": "ruling_failed", "message": f"the analysis failed: {type(exc).__name__}", "field": None}
+            self._fail(job, error, "failed")
+            return
+        duration_ms = int((time.monotonic() - job.started) * 1000)
+        with job.lock, self.sessions() as session:
+            if job.case_id is None:  # a quick claim: case and ruling in one transaction
+                job.case_id = store.add_case(session, job.data, job.meta, job.source).id
+            row = store.add_ruling(session, job.case_id, ruling, duration_ms)
+            session.commit()
+            job.ruling_id = row.id
+        self._register(job)
+        job.fraction = 1.0
+        job.state, job.finished = "done", time.monotonic()
+
+    def _fail(self, job: Job, error: dict[str, Any], kind: str) -> None:
+        """Record why there is no ruling; a case the contract rejects is not kept unless already stored."""
+        job.error = error
+        try:
+            if kind == "failed" or job.case_id is not None:
+                case_id = self.persist(job)
+                with self.sessions() as session:
+                    store.add_note(session, case_id, kind, str(error.get("message")))
+                    session.commit()
+        except Exception:
+            log.exception("could not note the failure of case %s", job.case_id)
+        job.state, job.finished = "failed", time.monotonic()
+
+    def shutdown(self) -> None:
+        self.quick.shutdown(wait=False, cancel_futures=True)
+        self.slow.shutdown(wait=False, cancel_futures=True)
+        close = getattr(self._services, "close", None)
+        if callable(close):
+            close()

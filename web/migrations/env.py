@@ -1,0 +1,30 @@
+"""Alembic environment: the app passes its connection in ``config.attributes["connection"]``;
+run from the command line, ``sqlalchemy.url`` or ``ADJUDICATOR_DATABASE_URL`` names the database."""
+
+from __future__ import annotations
+
+import os
+
+from alembic import context
+from sqlalchemy.engine import Connection
+
+from web.db import Base, make_engine
+
+config = context.config
+connection = config.attributes.get("connection")
+
+
+def _run(conn: Connection) -> None:
+    context.configure(connection=conn, target_metadata=Base.metadata, render_as_batch=True)
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+if connection is not None:
+    _run(connection)
+else:
+    url = config.get_main_option("sqlalchemy.url") or os.environ.get("ADJUDICATOR_DATABASE_URL")
+    if not url:
+        raise SystemExit("set sqlalchemy.url or ADJUDICATOR_DATABASE_URL")
+    with make_engine(url).begin() as conn:
+        _run(conn)

@@ -1,0 +1,192 @@
+"""``/rulings/<id>`` (page, board fragment, PDF sheet) and ``/cases/<id>`` (a job's progress)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from web import store, submit
+from web.articles import summary
+from web.boards import checkers_svg, chess_svg
+from web.charts import clock_chart, hms
+from web.claims.forms import CLAIM_LABELS
+from web.db import get_session
+from web.evidence import Line, Presentation, present
+from web.htmx import is_htmx
+from web.jobs import Job
+from web.store import CaseRow, RulingRow
+
+bp = Blueprint("rulings", __name__)
+
+RESULT_WORDS = {"1-0": "1–0", "0-1": "0–1", "1/2-1/2": "½–½"}
+
+
+def load(ruling_id: int) -> tuple[RulingRow, CaseRow]:
+    session = get_session()
+    ruling = session.get(RulingRow, ruling_id)
+    if ruling is None:
+        abort(404, f"There is no ruling {ruling_id}.")
+    case = session.get(CaseRow, ruling.case_id)
+    if case is None:
+        abort(404, f"The case of ruling {ruling_id} is missing.")
+    return ruling, case
+
+
+def board_for(line: Line | None, presentation: Presentation, ply: int | None = None, size: int = 360) -> str:
+    if presentation.game == "checkers":
+        if line is None:
+            return checkers_svg(presentation.position_fen, size=size) if presentation.position_fen else ""
+        shown = line.clamp(line.focus if ply is None else ply)
+        step = line.step(shown)
+        squares = [int(x) for x in (step.uci or "").split("-") if x.isdigit()] if step else []
+        return checkers_svg(line.fen_at(shown), marked=squares, size=size)
+    if line is None:
+        return chess_svg(presentation.position_fen, size=size) if presentation.position_fen else ""
+    shown = line.clamp(line.focus if ply is None else ply)
+    step = line.step(shown)
+    return chess_svg(
+        line.fen_at(shown),
+        step.uci if step else None,
+        is_illegal=bool(step and step.is_illegal),
+        size=size,
+    )
+
+
+def context_for(ruling: RulingRow, case: CaseRow) -> dict[str, Any]:
+    data = ruling.data
+    case_data = case.data
+    presentation = present(case_data, data)
+    game = case.game
+    sides = ("red", "white") if game == "checkers" else ("white", "black")
+    clock = case_data.get("clock") or {}
+    now = {side: _seconds(clock.get(side)) for side in sides}
+    flagged = list(clock.get("flagged") or [])
+    chart = ""
+    if presentation.clocks and not presentation.clocks.is_empty:  # the record's [%clk] readings
+        chart = clock_chart(presentation.clocks, now, sides, flagged)
+    players = {sides[0]: case.first_player, sides[1]: case.second_player}
+    return {
+        "ruling": data,
+        "row": ruling,
+        "case": case,
+        "case_data": case_data,
+        "presentation": presentation,
+        "claim_label": CLAIM_LABELS.get(case.claim, case.claim),
+        "result_words": RESULT_WORDS.get(data.get("result") or "", "Play on"),
+        "articles": [(ref, summary(ref)) for ref in data.get("rule_refs", [])],
+        "clock_chart": chart,
+        "clocks_now": [(side, hms(now[side]), side in flagged) for side in sides if now[side] is not None],
+        "players": players,
+        "sides": sides,
+        "hms": hms,
+        "board_for": board_for,
+    }
+
+
+def _seconds(value: object) -> float | None:
+    from adjudicator.contract import ContractError, parse_seconds
+
+    if value is None:
+        return None
+    try:
+        return parse_seconds(value, "clock")
+    except ContractError:
+        return None
+
+
+@bp.get("/rulings/<int:ruling_id>")
+def show(ruling_id: int) -> str:
+    """The ruling: verdict and result, adjustments, instructions, articles, evidence."""
+    ruling, case = load(ruling_id)
+    context = context_for(ruling, case)
+    context["selected"] = (request.args.get("line", "game"), request.args.get("ply", type=int))
+    return render_template("rulings/show.html", **context)
+
+
+@bp.get("/rulings/<int:ruling_id>/board")
+def board(ruling_id: int) -> str | Response:
+    """One position of a line (the game, a helpmate, an engine line): fragment for htmx, else the page."""
+    key = request.args.get("line", "game")
+    ply = request.args.get("ply", type=int)
+    if not is_htmx():
+        return redirect(url_for("rulings.show", ruling_id=ruling_id, line=key, ply=ply, _anchor=f"line-{key}"))
+    ruling, case = load(ruling_id)
+    presentation = present(case.data, ruling.data)
+    line = presentation.lines.get(key)
+    if line is None:
+        abort(404, f"Ruling {ruling_id} has no line {key!r}.")
+    return render_template(
+        "rulings/_line.html",
+        row=ruling,
+        line=line,
+        ply=line.clamp(ply if ply is not None else line.focus),
+        presentation=presentation,
+        board_for=board_for,
+    )
+
+
+@bp.get("/rulings/<int:ruling_id>/sheet.pdf")
+def sheet(ruling_id: int) -> Response:
+    """The printable ruling sheet (PDF): diagram, claim, ruling, articles, evidence, signatures."""
+    from weasyprint import HTML
+
+    ruling, case = load(ruling_id)
+    context = context_for(ruling, case)
+    html = render_template("rulings/sheet.html", **context)
+    pdf = HTML(string=html, base_url=request.url_root).write_pdf()
+    response = make_response(pdf)
+    response.headers["Content-Type"] = "application/pdf"
+    response.headers["Content-Disposition"] = f'inline; filename="ruling-{ruling_id}.pdf"'
+    return response
+
+
+@bp.get("/cases/<int:case_id>")
+def job(case_id: int) -> Response | str | tuple[str, int]:
+    """A case being ruled on: its progress (polled by htmx), or its ruling once there is one."""
+    session = get_session()
+    case = session.get(CaseRow, case_id)
+    if case is None:
+        abort(404, f"There is no case {case_id}.")
+    running = submit.adjudicator().job(case_id)
+    ruling = store.ruling_for_case(session, case_id)
+    if ruling is not None:
+        target = url_for("rulings.show", ruling_id=ruling.id)
+        if is_htmx():
+            response = make_response("")
+            response.headers["HX-Redirect"] = target
+            return response
+        return redirect(target, 303)
+    notes = store.notes_for_case(session, case_id)
+    context = {
+        "case": case,
+        "job": running,
+        "notes": notes,
+        "claim_label": CLAIM_LABELS.get(case.claim, case.claim),
+        "progress": _progress(running),
+    }
+    if is_htmx():
+        return render_template("rulings/_job.html", **context)
+    return render_template("rulings/job.html", **context)
+
+
+@bp.post("/cases/<int:case_id>/cancel")
+def cancel(case_id: int) -> Response | str:
+    """Cancel a running job (the widget shows it cancelled; without JavaScript, back to the page)."""
+    if get_session().get(CaseRow, case_id) is None:
+        abort(404, f"There is no case {case_id}.")
+    submit.adjudicator().cancel(case_id)
+    if is_htmx():
+        return job(case_id)  # type: ignore[return-value]
+    return redirect(url_for("rulings.job", case_id=case_id), 303)
+
+
+def _progress(job: Job | None) -> dict[str, Any]:
+    """Share done for the bar: the analysis's own figure, else an estimate from the time limit."""
+    if job is None:
+        return {"percent": 0, "is_estimate": True, "elapsed": 0.0}
+    if job.fraction is not None:
+        return {"percent": int(job.fraction * 100), "is_estimate": False, "elapsed": job.elapsed}
+    expected = submit.adjudicator().expected_seconds or 30.0
+    return {"percent": min(95, int(100 * job.elapsed / expected)), "is_estimate": True, "elapsed": job.elapsed}
