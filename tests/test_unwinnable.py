@@ -15,6 +15,7 @@ import pytest
 from engines.unwinnable import (
     PositionError,
     UnwinnabilityAnalyser,
+    check_position,
     is_blockade_unwinnable,
     is_material_unwinnable,
 )
@@ -179,9 +180,13 @@ def test_a_tiny_budget_leaves_the_question_undecided() -> None:
     assert found.method == "budget"
 
 
-def test_a_board_without_kings_is_refused(analyser: UnwinnabilityAnalyser) -> None:
+def test_a_board_that_is_no_position_is_left_to_the_arbiter(analyser: UnwinnabilityAnalyser) -> None:
     with pytest.raises(PositionError):
-        analyser.search(chess.Board("8/8/8/8/8/8/8/R7 w - - 0 1"), chess.WHITE)
+        check_position(chess.Board("8/8/8/8/8/8/8/R7 w - - 0 1"))
+    # after an illegal move the side not to move may stand in check: no verdict, never a crash
+    found = analyser.search(chess.Board("7k/8/8/8/8/8/8/4K2R w - - 0 1"), chess.WHITE)
+    assert found.unwinnable is None
+    assert found.method.startswith("illegal-position")
 
 
 def test_blockade_proofs_survive_the_exhaustive_check() -> None:

@@ -148,8 +148,15 @@ class UnwinnabilityAnalyser:
         return DeadPosition(white=self.search(board, chess.WHITE), black=self.search(board, chess.BLACK))
 
     def search(self, board: chess.Board, color: chess.Color) -> MateSearch:
-        """Can ``color`` checkmate from ``board`` by any series of legal moves (FIDE 6.9)?"""
-        check_position(board)
+        """Can ``color`` checkmate from ``board`` by any series of legal moves (FIDE 6.9)?
+
+        A board that is no legal position (a king missing, the side not to move in
+        check, ...) gets an undecided answer naming the problem: the arbiter rules.
+        """
+        try:
+            check_position(board)
+        except PositionError as exc:
+            return MateSearch(color=color, unwinnable=None, helpmate=None, method=f"illegal-position: {exc}")
         work = board.copy(stack=False)
         deadline = time.monotonic() + self.time_limit
         nodes = 0
