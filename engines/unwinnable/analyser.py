@@ -122,9 +122,10 @@ def replays_to_mate(board: chess.Board, moves: list[str] | tuple[str, ...], winn
 class UnwinnabilityAnalyser:
     """The helpmate oracle (``adjudicator.services.MateOracle``) for FIDE 6.9 and 5.2.2.
 
-    ``node_limit`` and ``time_limit`` (seconds) bound each query; when either runs
-    out the answer is undecided (``unwinnable=None``), which never turns a loss
-    into a draw by itself.
+    ``node_limit`` and ``time_limit`` (seconds of this process's processor time,
+    so that a busy machine does not change a verdict) bound each query; when
+    either runs out the answer is undecided (``unwinnable=None``), which never
+    turns a loss into a draw by itself.
     """
 
     def __init__(
@@ -134,7 +135,7 @@ class UnwinnabilityAnalyser:
         quick_nodes: int = 150,
         iteration_nodes: int = 10_000,
         first_stretch: int = 40_000,
-        closure_positions: int = 4_000,
+        closure_positions: int = 30_000,
     ) -> None:
         self.node_limit = node_limit
         self.time_limit = time_limit
@@ -158,7 +159,7 @@ class UnwinnabilityAnalyser:
         except PositionError as exc:
             return MateSearch(color=color, unwinnable=None, helpmate=None, method=f"illegal-position: {exc}")
         work = board.copy(stack=False)
-        deadline = time.monotonic() + self.time_limit
+        deadline = time.process_time() + self.time_limit
         nodes = 0
 
         def result(unwinnable: bool | None, method: str, line: list[chess.Move] | None = None) -> MateSearch:
@@ -232,9 +233,13 @@ class UnwinnabilityAnalyser:
                     break
                 if not closure_tried and nodes >= self.first_stretch:
                     closure_tried = True
-                    closure = HelpmateSearch(work, color, 0, deadline, share=probe).exhaust(self.closure_positions)
+                    visit = HelpmateSearch(work, color, 0, deadline, share=probe)
+                    closure = visit.exhaust(self.closure_positions)
                     if closure is False:
                         return result(True, "closure")
+                    if closure is True:
+                        assert visit.mate is not None
+                        return result(False, "closure", prefix + visit.mate)
         if proved == len(roots):
             return result(True, "search" if len(roots) == 1 else "blockade+search")
         return result(None, "budget")

@@ -101,7 +101,9 @@ class HelpmateSearch:
         deadline: float,
         share: HelpmateSearch | None = None,
     ) -> None:
-        """``share``: an earlier search for the same winner whose expanded positions may be reused."""
+        """``deadline``: in ``time.process_time()`` seconds (this process's processor time, so a
+        busy machine does not change the verdict); ``share``: an earlier search for the same
+        winner whose expanded positions may be reused."""
         self.board = board.copy(stack=False)
         self.winner = winner
         self.loser = not winner
@@ -178,16 +180,27 @@ class HelpmateSearch:
     def exhaust(self, max_positions: int) -> bool | None:
         """Visits every position reachable from the root (no depth limit) while there are few of them.
 
-        True: a position where W has mated is reachable; False: every reachable
-        position was visited and none is such a mate (a proof of unwinnability);
-        None: more than ``max_positions`` positions.
+        True: a position where W has mated is reachable (the line to it is left in
+        ``self.mate``); False: every reachable position was visited and none is
+        such a mate (a proof of unwinnability); None: more than ``max_positions``
+        positions, or the time budget ran out.
         """
         board = self.board
         root = position_key(board)
         root_snapshot = Snapshot(board)
-        seen = {root}
+        parents: dict[Key, tuple[Key, chess.Move] | None] = {root: None}
         stack = [(root, root_snapshot)]
         expanded = self.expanded[False]
+
+        def line_to(key: Key) -> list[chess.Move]:
+            line: list[chess.Move] = []
+            step = parents[key]
+            while step is not None:
+                line.append(step[1])
+                step = parents[step[0]]
+            line.reverse()
+            return line
+
         try:
             while stack:
                 key, snapshot = stack.pop()
@@ -196,6 +209,7 @@ class HelpmateSearch:
                 if fact is None:
                     fact = self._leaf_facts(key)
                 if fact == _MATE:
+                    self.mate = line_to(key)
                     return True
                 if fact == _DEAD:
                     continue
@@ -206,14 +220,18 @@ class HelpmateSearch:
                         self.facts[key] = _DEAD
                         continue
                     expanded[key] = node
+                if len(parents) > self.time_check:
+                    if time.process_time() > self.deadline:
+                        return None
+                    self.time_check = len(parents) + 1000
                 for entry in node.children:
                     child = entry[3]
                     if child is None:
                         child = entry[3] = child_key(key, entry[1], entry[2])
-                    if child in seen:
+                    if child in parents:
                         continue
-                    seen.add(child)
-                    if len(seen) > max_positions:
+                    parents[child] = (key, entry[1])
+                    if len(parents) > max_positions:
                         return None
                     fact = self.facts.get(child)
                     if fact is None:
@@ -221,6 +239,7 @@ class HelpmateSearch:
                     if fact == _DEAD:
                         continue
                     if fact == _MATE:
+                        self.mate = line_to(child)
                         return True
                     known = expanded.get(child)
                     if known is not None:
@@ -285,7 +304,7 @@ class HelpmateSearch:
         if self.nodes >= self.node_limit:
             raise BudgetExhausted
         if self.nodes >= self.time_check:
-            if time.monotonic() > self.deadline:
+            if time.process_time() > self.deadline:
                 raise BudgetExhausted
             self.time_check = self.nodes + 2000
 
