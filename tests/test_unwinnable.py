@@ -143,6 +143,8 @@ def test_locked_pawn_wall_is_dead_though_material_remains(analyser: Unwinnabilit
     dead = analyser.is_dead_position(board)
     assert dead.is_dead is True
     assert dead.white.method == "blockade"
+    assert dead.rule_refs == ("FIDE 5.2.2",)
+    assert dead.reasons[0].startswith("White cannot checkmate")
 
 
 def test_a_wall_with_a_bishop_that_can_break_in_is_not_dead(analyser: UnwinnabilityAnalyser) -> None:

@@ -72,6 +72,22 @@ class DeadPosition:
     white: MateSearch
     black: MateSearch
 
+    rule_refs: tuple[str, ...] = ("FIDE 5.2.2",)
+
+    @property
+    def reasons(self) -> tuple[str, ...]:
+        """One sentence per side, as an arbiter would put it."""
+        out = []
+        for name, found in (("White", self.white), ("Black", self.black)):
+            if found.unwinnable is True:
+                out.append(f"{name} cannot checkmate by any series of legal moves ({found.method}).")
+            elif found.unwinnable is False:
+                line = " ".join(found.helpmate or ())
+                out.append(f"{name} can still checkmate, for instance: {line or 'the position is mate'}.")
+            else:
+                out.append(f"Whether {name} can checkmate is undecided within the analysis budget ({found.method}).")
+        return tuple(out)
+
     @property
     def is_dead(self) -> bool | None:
         """True: dead position; False: some side can still mate; None: undecided within the budget."""
