@@ -8,11 +8,14 @@ neither side can). The steps, cheapest first, each able to end the analysis:
    line that repeats a position can never lead anywhere else (unwinnable);
 2. terminal positions: checkmate by W (winnable), stalemate or W mated (unwinnable);
 3. the asymmetric material rule (:mod:`.material`);
-4. a short exhaustive helpmate search (nominal depth 2, small node budget);
+4. a short helpmate search (nominal depth 2, a small node budget): shallow
+   mates are found, and a tree this small is searched to its end (a proof);
 5. the blockade analysis (:mod:`.blockade`) of the position, then of every
-   position one move later (with forced moves played);
+   position one move later (with forced moves played), before any deep search;
 6. iterative-deepening helpmate search (:mod:`.helpmate`) over the first moves
-   the blockade analysis could not settle.
+   the blockade analysis could not settle; once a first stretch of it has
+   failed, every reachable position is visited if there are few enough
+   (the *closure*: no mate among them is a proof, a mate gives the line).
 
 The result is three-valued: unwinnable (a proof), winnable (with a helpmate
 that replays to mate), or undecided when the node or time budget runs out.
