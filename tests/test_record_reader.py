@@ -164,3 +164,9 @@ def test_chess960_castling() -> None:
     replay = replay_chess(record)
     assert replay.chess960 and not replay.illegal
     assert replay.final_board.board_fen() == "1r3rk1/8/8/8/8/8/8/2KR3R"
+
+
+def test_a_russian_record_with_only_knight_moves_is_not_read_as_king_moves() -> None:
+    replay = replay_chess("1. e4 e5 2. Kf3 Kc6 3. Kc3 Kf6")
+    assert replay.language == "ru" and not replay.illegal
+    assert replay.final_board.piece_at(chess.F6) == chess.Piece(chess.KNIGHT, chess.BLACK)
