@@ -116,6 +116,8 @@ def clean(token: str) -> str:
     for cyr, lat in _CYRILLIC.items():
         if cyr in text:
             text = text.replace(cyr, lat)
+    if text.startswith("Kp") and len(text) > 2 and text[2] in "abcdefghx":
+        text = "Kr" + text[2:]  # Кр typed with a Latin p
     text = text.translate(_DASHES)
     text = "".join(_FIGURINES.get(ch, ch) for ch in text)
     previous = None

@@ -174,3 +174,10 @@ def test_a_russian_record_with_only_knight_moves_is_not_read_as_king_moves() -> 
     replay = replay_chess("1. e4 e5 2. Kf3 Kc6 3. Kc3 Kf6")
     assert replay.language == "ru" and not replay.illegal
     assert replay.final_board.piece_at(chess.F6) == chess.Piece(chess.KNIGHT, chess.BLACK)
+
+
+@pytest.mark.parametrize("king", ["Кр", "Kr", "Kp"])
+def test_the_russian_king(king: str) -> None:
+    replay = replay_chess(f"1. e4 e5 2. {king}e2 Kc6 3. Kf3 {king}e7")
+    assert replay.language == "ru" and not replay.illegal
+    assert replay.final_board.king(chess.WHITE) == chess.E2 and replay.final_board.king(chess.BLACK) == chess.E7
