@@ -404,12 +404,13 @@ def test_no_flag_down(judge: Any) -> None:
 
 
 def test_us_multi_control_claim_needs_a_scoresheet(judge: Any) -> None:
-    """13C1: before the final control, a flag claim needs the scoresheet; the position's move number is not one."""
+    """13C1: before the final control the claim stands on the scoresheet; the TD is told to check it."""
     fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 30"
     bare = judge("uschess", time_control="40/120, SD/30;d5", fen=fen, clock=WHITE_DOWN)
-    assert (bare.verdict, bare.result) == ("deferred", None)
+    assert (bare.verdict, bare.result) == ("upheld", "0-1")
+    assert "scoresheet" in bare.instructions[0] and "US Chess 13C1" in bare.rule_refs
     counted = judge("uschess", time_control="40/120, SD/30;d5", fen=fen, moves_completed=29, clock=WHITE_DOWN)
-    assert (counted.verdict, counted.result) == ("upheld", "0-1")
+    assert (counted.verdict, counted.result) == ("upheld", "0-1") and counted.instructions == ()
 
 
 def test_fide_arbiter_calls_the_flag_whoever_is_named(judge: Any) -> None:

@@ -225,24 +225,17 @@ def _one_flag(ctx: Context, flagged: str) -> Ruling:
             ],
             instructions=["Count the moves on the scoresheets (or give moves_completed) and rule again."],
         )
+    checks: list[str] = []
     if (
         rules.scoresheet_before_final
         and period.is_final is False
         and period.moves_source not in ("record", "moves_completed")
     ):
-        return _ruling(
-            ctx,
-            Verdict.DEFERRED,
-            None,
-            [*refs, rules.ref("moves", ctx.ruleset.ref("6.4"))],
-            [
-                f"{name}'s flag fell before the final time control; the claim needs a scoresheet showing "
-                "that the moves were not completed."
-            ],
-            instructions=[
-                "Check the claimant's scoresheet (at most 3 missing or wrong move pairs) and "
-                "rule again with the record or moves_completed."
-            ],
+        refs.append(rules.ref("moves", ctx.ruleset.ref("6.4")))
+        checks.append(
+            f"Before the final control the claim stands only on a scoresheet: check that it shows {name} short of "
+            f"the {period.required} moves (at most 3 missing or wrong move pairs); if the moves were made, play "
+            "continues instead."
         )
     reasons.append(_flag_reason(ctx, flagged, period))
     chance = win_chance(
@@ -258,7 +251,7 @@ def _one_flag(ctx: Context, flagged: str) -> Ruling:
             None,
             refs,
             reasons,
-            instructions=[_undecided_instruction(chance, name, other)],
+            instructions=[_undecided_instruction(chance, name, other), *checks],
             confidence=0.5,
         )
     if chance.can_win:
@@ -267,7 +260,9 @@ def _one_flag(ctx: Context, flagged: str) -> Ruling:
     else:
         result = "1/2-1/2"
         reasons.append(f"{other} cannot win, so the game is drawn.")
-    return _ruling(ctx, Verdict.UPHELD, result, refs, reasons, confidence=chance.confidence, armageddon=True)
+    return _ruling(
+        ctx, Verdict.UPHELD, result, refs, reasons, instructions=checks, confidence=chance.confidence, armageddon=True
+    )
 
 
 def _period(ctx: Context, side: str) -> PeriodCheck:
