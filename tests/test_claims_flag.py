@@ -233,7 +233,10 @@ def test_both_flags_without_a_time_control(judge: Any) -> None:
     told = judge("fide-standard", fen=fen, final_period=True, clock={"white": 0, "black": 0})
     assert told.result == "1/2-1/2"
     untold = judge("fide-standard", fen=fen, clock={"white": 0, "black": 0})
-    assert (untold.verdict, untold.result) == ("deferred", None)
+    assert (untold.verdict, untold.result) == ("upheld", "1/2-1/2")
+    assert any("taken as the last period" in reason for reason in untold.reasons)
+    earlier = judge("fide-standard", fen=fen, final_period=False, clock={"white": 0, "black": 0})
+    assert (earlier.verdict, earlier.result) == ("rejected", None)
 
 
 @pytest.mark.parametrize("ruleset", ["sabah-active30", "calchess-scholastic"])

@@ -24,7 +24,9 @@ Verdicts: ``upheld`` when the flag decides the game (a win, or a draw because th
 opponent cannot win or both flags are down); ``rejected`` when it does not (the
 game was over, the period's moves were made, only the claimant's own flag is down,
 or play continues); ``deferred`` when the arbiter must settle a fact first (whether
-a forced win exists, which period it is).
+a forced win exists, whether a helpmate exists when the analysis runs out of budget).
+With both flags down and nothing telling the period, it is taken as the last one
+(both clocks at zero almost always means sudden death), and the ruling says so.
 """
 
 from __future__ import annotations
@@ -351,38 +353,36 @@ def _both_flags(ctx: Context) -> Ruling:
         return _ruling(ctx, Verdict.UPHELD, "1/2-1/2", [ref], reasons, armageddon=True)
     if rules.claimant_flag_must_be_up:
         reasons.append(f"{ctx.claimant.capitalize()}'s own flag is down, so no win on time can be claimed.")
+    if not any(f is False for f in finals) and not all(f is True for f in finals):
+        # Neither the control nor the case tells: both clocks at zero almost always means the
+        # final (sudden-death) period, since a clock adds each earlier period's time itself.
+        reasons.append(
+            "The time control does not tell which period this is; it is taken as the last period "
+            "(give time_control, or final_period: false, if it is not)."
+        )
+        finals = [True, True]
     if all(f is True for f in finals):
         if rules.both_flags == "td-may-draw":
             reasons.append("This is the final time control: the TD may declare the game drawn.")
         else:
             reasons.append("This is the last period, so the game is drawn.")
         return _ruling(ctx, Verdict.UPHELD, "1/2-1/2", [ref], reasons, armageddon=True)
-    if any(f is False for f in finals):
-        reasons.append("This is not the last period, so play continues.")
-        tc = ctx.control
-        steps = []
-        for side, p in periods.items():
-            if tc is not None and p.period is not None and p.is_final is False:
-                nxt = tc.period(p.period + 1, side == case.sides[0])
-                steps.append(f"{side.capitalize()}: period {p.period + 2}, {nxt.describe()}")
-        return _ruling(
-            ctx,
-            Verdict.REJECTED,
-            None,
-            [ref],
-            reasons,
-            instructions=[
-                "Set both clocks to the next period and continue" + (f" ({'; '.join(steps)})." if steps else ".")
-            ],
-        )
-    reasons.append("It is not known whether this is the last period (give time_control or final_period).")
+    reasons.append("This is not the last period, so play continues.")
+    tc = ctx.control
+    steps = []
+    for side, p in periods.items():
+        if tc is not None and p.period is not None and p.is_final is False:
+            nxt = tc.period(p.period + 1, side == case.sides[0])
+            steps.append(f"{side.capitalize()}: period {p.period + 2}, {nxt.describe()}")
     return _ruling(
         ctx,
-        Verdict.DEFERRED,
+        Verdict.REJECTED,
         None,
         [ref],
         reasons,
-        instructions=["If this is the last period the game is drawn; otherwise play continues."],
+        instructions=[
+            "Set both clocks to the next period and continue" + (f" ({'; '.join(steps)})." if steps else ".")
+        ],
     )
 
 
