@@ -393,6 +393,8 @@ def test_armageddon_draw_counts_as_a_black_win(judge: Any) -> None:
         ({"fen": P12, "clock": {"white": 0, "black": 0}, "flag_order_known": "yes"}, "flag_order_known"),
         ({"fen": P12, "clock": WHITE_DOWN, "moves_completed": -1}, "moves_completed"),
         ({"clock": WHITE_DOWN}, "record"),
+        ({"fen": "8/8/8/8/8/8/8/K7 w - - 0 1", "clock": WHITE_DOWN}, "fen"),
+        ({"fen": "k6R/8/8/8/8/8/8/K7 w - - 0 1", "clock": WHITE_DOWN}, "fen"),
     ],
 )
 def test_bad_input_names_the_field(judge: Any, fields: dict[str, Any], field: str) -> None:

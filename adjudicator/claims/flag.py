@@ -110,7 +110,8 @@ def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
     if replay is not None:
         board = replay.final_board
     elif case.fen or case.start_fen:
-        board = parse_fen(case.fen or case.start_fen or "", "fen" if case.fen else "start_fen")
+        field = "fen" if case.fen else "start_fen"
+        board = _checked(parse_fen(case.fen or case.start_fen or "", field), field)
     else:
         raise ContractError("missing_field", "a flag claim needs the record or the position (fen)", "record")
     claimant, notes = _claimant(case, flags, rules)
@@ -137,6 +138,8 @@ def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
             "fen": board.fen(),
         }
     )
+    if len(flags.flagged) == 1 and ctx.deadness.mode == "helpmate" and not board.is_insufficient_material():
+        ctx.deadness.search(board, _color(ctx, case.opponent(flags.flagged[0])))  # the 6.9 question first
     ended = game_end(replay, board, ruleset, ctx.deadness, case.sides)
     if ended is not None and ended.is_mandatory:
         return _already_over(ctx, ended)
@@ -161,6 +164,23 @@ def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
             f"{flags.flagged[0].capitalize()}'s fell first (Arbiters' Manual on both clocks showing 0.00)."
         )
     return _one_flag(ctx, flags.flagged[0])
+
+
+_FATAL = (
+    (chess.STATUS_NO_WHITE_KING | chess.STATUS_NO_BLACK_KING | chess.STATUS_EMPTY, "each side needs one king"),
+    (chess.STATUS_TOO_MANY_KINGS, "a side has more than one king"),
+    (chess.STATUS_OPPOSITE_CHECK, "the side not to move is in check"),
+    (chess.STATUS_PAWNS_ON_BACKRANK, "a pawn stands on the first or last rank"),
+)
+
+
+def _checked(board: chess.Board, field: str) -> chess.Board:
+    """A position the flag rules can apply to (kings present, the side not to move not in check)."""
+    status = board.status()
+    problems = [why for flags, why in _FATAL if status & flags]
+    if problems:
+        raise ContractError("invalid_fen", f"{field} is not a legal position: {'; '.join(problems)}", field)
+    return board
 
 
 def _claimant(case: Case, flags: FlagState, rules: FlagRules) -> tuple[str, list[str]]:
