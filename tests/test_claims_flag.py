@@ -436,3 +436,21 @@ def test_record_and_position_must_agree(judge: Any) -> None:
     with pytest.raises(ContractError) as err:
         judge("fide-standard", record="1. e4 e5 *", fen=P12, clock=WHITE_DOWN)
     assert err.value.field == "fen"
+
+
+def test_time_ran_out_unnoticed_earlier_in_the_record(judge: Any) -> None:
+    """[%emt] shows White's 90 minutes ran out on move 38; play went on to move 42; Black now claims: 0-1."""
+    sans = quiet_moves(84)
+    parts, left = [], 5400.0
+    for ply, san in enumerate(sans):
+        move = ply // 2 + 1
+        if ply % 2 == 0:
+            spent = 145 if move < 38 else 200
+            left = max(0.0, left - spent)
+            parts.append(f"{move}. {san} {{[%clk {hms(left)}] [%emt {hms(spent)}]}}")
+        else:
+            parts.append(san)
+    record = '[TimeControl "40/5400:1800"]\n\n' + " ".join(parts) + " *"
+    ruling = judge("fide-standard", record=record, clock={"white": 0, "flagged": ["white"]})
+    assert (ruling.verdict, ruling.result) == ("upheld", "0-1")
+    assert "ran out during move 38" in " ".join(ruling.reasons)

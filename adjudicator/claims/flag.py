@@ -306,6 +306,12 @@ def _flag_reason(ctx: Context, flagged: str, period: PeriodCheck) -> str:
     if ctx.control is None or period.period is None:
         return f"{name}'s flag is down."
     which = f"period {period.period + 1}"
+    if period.overrun is not None:
+        needed = "all remaining moves" if period.required is None else f"the {period.required} moves required"
+        return (
+            f"By the clock readings {name}'s time ran out during move {period.overrun.move}, in {which}, "
+            f"before {needed}; the flag counts from when it is noticed or claimed (6.8)."
+        )
     if period.required is None:
         return f"{name}'s flag fell in {which}, the period in which all remaining moves must be made."
     made = "an unknown number of" if period.moves_made is None else str(period.moves_made)
