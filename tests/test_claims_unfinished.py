@@ -64,6 +64,13 @@ def test_a_checkmated_king_loses_without_any_analysis(book: RulesetBook) -> None
     assert "FIDE 5.1.1" in ruling.rule_refs
 
 
+def test_the_position_comes_from_the_record(book: RulesetBook) -> None:
+    case = parse_case({"ruleset": "fide-standard", "claim": "unfinished-game",
+                       "record": "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#"})
+    ruling = rule(case, book, Services())
+    assert ruling.result == "1-0" and ruling.reasons == ("Black is checkmated.",)
+
+
 def test_stalemate_is_a_draw(book: RulesetBook) -> None:
     ruling = adjudicate(book, Services(), "7k/5Q2/6K1/8/8/8/8/8 b - - 0 60")
     assert ruling.result == "1/2-1/2" and "FIDE 5.2.1" in ruling.rule_refs
