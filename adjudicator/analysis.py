@@ -23,10 +23,6 @@ class EngineUnavailable(RuntimeError):
     """The engine could not be started, crashed or hung past its hard limit, even after a restart."""
 
 
-class AnalysisCancelled(RuntimeError):
-    """The caller cancelled an analysis through its progress callback."""
-
-
 @dataclass(frozen=True)
 class AnalysisLimits:
     """The budget of one engine analysis.
@@ -173,7 +169,8 @@ class Analyst(Protocol):
         """Analyse ``board``.
 
         :raises EngineUnavailable: the engine cannot be started, or crashed or hung twice.
-        :raises AnalysisCancelled: ``progress`` raised (the exception is chained).
+        A ``progress`` callback cancels by raising: the search is stopped and the
+        callback's own exception propagates unchanged.
         """
         ...
 

@@ -25,7 +25,6 @@ from typing import Any, Literal
 import chess
 
 from adjudicator.analysis import (
-    AnalysisCancelled,
     AnalysisLimits,
     Analyst,
     EngineEvidence,
@@ -254,13 +253,9 @@ def assess(
 
 
 def _report(services: Services, done: float, message: str) -> None:
-    """Tell the caller how far the analysis is; a raise from the callback cancels it."""
-    if services.progress is None:
-        return
-    try:
+    """Tell the caller how far the analysis is; a raise from the callback cancels it (and propagates)."""
+    if services.progress is not None:
         services.progress(done, message)
-    except BaseException as exc:
-        raise AnalysisCancelled("the analysis was cancelled") from exc
 
 
 def _probe(board: chess.Board, prober: TablebaseProber | None, t: Thresholds) -> TablebaseEvidence | None:

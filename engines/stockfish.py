@@ -26,7 +26,7 @@ from typing import Any
 import chess
 import chess.engine
 
-from adjudicator.analysis import AnalysisCancelled, AnalysisLimits, EngineEvidence, EngineUnavailable
+from adjudicator.analysis import AnalysisLimits, EngineEvidence, EngineUnavailable
 from adjudicator.services import Progress
 
 DEBIAN_PATH = "/usr/games/stockfish"
@@ -148,6 +148,14 @@ class _Hang(Exception):
     pass
 
 
+class _Cancelled(Exception):
+    """Carries the progress callback's own exception past the retry logic."""
+
+    def __init__(self, reason: BaseException) -> None:
+        super().__init__(str(reason))
+        self.reason = reason
+
+
 _FAILURES = (chess.engine.EngineError, EngineUnavailable, OSError, TimeoutError, concurrent.futures.CancelledError)
 """What a crashed, hung or unstartable engine raises through ``chess.engine``."""
 
@@ -221,8 +229,8 @@ class StockfishPool:
                     if process is None:
                         process = self._start()
                     return self._run(process, board, limits, progress, deadline)
-                except AnalysisCancelled:
-                    raise
+                except _Cancelled as cancelled:
+                    raise cancelled.reason from None
                 except _Hang as exc:
                     failures.append(str(exc))
                 except _FAILURES as exc:
@@ -279,7 +287,7 @@ class StockfishPool:
                     with contextlib.suppress(Exception):
                         analysis.stop()
                         finished.result(timeout=2.0)
-                    raise AnalysisCancelled("the analysis was cancelled") from exc
+                    raise _Cancelled(exc) from exc
         info = analysis.info
         seconds = time.monotonic() - started
         if progress is not None:
