@@ -33,7 +33,7 @@ from adjudicator.analysis import (
     TablebaseProber,
 )
 from adjudicator.contract import ContractError
-from adjudicator.rulesets import Ruleset
+from adjudicator.rulesets import Ruleset, RulesetError
 from adjudicator.ruling import Result
 from adjudicator.services import Services
 
@@ -70,8 +70,6 @@ class Thresholds:
             tablebase_50_move_rule=ruleset.get_bool(p + "tablebase_50_move_rule", d.tablebase_50_move_rule),
             engine_confidence_cap=ruleset.get_float(p + "engine_confidence_cap", d.engine_confidence_cap),
         )
-        from adjudicator.rulesets import RulesetError
-
         if not 0 <= t.draw_score_cp < t.win_score_cp:
             raise RulesetError(ruleset.key(p + "draw_score_cp"), "must be at least 0 and below win_score_cp")
         if not 0 < t.nodes <= t.max_nodes:

@@ -260,3 +260,12 @@ def test_p51_a_claim_on_a_proposed_move_not_played_is_checked_in_the_tables(
     assert ruling.verdict is Verdict.UPHELD and ruling.result == "1-0" and ruling.confidence == 1.0
     draw = adjudicate(book, with_tables, "8/5k2/8/3r4/8/8/2R5/5K2 w - - 0 60", "iccf", claimant="white")
     assert draw.verdict is Verdict.REJECTED and draw.result is None
+
+
+def test_thresholds_that_contradict_each_other_name_the_key(config: dict[str, Any]) -> None:
+    from adjudicator.rulesets import RulesetError
+
+    bad = edited(config, "fide-standard", draw_score_cp=300, win_score_cp=200)
+    with pytest.raises(RulesetError) as caught:
+        adjudicate(bad, Services(), "8/5k2/8/3r4/8/8/2R5/5K2 b - - 0 60")
+    assert caught.value.key == "rulesets.fide-standard.adjudication.draw_score_cp"

@@ -114,7 +114,7 @@ def test_progress_is_reported_and_a_raise_cancels_the_search(pool: StockfishPool
     started = time.monotonic()
     with pytest.raises(UserCancelled):
         pool.analyse(chess.Board(MIDDLEGAME), AnalysisLimits(nodes=50_000_000), progress=progress)
-    assert time.monotonic() - started < 10
+    assert time.monotonic() - started < 20  # stopped long before the 50M nodes asked for
     assert all(0.0 <= f <= 1.0 for f in seen)
     # the engine is still usable afterwards
     evidence = pool.analyse(chess.Board(ROOK_ENDING), AnalysisLimits(nodes=5_000))
@@ -176,7 +176,7 @@ def test_stockfish_killed_mid_analysis_is_restarted_and_the_analysis_retried(poo
     evidence = pool.analyse(board, AnalysisLimits(seconds=1.5))
     killer.join()
     assert evidence.depth > 0
-    assert time.monotonic() - started < 15
+    assert time.monotonic() - started < 40  # within the two hard limits of 20 s
     assert pool.pids() and victim not in pool.pids()
 
 
@@ -187,7 +187,7 @@ def test_closing_the_services_ends_the_engine_processes(config: dict[str, Any]) 
     pids = services.engine.pids()  # type: ignore[attr-defined]
     assert pids
     services.close()
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 10
     while time.monotonic() < deadline and any(_alive(pid) for pid in pids):
         time.sleep(0.05)
     assert not any(_alive(pid) for pid in pids)
