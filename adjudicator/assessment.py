@@ -224,7 +224,7 @@ def assess(
         return Assessment(
             0, "dead-position", 1.0,
             ("Neither side can checkmate by any series of legal moves: the position is dead "
-             f"({methods[chess.WHITE]}).",),
+             f"(White: {methods[chess.WHITE]}; Black: {methods[chess.BLACK]}).",),
             (ruleset.ref("5.2.2"),), mates, thresholds=t,
         )
     for color in (chess.WHITE, chess.BLACK):
