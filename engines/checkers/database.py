@@ -148,11 +148,29 @@ def load_into(solved: Solved, folder: Path, pieces: int) -> None:
 class EndgameDatabase:
     """Probes for every position with up to :attr:`max_pieces` pieces; slices load on first use."""
 
-    def __init__(self, solved: Solved, max_pieces: int, source: str = "memory") -> None:
+    def __init__(
+        self, solved: Solved, max_pieces: int, source: str = "memory", folder: Path | None = None
+    ) -> None:
         self._solved = solved
         self._cache: dict[tuple[int, int, int, bool], Probe] = {}
         self.max_pieces = max_pieces
         self.source = source
+        self._folder = folder
+        self._loaded: set[int] = set(range(2, max_pieces + 1)) if folder is None else set()
+
+    def _ensure(self, pieces: int) -> None:
+        """Load the file for ``pieces`` pieces on first use (a 5-piece file takes seconds to inflate)."""
+        if pieces in self._loaded or self._folder is None:
+            return
+        path = self._folder / f"wld-{pieces}.npz"
+        try:
+            with np.load(path) as data:
+                for s in slices(pieces):
+                    self._solved.values[s] = data[f"v_{_key(s)}"]
+                    self._solved.distances[s] = data[f"d_{_key(s)}"]
+        except (OSError, KeyError, ValueError) as exc:
+            raise DatabaseError(f"cannot read {path}: {exc}") from None
+        self._loaded.add(pieces)
 
     @classmethod
     def open(cls, folder: Path) -> EndgameDatabase:
@@ -163,9 +181,7 @@ class EndgameDatabase:
         pieces = available_pieces(folder)
         if not pieces:
             raise DatabaseError(f"no checkers endgame database in {folder} (run: adjudicator build-db --pieces 4)")
-        solved = Solved()
-        load_into(solved, folder, pieces)
-        return cls(solved, pieces, str(folder))
+        return cls(Solved(), pieces, str(folder), folder)
 
     @classmethod
     def build_in_memory(cls, pieces: int) -> EndgameDatabase:
@@ -173,7 +189,9 @@ class EndgameDatabase:
 
     @property
     def solved(self) -> Solved:
-        """The slices in memory (for the consistency pass)."""
+        """Every slice, loaded (for the consistency pass)."""
+        for pieces in range(2, self.max_pieces + 1):
+            self._ensure(pieces)
         return self._solved
 
     def contains(self, position: Position) -> bool:
@@ -198,6 +216,7 @@ class EndgameDatabase:
         if cached is not None:
             return cached
         s, index = canonical(position)
+        self._ensure(position.piece_count)
         value = (int(self._solved.values[s][index >> 2]) >> ((index & 3) * 2)) & 3
         probe = Probe(VALUE_NAMES[value], int(self._solved.distances[s][index]) if value != DRAW else 0)
         if len(self._cache) > 2_000_000:
@@ -245,6 +264,7 @@ class EndgameDatabase:
     def counts(self, pieces: int) -> dict[str, int]:
         """Wins, losses and draws for the side to move among the positions with exactly ``pieces`` pieces."""
         totals = np.zeros(4, dtype=np.int64)
+        self._ensure(pieces)
         for s in slices(pieces):
             valid = enumerate_slice(s)[4]
             totals += np.bincount(unpack_at(self._solved.values[s], np.nonzero(valid)[0]), minlength=4)
