@@ -113,9 +113,11 @@ def build_database(
     Piece counts already built are loaded, not rebuilt, unless ``rebuild``.
     """
     have = 0 if rebuild else available_pieces(folder)
+    if have >= pieces:
+        return read_manifest(folder)
     solved = Solved()
     if have:
-        load_into(solved, folder, min(have, pieces))
+        load_into(solved, folder, have)
     for n in range(max(2, have + 1), pieces + 1):
         started = time.perf_counter()
         _build_count(solved, n, log)
