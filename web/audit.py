@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Integer, String, Text, select, update
+from sqlalchemy import Connection, Integer, String, Text, event, insert, select, update
+from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from web.db import Base
@@ -73,21 +74,78 @@ def entry_hash(seq: int, at: str, actor: str, kind: str, subject: str, payload: 
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def append(session: Session, kind: str, subject: str, payload: Any, actor: str) -> AuditEntry:
-    """Add an entry inside the caller's transaction (committed with it)."""
-    session.flush()
-    moved = session.execute(update(AuditHead).where(AuditHead.id == 1).values(seq=AuditHead.seq + 1))
+@dataclass(frozen=True)
+class Appended:
+    seq: int
+    hash: str
+
+
+def _append(connection: Connection, kind: str, subject: str, payload: Any, actor: str) -> Appended:
+    moved = connection.execute(update(AuditHead).where(AuditHead.id == 1).values(seq=AuditHead.seq + 1))
     if getattr(moved, "rowcount", 1) != 1:
         raise AuditError("the audit chain has no head row; set up the database first")
-    head = session.execute(select(AuditHead.seq, AuditHead.hash).where(AuditHead.id == 1)).one()
+    head = connection.execute(select(AuditHead.seq, AuditHead.hash).where(AuditHead.id == 1)).one()
     seq, prev_hash = int(head.seq), str(head.hash)
     at, text = now(), canonical(payload)
     digest = entry_hash(seq, at, actor, kind, subject, text, prev_hash)
-    entry = AuditEntry(seq=seq, at=at, actor=actor, kind=kind, subject=subject, payload=text,
-                       prev_hash=prev_hash, hash=digest)
-    session.add(entry)
-    session.execute(update(AuditHead).where(AuditHead.id == 1).values(hash=digest))
-    return entry
+    connection.execute(insert(AuditEntry).values(seq=seq, at=at, actor=actor, kind=kind, subject=subject,
+                                                 payload=text, prev_hash=prev_hash, hash=digest))
+    connection.execute(update(AuditHead).where(AuditHead.id == 1).values(hash=digest))
+    return Appended(seq, digest)
+
+
+def append(session: Session, kind: str, subject: str, payload: Any, actor: str) -> Appended:
+    """Add an entry inside the caller's transaction (committed with it)."""
+    session.flush()
+    return _append(session.connection(), kind, subject, payload, actor)
+
+
+WATCHED: dict[str, str] = {}
+"""Tables of other parts of the app whose new rows become entries: table name → entry kind."""
+
+
+def row_payload(obj: Any) -> dict[str, Any]:
+    """A stored row's plain column values (text, numbers, flags; times are left out, as they round-trip loosely)."""
+    values: dict[str, Any] = {}
+    for attribute in sa_inspect(obj).mapper.column_attrs:
+        value = getattr(obj, attribute.key)
+        if value is None or isinstance(value, str | int | float | bool):
+            values[attribute.key] = value
+    return values
+
+
+def _mapped_class(table: str) -> Any:
+    for mapper in Base.registry.mappers:
+        if getattr(mapper.class_, "__tablename__", None) == table:
+            return mapper.class_
+    return None
+
+
+def watch(tables: dict[str, str]) -> None:
+    """Audit every new row of ``tables`` (e.g. the rulings given at the board), in the transaction that adds it."""
+    for table, kind in tables.items():
+        WATCHED[table] = kind
+
+        def derive(session: Session, subject: str, table: str = table) -> dict[str, Any] | None:
+            cls = _mapped_class(table)
+            try:
+                row = None if cls is None else session.get(cls, int(subject.rsplit(":", 1)[1]))
+            except (IndexError, ValueError):
+                row = None
+            return None if row is None else row_payload(row)
+
+        DERIVERS[kind] = derive
+
+
+@event.listens_for(Session, "after_flush")
+def _audit_new_rows(session: Session, _context: Any) -> None:
+    if not WATCHED:
+        return
+    for obj in list(session.new):
+        table = getattr(obj, "__tablename__", None)
+        kind = WATCHED.get(table or "")
+        if kind is not None:
+            _append(session.connection(), kind, f"{table}:{obj.id}", row_payload(obj), actor="board rulings")
 
 
 Deriver = Callable[[Session, str], "dict[str, Any] | None"]
@@ -142,9 +200,21 @@ def _differences(recorded: dict[str, Any], current: dict[str, Any]) -> str:
     return f"the stored row was edited: {shown}"
 
 
+BOARD_TABLES = {"cases": "board-case", "rulings": "ruling"}
+"""The rulings storage's tables (``web/store.py``): audited like everything else."""
+
+
 def _load_all() -> None:
-    import web.appeals.models  # registers the derivers
-    import web.committee.models  # noqa: F401
+    """Import the modules that register derivers, and the rulings storage's mapped tables when present."""
+    import importlib
+
+    for name in ("web.appeals.models", "web.committee.models", "web.store"):
+        try:
+            importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+    watch(BOARD_TABLES)
 
 
 def verify(session: Session) -> Verification:
@@ -199,4 +269,4 @@ def verify(session: Session) -> Verification:
     return Verification(entries=len(entries), problems=tuple(problems))
 
 
-__all__ = ["AuditEntry", "AuditHead", "Verification", "append", "canonical", "deriver", "now", "verify"]
+__all__ = ["AuditEntry", "AuditHead", "Verification", "append", "canonical", "deriver", "now", "verify", "watch"]

@@ -129,3 +129,21 @@ def test_an_overturned_decision_changes_the_exported_result(app: Flask) -> None:
     page = td.get("/committee/cases/1").get_data(as_text=True)
     assert "TRF code 1 for Red, 0 for White" in page
     assert "the decision is overturned; new result 1-0" in page
+
+
+def test_a_ruling_given_at_the_board_can_be_appealed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("web.store", reason="the rulings storage (web helper) is not merged yet")
+    app = make_app(tmp_path, monkeypatch)
+    add_user(app, "tina", "td", password="td-password")
+    add_user(app, "april", "appeals", password="appeals-password")
+    case = {"game": "chess", "ruleset": "fide-standard", "claim": "threefold-repetition", "claimant": "white",
+            "record": "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8"}
+    given = app.test_client().post("/api/v1/rulings", json=case)
+    assert given.status_code == 201, given.get_json()
+    ruling_id = given.get_json()["id"]
+    response = login(app, "tina", "td-password").post(
+        "/appeals/", data={"subject": f"ruling:{ruling_id}", "grounds": "Black says the position differed"})
+    assert response.status_code == 303
+    page = login(app, "april", "appeals-password").get(response.headers["Location"]).get_data(as_text=True)
+    assert "threefold-repetition" in page and "1. Nf3 Nf6 2. Ng1 Ng8" in page
+    assert "No difference: the re-run gives the same analysis." in page

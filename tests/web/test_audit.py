@@ -117,3 +117,23 @@ def test_a_vote_slipped_in_by_hand_has_no_entry(tmp_path: Path, monkeypatch: pyt
     assert code == 1
     first = report["first_problem"]
     assert isinstance(first, dict) and first["subject"] == "vote:1" and "no audit entry" in str(first["problem"])
+
+
+def test_a_ruling_given_at_the_board_is_an_entry_and_a_hand_edit_is_named(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("web.store", reason="the rulings storage (web helper) is not merged yet")
+    app = make_app(tmp_path, monkeypatch)
+    case = {"game": "chess", "ruleset": "fide-standard", "claim": "threefold-repetition", "claimant": "white",
+            "record": "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8"}
+    ruling_id = app.test_client().post("/api/v1/rulings", json=case).get_json()["id"]
+    db = tmp_path / "adjudicator.db"
+    kinds = {(kind, subject) for _seq, kind, subject in entries(db)}
+    assert ("ruling", f"rulings:{ruling_id}") in kinds and any(kind == "board-case" for kind, _s in kinds)
+    assert audit_verify(db)[0] == 0
+    with sqlite3.connect(db) as con:  # the rulings table refuses UPDATE; a forger drops the guard first
+        for (name,) in list(con.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")):
+            con.execute(f'DROP TRIGGER "{name}"')
+        con.execute("UPDATE rulings SET result = '1-0' WHERE id = ?", (ruling_id,))
+    code, report, _ = audit_verify(db)
+    first = report["first_problem"]
+    assert code == 1 and isinstance(first, dict) and first["subject"] == f"rulings:{ruling_id}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import threading
 from collections.abc import Iterator
@@ -60,6 +61,7 @@ def member_pages(browser: Browser, base: str, case_id: int) -> list[Page]:
         page.fill("input[name=name]", name)
         page.fill("input[name=password]", f"{name}-password")
         page.click("button[type=submit]")
+        expect(page).to_have_url(re.compile(r"/committee/$"))  # logged in (the form may be htmx-boosted)
         page.goto(f"{base}/committee/cases/{case_id}")
         expect(page.locator("#tally .count")).to_have_text("0 of 3 votes cast")
         pages.append(page)

@@ -55,22 +55,46 @@ def _committee_record(case: CommitteeCase) -> dict[str, Any]:
     }
 
 
-def _stored_ruling(session: Session, ident: int) -> dict[str, Any] | None:
-    """A ruling stored by the rulings API (the web helper's ``rulings`` table), read column by column."""
+def _row(session: Session, table: str, ident: object) -> dict[str, Any] | None:
+    """One row of a table this package does not own, JSON-ready (JSON text decoded, times as ISO text)."""
     try:
-        row = session.execute(text("SELECT * FROM rulings WHERE id = :id"), {"id": ident}).mappings().first()
+        row = session.execute(text(f"SELECT * FROM {table} WHERE id = :id"), {"id": ident}).mappings().first()
     except SQLAlchemyError:
         session.rollback()
         return None
     if row is None:
         return None
-    record: dict[str, Any] = {"kind": "ruling", "id": ident}
+    found: dict[str, Any] = {}
     for key, value in row.items():
-        if isinstance(value, str) and value[:1] in "{[":
+        if isinstance(value, str) and key.endswith("_json"):
             with contextlib.suppress(ValueError):
                 value = json.loads(value)
-        record[key.removesuffix("_json")] = value
-    return record
+            key = key.removesuffix("_json")
+        elif not isinstance(value, str | int | float | bool | type(None)):
+            value = value.isoformat() if hasattr(value, "isoformat") else str(value)
+        found[key] = value
+    return found
+
+
+def _stored_ruling(session: Session, ident: int) -> dict[str, Any] | None:
+    """A ruling given at the board and stored by the rulings API (tables ``rulings`` and ``cases``)."""
+    ruling = _row(session, "rulings", ident)
+    if ruling is None:
+        return None
+    case = _row(session, "cases", ruling.get("case_id"))
+    stored = ruling.get("ruling")
+    data: dict[str, Any] = stored if isinstance(stored, dict) else {}
+    return {
+        "kind": "ruling",
+        "id": ident,
+        "given_at": ruling.get("created_at"),
+        "case": (case or {}).get("case"),
+        "event": {k: (case or {}).get(k) for k in ("event", "round", "board", "first_player", "second_player")},
+        "ruling": data,
+        "result": ruling.get("result", data.get("result")),
+        "engine_settings": {"duration_ms": ruling.get("duration_ms")},
+        "stored": {"ruling": ruling, "case": case},
+    }
 
 
 def load_subject(session: Session, subject: str) -> dict[str, Any]:

@@ -35,7 +35,7 @@ def _secret_key(app: Flask) -> str:
 def init_app(app: Flask) -> None:
     from flask_wtf.csrf import CSRFProtect
 
-    from web import auth
+    from web import audit, auth
     from web.appeals.views import bp as appeals_bp
     from web.committee import store
     from web.committee.api import bp as api_bp
@@ -44,6 +44,7 @@ def init_app(app: Flask) -> None:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(app)
     store.init_app(app)
+    audit.watch(audit.BOARD_TABLES)  # the rulings storage's tables
     auth.init_app(app)
     csrf = app.extensions.get("csrf") or CSRFProtect(app)
     csrf.exempt(api_bp)  # the API takes bearer tokens, never cookies: no CSRF to forge

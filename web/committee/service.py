@@ -107,6 +107,8 @@ def recommend(case: Case, book: RulesetBook, config: Mapping[str, Any]) -> tuple
         if exc.code == "not_implemented":
             return None, f"No recommendation available: {exc.message}.", settings
         return None, f"No recommendation available: {exc.message} ({exc.field}).", settings
+    except ModuleNotFoundError as exc:  # the analysis for this game is not installed (yet)
+        return None, f"No recommendation available: the analysis module {exc.name} is not installed.", settings
     except Exception as exc:  # the analysis failed; the committee still decides
         return None, f"No recommendation available: the analysis failed ({type(exc).__name__}: {exc}).", settings
     finally:

@@ -35,10 +35,10 @@ def database_url(config: Mapping[str, Any]) -> str:
 
 
 def _tables() -> list[Any]:
-    import web.appeals.models  # registers the tables
-    import web.audit
-    import web.auth.models
-    import web.committee.models  # noqa: F401
+    import importlib
+
+    for name in ("web.appeals.models", "web.audit", "web.auth.models", "web.committee.models"):
+        importlib.import_module(name)  # registers the tables
 
     names = ("users", "committee_cases", "committee_members", "committee_votes", "appeals",
              "audit_entries", "audit_head")
@@ -73,8 +73,14 @@ def sessionmaker_for(config: Mapping[str, Any]) -> sessionmaker[Session]:
 
 
 def init_app(app: Flask) -> None:
-    """Attach the sessionmaker and close the request's session at teardown."""
-    if _EXTENSION not in app.extensions:
+    """Attach the sessionmaker and close the request's session at teardown.
+
+    When the app's own storage is set up (``web.db.init_app``: engine, migrations
+    up to head, ``db_sessions``), its sessionmaker is used.
+    """
+    if "db_sessions" in app.extensions:
+        app.extensions[_EXTENSION] = app.extensions["db_sessions"]
+    elif _EXTENSION not in app.extensions:
         app.extensions[_EXTENSION] = sessionmaker_for(app.config["ADJUDICATOR"])
 
     @app.teardown_appcontext

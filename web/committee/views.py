@@ -11,8 +11,8 @@ from werkzeug.wrappers import Response as BaseResponse
 from adjudicator.contract import ContractError
 from adjudicator.exports import annotate_record, ruling_comment, trf_codes
 from adjudicator.rulesets import RulesetBook, RulesetError
-from web.auth import login_required, page_user
 from web.appeals.models import Appeal
+from web.auth import login_required, page_user
 from web.auth.models import User
 from web.committee.models import CommitteeCase, CommitteeMember
 from web.committee.position import diagram
@@ -23,7 +23,8 @@ bp = Blueprint("committee", __name__, url_prefix="/committee")
 
 
 def is_htmx() -> bool:
-    return request.headers.get("HX-Request") == "true"
+    """An htmx request for a fragment (a boosted link or form wants the whole page)."""
+    return request.headers.get("HX-Request") == "true" and request.headers.get("HX-Boosted") != "true"
 
 
 def _book() -> RulesetBook:
