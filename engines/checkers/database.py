@@ -6,7 +6,8 @@ Files in the data folder (``[checkers] database`` in ``config.toml``, default
 * ``wld-N.npz``: for each slice ``a_c_b_d`` the values packed 4 a byte (2 bits a
   position: win, loss, draw for the side to move) as ``v_a_c_b_d``, and the
   distance in plies to the end of the game under best play (capped at 255) as
-  ``d_a_c_b_d``; compressed;
+  ``d_a_c_b_d``; compressed (the values come to about 0.3-0.4 bits a position, the
+  distances, which only serve to show a winning line, to about 2.5-3.5);
 * ``manifest.json``: which piece counts are complete, positions, build times.
 
 A probe answers for the side to move; positions with more pieces than the database
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import json
 import time
+import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,10 +75,14 @@ def save(solved: Solved, folder: Path, pieces: int, seconds: float) -> None:
     partial = folder / f"wld-{pieces}.partial.npz"
     np.savez_compressed(partial, **arrays)
     partial.replace(target)
+    with zipfile.ZipFile(target) as archive:
+        members = archive.infolist()
     manifest = read_manifest(folder)
     manifest.setdefault("pieces", {})[str(pieces)] = {
         "file": target.name,
         "bytes": target.stat().st_size,
+        "wld_bytes": sum(m.compress_size for m in members if m.filename.startswith("v_")),
+        "distance_bytes": sum(m.compress_size for m in members if m.filename.startswith("d_")),
         "seconds": round(seconds, 1),
         "slices": len(slices(pieces)),
     }
