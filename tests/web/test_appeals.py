@@ -125,7 +125,7 @@ def test_an_overturned_decision_changes_the_exported_result(app: Flask) -> None:
         data={"outcome": "overturned", "new_result": "1-0", "reasons": "The win was verified."})
     after = td.get("/committee/cases/1/record").get_data(as_text=True)
     assert '[Result "1-0"]' in after and after.rstrip().endswith("1-0")
-    assert f"Overturned on appeal #{appeal_id} (april): 1-0. The win was verified." in after
+    assert f"Overturned on appeal #{appeal_id} (april): 1-0. The win was verified." in " ".join(after.split())
     page = td.get("/committee/cases/1").get_data(as_text=True)
     assert "TRF code 1 for Red, 0 for White" in page
     assert "the decision is overturned; new result 1-0" in page
