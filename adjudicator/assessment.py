@@ -25,6 +25,7 @@ from typing import Any, Literal
 import chess
 
 from adjudicator.analysis import (
+    AnalysisCancelled,
     AnalysisLimits,
     Analyst,
     EngineEvidence,
@@ -32,11 +33,12 @@ from adjudicator.analysis import (
     TablebaseEvidence,
     TablebaseProber,
 )
+from adjudicator.contract import ContractError
 from adjudicator.rulesets import Ruleset
 from adjudicator.ruling import Result
 from adjudicator.services import Services
 
-Method = Literal["checkmate", "stalemate", "dead-position", "tablebase", "engine", "none"]
+Method = Literal["checkmate", "stalemate", "move-rule", "dead-position", "tablebase", "engine", "none"]
 
 COLOR_NAMES = {chess.WHITE: "White", chess.BLACK: "Black"}
 
@@ -49,7 +51,7 @@ class Thresholds:
     draw_score_cp: int = 150
     nodes: int = 100_000
     max_nodes: int = 1_000_000
-    escalate_below_cp: int = 300
+    escalate_below_cp: int = 250
     """Scores between ``draw_score_cp`` and this are searched again with more nodes."""
     tablebase_pieces: int = 7
     tablebase_50_move_rule: bool = True
@@ -135,13 +137,48 @@ class Assessment:
         }
 
 
-def _can_mate(board: chess.Board, color: chess.Color, services: Services) -> tuple[bool | None, str]:
+_STATUS = {
+    chess.STATUS_NO_WHITE_KING: "White has no king",
+    chess.STATUS_NO_BLACK_KING: "Black has no king",
+    chess.STATUS_TOO_MANY_KINGS: "a side has more than one king",
+    chess.STATUS_TOO_MANY_WHITE_PAWNS: "White has more than 8 pawns",
+    chess.STATUS_TOO_MANY_BLACK_PAWNS: "Black has more than 8 pawns",
+    chess.STATUS_PAWNS_ON_BACKRANK: "a pawn stands on the first or last rank",
+    chess.STATUS_TOO_MANY_WHITE_PIECES: "White has more than 16 pieces",
+    chess.STATUS_TOO_MANY_BLACK_PIECES: "Black has more than 16 pieces",
+    chess.STATUS_OPPOSITE_CHECK: "the side not to move is in check",
+    chess.STATUS_TOO_MANY_CHECKERS: "the king is in check from too many pieces",
+    chess.STATUS_IMPOSSIBLE_CHECK: "the check given could not have arisen",
+}
+
+
+def position_problem(board: chess.Board) -> str | None:
+    """Why ``board`` is not a legal chess position (None when it is); engines must not see such positions."""
+    status = board.status() & ~(chess.STATUS_BAD_CASTLING_RIGHTS | chess.STATUS_INVALID_EP_SQUARE)
+    if not status:
+        return None
+    return "; ".join(text for flag, text in _STATUS.items() if status & flag) or f"status {status}"
+
+
+def side_can_mate(board: chess.Board, color: chess.Color, services: Services) -> tuple[bool | None, str]:
+    """Can ``color`` checkmate by any series of legal moves (FIDE 5.2.2, 6.9)?
+
+    The material rule answers first when it can (python-chess's insufficient-material test
+    is sound: it says "cannot" only when no mate exists); otherwise the helpmate analysis
+    ``services.mate``; without it, "can".
+    """
+    if board.has_insufficient_material(color):
+        return (False, "material")
     if services.mate is not None:
         found = services.mate.search(board, color)
         if found.unwinnable is not None:
             return (not found.unwinnable, found.method)
-    # the material rule alone: python-chess's test errs on the side of "mate possible"
-    return (not board.has_insufficient_material(color), "material")
+    return (True, "material")
+
+
+def _material(board: chess.Board, color: chess.Color) -> int:
+    values = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
+    return sum(v * len(board.pieces(p, color)) for p, v in values.items())
 
 
 def assess(
@@ -153,6 +190,9 @@ def assess(
     """Judge ``board`` under ``ruleset``: the rules, then the tables, then the engine."""
     t = thresholds or Thresholds.from_ruleset(ruleset)
     mover = COLOR_NAMES[board.turn]
+    problem = position_problem(board)
+    if problem:
+        raise ContractError("invalid_fen", f"the position cannot be judged: {problem}", "fen")
     if board.is_checkmate():
         winner = not board.turn
         return Assessment(
@@ -165,35 +205,62 @@ def assess(
             0, "stalemate", 1.0, (f"{mover} is stalemated.",), (ruleset.ref("5.2.1"),),
             {chess.WHITE: False, chess.BLACK: False}, thresholds=t,
         )
-    can_mate: dict[chess.Color, bool | None] = {}
+    automatic = ruleset.get_int("move_rule.automatic_moves", 75)
+    if (ruleset.get_str("move_rule.automatic", "mandatory") == "mandatory"
+            and board.halfmove_clock >= 2 * automatic):
+        return Assessment(
+            0, "move-rule", 1.0,
+            (f"{board.halfmove_clock // 2} moves by each side without a capture or pawn move: the game is drawn "
+             f"under the {automatic}-move rule.",),
+            (ruleset.ref("9.6.2"),), {chess.WHITE: None, chess.BLACK: None}, thresholds=t,
+        )
+    _report(services, 0.0, "checking whether either side can still checkmate")
+    # Dead position (5.2.2): ask first about the side more likely to mate; once one side can,
+    # the position is not dead and the other side is asked only if a result depends on it.
+    mates: dict[chess.Color, bool | None] = {chess.WHITE: None, chess.BLACK: None}
     methods: dict[chess.Color, str] = {}
-    for color in (chess.WHITE, chess.BLACK):
-        can_mate[color], methods[color] = _can_mate(board, color, services)
-    if can_mate[chess.WHITE] is False and can_mate[chess.BLACK] is False:
+    for color in sorted((chess.WHITE, chess.BLACK), key=lambda c: -_material(board, c)):
+        mates[color], methods[color] = side_can_mate(board, color, services)
+        if mates[color]:
+            break
+    if mates[chess.WHITE] is False and mates[chess.BLACK] is False:
         return Assessment(
             0, "dead-position", 1.0,
             ("Neither side can checkmate by any series of legal moves: the position is dead "
              f"({methods[chess.WHITE]}).",),
-            (ruleset.ref("5.2.2"),), can_mate, thresholds=t,
+            (ruleset.ref("5.2.2"),), mates, thresholds=t,
         )
+    for color in (chess.WHITE, chess.BLACK):
+        if mates[color] is None and board.has_insufficient_material(color):
+            mates[color] = False
     reasons: list[str] = []
     refs: list[str] = []
     for color in (chess.WHITE, chess.BLACK):
-        if can_mate[color] is False:
+        if mates[color] is False:
             reasons.append(f"{COLOR_NAMES[color]} cannot checkmate by any series of legal moves, so cannot win.")
-            refs.append(ruleset.ref("6.9"))
+            refs.append(ruleset.ref("5.2.2"))
 
     tb = _probe(board, services.tablebase, t)
     if tb is not None:
-        return _from_tablebase(board, tb, t, can_mate, reasons, refs)
+        return _from_tablebase(board, tb, t, mates, reasons, refs)
 
     if services.engine is None:
         return Assessment(
             None, "none", 0.0,
             (*reasons, "No engine or tablebase is available here, so the position cannot be judged."),
-            tuple(refs), can_mate, thresholds=t,
+            tuple(refs), mates, thresholds=t,
         )
-    return _from_engine(board, services, t, can_mate, reasons, refs)
+    return _from_engine(board, services, t, mates, reasons, refs)
+
+
+def _report(services: Services, done: float, message: str) -> None:
+    """Tell the caller how far the analysis is; a raise from the callback cancels it."""
+    if services.progress is None:
+        return
+    try:
+        services.progress(done, message)
+    except BaseException as exc:
+        raise AnalysisCancelled("the analysis was cancelled") from exc
 
 
 def _probe(board: chess.Board, prober: TablebaseProber | None, t: Thresholds) -> TablebaseEvidence | None:
@@ -314,6 +381,9 @@ def _from_engine(
         # a static judgement of a position with much play left is less certain than of a bare ending
         confidence -= 0.01 * (pieces - 7)
         reasons.append(f"With {pieces} pieces on the board there is still play left; confidence is lowered.")
+    winner = chess.WHITE if outcome == 1 else chess.BLACK
+    if outcome != 0 and can_mate.get(winner) is None:
+        can_mate = {**can_mate, winner: side_can_mate(board, winner, services)[0]}
     clamped = _clamp(outcome, can_mate)
     if clamped != outcome:
         reasons.append(f"{who} cannot checkmate at all, so the best {who} can get is a draw.")

@@ -17,6 +17,7 @@ Facts per ply (ply 1 = the record's first move):
 
 from __future__ import annotations
 
+import re
 from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +28,11 @@ from adjudicator.contract import Case, ContractError
 from adjudicator.movetext import RawGame, split_games
 from adjudicator.notation import LANGUAGES, languages_for, letters_used
 from adjudicator.san import describe, read_move
+
+_PLAIN_SAN = re.compile(
+    r"(?:[NBRQK][a-h]?[1-8]?x?[a-h][1-8]|[a-h](?:x[a-h])?[1-8](?:=[NBRQ])?|O-O(?:-O)?)[+#]?[!?]{0,2}"
+)
+"""English SAN as most records write it: such a record needs no language detection."""
 
 MAX_PLIES = 20_000
 """More plies than any game can have (the longest possible game is under 18,000 plies)."""
@@ -46,9 +52,26 @@ class RecordError(ContractError):
         self.candidates = tuple(candidates)
 
 
+class UnsupportedVariant(RecordError):
+    """A record of another game (``[Variant "Crazyhouse"]``): not chess under the Laws."""
+
+
 def repetition_key(board: chess.Board) -> RepetitionKey:
     """The position as FIDE 9.2.3 identifies it (e.p. counts only when the capture is legal)."""
     return board._transposition_key()
+
+
+def board_from_key(key: Any, halfmove: int, fullmove: int, chess960: bool = False) -> chess.Board:
+    """A board rebuilt from a repetition key and the move counters (cheaper than storing FENs)."""
+    pawns, knights, bishops, rooks, queens, kings, white, black, turn, castling, ep = key
+    board = chess.Board(None, chess960=chess960)
+    board.pawns, board.knights, board.bishops, board.rooks = pawns, knights, bishops, rooks
+    board.queens, board.kings = queens, kings
+    board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK] = white, black
+    board.occupied = white | black
+    board.turn, board.castling_rights, board.ep_square = turn, castling, ep
+    board.halfmove_clock, board.fullmove_number = halfmove, fullmove
+    return board
 
 
 @dataclass(frozen=True)
@@ -64,7 +87,6 @@ class Ply:
     is_legal: bool
     reason: str | None
     """Why the move was illegal, in an arbiter's words."""
-    fen_after: str
     clock: float | None = None
     """Seconds left on the mover's clock after the move (``[%clk]``)."""
     emt: float | None = None
@@ -82,10 +104,23 @@ class Ply:
     """The move left the opponent stalemated."""
     irregularity: str | None = None
     """For an illegal ply: ``illegal``, ``unreplaced-promotion`` (7.5.2) or ``no-move`` (7.5.3)."""
+    chess960: bool = False
 
     @property
     def side(self) -> str:
         return "white" if self.mover == chess.WHITE else "black"
+
+    @property
+    def board_after(self) -> chess.Board:
+        """The position after the move as physically played (built from the repetition key)."""
+        return board_from_key(
+            self.key, self.counter, self.move_number + (1 if self.mover == chess.BLACK else 0), self.chess960
+        )
+
+    @property
+    def fen_after(self) -> str:
+        """The FEN after the move (e.p. square shown only where the capture is legal)."""
+        return self.board_after.fen()
 
 
 @dataclass(frozen=True)
@@ -126,7 +161,7 @@ class Replay:
 
     def board_after(self, ply: int) -> chess.Board:
         """The position after ``ply`` (0 = the start position)."""
-        return chess.Board(self.plies[ply - 1].fen_after if ply else self.start_fen, chess960=self.chess960)
+        return self.plies[ply - 1].board_after if ply else self.start_board
 
     def tag(self, name: str) -> str | None:
         return dict(self.tags).get(name)
@@ -199,7 +234,7 @@ def _start(game: RawGame, start_fen: str | None) -> tuple[chess.Board, bool]:
     variant = (game.tag("Variant") or "").strip().lower()
     chess960 = "960" in variant or "fischer" in variant
     if variant and not chess960 and variant not in ("standard", "chess", "normal", "from position", "fromposition"):
-        raise RecordError(f"the record is a {game.tag('Variant')} game; only chess is supported")
+        raise UnsupportedVariant(f"the record is a {game.tag('Variant')} game; only chess is supported")
     fen = game.tag("FEN")
     field = "record"
     if fen is None:
@@ -214,8 +249,22 @@ def _start(game: RawGame, start_fen: str | None) -> tuple[chess.Board, bool]:
         raise ContractError("invalid_fen", f"start_fen is not a position: {exc}", field) from None
 
 
+def _has_no_moves(board: chess.Board, in_check: bool) -> bool:
+    """No legal move (mate or stalemate). A king move is looked for first: it almost always exists."""
+    king = board.kings & board.occupied_co[board.turn]
+    if king and not in_check:
+        # not in check: a king step to a square nobody attacks is legal (no x-ray through the king)
+        square = chess.msb(king)
+        for target in chess.scan_reversed(chess.BB_KING_ATTACKS[square] & ~board.occupied_co[board.turn]):
+            if not board.attackers_mask(not board.turn, target):
+                return False
+    return not any(board.generate_legal_moves())
+
+
 def detect_language(board: chess.Board, tokens: Sequence[str]) -> str:
     """The language of a record's piece letters, worked out from the record itself."""
+    if all(_PLAIN_SAN.fullmatch(token) for token in tokens):
+        return "en"
     letters = letters_used(tokens)
     if letters <= set(LANGUAGES["en"]):
         return "en"
@@ -265,12 +314,12 @@ def replay_game(game: RawGame, start_fen: str | None = None, language: str | Non
         mover, move_number = board.turn, board.fullmove_number
         board.push(reading.move)
         in_check = board.is_check()
-        no_moves = not any(board.generate_legal_moves())
+        no_moves = _has_no_moves(board, in_check)
         plies.append(
             Ply(
-                number, token.text, reading.move, reading.is_legal, reading.reason, board.fen(),
+                number, token.text, reading.move, reading.is_legal, reading.reason,
                 token.clock, token.emt, repetition_key(board), board.halfmove_clock, mover, move_number,
-                in_check and no_moves, not in_check and no_moves, reading.irregularity,
+                in_check and no_moves, not in_check and no_moves, reading.irregularity, chess960,
             )
         )
     result = game.result if game.result not in (None, "*") else None

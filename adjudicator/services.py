@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import chess
+
+from adjudicator.checkers.analysis import CheckersAnalysis
+from adjudicator.checkers.board import Position as CheckersPosition
 
 if TYPE_CHECKING:
     from adjudicator.analysis import Analyst, TablebaseProber
@@ -64,6 +67,14 @@ class ForcedWinOracle(Protocol):
     def forced_win(self, board: chess.Board, color: chess.Color) -> ForcedWin: ...
 
 
+class CheckersOracle(Protocol):
+    """The checkers endgame database and search (``engines/checkers``)."""
+
+    def analyse(self, position: CheckersPosition) -> CheckersAnalysis: ...
+
+    def identity(self) -> dict[str, Any]: ...
+
+
 Progress = Callable[[float, str], None]
 """Called with a fraction done (0..1) and a short message; raises to cancel."""
 
@@ -77,7 +88,7 @@ class Services:
     """The chess engine analyst (``adjudicator.analysis.Analyst``; Stockfish in ``engines.stockfish``)."""
     tablebase: TablebaseProber | None = None
     """Endgame tablebases (``adjudicator.analysis.TablebaseProber``; ``engines.tablebase``)."""
-    checkers: object | None = None
+    checkers: CheckersOracle | None = None
     progress: Progress | None = None
     deterministic: bool = False
     """Committee and appeal work: fixed nodes, one thread, cleared hash, identical re-runs."""

@@ -58,7 +58,7 @@ def build_services(
             analyst = UnavailableAnalyst(str(exc))  # the claims that need it say so in their rulings
     return Services(
         mate=mate, engine=analyst, tablebase=tables, progress=progress, deterministic=deterministic,
-        forced_win=_forced_win(tables),
+        forced_win=_forced_win(tables), checkers=_checkers(config),
     )
 
 
@@ -77,3 +77,14 @@ def _forced_win(tables: Tablebases | None) -> ForcedWinOracle:
         return None if evidence is None else _WDL[evidence.outcome]
 
     return ForcedMateSearch(wdl=wdl)
+
+
+def _checkers(config: Mapping[str, Any]) -> Any:
+    """The checkers analyst: the endgame database (``[checkers] database``) and the search."""
+    from engines.checkers.analyst import CheckersAnalyst
+
+    section = config.get("checkers", {})
+    folder = Path(str(section.get("database", "data/checkers-db")))
+    if not folder.is_absolute():
+        folder = Path(str(config.get("_root", PROJECT_ROOT))) / folder
+    return CheckersAnalyst(folder, max_nodes=int(section.get("search_nodes", 100_000)))

@@ -38,13 +38,14 @@ class ForcedMateSearch:
     """Bounded forced-mate search plus optional Syzygy WDL (implements ``ForcedWinOracle``)."""
 
     def __init__(
-        self, max_moves: int = 4, node_budget: int = 150_000, wdl: WdlProbe | None = None, name: str = "search"
+        self, max_moves: int = 4, node_budget: int = 40_000, wdl: WdlProbe | None = None, name: str = "search"
     ) -> None:
         self.max_moves = max_moves
         self.node_budget = node_budget
         self.wdl = wdl
         self.name = name
         self._nodes = 0
+        self._limit = node_budget
         self._table: dict[tuple[int, int], bool] = {}
 
     def forced_win(self, board: chess.Board, color: chess.Color) -> ForcedWin:
@@ -56,6 +57,10 @@ class ForcedMateSearch:
         if board.has_insufficient_material(color):
             return ForcedWin(color, False, None, "material", note="this material cannot mate by any series of moves")
         probed = self._probe(board, color)
+        if probed is not None and probed.has_forced_win:
+            shown = self._search(board, color, budget=3_000)  # the mating line as evidence, when it is short
+            if shown.has_forced_win:
+                return ForcedWin(color, True, shown.line, "tablebase", shown.plies, shown.nodes, probed.note)
         if probed is not None:
             return probed
         return self._search(board, color)
@@ -76,7 +81,8 @@ class ForcedMateSearch:
         }[mine]
         return ForcedWin(color, mine == 2, None, "tablebase", note=note)
 
-    def _search(self, board: chess.Board, color: chess.Color) -> ForcedWin:
+    def _search(self, board: chess.Board, color: chess.Color, budget: int | None = None) -> ForcedWin:
+        self._limit = self.node_budget if budget is None else budget
         self._nodes = 0
         self._table = {}
         plies = 0
@@ -87,15 +93,15 @@ class ForcedMateSearch:
                 if line is not None:
                     return ForcedWin(color, True, tuple(m.uci() for m in line), "search", plies, self._nodes)
         except SearchBudgetExceeded:
-            note = f"node budget ({self.node_budget}) exhausted at {plies} plies; no forced mate found before"
+            note = f"node budget ({self._limit}) exhausted at {plies} plies; no forced mate found before"
             return ForcedWin(color, None, None, "search", plies, self._nodes, note)
         note = f"no forced mate within {self.max_moves} moves; a longer one is not ruled out"
         return ForcedWin(color, None, None, "search", plies, self._nodes, note)
 
     def _count(self) -> None:
         self._nodes += 1
-        if self._nodes > self.node_budget:
-            raise SearchBudgetExceeded(self.node_budget)
+        if self._nodes > self._limit:
+            raise SearchBudgetExceeded(self._limit)
 
     def _attack(self, board: chess.Board, color: chess.Color, plies: int) -> list[chess.Move] | None:
         """A forced mate by ``color`` (to move) within ``plies``."""

@@ -34,6 +34,9 @@ DEBIAN_PATH = "/usr/games/stockfish"
 
 POLL_SECONDS = 0.05
 
+RECORDED_DEFAULTS = ("EvalFile", "Use NNUE", "MultiPV", "Syzygy50MoveRule", "SyzygyProbeDepth", "SyzygyProbeLimit")
+"""Options left at the engine's defaults that still shape its numbers; the evidence records them."""
+
 
 def find_stockfish(configured: str | None = None) -> str:
     """The engine binary: the configured path, else ``stockfish`` on PATH, else Debian's /usr/games.
@@ -104,6 +107,8 @@ class _Process:
             raise EngineUnavailable(f"the engine {settings.command[0]!r} did not start: {why}") from exc
         self.name = self.engine.id.get("name", Path(settings.command[0]).name)
         self.options: dict[str, str] = {}
+        known = self.engine.options
+        self.defaults = {name: str(known[name].default) for name in RECORDED_DEFAULTS if name in known}
 
     @property
     def pid(self) -> int:
@@ -310,7 +315,7 @@ def _evidence(
     return EngineEvidence(
         engine=name,
         version=version,
-        options=tuple(sorted(process.options.items())),
+        options=tuple(sorted({**process.defaults, **process.options}.items())),
         limits=limits,
         fen=board.fen(),
         depth=int(info.get("depth", 0)),

@@ -204,3 +204,12 @@ def test_alleged_ply_beyond_the_record_names_the_field(book: RulesetBook) -> Non
 )
 def test_increment_in_force(tc: str | None, move: int, seconds: float) -> None:
     assert increment_seconds(tc, move) == seconds
+
+
+def test_clock_times_from_the_record_are_evidence_and_later_moves_are_cancelled(book: RulesetBook) -> None:
+    record = ("1. e4 {[%clk 1:29:50]} e5 {[%clk 1:29:40]} 2. f4 {[%clk 1:29:00]} Qh4+ {[%clk 1:28:00]} "
+              "3. Nc3 {[%clk 1:27:30]} Nc6 {[%clk 1:27:00]}")
+    result = ruling(book, ruleset="fide-standard", claimant="black", record=record)
+    assert result.evidence["clocks_before"] == {"white": 5340, "black": 5280}
+    assert result.instructions[0].endswith("; the 1 later move(s) are cancelled")
+    assert any("White 1:29:00, Black 1:28:00" in r for r in result.reasons)

@@ -162,3 +162,18 @@ def test_case_fields_are_validated(book: RulesetBook, value: object) -> None:
         ruling(book, ruleset="uschess", claimant="white", fen="8/8/4k3/8/8/2b5/4K3/R7 w - - 100 120",
                scoresheet=value)
     assert err.value.field == "scoresheet"
+
+
+def test_stalemate_in_the_record_ended_the_game(book: RulesetBook) -> None:
+    record = ("1. e3 a5 2. Qh5 Ra6 3. Qxa5 h5 4. h4 Rah6 5. Qxc7 f6 6. Qxd7+ Kf7 7. Qxb7 Qd3 "
+              "8. Qxb8 Qh7 9. Qxc8 Kg6 10. Qe6")
+    replay = replay_chess(record)
+    assert [p.number for p in replay.plies if p.is_stalemate] == [19]
+    assert not any(p.is_checkmate for p in replay.plies)
+    result = ruling(book, ruleset="fide-standard", record=record)
+    assert result.result == "1/2-1/2" and result.evidence["ending"] == "stalemate"
+
+
+def test_checkmate_is_found_ply_by_ply() -> None:
+    replay = replay_chess("1. f3 e5 2. g4 Qh4#")
+    assert [p.is_checkmate for p in replay.plies] == [False, False, False, True]

@@ -59,12 +59,15 @@ def test_bad_input_exits_2_naming_the_field(tmp_path: Path) -> None:
         assert "Traceback" not in proc.stderr
 
 
-def test_checkers_without_the_checkers_package_is_a_clear_error() -> None:
-    proc = run("-", "--game", "checkers", stdin="1. 11-15 23-19")
+def test_checkers_records_go_to_the_checkers_replay() -> None:
+    proc = run("-", "--game", "checkers", stdin='[Event "a"]\n1. 11-15 23-19 2. 8-11 22-17 *\n')
+    assert "Traceback" not in proc.stderr
     try:
-        import adjudicator.checkers  # noqa: F401
+        import adjudicator.checkers.replay  # noqa: F401
     except ModuleNotFoundError:
         assert proc.returncode == 2
         assert json.loads(proc.stdout)["error"]["field"] == "game"
     else:
-        assert "Traceback" not in proc.stderr
+        assert proc.returncode == 0
+        body = json.loads(proc.stdout)
+        assert body["plies"] == 4 and body["final_fen"].startswith("B:")

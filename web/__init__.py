@@ -62,7 +62,9 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = os.environ.get("ADJUDICATOR_SECRET_KEY") or _instance_secret(config)
 
-    url = str(overrides.get("DATABASE_URL") or config.get("database", {}).get("url") or "sqlite:///instance/adjudicator.db")
+    url = str(
+        overrides.get("DATABASE_URL") or config.get("database", {}).get("url") or "sqlite:///instance/adjudicator.db"
+    )
     url = _resolve_sqlite(url, config, resolve_path)
     app.config["DATABASE_URL"] = url
     db.init_app(app, url)

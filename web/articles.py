@@ -60,6 +60,8 @@ SUMMARIES: dict[str, dict[str, str]] = {
         "III.6": "Unsupervised events: a claim under 2 minutes ends the game and goes to the arbiter.",
     },
     "US Chess": {
+        "12A": "Checkmate ends the game at once.",
+        "14A": "Stalemate ends the game as a draw.",
         "1C2a": "Standard penalty: 2 minutes added to the opponent's clock.",
         "1C2b": "The TD may give a lighter or heavier penalty.",
         "11A": "An illegal move among the last ten moves: reinstate the position before it.",
@@ -86,10 +88,18 @@ SUMMARIES: dict[str, dict[str, str]] = {
         "14K": "The TD may declare a draw after five repetitions or 75 moves without progress.",
     },
     "ACF": {
+        "WCDF 2008 draw rule (a), third repetition": "The player shows that his next move makes the same position "
+        "for the third time: a draw.",
+        "WCDF 2008 draw rule (b), forty moves": "In each player's last 40 moves no man advanced and nothing was "
+        "captured: a draw.",
+        "Standard Laws, forty-move count": "On the weaker side's request the stronger side must win or show a "
+        "decided advantage within 40 of its moves, or the game is a draw.",
+        "Standard Laws, improper moves": "An improper move is corrected; the position before it is restored.",
+        "Master Division local rules, adjudication": "A committee of three adjudicates unfinished games; a win "
+        "needs a unanimous vote.",
         "forty-move": "Forty moves each without a man move or a capture: a draw may be claimed.",
         "repetition": "The same position for the third time: a draw may be claimed.",
         "flag": "A flag fall forfeits the game (in the Master Division, the next game of the match too).",
-        "adjudication": "A committee of three adjudicates unfinished games; a win needs a unanimous vote.",
     },
 }
 
@@ -99,7 +109,11 @@ def summary(reference: str) -> str:
     for authority, articles in SUMMARIES.items():
         if not reference.startswith(authority + " "):
             continue
-        article = reference[len(authority) + 1 :].strip().removeprefix("Art.").strip()
+        article = reference[len(authority) + 1 :].strip()
+        if article in articles:
+            return articles[article]
+        for prefix in ("Art.", "Guidelines", "Variation"):
+            article = article.removeprefix(prefix).strip()
         parts = article.split(".")
         while parts:
             found = articles.get(".".join(parts))

@@ -101,6 +101,49 @@ def parse_pdn_fen(fen: str) -> dict[int, str] | None:
     return pieces
 
 
+CHECKERS_START = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+
+
+def pdn_fen(pieces: dict[int, str], red_to_move: bool) -> str:
+    """A PDN FEN from pieces (``r``/``R`` red, ``w``/``W`` white) and the side to move."""
+
+    def side(colour: str) -> str:
+        found = sorted(n for n, p in pieces.items() if p.lower() == colour)
+        return ",".join(("K" if pieces[n].isupper() else "") + str(n) for n in found)
+
+    return f"{'B' if red_to_move else 'W'}:W{side('w')}:B{side('r')}"
+
+
+def edit_checkers(fen: str, action: str, piece: str, red_to_move: bool | None = None) -> str:
+    """The FEN after the position editor's action: a square number (put ``piece`` there, or
+    take it off if it is already there), ``start`` or ``clear``; ``piece`` ``x`` empties."""
+    if action == "start":
+        pieces = parse_pdn_fen(CHECKERS_START) or {}
+    elif action == "clear":
+        pieces = {}
+    else:
+        pieces = parse_pdn_fen(fen) or {}
+        if action.isdigit() and 1 <= int(action) <= 32:
+            square = int(action)
+            if piece == "x" or pieces.get(square) == piece:
+                pieces.pop(square, None)
+            elif piece in ("r", "R", "w", "W"):
+                pieces[square] = piece
+    if red_to_move is None:
+        red_to_move = not fen.strip().upper().startswith("W")
+    return pdn_fen(pieces, red_to_move)
+
+
+def checkers_grid(fen: str) -> list[list[tuple[int | None, str | None]]]:
+    """Rows of (square number or None for a light square, piece or None), Red's side at the top."""
+    pieces = parse_pdn_fen(fen) or {}
+    rows: list[list[tuple[int | None, str | None]]] = [[(None, None)] * 8 for _ in range(8)]
+    for number in range(1, 33):
+        col, row = checkers_square_xy(number)
+        rows[row][col] = (number, pieces.get(number))
+    return rows
+
+
 def checkers_square_xy(number: int) -> tuple[int, int]:
     """Column and row (0-7, from the top, Red's side) of PDN square ``number`` (1-32)."""
     index = number - 1

@@ -19,7 +19,14 @@ import chess
 from web.charts import ClockSeries
 
 PLY_KEYS = (
-    "occurrences", "plies", "repeated_plies", "ply", "illegal_ply", "illegal_plies", "alleged_illegal_ply", "claim_ply",
+    "occurrences",
+    "plies",
+    "repeated_plies",
+    "ply",
+    "illegal_ply",
+    "illegal_plies",
+    "alleged_illegal_ply",
+    "claim_ply",
 )
 LINE_KEYS = {
     "helpmate": "Helpmate: a series of legal moves that mates",
@@ -118,7 +125,9 @@ def move_label(board: chess.Board, text: str) -> str:
     return f"{number}. {text}" if board.turn == chess.WHITE else f"{number}... {text}"
 
 
-def _replay_game(record: str, start_fen: str | None) -> tuple[str, list[tuple[str, str, str | None, bool]], list[float | None]]:
+def _replay_game(
+    record: str, start_fen: str | None
+) -> tuple[str, list[tuple[str, str, str | None, bool]], list[float | None]]:
     """(start FEN, [(label, fen after, uci, is_illegal)], clocks) from the record, read leniently."""
     from adjudicator.replay import replay_chess
 
@@ -130,6 +139,22 @@ def _replay_game(record: str, start_fen: str | None) -> tuple[str, list[tuple[st
         uci = ply.move.uci() if ply.move else None
         steps.append((label, ply.fen_after, uci, not ply.is_legal))
     return replay.start_fen, steps, [p.clock for p in replay.plies]
+
+
+def _replay_checkers(record: str, start_fen: str | None) -> tuple[str, list[tuple[str, str, str | None, bool]]]:
+    """(start FEN, [(label, fen after, "from-to", is_illegal)]) of a checkers record."""
+    from adjudicator.checkers.replay import replay_checkers
+
+    replay = replay_checkers(record, start_fen)
+    steps: list[tuple[str, str, str | None, bool]] = []
+    first = replay.start.fen().startswith("B")
+    for ply in replay.plies:
+        number = (ply.number + (0 if first else 1) + 1) // 2
+        is_first_mover = ply.side in ("red", "black")
+        label = f"{number}. {ply.token}" if is_first_mover else f"{number}... {ply.token}"
+        squares = f"{ply.move.from_square}-{ply.move.to_square}" if ply.move is not None else None
+        steps.append((label, ply.after.fen(), squares, not ply.is_legal))
+    return replay.start.fen(), steps
 
 
 def _play_line(start_fen: str, moves: Sequence[Any]) -> list[Step]:
@@ -215,7 +240,9 @@ def present(case: Mapping[str, Any], ruling: Mapping[str, Any] | None) -> Presen
                 for n, (label, fen, uci, is_illegal) in enumerate(raw, start=1)
             )
             if illegal:
-                focus = min(p for p in illegal if p <= len(steps)) if any(p <= len(steps) for p in illegal) else len(steps)
+                focus = (
+                    min(p for p in illegal if p <= len(steps)) if any(p <= len(steps) for p in illegal) else len(steps)
+                )
             elif marked:
                 focus = min(max(marked), len(steps))
             else:
@@ -223,12 +250,27 @@ def present(case: Mapping[str, Any], ruling: Mapping[str, Any] | None) -> Presen
             lines["game"] = Line("game", "The game as played", start, steps, focus)
             final_fen = steps[-1].fen if steps else start
             clocks = ClockSeries.from_plies(chess.Board(start).turn == chess.WHITE, clock_values)
+    if game == "checkers" and isinstance(case.get("record"), str) and case["record"].strip():
+        try:
+            start, raw = _replay_checkers(case["record"], case.get("start_fen"))
+        except Exception as exc:
+            note = f"The record could not be replayed for display: {exc}"
+        else:
+            marked = marked_plies(evidence)
+            steps = tuple(
+                Step(n, label, fen, squares, is_illegal, n in marked)
+                for n, (label, fen, squares, is_illegal) in enumerate(raw, start=1)
+            )
+            focus = min(max(marked), len(steps)) if marked else len(steps)
+            lines["game"] = Line("game", "The game as played", start, steps, focus)
+            final_fen = steps[-1].fen if steps else start
     if game == "chess":
         base = final_fen or chess.STARTING_FEN
-        for key, title, moves, start in _found_lines(evidence):
-            steps_list = _play_line(start or base, moves)
+        for key, title, moves, line_start in _found_lines(evidence):
+            origin = line_start or base
+            steps_list = _play_line(origin, moves)
             if steps_list:
-                lines[key] = Line(key, title, start or base, tuple(steps_list), 0)
+                lines[key] = Line(key, title, origin, tuple(steps_list), 0)
     for key in ("final_fen", "position", "fen"):
         if not final_fen and isinstance(evidence.get(key), str) and "/" in evidence[key]:
             final_fen = evidence[key]

@@ -9,6 +9,7 @@ so nothing is lost when the TD closes the page.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 import threading
@@ -38,11 +39,19 @@ class JobCancelled(RuntimeError):
 
 @dataclass
 class Job:
-    """One claim being ruled on; its state is what the progress widget shows."""
+    """One claim being ruled on; its state is what the progress widget shows.
 
-    case_id: int
-    claim: str
+    A quick claim's case is stored with its ruling in one transaction; a background
+    job's case is stored first, so that nothing is lost while the engines work.
+    """
+
+    case: Case
+    data: Mapping[str, Any]
+    meta: Mapping[str, Any]
+    source: str
     is_background: bool
+    case_id: int | None = None
+    lock: threading.Lock = field(default_factory=threading.Lock)
     started: float = field(default_factory=time.monotonic)
     state: str = "queued"
     """queued, running, done, failed or cancelled."""
@@ -68,10 +77,8 @@ class Job:
         """The analysis reports progress; raises :class:`JobCancelled` once the TD cancels."""
         if self.cancel_requested.is_set():
             raise JobCancelled("cancelled by the TD")
-        try:
+        with contextlib.suppress(TypeError, ValueError):
             self.fraction = min(1.0, max(0.0, float(fraction)))
-        except (TypeError, ValueError):
-            pass
         self.message = str(message)[:200]
 
     def wait(self, seconds: float) -> bool:
@@ -117,19 +124,34 @@ class Adjudicator:
     def is_background(self, claim: str) -> bool:
         return claim in self.background_claims
 
-    def submit(self, case: Case, case_id: int) -> Job:
-        """Start ruling on a stored case."""
-        job = Job(case_id=case_id, claim=case.claim, is_background=self.is_background(case.claim))
+    def submit(self, case: Case, data: Mapping[str, Any], meta: Mapping[str, Any], source: str) -> Job:
+        """Start ruling on a validated case (a background job's case is stored first)."""
+        job = Job(case=case, data=data, meta=meta, source=source, is_background=self.is_background(case.claim))
+        if job.is_background:
+            self.persist(job)
+        pool = self.slow if job.is_background else self.quick
+        job.future = pool.submit(self._run, job)
+        return job
+
+    def persist(self, job: Job) -> int:
+        """Store the job's case now if it is not stored yet (it is going to take a while); its id."""
+        with job.lock:
+            if job.case_id is None:
+                with self.sessions() as session:
+                    job.case_id = store.add_case(session, job.data, job.meta, job.source).id
+                    session.commit()
+                self._register(job)
+            return job.case_id
+
+    def _register(self, job: Job) -> None:
+        assert job.case_id is not None
         with self._lock:
-            self._jobs[case_id] = job
+            self._jobs[job.case_id] = job
             while len(self._jobs) > self.keep_jobs:
                 oldest_id, oldest = next(iter(self._jobs.items()))
                 if not oldest.is_finished:
                     break
                 del self._jobs[oldest_id]
-        pool = self.slow if job.is_background else self.quick
-        job.future = pool.submit(self._run, job, case)
-        return job
 
     def job(self, case_id: int) -> Job | None:
         with self._lock:
@@ -146,17 +168,18 @@ class Adjudicator:
         return job
 
     def _finish_cancelled(self, job: Job) -> None:
+        case_id = self.persist(job)
         with self.sessions() as session:
-            store.add_note(session, job.case_id, "cancelled", "cancelled by the TD before a ruling")
+            store.add_note(session, case_id, "cancelled", "cancelled by the TD before a ruling")
             session.commit()
         job.state, job.finished = "cancelled", time.monotonic()
 
-    def _run(self, job: Job, case: Case) -> None:
+    def _run(self, job: Job) -> None:
         job.state = "running"
         job.started = time.monotonic()
         services = dataclasses.replace(self.services(), progress=job.progress)
         try:
-            ruling = rule(case, self.book, services).to_json()
+            ruling = rule(job.case, self.book, services).to_json()
             if job.cancel_requested.is_set():
                 raise JobCancelled("cancelled by the TD")
         except JobCancelled:
@@ -174,19 +197,25 @@ class Adjudicator:
             self._fail(job, error, "failed")
             return
         duration_ms = int((time.monotonic() - job.started) * 1000)
-        with self.sessions() as session:
+        with job.lock, self.sessions() as session:
+            if job.case_id is None:  # a quick claim: case and ruling in one transaction
+                job.case_id = store.add_case(session, job.data, job.meta, job.source).id
             row = store.add_ruling(session, job.case_id, ruling, duration_ms)
             session.commit()
             job.ruling_id = row.id
+        self._register(job)
         job.fraction = 1.0
         job.state, job.finished = "done", time.monotonic()
 
     def _fail(self, job: Job, error: dict[str, Any], kind: str) -> None:
+        """Record why there is no ruling; a case the contract rejects is not kept unless already stored."""
         job.error = error
         try:
-            with self.sessions() as session:
-                store.add_note(session, job.case_id, kind, str(error.get("message")))
-                session.commit()
+            if kind == "failed" or job.case_id is not None:
+                case_id = self.persist(job)
+                with self.sessions() as session:
+                    store.add_note(session, case_id, kind, str(error.get("message")))
+                    session.commit()
         except Exception:
             log.exception("could not note the failure of case %s", job.case_id)
         job.state, job.finished = "failed", time.monotonic()

@@ -12,8 +12,6 @@ from flask import current_app
 from adjudicator.claims import HANDLERS
 from adjudicator.contract import Case, ContractError, parse_case
 from adjudicator.rulesets import RulesetBook
-from web import store
-from web.db import get_session
 from web.jobs import Adjudicator, Job
 
 
@@ -46,7 +44,9 @@ def validate(data: object) -> Case:
     ruleset = book()[case.ruleset]
     if ruleset.game != case.game:
         raise ContractError(
-            "invalid_field", f"ruleset {ruleset.id!r} is for {ruleset.game}, but the case is a {case.game} game", "ruleset"
+            "invalid_field",
+            f"ruleset {ruleset.id!r} is for {ruleset.game}, but the case is a {case.game} game",
+            "ruleset",
         )
     if (case.game, case.claim) not in HANDLERS:
         raise ContractError("unknown_claim", f"claim {case.claim!r} does not exist in {case.game}", "claim")
@@ -58,9 +58,5 @@ def validate(data: object) -> Case:
 
 
 def start(data: Mapping[str, Any], meta: Mapping[str, Any], source: str) -> Job:
-    """Validate and store the case, then start ruling on it."""
-    case = validate(data)
-    session = get_session()
-    row = store.add_case(session, data, meta, source)
-    session.commit()
-    return adjudicator().submit(case, row.id)
+    """Validate the case and start ruling on it (it is stored with its ruling, or first when it is engine work)."""
+    return adjudicator().submit(validate(data), data, meta, source)

@@ -109,12 +109,29 @@ WHITE_KING_ROW: Final = 0xF
 """Squares 1-4: where a white man is crowned."""
 
 
+def _step0(b: int) -> int:
+    return ((b & 0x0F0F0F0F) << 4) | ((b & 0x00E0E0E0) << 3)
+
+
+def _step1(b: int) -> int:
+    return ((b & 0x07070707) << 5) | ((b & 0x00F0F0F0) << 4)
+
+
+def _step2(b: int) -> int:
+    return ((b & 0x0F0F0F00) >> 4) | ((b & 0xE0E0E0E0) >> 5)
+
+
+def _step3(b: int) -> int:
+    return ((b & 0x07070700) >> 3) | ((b & 0xF0F0F0F0) >> 4)
+
+
+STEP: Final = (_step0, _step1, _step2, _step3)
+"""``STEP[d](bb)``: :func:`step` specialised per direction (the masks and shifts of :data:`SHIFTS`)."""
+
+
 def step(bb: int, direction: int) -> int:
     """Every square reached by one step of the pieces of ``bb`` in ``direction``."""
-    (me, se), (mo, so) = SHIFTS[direction]
-    a = bb & me
-    b = bb & mo
-    return ((a << se) if se >= 0 else (a >> -se)) | ((b << so) if so >= 0 else (b >> -so))
+    return STEP[direction](bb)
 
 
 def squares(bb: int) -> Iterator[int]:
@@ -212,7 +229,8 @@ class Position:
             if not pieces:
                 continue
             for d in dirs:
-                landings = step(step(pieces, d) & opp, d) & empty
+                f = STEP[d]
+                landings = f(f(pieces) & opp) & empty
                 for land in squares(landings):
                     over = BACK[d][land]
                     origin = BACK[d][over]
@@ -263,7 +281,7 @@ class Position:
             if not pieces:
                 continue
             back = BACK[d]
-            for to in squares(step(pieces, d) & empty):
+            for to in squares(STEP[d](pieces) & empty):
                 found.append(Move((back[to] + 1, to + 1)))
         return found
 
@@ -274,8 +292,10 @@ class Position:
         man_dirs = RED_DIRECTIONS if self.red_to_move else WHITE_DIRECTIONS
         for d in KING_DIRECTIONS:
             pieces = mover if d in man_dirs else kings
-            if pieces and step(step(pieces, d) & opp, d) & empty:
-                return True
+            if pieces:
+                f = STEP[d]
+                if f(f(pieces) & opp) & empty:
+                    return True
         return False
 
     def legal_moves(self) -> list[Move]:
@@ -295,7 +315,7 @@ class Position:
         for d in KING_DIRECTIONS:
             pieces = mover if d in man_dirs else kings
             if pieces:
-                total += (step(pieces, d) & empty).bit_count()
+                total += (STEP[d](pieces) & empty).bit_count()
         return total
 
     def push(self, move: Move) -> Position:

@@ -139,14 +139,14 @@ def read_game(text: str) -> PdnGame:
             continue
         if kind in ("comment", "line"):
             raw = m.group(0)
-            comment = raw[1:-1] if raw.startswith("{") and raw.endswith("}") else raw[1:]
-            comment = comment.strip()
+            text = raw[1:-1] if raw.startswith("{") and raw.endswith("}") else raw[1:]
+            text = text.strip()
             if moves:
                 last = moves[-1]
-                joined = comment if last.comment is None else f"{last.comment} {comment}"
+                joined = text if last.comment is None else f"{last.comment} {text}"
                 moves[-1] = MoveToken(last.text, last.squares, last.is_capture_written, joined, last.glued)
             else:
-                first_comment = comment if first_comment is None else f"{first_comment} {comment}"
+                first_comment = text if first_comment is None else f"{first_comment} {text}"
             continue
         if kind == "result":
             result = m.group("result")
@@ -155,7 +155,7 @@ def read_game(text: str) -> PdnGame:
             written = re.sub(r"\s+", "", m.group("move"))
             glued = m.group("glued") or None
             squares = tuple(int(x) for x in _SQUARES.findall(written))
-            comment = None
+            comment: str | None = None
             if glued and not re.fullmatch(r"[!?]+", glued):
                 comment = glued
                 notes.append(f"text glued to move {written}: {glued!r}")

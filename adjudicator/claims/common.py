@@ -126,7 +126,7 @@ def admissible(claim: str, case: Case, ruleset: Ruleset, board: chess.Board, cla
             evidence={"side_to_move": to_move},
         )
     if case.get_bool("touched_piece"):
-        refs = (ruleset.ref("9.4"), ruleset.ref("4.3")) if not us else (ruleset.ref("10B"), ruleset.ref("14C"))
+        refs = (ruleset.ref("9.4"), ruleset.ref("4.3")) if not us else (ruleset.ref("10"), ruleset.ref("14C"))
         return Ruling(
             claim=claim, verdict=Verdict.REJECTED, result=None, rule_refs=refs,
             reasons=(

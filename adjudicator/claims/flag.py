@@ -40,7 +40,7 @@ from adjudicator.clocks.history import readings_from_replay
 from adjudicator.clocks.no_win import WinChance, win_chance
 from adjudicator.clocks.timecontrol import TimeControl, hms
 from adjudicator.contract import Case, ContractError
-from adjudicator.replay import Replay, parse_fen, replay_chess
+from adjudicator.replay import Replay, parse_fen, replay_for_case
 from adjudicator.rulesets import Ruleset
 from adjudicator.ruling import Adjustment, Result, Ruling, Verdict, unique, win_for
 from adjudicator.services import Services
@@ -59,6 +59,8 @@ class FlagRules:
     claimant_flag_must_be_up: bool
     dead_position: str
     is_armageddon: bool
+    scoresheet_before_final: bool
+    """US 13C1: before the final control the claimant must show a scoresheet."""
     armageddon_draw_winner: str
     refs: dict[str, str]
 
@@ -72,6 +74,7 @@ class FlagRules:
             claimant_flag_must_be_up=ruleset.get_bool("flag.claimant_flag_must_be_up"),
             dead_position=ruleset.get_choice("flag.dead_position", ("helpmate", "material"), "helpmate"),
             is_armageddon=case.get_bool("armageddon", ruleset.get_bool("flag.armageddon", False)),
+            scoresheet_before_final=ruleset.get_bool("flag.scoresheet_before_final", False),
             armageddon_draw_winner=ruleset.get_choice("flag.armageddon_draw_winner", ("white", "black"), "black"),
             refs={str(k): str(v) for k, v in refs.items()},
         )
@@ -100,8 +103,8 @@ def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
     """The ruling on a flag claim in chess (see the module docstring)."""
     rules = FlagRules.read(ruleset, case)
     flags = flag_state(case)
-    control = time_control_for(case, ruleset)
-    replay = replay_chess(case.record, case.start_fen, case.language) if case.record else None
+    replay = replay_for_case(case) if case.record else None
+    control = time_control_for(case, ruleset, replay.tag("TimeControl") if replay is not None else None)
     if replay is not None:
         board = replay.final_board
     elif case.fen or case.start_fen:
@@ -149,6 +152,12 @@ def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
         )
     if flags.has_both_flags_down:
         return _both_flags(ctx)
+    other = case.opponent(flags.flagged[0])
+    if case.clock is not None and case.clock.seconds(other) == 0:
+        ctx.notes.append(
+            f"Both clocks show 0:00, but only {flags.flagged[0].capitalize()}'s flag is down: "
+            f"{flags.flagged[0].capitalize()}'s fell first (Arbiters' Manual on both clocks showing 0.00)."
+        )
     return _one_flag(ctx, flags.flagged[0])
 
 
@@ -216,6 +225,25 @@ def _one_flag(ctx: Context, flagged: str) -> Ruling:
             ],
             instructions=["Count the moves on the scoresheets (or give moves_completed) and rule again."],
         )
+    if (
+        rules.scoresheet_before_final
+        and period.is_final is False
+        and period.moves_source not in ("record", "moves_completed")
+    ):
+        return _ruling(
+            ctx,
+            Verdict.DEFERRED,
+            None,
+            [*refs, rules.ref("moves", ctx.ruleset.ref("6.4"))],
+            [
+                f"{name}'s flag fell before the final time control; the claim needs a scoresheet showing "
+                "that the moves were not completed."
+            ],
+            instructions=[
+                "Check the claimant's scoresheet (at most 3 missing or wrong move pairs) and "
+                "rule again with the record or moves_completed."
+            ],
+        )
     reasons.append(_flag_reason(ctx, flagged, period))
     chance = win_chance(
         ctx.board, winner, _color(ctx, winner), rules.no_win_test, ctx.ruleset, ctx.services, ctx.deadness
@@ -262,11 +290,10 @@ def _flag_reason(ctx: Context, flagged: str, period: PeriodCheck) -> str:
         return f"{name}'s flag is down."
     which = f"period {period.period + 1}"
     if period.required is None:
-        return f"{name}'s flag fell in {which}, in which all remaining moves must be made."
+        return f"{name}'s flag fell in {which}, the period in which all remaining moves must be made."
     made = "an unknown number of" if period.moves_made is None else str(period.moves_made)
-    if period.moves_source == "fen":
-        made += " (by the position's move number)"
-    return f"{name}'s flag fell in {which} with {made} moves made of the {period.required} required by its end."
+    source = " (by the position's move number)" if period.moves_source == "fen" else ""
+    return f"{name}'s flag fell in {which} with {made} moves made{source} of the {period.required} required by its end."
 
 
 def _completed(ctx: Context, period: PeriodCheck, refs: list[str]) -> Ruling:

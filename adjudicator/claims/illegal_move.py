@@ -28,7 +28,7 @@ import re
 
 import chess
 
-from adjudicator.claims.penalties import format_duration, is_reduced_period, time_award
+from adjudicator.claims.penalties import format_clock, format_duration, is_reduced_period, time_award
 from adjudicator.contract import Case, ContractError
 from adjudicator.replay import Ply, Replay, parse_fen, replay_chess, replay_for_case
 from adjudicator.rulesets import Ruleset
@@ -187,13 +187,34 @@ def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
         refs += _refs(ruleset, "7.5.3")
         evidence["position"] = replay.fen_at(ply.number - 1)
     else:
-        instructions.append(f"reinstate the position before {label} ({replay.fen_at(ply.number - 1)})")
+        later = len(replay.plies) - ply.number
+        annulled = f"; the {later} later move(s) are cancelled" if later else ""
+        instructions.append(f"reinstate the position before {label} ({replay.fen_at(ply.number - 1)}){annulled}")
+        clocks = _clocks_before(replay, ply.number)
+        if clocks:
+            evidence["clocks_before"] = clocks
+            reasons.append(
+                "The record's clock times before the illegal move: "
+                + ", ".join(f"{side.capitalize()} {format_clock(seconds)}" for side, seconds in clocks.items())
+                + f" (the arbiter sets the clocks by best judgement, {ruleset.ref('7.1') if not us else 'TD'})."
+            )
         instructions.extend(_touch_move(before, ply, ruleset))
         evidence["position"] = replay.fen_at(ply.number - 1)
         if two_hands:
             refs += _refs(ruleset, "7.5.4")
     return _penalise(case, ruleset, replay, services, ply, before, offender, opponent, reasons, instructions,
                      refs, evidence)
+
+
+def _clocks_before(replay: Replay, ply: int) -> dict[str, float]:
+    """The last ``[%clk]`` reading of each side before ``ply``, when the record has them."""
+    clocks: dict[str, float] = {}
+    for earlier in reversed(replay.plies[: ply - 1]):
+        if earlier.clock is not None and earlier.side not in clocks:
+            clocks[earlier.side] = earlier.clock
+        if len(clocks) == 2:
+            break
+    return dict(sorted(clocks.items(), key=lambda item: item[0] != "white"))
 
 
 def _touch_move(before: chess.Board, ply: Ply, ruleset: Ruleset) -> list[str]:
@@ -206,7 +227,7 @@ def _touch_move(before: chess.Board, ply: Ply, ruleset: Ruleset) -> list[str]:
         return []
     legal = [m for m in before.legal_moves if m.from_square == ply.move.from_square]
     square = chess.SQUARE_NAMES[ply.move.from_square]
-    article = "10B" if ruleset.is_a("uschess") else ("4.4.3" if before.is_castling(ply.move) else "4.3")
+    article = "10" if ruleset.is_a("uschess") else ("4.4.3" if before.is_castling(ply.move) else "4.3")
     if before.is_castling(ply.move) or (piece == chess.KING and abs(ply.move.to_square - ply.move.from_square) == 2):
         if legal:
             return [f"{side} must make a legal move with the king ({article})"]
@@ -229,7 +250,7 @@ def _no_move(case: Case, ruleset: Ruleset, replay: Replay, services: Services) -
     ]
     instructions = [f"restart {offender.capitalize()}'s clock: {offender.capitalize()} must now make a move"]
     evidence: dict[str, object] = {"offender": offender, "position": board.fen(), "method": "case fields"}
-    fake = Ply(len(replay.plies) + 1, "--", chess.Move.null(), False, "no move", board.fen(),
+    fake = Ply(len(replay.plies) + 1, "--", chess.Move.null(), False, "no move",
                mover=chess.WHITE if offender == "white" else chess.BLACK, move_number=board.fullmove_number,
                irregularity="no-move")
     return _penalise(case, ruleset, replay, services, fake, board, offender, opponent, reasons, instructions,
@@ -256,9 +277,8 @@ def _penalise(
     seconds = ruleset.get_float("illegal_move.opponent_bonus_seconds", 0)
     only_prompt = ruleset.get_bool("illegal_move.bonus_only_if_prompt", False)
     prompt = prompt_default if prompt_default is not None else ply.number == len(replay.plies)
-    extra_prompt = case.extra.get("prompt")
-    if isinstance(extra_prompt, bool):
-        prompt = extra_prompt
+    if case.extra.get("prompt") is not None:
+        prompt = case.get_bool("prompt")
     bonus_refs = _refs(ruleset, "11D", "1C2a") if us else _refs(ruleset, "7.5.5")
     if not us and is_reduced_period(ruleset):
         bonus_refs += _refs(ruleset, "A.3")

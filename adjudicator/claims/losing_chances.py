@@ -25,14 +25,15 @@ signs) and says that it is a recommendation.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import chess
 
-from adjudicator.assessment import COLOR_NAMES, assess
+from adjudicator.assessment import side_can_mate
+from adjudicator.clocks.notation import parse_time_control
 from adjudicator.contract import Case, ContractError
+from adjudicator.normal_means import Finding, judge, material_signs
 from adjudicator.replay import board_for_case
 from adjudicator.rulesets import Ruleset
 from adjudicator.ruling import Adjustment, Ruling, Verdict, win_for
@@ -41,7 +42,6 @@ from adjudicator.services import Services
 CLAIM = "insufficient-losing-chances"
 MODES = ("none", "guidelines-iii", "variation-14h", "clear-draw-appeal")
 FINDINGS = ("clear", "unclear", "incorrect")
-VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9, chess.KING: 0}
 
 
 def clock_text(seconds: float) -> str:
@@ -64,118 +64,15 @@ class TimeControl:
         return self.has_increment or self.has_delay
 
 
-_PGN_PERIOD = re.compile(r"^(?:(\d+)/)?(\d+)(?:\+(\d+(?:\.\d+)?)(d?))?$")
-
-
 def read_time_control(text: str | None) -> TimeControl:
-    """PGN ``TimeControl`` (``40/5400+30:1800+30``, ``1800+5d``) or US notation (``G/45;d0``)."""
+    """What the ILC rules need of a time control (PGN or US notation; ``adjudicator.clocks`` reads it).
+
+    No time control given: taken as sudden death without delay or increment (the ruling shows it).
+    """
     if not text or not text.strip():
         return TimeControl(False, False, True, None)
-    raw = text.strip()
-    periods = raw.split(":")
-    if all(_PGN_PERIOD.match(p.strip()) for p in periods):
-        increment = delay = False
-        for period in periods:
-            m = _PGN_PERIOD.match(period.strip())
-            assert m is not None
-            if m.group(3) and float(m.group(3)) > 0:
-                if m.group(4):
-                    delay = True
-                else:
-                    increment = True
-        last = _PGN_PERIOD.match(periods[-1].strip())
-        return TimeControl(increment, delay, last is not None and last.group(1) is None, raw)
-    lower = raw.lower().replace(" ", "")
-    if not re.search(r"(g|sd)/\d+|\d+/\d+", lower):
-        raise ContractError("invalid_field", f"time_control {text!r} is not a time control I can read", "time_control")
-    delays = [float(v) for v in re.findall(r"(?:^|[;,])d(?:elay)?/?(\d+(?:\.\d+)?)", lower)]
-    increments = [float(v) for v in re.findall(r"(?:inc(?:rement)?/?|\+)(\d+(?:\.\d+)?)", lower)]
-    sudden = bool(re.search(r"(?:^|[;,])(?:g|sd)/\d+", lower))
-    return TimeControl(any(v > 0 for v in increments), any(v > 0 for v in delays), sudden, raw)
-
-
-@dataclass(frozen=True)
-class Finding:
-    """Whether the claimant cannot lose by normal means: the TD's finding or the app's recommendation."""
-
-    value: str
-    """clear | unclear | incorrect."""
-    by_td: bool
-    confidence: float
-    reasons: tuple[str, ...]
-    evidence: dict[str, Any] = field(default_factory=dict)
-
-
-def material_signs(board: chess.Board, claimant: chess.Color) -> list[str]:
-    """Facts of the material and structure a TD weighs (no verdict of their own)."""
-    opponent = not claimant
-    signs: list[str] = []
-
-    def material(color: chess.Color) -> int:
-        return sum(VALUES[p.piece_type] for p in board.piece_map().values() if p.color == color)
-
-    edge = material(opponent) - material(claimant)
-    opp_pawns = len(board.pieces(chess.PAWN, opponent))
-    opp_name = COLOR_NAMES[opponent]
-    if edge <= 0:
-        signs.append(f"{opp_name} has no material advantage ({-edge} points behind or level).")
-    else:
-        signs.append(f"{opp_name} is {edge} point{'s' if edge != 1 else ''} of material ahead.")
-    if opp_pawns == 0:
-        signs.append(f"{opp_name} has no pawns left to promote.")
-    wb, bb = board.pieces(chess.BISHOP, chess.WHITE), board.pieces(chess.BISHOP, chess.BLACK)
-    minors_and_majors = [p for p in board.piece_map().values() if p.piece_type not in (chess.KING, chess.PAWN)]
-    if (len(wb) == len(bb) == 1 and len(minors_and_majors) == 2
-            and bool(wb & chess.BB_LIGHT_SQUARES) != bool(bb & chess.BB_LIGHT_SQUARES)):
-        signs.append("Only opposite-coloured bishops remain.")
-    if board.halfmove_clock >= 20:
-        signs.append(f"No capture or pawn move for {board.halfmove_clock // 2} moves.")
-    return signs
-
-
-def judge(board: chess.Board, claimant: chess.Color, ruleset: Ruleset, services: Services) -> Finding:
-    """Recommend a finding from the claimant's side: rules, tables, engine, material."""
-    a = assess(board, ruleset, services)
-    opponent = not claimant
-    me, them = COLOR_NAMES[claimant], COLOR_NAMES[opponent]
-    signs = material_signs(board, claimant)
-    evidence: dict[str, Any] = {"fen": board.fen(), "signs": signs, **a.evidence()}
-    reasons = list(a.reasons)
-    own = 1 if claimant == chess.WHITE else -1
-    if a.can_mate.get(opponent) is False:
-        return Finding("clear", False, 1.0, (*reasons, f"{them} cannot win at all: the claim is clearly correct."),
-                       evidence)
-    if a.method in ("checkmate", "stalemate", "dead-position", "tablebase"):
-        outcome = (a.outcome or 0) * own
-        if outcome >= 0:
-            return Finding("clear", False, 1.0,
-                           (*reasons, f"{me} cannot lose with correct play: the claim is clearly correct."), evidence)
-        return Finding("incorrect", False, 1.0,
-                       (*reasons, f"{them} has a forced win: the claim is clearly incorrect."), evidence)
-    score = a.score_for(claimant)
-    t = a.thresholds
-    clear_cp = ruleset.get_int("adjudication.ilc_clear_score_cp", 50)
-    max_pieces = ruleset.get_int("adjudication.ilc_clear_max_pieces", 12)
-    pieces = chess.popcount(board.occupied)
-    if score is None:
-        return Finding("unclear", False, 0.0,
-                       (*reasons, "Without an engine or tablebase the app cannot judge; the arbiter must."), evidence)
-    if score <= -t.win_score_cp:
-        return Finding("incorrect", False, a.confidence,
-                       (*reasons, f"From {me}'s side the score is {score / 100:+.2f}: {them} is winning, so the "
-                        "claim looks clearly incorrect."), evidence)
-    if score >= t.win_score_cp:
-        return Finding("clear", False, a.confidence,
-                       (*reasons, f"{me} is the one winning ({score / 100:+.2f}); {me} has no real losing chances."),
-                       evidence)
-    if score >= -clear_cp and pieces <= max_pieces:
-        confidence = min(t.engine_confidence_cap, 0.75 + 0.2 * (1 - max(0, -score) / max(1, clear_cp)))
-        return Finding("clear", False, round(confidence, 3),
-                       (*reasons, f"From {me}'s side the score is {score / 100:+.2f} with only {pieces} pieces left: "
-                        f"{them} has no winning chances by normal means."), evidence)
-    why = (f"{pieces} pieces remain, so there is still play in the position" if score >= -clear_cp
-           else f"{them} is somewhat better ({score / 100:+.2f} from {me}'s side) but not clearly winning")
-    return Finding("unclear", False, 0.5, (*reasons, f"{why}: the claim is unclear."), evidence)
+    control = parse_time_control(text.strip())
+    return TimeControl(control.has_increment, control.has_delay, control.is_sudden_death, text.strip())
 
 
 def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
@@ -448,8 +345,8 @@ def _after_postponement(
                       evidence=evidence)
     board = _board(case)
     if board is not None:
-        a = assess(board, ruleset, Services(mate=services.mate))
-        if a.can_mate.get(_color(opponent)) is False:
+        able, _method = side_can_mate(board, _color(opponent), services)
+        if able is False:
             return Ruling(CLAIM, Verdict.UPHELD, "1/2-1/2", (ruleset.ref("6.9"),),
                           (f"{claimant.capitalize()}'s flag fell, but {opponent.capitalize()} cannot checkmate by any "
                            "series of legal moves: the game is drawn.",), evidence=evidence)

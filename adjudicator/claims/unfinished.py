@@ -108,7 +108,7 @@ def _engine_event(case: Case, board: chess.Board, ruleset: Ruleset, services: Se
     rules_only = Services(mate=services.mate)
     base = assess(board, ruleset, rules_only, Thresholds.from_ruleset(ruleset))
     evidence: dict[str, Any] = {"fen": board.fen(), **base.evidence()}
-    if base.method in ("checkmate", "stalemate", "dead-position"):
+    if base.method in ("checkmate", "stalemate", "move-rule", "dead-position"):
         return _decided(base, evidence)
     played = board.fullmove_number - 1
     max_moves = ruleset.get_int(p + "max_moves", 0)
@@ -209,7 +209,7 @@ def _tablebase_claim(case: Case, board: chess.Board, ruleset: Ruleset, services:
     t = Thresholds.from_ruleset(ruleset)
     a = assess(board, ruleset, Services(mate=services.mate, tablebase=services.tablebase), t)
     evidence = {"fen": board.fen(), "tablebase_claim": claimed, **a.evidence()}
-    if a.method not in ("tablebase", "checkmate", "stalemate", "dead-position"):
+    if a.method not in ("tablebase", "checkmate", "stalemate", "move-rule", "dead-position"):
         pieces = chess.popcount(board.occupied)
         return Ruling(
             CLAIM, Verdict.DEFERRED, None, (ref,),

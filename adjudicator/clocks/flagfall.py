@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from adjudicator.clocks.history import TOLERANCE, MoveTime, Reading, SideClock, rebuild
-from adjudicator.clocks.notation import parse_time_control
+from adjudicator.clocks.notation import TimeControlError, parse_time_control
 from adjudicator.clocks.timecontrol import TimeControl
 from adjudicator.contract import Case, ContractError
 from adjudicator.rulesets import Ruleset
@@ -99,10 +99,15 @@ def flag_state(case: Case) -> FlagState:
     return FlagState(tuple(flagged), known, source)
 
 
-def time_control_for(case: Case, ruleset: Ruleset) -> TimeControl | None:
-    """The case's ``time_control``, else the ruleset's ``time_control.default``, else ``None``."""
+def time_control_for(case: Case, ruleset: Ruleset, record_tag: str | None = None) -> TimeControl | None:
+    """The case's ``time_control``, else the record's ``TimeControl`` tag, else the ruleset's default."""
     if case.time_control is not None:
         return parse_time_control(case.time_control, "time_control")
+    if record_tag is not None and record_tag.strip() not in ("", "?", "-"):
+        try:
+            return parse_time_control(record_tag, "record")
+        except TimeControlError:
+            pass  # a record is read leniently: an unreadable tag is as good as none
     if ruleset.has("time_control.default"):
         return parse_time_control(ruleset.get_str("time_control.default"), ruleset.key("time_control.default"))
     return None

@@ -32,9 +32,9 @@ import numpy as np
 import numpy.typing as npt
 
 from engines.checkers.index import (
+    I64,
     OPPOSITE,
     RED_KING_ROW,
-    I64,
     U32,
     Slice,
     enumerate_slice,
@@ -65,7 +65,9 @@ def pack(values: U8) -> U8:
 
 def unpack_at(packed: U8, idx: I64) -> U8:
     """The 2-bit values at ``idx``."""
-    return ((packed[idx >> 2] >> ((idx & 3) * 2).astype(np.uint8)) & 3).astype(np.uint8)
+    shifts = ((idx & 3) * 2).astype(np.uint8)
+    out: U8 = ((packed[idx >> 2] >> shifts) & np.uint8(3)).astype(np.uint8)
+    return out
 
 
 @dataclass
@@ -228,69 +230,32 @@ def solve_pair(solved: Solved, s: Slice, t: Slice, log: Log | None = None) -> No
     dist = np.zeros(n, dtype=np.uint16)
     count = np.zeros(n, dtype=np.int32)
     nonwin_exit = np.zeros(n, dtype=bool)
+    tentative = np.zeros(n, dtype=np.int32)
     srcs: list[npt.NDArray[np.int32]] = []
     dsts: list[npt.NDArray[np.int32]] = []
     for k, x in enumerate(sides):
         partner = sides[1 - k] if len(sides) == 2 else x
         partner_base = base[1 - k] if len(sides) == 2 else 0
-        rm, rk, wm, wk, valid = enumerate_slice(x)
-        vi = np.nonzero(valid)[0]
-        rm, rk, wm, wk = rm[vi], rk[vi], wm[vi], wk[vi]
-        g = vi + base[k]
-        cap = has_capture(rm, rk, wm, wk)
-        # captures: every successor is in a solved slice
-        ci = np.nonzero(cap)[0]
-        p, *succ = captures(rm[ci], rk[ci], wm[ci], wk[ci])
-        sv, sd = solved.lookup(*succ)
-        score = np.where(sv == LOSS, 2, np.where(sv == DRAW, 1, 0)).astype(np.int8)
-        best = np.full(len(ci), -1, dtype=np.int8)
-        np.maximum.at(best, p, score)
-        win_dist = np.full(len(ci), 1 << 15, dtype=np.int32)
-        np.minimum.at(win_dist, p[sv == LOSS], sd[sv == LOSS].astype(np.int32) + 1)
-        loss_dist = np.zeros(len(ci), dtype=np.int32)
-        np.maximum.at(loss_dist, p, sd.astype(np.int32) + 1)
-        gc = g[ci]
-        value[gc] = np.where(best == 2, WIN, np.where(best == 1, DRAW, LOSS))
-        dist[gc] = np.where(best == 2, win_dist, np.where(best == 0, loss_dist, 0))
-        # quiet positions
-        qi = np.nonzero(~cap)[0]
-        p, n_rm, n_rk, n_wm, n_wk, crown = quiet_moves(rm[qi], rk[qi], wm[qi], wk[qi])
-        gq = g[qi]
-        has_move = np.bincount(p, minlength=len(qi)) > 0
-        value[gq[~has_move]] = LOSS  # no move: lost now
-        cp = np.nonzero(crown)[0]
-        ev, ed = solved.lookup(n_rm[cp], n_rk[cp], n_wm[cp], n_wk[cp])
-        exit_win = _any_per(p[cp], ev == LOSS, len(qi))
-        wd = np.full(len(qi), 1 << 15, dtype=np.int32)
-        np.minimum.at(wd, p[cp][ev == LOSS], ed[ev == LOSS].astype(np.int32) + 1)
-        value[gq[exit_win]] = WIN
-        dist[gq[exit_win]] = wd[exit_win]
-        nonwin_exit[gq] = _any_per(p[cp], ev == DRAW, len(qi))
-        exit_loss_dist = np.zeros(len(qi), dtype=np.int32)
-        np.maximum.at(exit_loss_dist, p[cp], ed.astype(np.int32) + 1)
-        inner = np.nonzero(~crown)[0]
-        src = gq[p[inner]]
-        dst = rank(partner, n_rm[inner], n_rk[inner], n_wm[inner], n_wk[inner]) + partner_base
-        count[gq] = np.bincount(p[inner], minlength=len(qi)).astype(np.int32)
-        # a position whose only moves are crowning moves that all lose is settled now
-        only_exits = has_move & (count[gq] == 0) & ~exit_win
-        settled = gq[only_exits]
-        value[settled] = np.where(nonwin_exit[settled], DRAW, LOSS)
-        dist[settled] = np.where(nonwin_exit[settled], 0, exit_loss_dist[only_exits])
-        # the longest crowning defence bounds how late a loss can come
-        dist[gq[~exit_win & has_move & ~only_exits]] = exit_loss_dist[~exit_win & has_move & ~only_exits]
-        keep = value[src] == UNKNOWN
-        srcs.append(src[keep].astype(np.int32))
-        dsts.append(dst[keep].astype(np.int32))
-        del rm, rk, wm, wk, valid, succ, n_rm, n_rk, n_wm, n_wk
+        rm_all, rk_all, wm_all, wk_all, valid = enumerate_slice(x)
+        valid_idx = np.nonzero(valid)[0]
+        del valid
+        for lo in range(0, len(valid_idx), CHUNK):
+            vi = valid_idx[lo:lo + CHUNK]
+            src, dst = _generate(
+                solved, rm_all[vi], rk_all[vi], wm_all[vi], wk_all[vi], vi + base[k], partner, partner_base,
+                value, dist, count, nonwin_exit, tentative,
+            )
+            srcs.append(src)
+            dsts.append(dst)
+        del rm_all, rk_all, wm_all, wk_all
     src = np.concatenate(srcs)
     dst = np.concatenate(dsts)
     del srcs, dsts
-    order = np.argsort(dst, kind="stable")
+    order = np.argsort(dst)
     rev_src = src[order]
     rev_ptr = np.searchsorted(dst[order], np.arange(n + 1))
     del order, src, dst
-    _propagate(value, dist, count, nonwin_exit, rev_src, rev_ptr)
+    _propagate(value, dist, count, nonwin_exit, tentative, rev_src, rev_ptr)
     value[value == UNKNOWN] = DRAW
     capped = np.minimum(dist, 255).astype(np.uint8)
     capped[value == DRAW] = 0
@@ -298,6 +263,65 @@ def solve_pair(solved: Solved, s: Slice, t: Slice, log: Log | None = None) -> No
         lo, hi = base[k], base[k] + sizes[k]
         solved.values[x] = pack(value[lo:hi])
         solved.distances[x] = capped[lo:hi]
+
+
+CHUNK = 1 << 20
+"""Positions generated at a time (bounds the memory for move lists)."""
+
+
+def _generate(
+    solved: Solved, rm: U32, rk: U32, wm: U32, wk: U32, g: I64, partner: Slice, partner_base: int,
+    value: U8, dist: npt.NDArray[np.uint16], count: npt.NDArray[np.int32], nonwin_exit: npt.NDArray[np.bool_],
+    tentative: npt.NDArray[np.int32],
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+    """Settle what the moves of these positions decide at once; return the edges inside the pair."""
+    cap = has_capture(rm, rk, wm, wk)
+    # captures: every successor is in a solved slice
+    ci = np.nonzero(cap)[0]
+    p, *succ = captures(rm[ci], rk[ci], wm[ci], wk[ci])
+    sv, sd = solved.lookup(*succ)
+    score = np.where(sv == LOSS, 2, np.where(sv == DRAW, 1, 0)).astype(np.int8)
+    best = np.full(len(ci), -1, dtype=np.int8)
+    np.maximum.at(best, p, score)
+    win_dist = np.full(len(ci), 1 << 15, dtype=np.int32)
+    np.minimum.at(win_dist, p[sv == LOSS], sd[sv == LOSS].astype(np.int32) + 1)
+    loss_dist = np.zeros(len(ci), dtype=np.int32)
+    np.maximum.at(loss_dist, p, sd.astype(np.int32) + 1)
+    gc = g[ci]
+    value[gc] = np.where(best == 2, WIN, np.where(best == 1, DRAW, LOSS))
+    dist[gc] = np.where(best == 2, win_dist, np.where(best == 0, loss_dist, 0))
+    # quiet positions
+    qi = np.nonzero(~cap)[0]
+    p, n_rm, n_rk, n_wm, n_wk, crown = quiet_moves(rm[qi], rk[qi], wm[qi], wk[qi])
+    gq = g[qi]
+    has_move = np.bincount(p, minlength=len(qi)) > 0
+    value[gq[~has_move]] = LOSS  # no move: lost now
+    cp = np.nonzero(crown)[0]
+    ev, ed = solved.lookup(n_rm[cp], n_rk[cp], n_wm[cp], n_wk[cp])
+    exit_win = _any_per(p[cp], ev == LOSS, len(qi))
+    wd = np.full(len(qi), 1 << 15, dtype=np.int32)
+    np.minimum.at(wd, p[cp][ev == LOSS], ed[ev == LOSS].astype(np.int32) + 1)
+    # a crowning move that wins: won, but maybe faster by another move (settled during propagation)
+    tentative[gq[exit_win]] = wd[exit_win]
+    nonwin_exit[gq] = _any_per(p[cp], ev == DRAW, len(qi)) | exit_win
+    exit_loss_dist = np.zeros(len(qi), dtype=np.int32)
+    np.maximum.at(exit_loss_dist, p[cp], ed.astype(np.int32) + 1)
+    inner = np.nonzero(~crown)[0]
+    src = gq[p[inner]]
+    dst = rank(partner, n_rm[inner], n_rk[inner], n_wm[inner], n_wk[inner]) + partner_base
+    count[gq] = np.bincount(p[inner], minlength=len(qi)).astype(np.int32)
+    # a position whose only moves are crowning moves that all lose is settled now
+    only_exits = has_move & (count[gq] == 0)
+    settled = gq[only_exits & ~exit_win]
+    value[gq[only_exits & exit_win]] = WIN
+    dist[gq[only_exits & exit_win]] = wd[only_exits & exit_win]
+    only_exits &= ~exit_win
+    value[settled] = np.where(nonwin_exit[settled], DRAW, LOSS)
+    dist[settled] = np.where(nonwin_exit[settled], 0, exit_loss_dist[only_exits])
+    # the longest crowning defence bounds how late a loss can come
+    dist[gq[~exit_win & has_move & ~only_exits]] = exit_loss_dist[~exit_win & has_move & ~only_exits]
+    keep = value[src] == UNKNOWN
+    return src[keep].astype(np.int32), dst[keep].astype(np.int32)
 
 
 def _predecessors(rev_src: npt.NDArray[np.int32], rev_ptr: I64, nodes: I64) -> npt.NDArray[np.int32]:
@@ -310,36 +334,59 @@ def _predecessors(rev_src: npt.NDArray[np.int32], rev_ptr: I64, nodes: I64) -> n
     return rev_src[offsets]
 
 
+def _distinct(nodes: npt.NDArray[np.int32], scratch: I64) -> I64:
+    """``nodes`` without repeats (order not kept), without sorting: the last write to a slot wins."""
+    positions = np.arange(len(nodes), dtype=np.int64)
+    scratch[nodes] = positions
+    out: I64 = nodes[scratch[nodes] == positions].astype(np.int64)
+    return out
+
+
 def _propagate(
     value: U8, dist: npt.NDArray[np.uint16], count: npt.NDArray[np.int32], nonwin_exit: npt.NDArray[np.bool_],
-    rev_src: npt.NDArray[np.int32], rev_ptr: I64,
+    tentative: npt.NDArray[np.int32], rev_src: npt.NDArray[np.int32], rev_ptr: I64,
 ) -> None:
-    """Layered retrograde: settle predecessors of the positions settled one ply earlier."""
+    """Layered retrograde: settle predecessors of the positions settled one ply earlier.
+
+    ``tentative`` holds, for positions with a winning crowning move, the distance of
+    that win: such a position is won at that layer unless another move wins sooner.
+    """
     settled = value != UNKNOWN
     # settled positions wait in layers by distance; unknown ones carry a lower bound in ``dist``
     pending_by_layer: dict[int, list[I64]] = {}
     idx = np.nonzero(settled)[0].astype(np.int64)
     for layer in np.unique(dist[idx]):
         pending_by_layer[int(layer)] = [idx[dist[idx] == layer]]
+    scratch = np.zeros(len(value), dtype=np.int64)
+    waiting: dict[int, I64] = {}
+    idx = np.nonzero(tentative)[0].astype(np.int64)
+    for layer in np.unique(tentative[idx]):
+        waiting[int(layer)] = idx[tentative[idx] == layer]
     layer = 0
-    while pending_by_layer:
-        if layer not in pending_by_layer:
-            layer = min(pending_by_layer)
+    while pending_by_layer or waiting:
+        if layer not in pending_by_layer and layer not in waiting:
+            layer = min([*pending_by_layer, *waiting])
+        if layer in waiting:
+            due = waiting.pop(layer)
+            due = due[value[due] == UNKNOWN]
+            value[due] = WIN
+            dist[due] = layer
+            pending_by_layer.setdefault(layer, []).append(due)
         frontier = np.concatenate(pending_by_layer.pop(layer))
         lost = frontier[value[frontier] == LOSS]
         won = frontier[value[frontier] == WIN]
         fresh: list[I64] = []
-        preds = _predecessors(rev_src, rev_ptr, lost)
-        preds = np.unique(preds[value[preds] == UNKNOWN]).astype(np.int64)
-        if len(preds):
-            value[preds] = WIN
-            dist[preds] = layer + 1
-            fresh.append(preds)
+        raw = _predecessors(rev_src, rev_ptr, lost)
+        winners = _distinct(raw[value[raw] == UNKNOWN], scratch)
+        if len(winners):
+            value[winners] = WIN
+            dist[winners] = layer + 1
+            fresh.append(winners)
         preds = _predecessors(rev_src, rev_ptr, won)
         preds = preds[value[preds] == UNKNOWN]
         if len(preds):
             np.subtract.at(count, preds, 1)
-            cand = np.unique(preds).astype(np.int64)
+            cand = _distinct(preds, scratch)
             cand = cand[(count[cand] == 0) & ~nonwin_exit[cand]]
             if len(cand):
                 value[cand] = LOSS

@@ -81,11 +81,14 @@ def lowest(x: U32) -> U32:
 
 def flip(x: U32) -> U32:
     """Rotate bitboards by 180 degrees: bit ``i`` becomes bit ``31 - i``."""
-    x = ((x >> 1) & np.uint32(0x55555555)) | ((x & np.uint32(0x55555555)) << 1)
-    x = ((x >> 2) & np.uint32(0x33333333)) | ((x & np.uint32(0x33333333)) << 2)
-    x = ((x >> 4) & np.uint32(0x0F0F0F0F)) | ((x & np.uint32(0x0F0F0F0F)) << 4)
-    x = ((x >> 8) & np.uint32(0x00FF00FF)) | ((x & np.uint32(0x00FF00FF)) << 8)
-    return (x >> 16) | (x << 16)
+    for shift, mask in _FLIP_STEPS:
+        x = ((x >> shift) & mask) | ((x & mask) << shift)
+    return (x >> np.uint32(16)) | (x << np.uint32(16))
+
+
+_FLIP_STEPS: Final = tuple(
+    (np.uint32(s), np.uint32(m)) for s, m in ((1, 0x55555555), (2, 0x33333333), (4, 0x0F0F0F0F), (8, 0x00FF00FF))
+)
 
 
 @cache
@@ -193,17 +196,40 @@ def enumerate_slice(s: Slice) -> tuple[U32, U32, U32, U32, npt.NDArray[np.bool_]
     )
 
 
+_REV8: Final = tuple(int(f"{b:08b}"[::-1], 2) for b in range(256))
+_COMB: Final = tuple(tuple(comb(n, k) for k in range(6)) for n in range(33))
+
+
+def flip_one(x: int) -> int:
+    """:func:`flip` for one 32-bit board (pure Python, for probes during a search)."""
+    return (_REV8[x & 255] << 24) | (_REV8[(x >> 8) & 255] << 16) | (_REV8[(x >> 16) & 255] << 8) | _REV8[x >> 24]
+
+
+def _colex_one(x: int, occupied: int) -> int:
+    rank_ = 0
+    i = 0
+    while x:
+        low = x & -x
+        sq = low.bit_length() - 1
+        i += 1
+        rank_ += _COMB[sq - (occupied & (low - 1)).bit_count()][i]
+        x ^= low
+    return rank_
+
+
 def canonical(position: Position) -> tuple[Slice, int]:
     """The slice and index of a position (turned to Red to move if White is to move)."""
     red, white, kings = position.red, position.white, position.kings
     if not position.red_to_move:
-        arr = flip(np.array([white, red, kings], dtype=np.uint32))
-        red, white, kings = int(arr[0]), int(arr[1]), int(arr[2])
+        red, white, kings = flip_one(white), flip_one(red), flip_one(kings)
     rm, rk = red & ~kings, red & kings
     wm, wk = white & ~kings, white & kings
-    s: Slice = (rm.bit_count(), rk.bit_count(), wm.bit_count(), wk.bit_count())
-    arrays = [np.array([x], dtype=np.uint32) for x in (rm, rk, wm, wk)]
-    return s, int(rank(s, *arrays)[0])
+    a, c, b, d = rm.bit_count(), rk.bit_count(), wm.bit_count(), wk.bit_count()
+    men = rm | wm
+    idx = _colex_one(rm, 0) * _COMB[28][b] + _colex_one(wm >> 4, 0)
+    idx = idx * _COMB[32 - a - b][c] + _colex_one(rk, men)
+    idx = idx * _COMB[32 - a - b - c][d] + _colex_one(wk, men | rk)
+    return (a, c, b, d), idx
 
 
 def slice_of(rm: U32, rk: U32, wm: U32, wk: U32) -> npt.NDArray[np.int64]:

@@ -128,7 +128,7 @@ class UnwinnabilityAnalyser:
         self,
         node_limit: int = 400_000,
         time_limit: float = 10.0,
-        quick_nodes: int = 2_000,
+        quick_nodes: int = 150,
         iteration_nodes: int = 10_000,
     ) -> None:
         self.node_limit = node_limit
@@ -163,7 +163,20 @@ class UnwinnabilityAnalyser:
         # 3. material
         if is_material_unwinnable(work, color):
             return result(True, "material")
-        # 4. blockade analysis, of the position and of every position one move later
+        # 4. a short exhaustive search: small trees are settled, shallow mates found
+        probe = HelpmateSearch(work, color, self.node_limit, deadline)
+        try:
+            found = probe.iteration(2, self.quick_nodes, use_tt=False)
+        except BudgetExhausted:
+            nodes = probe.nodes
+            return result(None, "budget")
+        nodes = probe.nodes
+        if found:
+            assert probe.mate is not None
+            return result(False, "search", prefix + probe.mate)
+        if not probe.interrupted:
+            return result(True, "search")
+        # 5. blockade analysis, of the position and of every position one move later
         if is_blockade_unwinnable(work, color):
             return result(True, "blockade")
         moves = list(work.generate_legal_moves())
@@ -175,23 +188,10 @@ class UnwinnabilityAnalyser:
             work.pop()
         if not open_moves:
             return result(True, "blockade")
-        # 5. short search
-        quick = HelpmateSearch(work, color, self.node_limit, deadline)
-        try:
-            found = quick.iteration(2, self.quick_nodes, use_tt=False)
-        except BudgetExhausted:
-            nodes = quick.nodes
-            return result(None, "budget")
-        nodes = quick.nodes
-        if found:
-            assert quick.mate is not None
-            return result(False, "search", prefix + quick.mate)
-        if not quick.interrupted:
-            return result(True, "search")
-        # 6. iterative-deepening helpmate search
+        # 6. iterative-deepening helpmate search, over the first moves still open
         try:
             if len(open_moves) == len(moves):
-                deep = HelpmateSearch(work, color, self.node_limit - nodes, deadline)
+                deep = HelpmateSearch(work, color, self.node_limit - nodes, deadline, share=probe)
                 try:
                     verdict = deep.deepen(self.iteration_nodes)
                 finally:
@@ -203,7 +203,7 @@ class UnwinnabilityAnalyser:
             exhausted = 0
             for move in open_moves:
                 work.push(move)
-                deep = HelpmateSearch(work, color, self.node_limit - nodes, deadline)
+                deep = HelpmateSearch(work, color, self.node_limit - nodes, deadline, share=probe)
                 try:
                     verdict = deep.deepen(self.iteration_nodes)
                 finally:

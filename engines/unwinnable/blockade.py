@@ -82,9 +82,22 @@ class Reachability:
 
     def __init__(self, board: chess.Board, winner: chess.Color | None = None) -> None:
         self.board = board
-        self.pieces: list[_Piece] = [
-            _Piece(sq, pc.piece_type, pc.color, chess.BB_SQUARES[sq]) for sq, pc in board.piece_map().items()
-        ]
+        self.pieces: list[_Piece] = []
+        for color in (chess.WHITE, chess.BLACK):
+            mine = board.occupied_co[color]
+            for kind, bb in (
+                (chess.KING, board.kings),
+                (chess.QUEEN, board.queens),
+                (chess.ROOK, board.rooks),
+                (chess.BISHOP, board.bishops),
+                (chess.KNIGHT, board.knights),
+                (chess.PAWN, board.pawns),
+            ):
+                for sq in chess.scan_forward(bb & mine):
+                    self.pieces.append(_Piece(sq, kind, color, 1 << sq))
+        if winner is not None:
+            # the loser's king first, then W's pieces: a W piece entering the king's region ends the work early
+            self.pieces.sort(key=lambda p: 0 if p.kind == chess.KING and p.color != winner else 1 if p.color == winner else 2)
         self.clear = [ALL & ~board.occupied_co[chess.BLACK], ALL & ~board.occupied_co[chess.WHITE]]
         self.pawn_captures = [0, 0]
         self.winner = winner
@@ -162,14 +175,13 @@ class Reachability:
         while changed:
             changed = False
             every, non_king, capture = self._unions()
-            for c in (chess.WHITE, chess.BLACK):
-                for piece in self.pieces:
-                    bb = chess.BB_SQUARES[piece.square]
-                    if piece.color == c and not self.clear[c] & bb and (
-                        piece.reach != bb or every[not c] & bb
-                    ):
-                        self.clear[c] |= bb
-                        changed = True
+            clear = self.clear
+            for piece in self.pieces:
+                c = piece.color
+                bb = 1 << piece.square
+                if not clear[c] & bb and (piece.reach != bb or every[not c] & bb):
+                    clear[c] |= bb
+                    changed = True
             forbidden = [self._fixed_attacks(chess.WHITE), self._fixed_attacks(chess.BLACK)]
             blocks = self._facing_blocks(capture)
             for index, piece in enumerate(self.pieces):
@@ -208,6 +220,14 @@ class Reachability:
                 if reach != piece.reach:
                     piece.reach = reach
                     changed = True
+                    if (
+                        c == self.winner
+                        and piece.kind != chess.KING
+                        and piece.kind != chess.BISHOP
+                        and (reach | (pawn_attack_spread(reach, c) if piece.kind == chess.PAWN else 0))
+                        & self.pieces[0].reach
+                    ):
+                        raise _Potential
             if changed and self.winner is not None:
                 self._check_potential()
 

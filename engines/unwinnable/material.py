@@ -40,6 +40,24 @@ def needs_loser_promotion(board: chess.Board, winner: chess.Color) -> bool:
     return not (bishops & ~colour) and not (knights & occupied_l)
 
 
+def material_dead(
+    occupied_w: int, occupied_l: int, pawns: int, knights: int, bishops: int, rooks: int
+) -> bool:
+    """:func:`is_material_unwinnable` on bitboards: W's and the loser's pieces, and the piece sets."""
+    count_w = occupied_w.bit_count()
+    if count_w == 1:
+        return True
+    if pawns & occupied_l:
+        return False
+    if count_w == 2 and knights & occupied_w and not occupied_l & (knights | bishops | rooks):
+        return True
+    w_bishops = bishops & occupied_w
+    if not w_bishops or count_w != w_bishops.bit_count() + 1:
+        return False
+    colour = DARK if w_bishops & DARK else LIGHT
+    return not bishops & ~colour and not knights & occupied_l
+
+
 def is_material_unwinnable(board: chess.Board, winner: chess.Color) -> bool:
     """W can never mate by material alone (sound; FIDE 6.9, 5.2.2).
 

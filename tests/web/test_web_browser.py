@@ -81,18 +81,22 @@ def test_set_up_a_position_on_the_board_and_get_a_flag_ruling(live_server: str, 
     phone.wait_for_url(re.compile(r"/rulings/\d+"))
     assert phone.inner_text("#result") == "1–0"
     assert "6.9" in phone.inner_text("#articles")
-    assert phone.locator("#clocks svg.clock-chart").count() == 1
+    assert "0:00 ⚑" in phone.inner_text("#clocks")
     shot(phone, "flag-2-ruling")
 
 
-def test_an_engine_claim_shows_progress_then_the_ruling(live_server: str, phone: Any, stand_ins: dict[str, str]) -> None:
+def test_an_engine_claim_shows_progress_then_the_ruling(
+    live_server: str, phone: Any, stand_ins: dict[str, str]
+) -> None:
     open_form(phone, live_server, stand_ins["slow"])
     phone.fill("#f-fen", "8/8/8/4k3/8/8/4K3/7R w - - 0 1")
     phone.click("button[type=submit].primary")
     phone.wait_for_url(re.compile(r"/cases/\d+"))
     bar = phone.locator("#job-progress")
     bar.wait_for()
-    phone.wait_for_function("document.querySelector('#job-progress') && document.querySelector('#job-progress').value > 0")
+    phone.wait_for_function(
+        "document.querySelector('#job-progress') && document.querySelector('#job-progress').value > 0"
+    )
     shot(phone, "engine-1-progress")
     phone.wait_for_url(re.compile(r"/rulings/\d+"), timeout=30_000)
     assert phone.inner_text("#verdict").lower() == "adjudicated"
@@ -131,7 +135,9 @@ def test_print_the_ruling_sheet(live_server: str, phone: Any, stand_ins: dict[st
     shot(phone, "history")
 
 
-def test_a_form_error_names_the_field_and_keeps_the_input(live_server: str, phone: Any, stand_ins: dict[str, str]) -> None:
+def test_a_form_error_names_the_field_and_keeps_the_input(
+    live_server: str, phone: Any, stand_ins: dict[str, str]
+) -> None:
     open_form(phone, live_server, "flag")
     phone.fill("#f-record", THREEFOLD)
     phone.fill("#f-clock_white", "1:99:00")
@@ -141,3 +147,45 @@ def test_a_form_error_names_the_field_and_keeps_the_input(live_server: str, phon
     assert phone.input_value("#f-clock_white") == "1:99:00"
     assert "4. Ng1 Ng8" in phone.input_value("#f-record")
     shot(phone, "form-error")
+
+
+CLOCKED = """[Event "Rapid"]
+[TimeControl "600+5"]
+
+1. e4 {[%clk 0:10:00]} e5 {[%clk 0:09:58]} 2. Nf3 {[%clk 0:09:40]} Nc6 {[%clk 0:08:10]}
+3. Bb5 {[%clk 0:09:30]} a6 {[%clk 0:04:00]} 4. Ba4 {[%clk 0:09:20]} Nf6 {[%clk 0:00:00]} *"""
+
+
+def test_a_flag_claim_from_a_clocked_record_charts_both_clocks(live_server: str, phone: Any) -> None:
+    need("chess", "flag")
+    open_form(phone, live_server, "flag")
+    phone.check('input[name="claimant"][value="white"]', force=True)
+    phone.fill("#f-record", CLOCKED)
+    phone.fill("#f-clock_white", "0:09:20")
+    phone.fill("#f-clock_black", "0:00:00")
+    phone.check('input[name="flagged"][value="black"]')
+    phone.click("button[type=submit].primary")
+    phone.wait_for_url(re.compile(r"/rulings/\d+"))
+    assert phone.inner_text("#result") == "1–0"
+    assert phone.locator("#clocks svg.clock-chart polyline").count() == 2
+    shot(phone, "flag-3-clock-chart")
+
+
+def test_set_up_a_checkers_position_by_tapping_squares(live_server: str, phone: Any) -> None:
+    need("checkers", "threefold-repetition")
+    phone.goto(f"{live_server}/claims/new")
+    phone.select_option("#f-game", "checkers")
+    phone.wait_for_selector("#checkers-editor")
+    phone.click("#checkers-editor button[value=clear]")
+    phone.wait_for_function("document.querySelector('#f-fen').value === 'B:W:B'")
+    for piece, square in (("R", 14), ("w", 30), ("W", 23)):
+        phone.check(f'input[name="checkers_piece"][value="{piece}"]', force=True)
+        phone.click(f'#checkers-editor [data-square="{square}"]')
+        phone.wait_for_selector(f'#checkers-editor [data-square="{square}"] .piece')
+    assert phone.input_value("#f-fen") == "B:WK23,30:BK14"
+    phone.check('input[name="claimant"][value="red"]', force=True)
+    shot(phone, "checkers-1-board")
+    phone.click("button[type=submit].primary")
+    phone.wait_for_url(re.compile(r"/rulings/\d+"))
+    assert phone.inner_text("#verdict").lower() == "rejected", "the position stands for the first time only"
+    shot(phone, "checkers-2-ruling")

@@ -99,3 +99,23 @@ def test_a_claim_not_yet_available_says_so_on_the_claim_field(client: FlaskClien
     response = client.post("/claims", data=form(claim="threefold-repetition", record=RECORD))
     assert response.status_code == 422
     assert 'id="claim-error"' in response.get_data(as_text=True)
+
+
+def test_the_checkers_board_sets_up_a_position_square_by_square(client: FlaskClient) -> None:
+    data = form(game="checkers", ruleset="acf", claim="forty-move", claimant="red")
+    page = client.post("/claims/form", data={**data, "place": "clear"}).get_data(as_text=True)
+    assert 'value="W:W:B"' not in page and 'value="B:W:B"' in page
+    fen = "B:W:B"
+    for square, piece in (("14", "R"), ("23", "W"), ("32", "w")):
+        page = client.post(
+            "/claims/form", data={**data, "fen": fen, "place": square, "checkers_piece": piece}
+        ).get_data(as_text=True)
+        fen = re.search(r'name="fen" value="([^"]+)"', page).group(1)  # type: ignore[union-attr]
+    assert fen == "B:WK23,32:BK14"
+    assert 'aria-label="square 14: red king"' in page
+    page = client.post("/claims/form", data={**data, "fen": fen, "checkers_turn": "white"}).get_data(as_text=True)
+    assert 'value="W:WK23,32:BK14"' in page
+    page = client.post("/claims/form", data={**data, "fen": fen, "place": "14", "checkers_piece": "R"}).get_data(
+        as_text=True
+    )
+    assert 'value="B:WK23,32:B"' in page, "tapping the same piece again takes it off"

@@ -19,20 +19,56 @@ from hypothesis import strategies as st
 from adjudicator.contract import CLAIMS
 from tests.web.conftest import make_app
 
-FIELDS = ("game", "ruleset", "claim", "claimant", "record", "start_fen", "fen", "intended_move", "clock",
-          "time_control", "alleged_illegal_ply", "language")
-FORM_FIELDS = ("game", "ruleset", "claim", "claimant", "record", "fen", "intended_move", "clock_white", "clock_black",
-               "clock_red", "flagged", "time_control", "alleged_illegal_ply", "round", "board", "first_player")
+FIELDS = (
+    "game",
+    "ruleset",
+    "claim",
+    "claimant",
+    "record",
+    "start_fen",
+    "fen",
+    "intended_move",
+    "clock",
+    "time_control",
+    "alleged_illegal_ply",
+    "language",
+)
+FORM_FIELDS = (
+    "game",
+    "ruleset",
+    "claim",
+    "claimant",
+    "record",
+    "fen",
+    "intended_move",
+    "clock_white",
+    "clock_black",
+    "clock_red",
+    "flagged",
+    "time_control",
+    "alleged_illegal_ply",
+    "round",
+    "board",
+    "first_player",
+)
 
 json_scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=30)
-json_values = st.recursive(json_scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=12)
+json_values = st.recursive(
+    json_scalars,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
 plausible = {
     "game": st.sampled_from(["chess", "checkers", "go", ""]) | json_values,
     "ruleset": st.sampled_from(["fide-standard", "acf", "uschess", "nope"]) | json_values,
     "claim": st.sampled_from([*CLAIMS, "resign"]) | json_values,
     "claimant": st.sampled_from(["white", "black", "red", "blue"]) | json_values,
-    "clock": st.dictionaries(st.sampled_from(["white", "black", "red", "flagged", "x"]),
-                             json_values | st.sampled_from(["0:05:00", "1:99:00", "-3", "25:00"]), max_size=4) | json_values,
+    "clock": st.dictionaries(
+        st.sampled_from(["white", "black", "red", "flagged", "x"]),
+        json_values | st.sampled_from(["0:05:00", "1:99:00", "-3", "25:00"]),
+        max_size=4,
+    )
+    | json_values,
     "alleged_illegal_ply": st.integers(-5, 10**20) | json_values,
 }
 cases = st.fixed_dictionaries({}, optional={name: plausible.get(name, json_values) for name in FIELDS})
@@ -54,8 +90,12 @@ def _stand_ins() -> pytest.MonkeyPatch:
 
     patch = pytest.MonkeyPatch()
     handlers = {key: _module("fuzz_quick", fake_claims.QuickClaim) for key in claims.HANDLERS}
-    for target in ("adjudicator.claims.HANDLERS", "adjudicator.rule.HANDLERS", "web.submit.HANDLERS",
-                   "web.claims.forms.HANDLERS"):
+    for target in (
+        "adjudicator.claims.HANDLERS",
+        "adjudicator.rule.HANDLERS",
+        "web.submit.HANDLERS",
+        "web.claims.forms.HANDLERS",
+    ):
         patch.setattr(target, handlers)
     return patch
 
@@ -91,8 +131,24 @@ def test_fuzzed_raw_bodies_are_400_or_422(fuzz_app: Flask, raw: bytes) -> None:
 
 
 form_values = st.text(max_size=40) | st.sampled_from(
-    ["chess", "checkers", "fide-standard", "acf", "flag", "threefold-repetition", "0:05:00", "1:99:00", "white",
-     "red", "8/8/8/8/8/8/8/8 w - - 0 1", "W:W21:B1", "1. e4 e5", "-1", "99999999999999999999", "²"]
+    [
+        "chess",
+        "checkers",
+        "fide-standard",
+        "acf",
+        "flag",
+        "threefold-repetition",
+        "0:05:00",
+        "1:99:00",
+        "white",
+        "red",
+        "8/8/8/8/8/8/8/8 w - - 0 1",
+        "W:W21:B1",
+        "1. e4 e5",
+        "-1",
+        "99999999999999999999",
+        "²",
+    ]
 )
 forms = st.fixed_dictionaries({}, optional={name: form_values for name in FORM_FIELDS})
 
@@ -109,7 +165,11 @@ def test_fuzzed_form_posts_get_a_page_naming_the_field_or_a_ruling(fuzz_app: Fla
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(query=st.dictionaries(st.sampled_from(["q", "round", "board", "player", "line", "ply", "from"]), st.text(max_size=30)))
+@given(
+    query=st.dictionaries(
+        st.sampled_from(["q", "round", "board", "player", "line", "ply", "from"]), st.text(max_size=30)
+    )
+)
 def test_fuzzed_queries_never_break_a_page(fuzz_app: Flask, query: dict[str, str]) -> None:
     client = fuzz_app.test_client()
     for path in ("/history", "/claims/new", "/rulings/1", "/rulings/1/board"):

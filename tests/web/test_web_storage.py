@@ -24,7 +24,7 @@ CASE = {"ruleset": "fide-standard", "claim": "fifty-move", "claimant": "white", 
 
 def test_migration_0001_creates_cases_rulings_and_notes(tmp_path: Path) -> None:
     engine = make_engine(f"sqlite:///{tmp_path / 'm.db'}")
-    migrate(engine)
+    migrate(engine, "0001")
     tables = set(sa.inspect(engine).get_table_names())
     assert {"cases", "rulings", "case_notes", "alembic_version"} <= tables
     with engine.connect() as connection:
@@ -101,12 +101,30 @@ def postgres_url() -> Iterator[str]:
         shutil.chown(workdir, "postgres")
         run_as = ["runuser", "-u", "postgres", "--"]
     try:
-        subprocess.run([*run_as, str(bindir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres"],
-                       check=True, capture_output=True, timeout=120)
         subprocess.run(
-            [*run_as, str(bindir / "pg_ctl"), "-D", str(data), "-w", "-t", "60", "-l", str(workdir / "log"),
-             "-o", f"-p {port} -k {workdir} -c listen_addresses=127.0.0.1 -c fsync=off", "start"],
-            check=True, capture_output=True, timeout=90,
+            [*run_as, str(bindir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres"],
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
+        subprocess.run(
+            [
+                *run_as,
+                str(bindir / "pg_ctl"),
+                "-D",
+                str(data),
+                "-w",
+                "-t",
+                "60",
+                "-l",
+                str(workdir / "log"),
+                "-o",
+                f"-p {port} -k {workdir} -c listen_addresses=127.0.0.1 -c fsync=off",
+                "start",
+            ],
+            check=True,
+            capture_output=True,
+            timeout=90,
         )
     except (subprocess.SubprocessError, OSError) as exc:
         shutil.rmtree(workdir, ignore_errors=True)
@@ -114,13 +132,17 @@ def postgres_url() -> Iterator[str]:
     try:
         yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
     finally:
-        subprocess.run([*run_as, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
-                       capture_output=True, timeout=60)
+        subprocess.run(
+            [*run_as, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
+            capture_output=True,
+            timeout=60,
+        )
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-def test_postgresql_through_the_environment(postgres_url: str, monkeypatch: pytest.MonkeyPatch,
-                                            stand_ins: dict[str, str]) -> None:
+def test_postgresql_through_the_environment(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch, stand_ins: dict[str, str]
+) -> None:
     pytest.importorskip("psycopg", reason="psycopg is not installed")
     monkeypatch.setenv("ADJUDICATOR_DATABASE_URL", postgres_url)
     app = create_app({"TESTING": True, "SECRET_KEY": "x"})

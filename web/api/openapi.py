@@ -86,7 +86,10 @@ ERROR: dict[str, Any] = {
 
 
 def _error(description: str) -> dict[str, Any]:
-    return {"description": description, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+    return {
+        "description": description,
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+    }
 
 
 def openapi() -> dict[str, Any]:

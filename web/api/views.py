@@ -36,13 +36,15 @@ def create() -> tuple[Response, int]:
         return error(400, "invalid_json", "the body's JSON is nested too deeply", "body")
     if not isinstance(data, dict):
         return error(400, "invalid_case", "a case must be a JSON object", None)
-    meta_source = data.get("meta") if isinstance(data.get("meta"), dict) else {}
+    given = data.get("meta")
+    meta_source: dict[str, Any] = given if isinstance(given, dict) else {}
     meta = {k: meta_source.get(k) for k in META if isinstance(meta_source.get(k), str | int)}
     try:
         job = submit.start(data, meta, "api")
     except ContractError as exc:
         return jsonify(exc.to_json()), 422
-    job.wait(submit.adjudicator().api_timeout_seconds)
+    if not job.wait(submit.adjudicator().api_timeout_seconds):
+        submit.adjudicator().persist(job)
     if job.error is not None:
         status = 422 if job.error.get("code") != "ruling_failed" else 503
         return jsonify({"error": job.error}), status

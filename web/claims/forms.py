@@ -125,7 +125,8 @@ class ClaimForm:
 def read_form(form: MultiDict[str, str], files: Mapping[str, FileStorage] | None = None) -> ClaimForm:
     """The posted form's values (typed text kept as typed), with an upload read as the record."""
     values: dict[str, Any] = {}
-    for name in ("game", "ruleset", "claim", "claimant", *TEXT_FIELDS, "clock_white", "clock_black", "clock_red"):
+    names = ("game", "ruleset", "claim", "claimant", *TEXT_FIELDS, "clock_white", "clock_black", "clock_red")
+    for name in (*names, "checkers_piece", "checkers_turn"):
         if name in form:
             values[name] = form.get(name, "")
     values["flagged"] = form.getlist("flagged")

@@ -9,6 +9,7 @@ from werkzeug.wrappers import Response
 
 from adjudicator.contract import ContractError
 from web import submit
+from web.boards import checkers_grid, edit_checkers
 from web.claims.forms import (
     CLAIM_LABELS,
     GAME_LABELS,
@@ -18,7 +19,6 @@ from web.claims.forms import (
     side_label,
     to_case,
 )
-from web.boards import checkers_svg, parse_pdn_fen
 from web.db import get_session
 from web.htmx import is_htmx
 from web.store import CaseRow
@@ -52,7 +52,8 @@ def render_form(claim_form: ClaimForm, status: int = 200) -> tuple[str, int]:
         "claims": [(c, CLAIM_LABELS[c], submit.is_available(game, c)) for c in claims_for(game)],
         "rulesets": rulesets,
         "side_label": side_label,
-        "checkers_preview": _checkers_preview(claim_form),
+        "checkers_grid": checkers_grid(claim_form.value("fen")) if game == "checkers" else [],
+        "red_to_move": not claim_form.value("fen").strip().upper().startswith("W"),
     }
     template = "claims/_form.html" if is_htmx() else "claims/new.html"
     return render_template(template, **context), status
@@ -80,8 +81,20 @@ def new() -> tuple[str, int]:
 
 @bp.post("/claims/form")
 def redraw() -> tuple[str, int]:
-    """Draw the form again for another game or claim, keeping what was typed."""
-    return render_form(read_form(request.form))
+    """Draw the form again for another game or claim, keeping what was typed.
+
+    The checkers position editor posts here too: ``place`` is the square tapped (or
+    ``start``/``clear``), ``checkers_piece`` what to put there, ``checkers_turn`` who moves.
+    """
+    claim_form = read_form(request.form)
+    if claim_form.game == "checkers":
+        action = request.form.get("place", "")
+        turn = request.form.get("checkers_turn")
+        red_to_move = None if turn not in ("red", "white") else turn == "red"
+        fen = claim_form.value("fen").strip()
+        if action or (turn and fen):
+            claim_form.values["fen"] = edit_checkers(fen, action, claim_form.value("checkers_piece", "r"), red_to_move)
+    return render_form(claim_form)
 
 
 @bp.post("/claims")
@@ -107,7 +120,7 @@ def create() -> Response | tuple[str, int]:
         if job.error is not None:
             claim_form.add_error(ContractError(job.error["code"], job.error["message"], job.error["field"]), visible)
             return render_form(claim_form, 503 if job.error["code"] == "ruling_failed" else 422)
-    return redirect(url_for("rulings.job", case_id=job.case_id), 303)
+    return redirect(url_for("rulings.job", case_id=adjudicator.persist(job)), 303)
 
 
 def _values_from_case(row: CaseRow) -> dict[str, Any]:
@@ -129,10 +142,3 @@ def _values_from_case(row: CaseRow) -> dict[str, Any]:
             values[f"clock_{side}"] = reading
     values["flagged"] = clock.get("flagged") or []
     return {k: v for k, v in values.items() if v is not None}
-
-
-def _checkers_preview(claim_form: ClaimForm) -> str:
-    fen = claim_form.value("fen").strip()
-    if claim_form.game != "checkers" or not fen or parse_pdn_fen(fen) is None:
-        return ""
-    return checkers_svg(fen)

@@ -28,23 +28,37 @@ def register(sub: Any) -> None:
 
 
 def _checkers(text: str, args: argparse.Namespace) -> int:
+    """PDN through the checkers package: one game per line, a bad game an error line (exit 2)."""
     try:
-        module = importlib.import_module("adjudicator.checkers")
+        module = importlib.import_module("adjudicator.checkers.replay")
     except ModuleNotFoundError as exc:
         if not (exc.name or "").startswith("adjudicator.checkers"):
             raise
         raise ContractError(
             "not_implemented", "replaying checkers records is not available in this build", "game"
         ) from None
-    replay = getattr(module, "replay_games", None) or getattr(module, "replay", None)
-    if not callable(replay):
+    split, read, replay = (getattr(module, name, None) for name in ("split_games", "read_game", "replay_game"))
+    if not (callable(split) and callable(replay)):
         raise ContractError("not_implemented", "the checkers package has no replay entry point", "game")
-    result = replay(text)
-    games = result if isinstance(result, list | tuple) or hasattr(result, "__next__") else [result]
-    for game in games:
-        to_json = getattr(game, "to_json", None)
-        emit(to_json() if callable(to_json) else game)
-    return 0
+    if not callable(read):
+        read = getattr(importlib.import_module("adjudicator.checkers.pdn"), "read_game", None)
+    games = list(split(text))
+    if not games:
+        if args.start_fen:
+            emit(module.replay_checkers("", args.start_fen).to_json())
+            return 0
+        raise ContractError("unreadable_record", "the file contains no game", "file")
+    status = 0
+    for number, game in enumerate(games, start=1):
+        try:
+            parsed = read(game) if callable(read) else game
+            emit(replay(parsed, args.start_fen).to_json())
+        except ContractError as exc:
+            body = error_json(exc)
+            body["error"]["game"] = number
+            emit(body)
+            status = 2
+    return status
 
 
 def run(args: argparse.Namespace) -> int:

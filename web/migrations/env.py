@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 
 from alembic import context
+from sqlalchemy.engine import Connection
 
 from web.db import Base, make_engine
 
@@ -13,7 +14,7 @@ config = context.config
 connection = config.attributes.get("connection")
 
 
-def _run(conn: object) -> None:
+def _run(conn: Connection) -> None:
     context.configure(connection=conn, target_metadata=Base.metadata, render_as_batch=True)
     with context.begin_transaction():
         context.run_migrations()

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, abort, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
 
 from web import store, submit
 from web.articles import summary
-from web.boards import chess_svg, checkers_svg
+from web.boards import checkers_svg, chess_svg
 from web.charts import clock_chart, hms
 from web.claims.forms import CLAIM_LABELS
 from web.db import get_session
@@ -35,7 +36,12 @@ def load(ruling_id: int) -> tuple[RulingRow, CaseRow]:
 
 def board_for(line: Line | None, presentation: Presentation, ply: int | None = None, size: int = 360) -> str:
     if presentation.game == "checkers":
-        return checkers_svg(presentation.position_fen or "", size=size) if presentation.position_fen else ""
+        if line is None:
+            return checkers_svg(presentation.position_fen, size=size) if presentation.position_fen else ""
+        shown = line.clamp(line.focus if ply is None else ply)
+        step = line.step(shown)
+        squares = [int(x) for x in (step.uci or "").split("-") if x.isdigit()] if step else []
+        return checkers_svg(line.fen_at(shown), marked=squares, size=size)
     if line is None:
         return chess_svg(presentation.position_fen, size=size) if presentation.position_fen else ""
     shown = line.clamp(line.focus if ply is None else ply)
@@ -58,7 +64,7 @@ def context_for(ruling: RulingRow, case: CaseRow) -> dict[str, Any]:
     now = {side: _seconds(clock.get(side)) for side in sides}
     flagged = list(clock.get("flagged") or [])
     chart = ""
-    if case.claim == "flag" or (presentation.clocks and not presentation.clocks.is_empty):
+    if presentation.clocks and not presentation.clocks.is_empty:  # the record's [%clk] readings
         chart = clock_chart(presentation.clocks, now, sides, flagged)
     players = {sides[0]: case.first_player, sides[1]: case.second_player}
     return {
@@ -112,8 +118,12 @@ def board(ruling_id: int) -> str | Response:
     if line is None:
         abort(404, f"Ruling {ruling_id} has no line {key!r}.")
     return render_template(
-        "rulings/_line.html", row=ruling, line=line, ply=line.clamp(ply if ply is not None else line.focus),
-        presentation=presentation, board_for=board_for,
+        "rulings/_line.html",
+        row=ruling,
+        line=line,
+        ply=line.clamp(ply if ply is not None else line.focus),
+        presentation=presentation,
+        board_for=board_for,
     )
 
 

@@ -21,7 +21,7 @@ from adjudicator.checkers.claims import ART_IMPROPER_MOVE, claimant_of, game_for
 from adjudicator.checkers.replay import Ply
 from adjudicator.contract import Case, ContractError
 from adjudicator.rulesets import Ruleset
-from adjudicator.ruling import Adjustment, Ruling, Verdict
+from adjudicator.ruling import Adjustment, Result, Ruling, Verdict
 from adjudicator.services import Services
 
 CLAIM = "illegal-move"
@@ -43,11 +43,8 @@ def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
             "invalid_field", f"alleged_illegal_ply {alleged}: the record has only {len(plies)} moves",
             "alleged_illegal_ply",
         )
-    target: Ply | None
-    if alleged is not None:
-        target = plies[alleged - 1]
-    else:
-        target = next((p for p in plies if not p.is_legal), None)
+    first_illegal = next((p for p in plies if not p.is_legal), None)
+    target: Ply | None = plies[alleged - 1] if alleged is not None else first_illegal
     claimant = claimant_of(case, game.position)
     evidence: dict[str, Any] = {"illegal": [p.number for p in replay.illegal], "notes": list(game.notes)}
     red_first = replay.start.red_to_move
@@ -82,6 +79,6 @@ def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
         adjustments = (Adjustment(claimant, bonus, f"illegal move by {offender}"),)
     if not legal:
         reasons_list.append(f"{side_name(offender)} had no legal move: he has lost.")
-        result = "1-0" if offender == "white" else "0-1"
+        result: Result = "1-0" if offender == "white" else "0-1"
         return Ruling(CLAIM, Verdict.UPHELD, result, refs, tuple(reasons_list), adjustments, (), evidence)
     return Ruling(CLAIM, Verdict.UPHELD, None, refs, tuple(reasons_list), adjustments, tuple(instructions), evidence)

@@ -84,7 +84,7 @@ def _harmonised(
     }
     since = f"since {_describe(last, replay)}" if last else "since the record's start (no man move or capture in it)"
     if counter >= 2 * moves:
-        reasons = (
+        reasons: tuple[str, ...] = (
             f"{counter} moves (plies) have been played {since}: each player's own last {moves} moves "
             "include no man move and no capture.",
         )
@@ -133,11 +133,11 @@ def _traditional(
     stronger = _other(claimant) if counted is None else ("red" if counted == "black" else counted)
     strengthening = _plies_list(case, "strengthening_plies", last_ply)
     if notice is None:
-        reasons = (
+        reasons: tuple[str, ...] = (
             f"{side_name(claimant)} asks for a count. From now on {side_name(stronger)} must win, or show a "
             f"decided advantage, within {moves} of his own moves.",
         )
-        instructions = (
+        instructions: tuple[str, ...] = (
             f"Start the referee's count now (after ply {last_ply}): count {side_name(stronger)}'s moves.",
             "The count starts again on any man move, any capture, or a strengthening the defender concedes.",
         )

@@ -74,7 +74,7 @@ def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
     }
     where = ", ".join(str(p) for p in plies)
     if move is not None and (move.is_capture or position.is_man_move(move)):
-        reasons = (
+        reasons: tuple[str, ...] = (
             f"{move} is a {'capture' if move.is_capture else 'man move'}: it cannot repeat an earlier position.",
         )
         adjustments, instructions = incorrect_claim_consequences(ruleset, claimant, opponent)
@@ -93,5 +93,6 @@ def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
     )
     adjustments, instructions = incorrect_claim_consequences(ruleset, claimant, opponent)
     if move is not None:
-        instructions = (*instructions, f"{side_name(claimant)} is to move; the announced move was {move}.")
+        announced = f"{side_name(claimant)} is to move; the announced move was {move}."
+        instructions = (*instructions, announced)
     return Ruling(CLAIM, Verdict.REJECTED, None, refs, reasons, adjustments, instructions, evidence)

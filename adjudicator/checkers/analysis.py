@@ -1,0 +1,43 @@
+"""What the checkers analysis (database probe or search) reports, as a value the claims can rule on.
+
+The analysis itself lives in ``engines/checkers`` and reaches the claims through
+``Services.checkers`` (:class:`adjudicator.services.CheckersOracle`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Method = Literal["database", "search", "none"]
+Value = Literal["win", "loss", "draw"]
+
+
+@dataclass(frozen=True)
+class CheckersAnalysis:
+    """The analysis of one position, from the side to move's point of view."""
+
+    method: Method
+    """``database``: an exact probe; ``search``: alpha-beta (with the database at its leaves)."""
+    value: Value | None
+    """Proven value for the side to move, or None when the search proved nothing."""
+    line: tuple[str, ...] = ()
+    """Moves in PDN (``11-15``, ``15x24x31``) from the position: the winning (or best) line."""
+    score: int | None = None
+    """Search score from the side to move, in hundredths of a man (None for a database probe)."""
+    plies_to_end: int | None = None
+    """For a proven win or loss: plies to the end of the game under best play."""
+    depth: int = 0
+    nodes: int = 0
+    seconds: float = 0.0
+    engine: Mapping[str, Any] = field(default_factory=dict)
+    """Name, version and settings of what produced the analysis (for appeals)."""
+
+    @property
+    def is_proven(self) -> bool:
+        return self.value is not None
+
+    @property
+    def nps(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0

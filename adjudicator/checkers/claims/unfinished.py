@@ -1,0 +1,162 @@
+"""Adjudication of an unfinished checkers game (ACF Master Division local rules, README 3.5 and 5.6).
+
+At the end of the round a committee of three adjudicates unfinished games. A
+computer may be consulted, but the committee must verify the position; under the
+Master Division rules a **win needs a unanimous vote**, anything less is a draw
+(``committee.vote_rule``, recorded by the committee pages). This ruling is the
+committee's evidence:
+
+* **proven by database**: the position is in the endgame database; the result is
+  exact and the winning line (best play to the end) is given for the committee to
+  play through on a board;
+* **proven by search**: the alpha-beta search, with the database at its leaves,
+  found a forced win; the line is given;
+* otherwise the search's evaluation and a confidence, and **no result** (the notes'
+  advice: report "favours Red", never declare a result from an evaluation); the
+  case is deferred to the committee's vote.
+
+Games not started ``round.unstarted_drawn_minutes`` (30) minutes before the end of the
+round are drawn (Master Division). Case fields: ``game_started`` (false: never
+started) or ``started_minutes_before_end``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from adjudicator.checkers.analysis import CheckersAnalysis
+from adjudicator.checkers.board import Position
+from adjudicator.checkers.claims import ART_ADJUDICATION, game_for_case, side_name, side_to_move
+from adjudicator.contract import Case
+from adjudicator.rulesets import Ruleset
+from adjudicator.ruling import Result, Ruling, Verdict, win_for
+from adjudicator.services import Services
+
+CLAIM = "unfinished-game"
+
+
+def numbered_line(moves: tuple[str, ...], red_to_move: bool) -> str:
+    """PDN move text: ``1. 11-15 23-19 2. ...``, ``1... 23-19`` when White moves first."""
+    parts: list[str] = []
+    number = 1
+    red = red_to_move
+    for i, move in enumerate(moves):
+        if red:
+            parts.append(f"{number}. {move}")
+        else:
+            parts.append(f"{number}... {move}" if i == 0 else move)
+            number += 1
+        red = not red
+    return " ".join(parts)
+
+
+def confidence_of(score: int) -> float:
+    """How sure an evaluation is that the favoured side wins: 0.5 (level) up to 0.95 (a man or more ahead).
+
+    A heuristic, not a probability: evaluations are evidence for the committee, not results.
+    """
+    return round(0.5 + 0.45 * math.tanh(abs(score) / 150), 2)
+
+
+def _article(ruleset: Ruleset) -> str:
+    return ruleset.get_str("committee.article", ART_ADJUDICATION)
+
+
+def _vote_note(ruleset: Ruleset) -> str:
+    rule = ruleset.get_str("committee.vote_rule", "majority")
+    if rule == "unanimous-for-win":
+        return "A win needs the committee's unanimous vote; anything less is a draw."
+    return "The committee decides by majority vote."
+
+
+def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
+    """Evidence and, where proven, the result of an unfinished game."""
+    refs = (ruleset.ref(_article(ruleset)),)
+    unstarted = _unstarted(case, ruleset, refs)
+    if unstarted is not None:
+        return unstarted
+    game = game_for_case(case)
+    position = game.position
+    mover = side_to_move(position)
+    if not position.legal_moves():
+        winner = case.opponent(mover)
+        reasons: tuple[str, ...] = (
+            f"{side_name(mover)} is to move and has no legal move (no pieces, or all blocked): he has lost.",
+        )
+        evidence = {"method": "rules", "fen": position.fen()}
+        return Ruling(CLAIM, Verdict.ADJUDICATED, win_for(winner, "red"), refs, reasons, evidence=evidence)
+    if services.checkers is None:
+        reasons = ("No checkers analysis is available on this machine; the committee must analyse the position.",)
+        return Ruling(CLAIM, Verdict.DEFERRED, None, refs, reasons, (), (_vote_note(ruleset),),
+                      {"fen": position.fen()}, 0.0)
+    analysis = services.checkers.analyse(position)
+    return _ruling(case, ruleset, refs, position, analysis, game.notes)
+
+
+def _ruling(
+    case: Case, ruleset: Ruleset, refs: tuple[str, ...], position: Position, analysis: CheckersAnalysis,
+    notes: tuple[str, ...],
+) -> Ruling:
+    mover = side_to_move(position)
+    other = case.opponent(mover)
+    line = numbered_line(analysis.line, position.red_to_move)
+    evidence: dict[str, Any] = {
+        "fen": position.fen(),
+        "method": analysis.method,
+        "value_for_side_to_move": analysis.value,
+        "line": list(analysis.line),
+        "line_pdn": line,
+        "plies_to_end": analysis.plies_to_end,
+        "score": analysis.score,
+        "depth": analysis.depth,
+        "nodes": analysis.nodes,
+        "seconds": round(analysis.seconds, 3),
+        "engine": dict(analysis.engine),
+        "notes": list(notes),
+    }
+    how = "proven by database" if analysis.method == "database" else "proven by search with the database at its leaves"
+    instructions: tuple[str, ...] = (
+        "The committee verifies the position and plays through the line on a board before voting.",
+        _vote_note(ruleset),
+    )
+    if analysis.value == "draw":
+        reasons: tuple[str, ...] = (f"The position ({position.fen()}) is a draw with best play: {how}.",)
+        return Ruling(CLAIM, Verdict.ADJUDICATED, "1/2-1/2", refs, reasons, (), instructions, evidence)
+    if analysis.value in ("win", "loss"):
+        winner = mover if analysis.value == "win" else other
+        result: Result = win_for(winner, "red")
+        reasons = (
+            f"{side_name(winner)} wins: {how}, in {analysis.plies_to_end} plies with best play.",
+            f"Winning line: {line}.",
+        )
+        return Ruling(CLAIM, Verdict.ADJUDICATED, result, refs, reasons, (), instructions, evidence)
+    score = analysis.score or 0
+    favoured = mover if score > 0 else other
+    level = abs(score) < 40
+    verdict_text = "The position is about level" if level else f"The position favours {side_name(favoured)}"
+    reasons = (
+        f"{verdict_text} (search score {score:+d} for {side_name(mover)}, depth {analysis.depth}, "
+        f"{analysis.nodes} nodes); nothing is proven, so no result is declared.",
+    )
+    evidence["favours"] = None if level else favoured
+    return Ruling(
+        CLAIM, Verdict.DEFERRED, None, refs, reasons, (), instructions, evidence,
+        0.5 if level else confidence_of(score),
+    )
+
+
+def _unstarted(case: Case, ruleset: Ruleset, refs: tuple[str, ...]) -> Ruling | None:
+    """Master Division: a game not started in time is drawn."""
+    minutes = ruleset.get_int("round.unstarted_drawn_minutes", 0)
+    started = case.get_bool("game_started", True)
+    before_end = case.get_int("started_minutes_before_end", 0)
+    if minutes <= 0 or (started and (before_end is None or before_end >= minutes)):
+        return None
+    when = "was not started" if not started else f"started only {before_end} minutes before the end of the round"
+    reasons: tuple[str, ...] = (
+        f"The game {when}: games not started {minutes} minutes before the end of the round are drawn.",
+    )
+    evidence = {"unstarted_drawn_minutes": minutes, "game_started": started, "started_minutes_before_end": before_end}
+    return Ruling(CLAIM, Verdict.ADJUDICATED, "1/2-1/2", (ruleset.ref("Master Division local rules, round end"),),
+                  reasons, evidence=evidence)

@@ -1,0 +1,109 @@
+"""Adjudication accuracy and speed against tablebase truth.
+
+Runs the ``unfinished-game`` ruling (rules, then tablebases, then Stockfish) on every
+position of a TSV file (``fen<TAB>wdl<TAB>source``, wdl for the side to move: 1 win,
+0 draw, -1 loss) and prints agreement with the truth and seconds per position, once
+WITHOUT tablebases (the engine alone, after the rules) and once WITH them.
+
+    python3 bench/adjudicate.py [--file TSV] [--ruleset fide-standard] [--only without|with]
+
+Timings depend on the machine's load (the project machine is shared); accuracy does not,
+because the engine runs in deterministic mode (one thread, fixed nodes, cleared hash).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import chess  # noqa: E402
+
+from adjudicator.contract import parse_case  # noqa: E402
+from adjudicator.rule import rule  # noqa: E402
+from adjudicator.rulesets import RulesetBook  # noqa: E402
+from engines import build_services  # noqa: E402
+from web.config import load_config  # noqa: E402
+
+SHARED = ROOT.parent / "shared"
+
+
+def truth_for_white(fen: str, wdl: int) -> str:
+    board = chess.Board(fen)
+    white = wdl if board.turn == chess.WHITE else -wdl
+    return {1: "1-0", 0: "1/2-1/2", -1: "0-1"}[white]
+
+
+def run(rows: list[tuple[str, int, str]], config: dict[str, Any], ruleset: str, tablebases: bool) -> None:
+    book = RulesetBook.from_config(config)
+    services = build_services(config, deterministic=True, tablebases=tablebases)
+    label = "WITH tablebases" if tablebases else "WITHOUT tablebases"
+    if tablebases and services.tablebase is None:
+        print(f"{label}: no tables found (run .ci/install.d/20-tablebases.sh); skipped")
+        return
+    times: list[float] = []
+    right = unclear = 0
+    wrong: list[str] = []
+    methods: dict[str, int] = {}
+    try:
+        for fen, wdl, source in rows:
+            case = parse_case({"ruleset": ruleset, "claim": "unfinished-game", "fen": fen})
+            started = time.perf_counter()
+            ruling = rule(case, book, services)
+            times.append(time.perf_counter() - started)
+            method = str(ruling.evidence.get("method", "?"))
+            methods[method] = methods.get(method, 0) + 1
+            expected = truth_for_white(fen, wdl)
+            if ruling.result == expected:
+                right += 1
+            elif ruling.result is None:
+                unclear += 1
+                wrong.append(f"  unclear  {fen}  truth {expected}  ({source})")
+            else:
+                wrong.append(f"  WRONG    {fen}  truth {expected}, said {ruling.result}  ({source})")
+    finally:
+        services.close()
+    n = len(rows)
+    print(f"{label}: {right}/{n} agree with the tablebase truth ({100 * right / n:.1f}%), "
+          f"{unclear} unclear, {n - right - unclear} wrong")
+    print(f"  seconds per position: mean {statistics.mean(times):.3f}, median {statistics.median(times):.3f}, "
+          f"max {max(times):.3f}, total {sum(times):.1f}")
+    print("  decided by: " + ", ".join(f"{k} {v}" for k, v in sorted(methods.items())))
+    for line in wrong:
+        print(line)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--file", default=str(SHARED / "data" / "adjudication-public.tsv"))
+    parser.add_argument("--ruleset", default="fide-standard")
+    parser.add_argument("--only", choices=("without", "with"))
+    args = parser.parse_args(argv)
+    rows: list[tuple[str, int, str]] = []
+    with open(args.file, encoding="utf-8") as handle:
+        for line in handle:
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) < 2 or parts[0] == "fen":
+                continue
+            rows.append((parts[0], int(parts[1]), parts[2] if len(parts) > 2 else ""))
+    config = load_config()
+    if not any((ROOT / "data" / "syzygy").glob("*.rtbw")) and (SHARED / "data" / "tablebases").is_dir():
+        tables = SHARED / "data" / "tablebases"
+        config["tablebases"] = {"syzygy": [str(tables / "syzygy")], "gaviota": [str(tables / "gaviota")]}
+    print(f"{len(rows)} positions from {args.file}; ruleset {args.ruleset}; load average "
+          f"{' '.join(f'{x:.2f}' for x in __import__('os').getloadavg())}")
+    if args.only in (None, "without"):
+        run(rows, config, args.ruleset, tablebases=False)
+    if args.only in (None, "with"):
+        run(rows, config, args.ruleset, tablebases=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

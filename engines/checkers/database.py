@@ -1,0 +1,254 @@
+"""The checkers endgame database on disk: saving, loading, probing, and winning lines.
+
+Files in the data folder (``[checkers] database`` in ``config.toml``, default
+``data/checkers-db/``), one per number of pieces:
+
+* ``wld-N.npz``: for each slice ``a_c_b_d`` the values packed 4 a byte (2 bits a
+  position: win, loss, draw for the side to move) as ``v_a_c_b_d``, and the
+  distance in plies to the end of the game under best play (capped at 255) as
+  ``d_a_c_b_d``; compressed;
+* ``manifest.json``: which piece counts are complete, positions, build times.
+
+A probe answers for the side to move; positions with more pieces than the database
+holds, or with a man on its own crowning row, are not in it (``None``).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from adjudicator.checkers.board import RED_KING_ROW, WHITE_KING_ROW, Move, Position
+from engines.checkers.build import DRAW, LOSS, WIN, Solved, build, solve_pair, unpack_at
+from engines.checkers.index import Slice, canonical, enumerate_slice, pairs, slices
+
+VALUE_NAMES = {WIN: "win", LOSS: "loss", DRAW: "draw"}
+FORMAT = 1
+
+
+class DatabaseError(OSError):
+    """The endgame database folder is missing, incomplete, or unreadable."""
+
+
+@dataclass(frozen=True)
+class Probe:
+    """A database value for the side to move."""
+
+    value: str
+    """``win``, ``loss`` or ``draw`` for the side to move."""
+    plies: int
+    """Plies to the end of the game under best play (0 for a draw; 255 means at least 255)."""
+
+    @property
+    def is_win(self) -> bool:
+        return self.value == "win"
+
+    @property
+    def is_loss(self) -> bool:
+        return self.value == "loss"
+
+    @property
+    def is_draw(self) -> bool:
+        return self.value == "draw"
+
+
+def _key(s: Slice) -> str:
+    return "_".join(str(x) for x in s)
+
+
+def save(solved: Solved, folder: Path, pieces: int, seconds: float) -> None:
+    """Write the slices with ``pieces`` pieces, and update the manifest."""
+    folder.mkdir(parents=True, exist_ok=True)
+    arrays: dict[str, Any] = {}
+    for s in slices(pieces):
+        arrays[f"v_{_key(s)}"] = solved.values[s]
+        arrays[f"d_{_key(s)}"] = solved.distances[s]
+    target = folder / f"wld-{pieces}.npz"
+    partial = folder / f"wld-{pieces}.partial.npz"
+    np.savez_compressed(partial, **arrays)
+    partial.replace(target)
+    manifest = read_manifest(folder)
+    manifest.setdefault("pieces", {})[str(pieces)] = {
+        "file": target.name,
+        "bytes": target.stat().st_size,
+        "seconds": round(seconds, 1),
+        "slices": len(slices(pieces)),
+    }
+    manifest["format"] = FORMAT
+    (folder / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True))
+
+
+def read_manifest(folder: Path) -> dict[str, Any]:
+    path = folder / "manifest.json"
+    if not path.exists():
+        return {}
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        raise DatabaseError(f"cannot read {path}: {exc}") from None
+    return data if isinstance(data, dict) else {}
+
+
+def available_pieces(folder: Path) -> int:
+    """The largest N such that every count 2..N is built in ``folder`` (0 if none)."""
+    manifest = read_manifest(folder)
+    built = manifest.get("pieces", {})
+    n = 1
+    while str(n + 1) in built and (folder / f"wld-{n + 1}.npz").exists():
+        n += 1
+    return n if n >= 2 else 0
+
+
+def build_database(
+    folder: Path, pieces: int, log: Callable[[str], None] | None = None, rebuild: bool = False
+) -> dict[str, Any]:
+    """Build (or complete) the database up to ``pieces`` pieces in ``folder``; returns the manifest.
+
+    Piece counts already built are loaded, not rebuilt, unless ``rebuild``.
+    """
+    have = 0 if rebuild else available_pieces(folder)
+    solved = Solved()
+    if have:
+        load_into(solved, folder, min(have, pieces))
+    for n in range(max(2, have + 1), pieces + 1):
+        started = time.perf_counter()
+        _build_count(solved, n, log)
+        save(solved, folder, n, time.perf_counter() - started)
+        if log is not None:
+            log(f"{n} pieces: done in {time.perf_counter() - started:.1f} s")
+    return read_manifest(folder)
+
+
+def _build_count(solved: Solved, pieces: int, log: Callable[[str], None] | None) -> None:
+    for s, t in pairs(pieces):
+        started = time.perf_counter()
+        solve_pair(solved, s, t)
+        if log is not None:
+            log(f"  {s} / {t}: {time.perf_counter() - started:.1f} s")
+
+
+def load_into(solved: Solved, folder: Path, pieces: int) -> None:
+    for n in range(2, pieces + 1):
+        path = folder / f"wld-{n}.npz"
+        try:
+            with np.load(path) as data:
+                for s in slices(n):
+                    solved.values[s] = data[f"v_{_key(s)}"]
+                    solved.distances[s] = data[f"d_{_key(s)}"]
+        except (OSError, KeyError, ValueError) as exc:
+            raise DatabaseError(f"cannot read {path}: {exc}") from None
+
+
+class EndgameDatabase:
+    """Probes for every position with up to :attr:`max_pieces` pieces; slices load on first use."""
+
+    def __init__(self, solved: Solved, max_pieces: int, source: str = "memory") -> None:
+        self._solved = solved
+        self._cache: dict[tuple[int, int, int, bool], Probe] = {}
+        self.max_pieces = max_pieces
+        self.source = source
+
+    @classmethod
+    def open(cls, folder: Path) -> EndgameDatabase:
+        """The database built in ``folder``.
+
+        :raises DatabaseError: nothing is built there.
+        """
+        pieces = available_pieces(folder)
+        if not pieces:
+            raise DatabaseError(f"no checkers endgame database in {folder} (run: adjudicator build-db --pieces 4)")
+        solved = Solved()
+        load_into(solved, folder, pieces)
+        return cls(solved, pieces, str(folder))
+
+    @classmethod
+    def build_in_memory(cls, pieces: int) -> EndgameDatabase:
+        return cls(build(pieces), pieces)
+
+    @property
+    def solved(self) -> Solved:
+        """The slices in memory (for the consistency pass)."""
+        return self._solved
+
+    def contains(self, position: Position) -> bool:
+        """Whether the position is one the database answers for."""
+        if position.piece_count > self.max_pieces or not position.red or not position.white:
+            return False
+        men = ~position.kings
+        return not (position.red & men & RED_KING_ROW or position.white & men & WHITE_KING_ROW)
+
+    def probe(self, position: Position) -> Probe | None:
+        """Win, loss or draw for the side to move, with plies to the end; ``None`` if not in the database.
+
+        A side with no piece, or no move, has lost (ACF: a player who cannot move loses).
+        """
+        if not position.mover:
+            return Probe("loss", 0)
+        if not position.opponent and position.piece_count <= self.max_pieces:
+            return Probe("win", 0)
+        if not self.contains(position):
+            return None
+        cached = self._cache.get(position.key)
+        if cached is not None:
+            return cached
+        s, index = canonical(position)
+        value = (int(self._solved.values[s][index >> 2]) >> ((index & 3) * 2)) & 3
+        probe = Probe(VALUE_NAMES[value], int(self._solved.distances[s][index]) if value != DRAW else 0)
+        if len(self._cache) > 2_000_000:
+            self._cache.clear()
+        self._cache[position.key] = probe
+        return probe
+
+    def best_move(self, position: Position) -> tuple[Move, Probe] | None:
+        """A move keeping the value: the fastest win, the longest loss, or a drawing move."""
+        own = self.probe(position)
+        moves = position.legal_moves()
+        if own is None or not moves:
+            return None
+        scored: list[tuple[tuple[int, int], Move, Probe]] = []
+        for move in moves:
+            after = self.probe(position.push(move))
+            if after is None:
+                return None
+            if after.is_loss:
+                key = (0, after.plies)  # a win for us: fastest first
+            elif after.is_draw:
+                key = (1, 0)
+            else:
+                key = (2, -after.plies)  # a loss for us: longest first
+            scored.append((key, move, after))
+        scored.sort(key=lambda item: item[0])
+        return scored[0][1], scored[0][2]
+
+    def line(self, position: Position, max_plies: int = 120) -> list[Move]:
+        """The principal line under best play from ``position`` (to the end of a won game, if short enough)."""
+        out: list[Move] = []
+        seen: set[tuple[int, int, int, bool]] = set()
+        while len(out) < max_plies and position.key not in seen:
+            seen.add(position.key)
+            chosen = self.best_move(position)
+            if chosen is None:
+                break
+            move, after = chosen
+            out.append(move)
+            position = position.push(move)
+            if after.is_draw:
+                break
+        return out
+
+    def counts(self, pieces: int) -> dict[str, int]:
+        """Wins, losses and draws for the side to move among the positions with exactly ``pieces`` pieces."""
+        totals = np.zeros(4, dtype=np.int64)
+        for s in slices(pieces):
+            valid = enumerate_slice(s)[4]
+            totals += np.bincount(unpack_at(self._solved.values[s], np.nonzero(valid)[0]), minlength=4)
+        return {"win": int(totals[WIN]), "loss": int(totals[LOSS]), "draw": int(totals[DRAW])}
+
+    def identity(self) -> dict[str, Any]:
+        return {"name": "adjudicator checkers WLD database", "pieces": self.max_pieces, "source": self.source}

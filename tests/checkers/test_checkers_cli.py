@@ -1,0 +1,58 @@
+"""The command line: ``adjudicator replay --game checkers`` and ``adjudicator rule`` on checkers cases."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from adjudicator.checkers import replay_games
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "adjudicator", *args], input=stdin, capture_output=True, text=True, cwd=ROOT,
+        timeout=120,
+    )
+
+
+def test_replay_games_gives_the_contract_shape_per_game(shared: Path) -> None:
+    text = (shared / "data" / "checkers" / "tinsley.pdn").read_text()
+    games = replay_games(text)
+    assert len(games) == 724
+    out = games[540].to_json()
+    assert set(out) >= {"plies", "start_fen", "final_fen", "illegal", "unreadable", "repetitions", "counter"}
+    assert out["illegal"][0]["ply"] == 123
+
+
+def test_a_game_with_a_bad_fen_is_an_error_line_and_the_others_go_on() -> None:
+    text = '[FEN "Q:W1"]\n1-5 *\n\n[Event "ok"]\n1. 11-15 23-19 *\n'
+    out = [g.to_json() for g in replay_games(text)]
+    assert out[0]["error"]["game"] == 1 and out[0]["error"]["field"] == "record.FEN"
+    assert out[1]["plies"] == 2
+
+
+def test_rule_on_a_checkers_case_from_the_command_line() -> None:
+    case = {
+        "game": "checkers", "ruleset": "acf", "claim": "threefold-repetition", "claimant": "white",
+        "start_fen": "B:WK27:BK6", "record": "6-10 27-23 10-6", "intended_move": "23-27",
+    }
+    done = _run("rule", "-", stdin=json.dumps(case))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["verdict"] == "rejected"
+
+
+def test_a_bad_checkers_fen_exits_2_naming_the_field() -> None:
+    case = {"game": "checkers", "ruleset": "acf", "claim": "unfinished-game", "fen": "B:W33:B1"}
+    done = _run("rule", "-", stdin=json.dumps(case))
+    assert done.returncode == 2
+    assert json.loads(done.stdout)["error"]["field"] == "fen"
+
+
+def test_build_db_refuses_six_pieces() -> None:
+    done = _run("build-db", "--pieces", "6")
+    assert done.returncode == 2
+    assert json.loads(done.stdout)["error"]["field"] == "pieces"

@@ -1,0 +1,209 @@
+"""The engine wrapper: real Stockfish evidence, reproducibility, progress and cancel, and faults.
+
+Faults use tiny fake UCI engines (tests/fake_engines) and a real Stockfish killed
+mid-search; every one must end in a clear error or a retried result, never a hung call.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from typing import Any
+
+import chess
+import pytest
+
+from adjudicator.analysis import AnalysisCancelled, AnalysisLimits, EngineUnavailable
+from adjudicator.contract import parse_case
+from adjudicator.rule import rule
+from adjudicator.rulesets import RulesetBook
+from engines import build_services
+from engines.stockfish import EngineSettings, StockfishPool, find_stockfish
+from tests.fake_engines import command
+
+pytestmark = pytest.mark.engine
+
+ROOK_ENDING = "8/5k2/8/3r4/8/8/2R5/5K2 b - - 0 60"
+MIDDLEGAME = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 9"
+
+
+def settings(cmd: tuple[str, ...] | None = None, timeout: float = 20.0, pool: int = 1) -> EngineSettings:
+    return EngineSettings(command=cmd or (find_stockfish(),), pool_size=pool, timeout_seconds=timeout)
+
+
+@pytest.fixture()
+def pool() -> Any:
+    engine = StockfishPool(settings())
+    yield engine
+    engine.close()
+
+
+def test_stockfish_is_found_where_debian_puts_it() -> None:
+    path = find_stockfish()
+    assert os.access(path, os.X_OK)
+
+
+def test_a_configured_path_that_is_not_an_engine_is_a_clear_error() -> None:
+    with pytest.raises(EngineUnavailable, match="not an executable"):
+        find_stockfish("/nonexistent/stockfish")
+
+
+def test_evidence_names_the_engine_its_settings_and_its_line(pool: StockfishPool) -> None:
+    board = chess.Board(MIDDLEGAME)
+    evidence = pool.analyse(board, AnalysisLimits(nodes=20_000, deterministic=True))
+    assert evidence.engine.startswith("Stockfish")
+    assert evidence.version[0].isdigit()
+    options = dict(evidence.options)
+    assert options["Threads"] == "1" and options["UCI_ShowWDL"] == "True"
+    assert evidence.depth > 0 and evidence.nodes >= 20_000
+    assert evidence.wdl is not None and sum(evidence.wdl) == 1000
+    assert evidence.pv and board.is_legal(chess.Move.from_uci(evidence.pv[0]))
+    assert evidence.pv_san[0] == board.san(chess.Move.from_uci(evidence.pv[0]))
+    data = evidence.to_json()
+    assert data["limits"] == {"nodes": 20_000, "seconds": None, "deterministic": True}
+    assert "seconds" not in data  # wall time varies between runs; it is not evidence
+
+
+def test_deterministic_analysis_gives_identical_numbers_on_a_fresh_or_reused_engine(pool: StockfishPool) -> None:
+    board = chess.Board(MIDDLEGAME)
+    limits = AnalysisLimits(nodes=30_000, deterministic=True)
+    first = pool.analyse(board, limits).to_json()
+    pool.analyse(chess.Board(ROOK_ENDING), limits)  # something else in between fills the hash
+    second = pool.analyse(board, limits).to_json()
+    other = StockfishPool(settings())
+    try:
+        third = other.analyse(board, limits).to_json()
+    finally:
+        other.close()
+    assert first == second == third
+
+
+def test_the_same_case_ruled_twice_in_deterministic_mode_gives_identical_evidence(
+    config: dict[str, Any], book: RulesetBook
+) -> None:
+    case = parse_case({"ruleset": "fide-standard", "claim": "unfinished-game", "fen": MIDDLEGAME})
+    runs = []
+    for _ in range(2):
+        services = build_services(config, deterministic=True, tablebases=False)
+        try:
+            runs.append(rule(case, book, services).to_json())
+        finally:
+            services.close()
+    assert runs[0] == runs[1]
+    assert runs[0]["evidence"]["engine"][0]["limits"]["deterministic"] is True
+
+
+def test_progress_is_reported_and_a_raise_cancels_the_search(pool: StockfishPool) -> None:
+    seen: list[float] = []
+
+    def progress(done: float, message: str) -> None:
+        seen.append(done)
+        if len(seen) >= 2:
+            raise KeyboardInterrupt("user pressed cancel")
+
+    started = time.monotonic()
+    with pytest.raises(AnalysisCancelled):
+        pool.analyse(chess.Board(MIDDLEGAME), AnalysisLimits(nodes=50_000_000), progress=progress)
+    assert time.monotonic() - started < 10
+    assert all(0.0 <= f <= 1.0 for f in seen)
+    # the engine is still usable afterwards
+    evidence = pool.analyse(chess.Board(ROOK_ENDING), AnalysisLimits(nodes=5_000))
+    assert evidence.nodes >= 5_000
+
+
+def test_progress_reaches_completion(pool: StockfishPool) -> None:
+    seen: list[tuple[float, str]] = []
+    pool.analyse(chess.Board(MIDDLEGAME), AnalysisLimits(nodes=300_000), progress=lambda f, m: seen.append((f, m)))
+    assert seen[-1][0] == 1.0
+    assert [f for f, _ in seen] == sorted(f for f, _ in seen)
+
+
+def test_an_engine_that_hangs_is_killed_and_reported_within_the_limit() -> None:
+    hanging = StockfishPool(settings(command("hang"), timeout=1.0))
+    try:
+        started = time.monotonic()
+        with pytest.raises(EngineUnavailable, match="hard limit"):
+            hanging.analyse(chess.Board(), AnalysisLimits(nodes=1_000))
+        assert time.monotonic() - started < 8  # two attempts of one second each, plus start-up
+        assert hanging.pids() == []  # the hung processes were killed
+    finally:
+        hanging.close()
+
+
+def test_an_engine_that_never_finishes_its_handshake_is_reported() -> None:
+    silent = StockfishPool(settings(command("silent"), timeout=1.0))
+    try:
+        started = time.monotonic()
+        with pytest.raises(EngineUnavailable, match="did not start"):
+            silent.analyse(chess.Board(), AnalysisLimits(nodes=1_000))
+        assert time.monotonic() - started < 8
+    finally:
+        silent.close()
+
+
+def test_an_engine_that_crashes_is_restarted_once_then_reported() -> None:
+    crashing = StockfishPool(settings(command("crash"), timeout=5.0))
+    try:
+        with pytest.raises(EngineUnavailable, match="failed twice"):
+            crashing.analyse(chess.Board(), AnalysisLimits(nodes=1_000))
+    finally:
+        crashing.close()
+
+
+def test_stockfish_killed_mid_analysis_is_restarted_and_the_analysis_retried(pool: StockfishPool) -> None:
+    board = chess.Board(MIDDLEGAME)
+    pool.analyse(board, AnalysisLimits(nodes=1_000))  # the process is running now
+    (victim,) = pool.pids()
+
+    def kill() -> None:
+        time.sleep(0.3)
+        os.kill(victim, signal.SIGKILL)
+
+    killer = threading.Thread(target=kill)
+    killer.start()
+    started = time.monotonic()
+    evidence = pool.analyse(board, AnalysisLimits(seconds=1.5))
+    killer.join()
+    assert evidence.depth > 0
+    assert time.monotonic() - started < 15
+    assert pool.pids() and victim not in pool.pids()
+
+
+def test_closing_the_services_ends_the_engine_processes(config: dict[str, Any]) -> None:
+    services = build_services(config, tablebases=False)
+    assert services.engine is not None
+    services.engine.analyse(chess.Board(), AnalysisLimits(nodes=1_000))
+    pids = services.engine.pids()  # type: ignore[attr-defined]
+    assert pids
+    services.close()
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and any(_alive(pid) for pid in pids):
+        time.sleep(0.05)
+    assert not any(_alive(pid) for pid in pids)
+
+
+def test_a_missing_engine_is_reported_in_the_ruling(config: dict[str, Any], book: RulesetBook) -> None:
+    broken = {**config, "engines": {**config["engines"], "stockfish": "/nonexistent/stockfish"}}
+    services = build_services(broken, tablebases=False)
+    try:
+        case = parse_case({"ruleset": "fide-standard", "claim": "unfinished-game", "fen": MIDDLEGAME})
+        ruling = rule(case, book, services)
+    finally:
+        services.close()
+    assert ruling.result is None and ruling.confidence == 0.0
+    assert "unavailable" in " ".join(ruling.reasons)
+    assert "/nonexistent/stockfish" in ruling.evidence["engine_error"]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:  # a zombie still answers kill 0; reap it if it is our child
+        done, _ = os.waitpid(pid, os.WNOHANG)
+        return done == 0
+    except ChildProcessError:
+        return True
