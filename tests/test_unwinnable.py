@@ -226,3 +226,15 @@ def test_blockade_proofs_survive_the_exhaustive_check() -> None:
         assert closure is not True, f"blockade called {board.fen()} dead for {winner}, but a mate is reachable"
         proofs += closure is False
     assert proofs >= 5
+
+
+def test_a_king_that_can_only_shuttle_cannot_be_approached(analyser: UnwinnabilityAnalyser) -> None:
+    # White's king shuttles h3-h4 and nothing else of White can ever move. Black's king could
+    # win the g2 pawn only by stepping next to those squares, which stalemates White on the
+    # spot: so the pawns stay locked and White can never mate, though a pawn wall alone
+    # would not prove it.
+    board = chess.Board("8/8/k6p/5p1P/3b1p2/2b2PpK/6P1/8 w - - 0 1")
+    assert [m.uci() for m in board.legal_moves] == ["h3h4"]
+    found = analyser.search(board, chess.WHITE)
+    assert found.unwinnable is True
+    assert found.method == "blockade"
