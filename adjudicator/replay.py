@@ -300,9 +300,26 @@ def replay_game(game: RawGame, start_fen: str | None = None, language: str | Non
             raise ContractError(
                 "invalid_field", f"language must be one of {', '.join(LANGUAGES)}, not {language!r}", "language"
             )
-        lang = language
-    else:
-        lang = detect_language(board, tokens)
+        return _replay_in(game, board, chess960, start, language)
+    first = _replay_in(game, board.copy(stack=False), chess960, start, detect_language(board, tokens))
+    if not first.illegal and not first.unreadable:
+        return first
+    # Detection can be fooled (a Russian record whose only piece moves are knights, K):
+    # a language that reads the whole record with fewer problems wins.
+    best = first
+    for other in languages_for(letters_used(tokens)):
+        if other == first.language or other not in LANGUAGES:
+            continue
+        trial = _replay_in(game, board.copy(stack=False), chess960, start, other)
+        if (len(trial.unreadable), len(trial.illegal), -len(trial.plies)) < (
+            len(best.unreadable), len(best.illegal), -len(best.plies)
+        ):
+            best = trial
+    return best
+
+
+def _replay_in(game: RawGame, board: chess.Board, chess960: bool, start: str, lang: str) -> Replay:
+    """Replay the tokens of ``game`` in one language of piece letters."""
     start_key = repetition_key(board)
     plies: list[Ply] = []
     unreadable: list[Unreadable] = []

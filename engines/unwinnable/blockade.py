@@ -97,7 +97,9 @@ class Reachability:
                     self.pieces.append(_Piece(sq, kind, color, 1 << sq))
         if winner is not None:
             # the loser's king first, then W's pieces: a W piece entering the king's region ends the work early
-            self.pieces.sort(key=lambda p: 0 if p.kind == chess.KING and p.color != winner else 1 if p.color == winner else 2)
+            self.pieces.sort(
+                key=lambda p: 0 if p.kind == chess.KING and p.color != winner else 1 if p.color == winner else 2
+            )
         self.clear = [ALL & ~board.occupied_co[chess.BLACK], ALL & ~board.occupied_co[chess.WHITE]]
         self.pawn_captures = [0, 0]
         self.winner = winner
