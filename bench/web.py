@@ -128,7 +128,9 @@ def main() -> int:
             "--threads",
             str(args.threads),
         ]
-        server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        log_path = Path(folder) / "server.log"
+        log = log_path.open("wb")
+        server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
         try:
             wait_ready(port, server)
             for case in CASES:  # warm up, and check every case is ruled on at all
@@ -158,6 +160,8 @@ def main() -> int:
                 server.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 server.kill()
+            log.close()
+            server_log = log_path.read_text(errors="replace").splitlines()
     count = len(latencies)
     print(
         f"web bench: {args.clients} clients, {args.seconds:.0f} s, waitress threads {args.threads}, "
@@ -172,6 +176,9 @@ def main() -> int:
     print(f"errors: {len(errors)}")
     for line in sorted(set(errors))[:5]:
         print(f"  {line}")
+    problems = [line for line in server_log if "Error" in line or "error" in line]
+    if problems:
+        print(f"server log: {len(problems)} error lines, the first: {problems[0][:300]}")
     return 0 if not errors else 1
 
 

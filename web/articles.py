@@ -105,7 +105,10 @@ SUMMARIES: dict[str, dict[str, str]] = {
 
 
 def summary(reference: str) -> str:
-    """The one-line summary for ``reference``, from the most specific article known."""
+    """The one-line summary for ``reference``, from the most specific article known.
+
+    A reference that names no authority (``event regulations (...)``) is its own summary: "".
+    """
     for authority, articles in SUMMARIES.items():
         if not reference.startswith(authority + " "):
             continue
@@ -123,4 +126,5 @@ def summary(reference: str) -> str:
         for key in sorted(articles, key=len, reverse=True):  # "14H2b" -> "14H2", "11D1" -> "11D"
             if article.startswith(key) and len(key) >= 3:
                 return articles[key]
-    return "See the event's rules for this article."
+        return "See the event's rules for this article."
+    return ""

@@ -181,23 +181,33 @@ def _play_line(start_fen: str, moves: Sequence[Any]) -> list[Step]:
     return steps
 
 
+def _engine_title(item: Mapping[str, Any]) -> str:
+    """``Stockfish 15.1 line: mate in 5`` / ``... line: +1.35 (depth 20)``."""
+    name = item.get("engine") if isinstance(item.get("engine"), str) else "Engine"
+    title = f"{name} line"
+    mate, score = item.get("mate"), item.get("score_cp", item.get("score"))
+    if isinstance(mate, int) and not isinstance(mate, bool):
+        title += f": mate in {abs(mate)} for {'White' if mate > 0 else 'Black'}"
+    elif isinstance(score, int | float) and not isinstance(score, bool):
+        title += f": {score / 100:+.2f}"
+    if isinstance(item.get("depth"), int):
+        title += f" (depth {item['depth']})"
+    return title
+
+
 def _found_lines(evidence: Mapping[str, Any], depth: int = 0) -> Iterator[tuple[str, str, Sequence[Any], str | None]]:
     """(key, title, moves, start fen) for every move list in the evidence."""
     fen = evidence.get("fen") if isinstance(evidence.get("fen"), str) else None
     for key, value in evidence.items():
         if key in LINE_KEYS and isinstance(value, list) and value and all(isinstance(m, str) for m in value):
             yield key, LINE_KEYS[key], value, fen
-        elif key == "lines" and isinstance(value, list):
+        elif isinstance(value, list) and any(isinstance(i, Mapping) and ("pv" in i or "moves" in i) for i in value):
             for index, item in enumerate(value):
                 if isinstance(item, Mapping):
                     pv = item.get("pv") or item.get("moves")
                     if isinstance(pv, list) and pv:
-                        title = "Engine line"
-                        score = item.get("score") or item.get("eval")
-                        if score is not None:
-                            title += f" ({score})"
                         start = item.get("fen") if isinstance(item.get("fen"), str) else fen
-                        yield f"lines-{index}", title, pv, start
+                        yield f"{key}-{index}", _engine_title(item), pv, start
         elif isinstance(value, Mapping) and depth < 2:
             for sub_key, title, moves, start in _found_lines(value, depth + 1):
                 yield f"{key}-{sub_key}", title, moves, start

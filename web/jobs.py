@@ -109,6 +109,11 @@ class Adjudicator:
         self.slow = ThreadPoolExecutor(int(web.get("engine_workers", 1)), thread_name_prefix="engine")
         self._services: Services | None = None
         self._lock = threading.Lock()
+        is_sqlite = sessions.kw["bind"].dialect.name == "sqlite"
+        self._writing: threading.Lock | contextlib.nullcontext[None] = (
+            threading.Lock() if is_sqlite else contextlib.nullcontext()
+        )
+        """SQLite takes one writer at a time: queue writers here rather than in its sleeping busy handler."""
         self._jobs: OrderedDict[int, Job] = OrderedDict()
         self.keep_jobs = 500
 
@@ -137,7 +142,7 @@ class Adjudicator:
         """Store the job's case now if it is not stored yet (it is going to take a while); its id."""
         with job.lock:
             if job.case_id is None:
-                with self.sessions() as session:
+                with self._writing, self.sessions() as session:
                     job.case_id = store.add_case(session, job.data, job.meta, job.source).id
                     session.commit()
                 self._register(job)
@@ -169,7 +174,7 @@ class Adjudicator:
 
     def _finish_cancelled(self, job: Job) -> None:
         case_id = self.persist(job)
-        with self.sessions() as session:
+        with self._writing, self.sessions() as session:
             store.add_note(session, case_id, "cancelled", "cancelled by the TD before a ruling")
             session.commit()
         job.state, job.finished = "cancelled", time.monotonic()
@@ -197,7 +202,7 @@ class Adjudicator:
             self._fail(job, error, "failed")
             return
         duration_ms = int((time.monotonic() - job.started) * 1000)
-        with job.lock, self.sessions() as session:
+        with job.lock, self._writing, self.sessions() as session:
             if job.case_id is None:  # a quick claim: case and ruling in one transaction
                 job.case_id = store.add_case(session, job.data, job.meta, job.source).id
             row = store.add_ruling(session, job.case_id, ruling, duration_ms)
@@ -213,7 +218,7 @@ class Adjudicator:
         try:
             if kind == "failed" or job.case_id is not None:
                 case_id = self.persist(job)
-                with self.sessions() as session:
+                with self._writing, self.sessions() as session:
                     store.add_note(session, case_id, kind, str(error.get("message")))
                     session.commit()
         except Exception:

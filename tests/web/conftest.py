@@ -88,6 +88,26 @@ def live_server(tmp_path: Path) -> Iterator[str]:
     application.extensions["adjudicator"].shutdown()
 
 
+@pytest.fixture
+def live_engine_server(tmp_path: Path) -> Iterator[str]:
+    """The app with a large engine node budget for adjudication (the search takes seconds)."""
+    from werkzeug.serving import make_server
+
+    from web.config import PROJECT_ROOT
+
+    text = (PROJECT_ROOT / "config.toml").read_text()
+    text = text.replace("nodes = 100000                       # first search", "nodes = 1000000  # first search", 1)
+    config = tmp_path / "engine.toml"
+    config.write_text(text)
+    application = make_app(tmp_path, WTF_CSRF_ENABLED=True, TESTING=False, CONFIG_PATH=str(config))
+    server = make_server("127.0.0.1", 0, application, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    application.extensions["adjudicator"].shutdown()
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     if not Path(CHROMIUM).exists():

@@ -27,4 +27,8 @@ def test_a_cited_article_has_its_summary(reference: str, words: str) -> None:
 
 
 def test_an_unknown_article_says_where_to_look() -> None:
-    assert summary("Sabah local rule 3") == UNKNOWN
+    assert summary("FIDE 99.9") == UNKNOWN
+
+
+def test_a_reference_without_an_authority_is_its_own_summary() -> None:
+    assert summary("event regulations (adjudication of unfinished games; not part of the Laws)") == ""

@@ -9,6 +9,8 @@ need those claims' modules; until they are merged they skip, naming the module.
 from __future__ import annotations
 
 import re
+import shutil
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -189,3 +191,24 @@ def test_set_up_a_checkers_position_by_tapping_squares(live_server: str, phone: 
     phone.wait_for_url(re.compile(r"/rulings/\d+"))
     assert phone.inner_text("#verdict").lower() == "rejected", "the position stands for the first time only"
     shot(phone, "checkers-2-ruling")
+
+
+def test_a_real_engine_claim_with_stockfish(live_engine_server: str, phone: Any) -> None:
+    """Unfinished game: Stockfish works as a job (a large node budget so the bar shows), then
+    the ruling shows the engine's line, playable move by move."""
+    need("chess", "unfinished-game")
+    if shutil.which("stockfish") is None and not Path("/usr/games/stockfish").exists():
+        pytest.skip("Stockfish is not installed (Debian package stockfish)")
+    open_form(phone, live_engine_server, "unfinished-game")
+    phone.fill("#f-fen", "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 9")
+    phone.click("button[type=submit].primary")
+    phone.wait_for_url(re.compile(r"/cases/\d+"))
+    phone.wait_for_selector("#job-progress")
+    shot(phone, "engine-4-stockfish-progress")
+    phone.wait_for_url(re.compile(r"/rulings/\d+"), timeout=120_000)
+    assert phone.inner_text("#verdict").lower() == "adjudicated"
+    line = phone.locator("[id^='line-engine']").first
+    assert "Stockfish" in line.inner_text()
+    line.locator("a[aria-label='next move']").click()
+    phone.wait_for_selector("[id^='caption-engine']:has-text('After 9.')")
+    shot(phone, "engine-5-stockfish-ruling")

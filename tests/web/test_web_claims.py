@@ -119,3 +119,16 @@ def test_the_checkers_board_sets_up_a_position_square_by_square(client: FlaskCli
         as_text=True
     )
     assert 'value="B:WK23,32:B"' in page, "tapping the same piece again takes it off"
+
+
+def test_edit_and_claim_again_fills_the_form_from_the_stored_case(
+    client: FlaskClient, stand_ins: dict[str, str]
+) -> None:
+    response = client.post(
+        "/claims", data=form(claim=stand_ins["quick"], record=RECORD, board="9", intended_move="Nf3")
+    )
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    again = re.search(r'href="(/claims/new\?from=\d+)"', page).group(1)  # type: ignore[union-attr]
+    filled = client.get(again).get_data(as_text=True)
+    assert RECORD in filled and 'value="Nf3"' in filled and 'value="9"' in filled
+    assert re.search(r'value="fifty-move"\s+selected', filled)
