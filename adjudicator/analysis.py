@@ -23,10 +23,6 @@ class EngineUnavailable(RuntimeError):
     """The engine could not be started, crashed or hung past its hard limit, even after a restart."""
 
 
-class AnalysisCancelled(RuntimeError):
-    """The caller cancelled an analysis through its progress callback."""
-
-
 @dataclass(frozen=True)
 class AnalysisLimits:
     """The budget of one engine analysis.
@@ -121,21 +117,25 @@ class TablebaseEvidence:
     halfmove_clock: int = 0
 
     @property
+    def is_pawnless(self) -> bool:
+        return not any(c in "pP" for c in self.fen.split()[0])
+
+    def _within_move_rule(self) -> bool:
+        if self.dtz is not None:
+            return self.halfmove_clock + abs(self.dtz) <= 100
+        if self.dtm is not None and self.is_pawnless:
+            # without pawns the only zeroing move left is a capture, so mate must come within the count
+            return self.halfmove_clock + abs(self.dtm) <= 100
+        return True
+
+    @property
     def is_win_within_move_rule(self) -> bool:
         """A win the side to move can force before the 50-move count (with the moves already played) runs out."""
-        if self.outcome != "win":
-            return False
-        if self.dtz is None:
-            return True
-        return self.halfmove_clock + abs(self.dtz) <= 100
+        return self.outcome == "win" and self._within_move_rule()
 
     @property
     def is_loss_within_move_rule(self) -> bool:
-        if self.outcome != "loss":
-            return False
-        if self.dtz is None:
-            return True
-        return self.halfmove_clock + abs(self.dtz) <= 100
+        return self.outcome == "loss" and self._within_move_rule()
 
     def result_for_mover(self, honour_move_rule: bool = True) -> int:
         """+1 the side to move wins, 0 draw, -1 it loses.
@@ -173,7 +173,8 @@ class Analyst(Protocol):
         """Analyse ``board``.
 
         :raises EngineUnavailable: the engine cannot be started, or crashed or hung twice.
-        :raises AnalysisCancelled: ``progress`` raised (the exception is chained).
+        A ``progress`` callback cancels by raising: the search is stopped and the
+        callback's own exception propagates unchanged.
         """
         ...
 

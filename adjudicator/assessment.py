@@ -25,7 +25,6 @@ from typing import Any, Literal
 import chess
 
 from adjudicator.analysis import (
-    AnalysisCancelled,
     AnalysisLimits,
     Analyst,
     EngineEvidence,
@@ -34,7 +33,7 @@ from adjudicator.analysis import (
     TablebaseProber,
 )
 from adjudicator.contract import ContractError
-from adjudicator.rulesets import Ruleset
+from adjudicator.rulesets import Ruleset, RulesetError
 from adjudicator.ruling import Result
 from adjudicator.services import Services
 
@@ -71,8 +70,6 @@ class Thresholds:
             tablebase_50_move_rule=ruleset.get_bool(p + "tablebase_50_move_rule", d.tablebase_50_move_rule),
             engine_confidence_cap=ruleset.get_float(p + "engine_confidence_cap", d.engine_confidence_cap),
         )
-        from adjudicator.rulesets import RulesetError
-
         if not 0 <= t.draw_score_cp < t.win_score_cp:
             raise RulesetError(ruleset.key(p + "draw_score_cp"), "must be at least 0 and below win_score_cp")
         if not 0 < t.nodes <= t.max_nodes:
@@ -227,7 +224,7 @@ def assess(
         return Assessment(
             0, "dead-position", 1.0,
             ("Neither side can checkmate by any series of legal moves: the position is dead "
-             f"({methods[chess.WHITE]}).",),
+             f"(White: {methods[chess.WHITE]}; Black: {methods[chess.BLACK]}).",),
             (ruleset.ref("5.2.2"),), mates, thresholds=t,
         )
     for color in (chess.WHITE, chess.BLACK):
@@ -254,13 +251,9 @@ def assess(
 
 
 def _report(services: Services, done: float, message: str) -> None:
-    """Tell the caller how far the analysis is; a raise from the callback cancels it."""
-    if services.progress is None:
-        return
-    try:
+    """Tell the caller how far the analysis is; a raise from the callback cancels it (and propagates)."""
+    if services.progress is not None:
         services.progress(done, message)
-    except BaseException as exc:
-        raise AnalysisCancelled("the analysis was cancelled") from exc
 
 
 def _probe(board: chess.Board, prober: TablebaseProber | None, t: Thresholds) -> TablebaseEvidence | None:

@@ -14,6 +14,7 @@ An adjudicated game was played, so it takes the played-game codes.
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -46,6 +47,9 @@ def annotate_record(
 ) -> str:
     """The game record with the ruling as a comment before its (new) result.
 
+    The comment and result are added on lines of at most 79 characters (PGN export
+    format); the moves are kept as written.
+
     The ``Result`` tag and the termination marker become ``result``; a record
     without a result gets one. With no record (only a position), a minimal
     record is made from ``fen`` (PGN ``SetUp``/``FEN`` tags; PDN ``FEN``).
@@ -58,7 +62,8 @@ def annotate_record(
         header = [f'[Result "{result}"]']
         if fen:
             header += ['[SetUp "1"]', f'[FEN "{fen}"]'] if game == "chess" else [f'[FEN "{fen}"]']
-        return "\n".join(header) + f"\n\n{note} {result}\n"
+        ending = textwrap.fill(f"{note} {result}", 79, break_long_words=False, break_on_hyphens=False)
+        return "\n".join(header) + f"\n\n{ending}\n"
     lines = text.splitlines()
     head: list[str] = []
     while lines and (_TAG_LINE.match(lines[0]) or not lines[0].strip()):
@@ -72,7 +77,8 @@ def annotate_record(
         else:
             tags += f'\n[Result "{result}"]'
         tags += "\n\n"
-    body = f"{movetext} {note} {result}" if movetext else f"{note} {result}"
+    ending = textwrap.fill(f"{note} {result}", 79, break_long_words=False, break_on_hyphens=False)
+    body = f"{movetext}\n{ending}" if movetext else ending
     return f"{tags}{body}\n"
 
 

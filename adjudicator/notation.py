@@ -30,12 +30,18 @@ LANGUAGES: Mapping[str, Mapping[str, int]] = {
     "nl": {"K": chess.KING, "D": chess.QUEEN, "T": chess.ROOK, "L": chess.BISHOP, "P": chess.KNIGHT},
     # Russian: Кр (король), Ф (ферзь), Л (ладья), С (слон), К (конь); transliterated Kr F L S K.
     "ru": {"Kr": chess.KING, "F": chess.QUEEN, "L": chess.ROOK, "S": chess.BISHOP, "K": chess.KNIGHT, "P": chess.PAWN},
+    "pt": {"R": chess.KING, "D": chess.QUEEN, "T": chess.ROOK, "B": chess.BISHOP, "C": chess.KNIGHT, "P": chess.PAWN},
+    "pl": {"K": chess.KING, "H": chess.QUEEN, "W": chess.ROOK, "G": chess.BISHOP, "S": chess.KNIGHT, "P": chess.PAWN},
+    "cs": {"K": chess.KING, "D": chess.QUEEN, "V": chess.ROOK, "S": chess.BISHOP, "J": chess.KNIGHT, "P": chess.PAWN},
+    "hu": {"K": chess.KING, "V": chess.QUEEN, "B": chess.ROOK, "F": chess.BISHOP, "H": chess.KNIGHT, "G": chess.PAWN},
 }
-"""Piece letters per language (FIDE C.3). ``es`` and ``it`` share their letters."""
+"""Piece letters per language (FIDE C.3). ``es`` and ``it`` share their letters; Swedish, Danish and
+Norwegian records use the German letters."""
 
 LANGUAGE_NAMES: Mapping[str, str] = {
     "en": "English", "de": "German", "fr": "French", "es": "Spanish", "it": "Italian", "nl": "Dutch",
-    "ru": "Russian (transliterated)",
+    "ru": "Russian (transliterated)", "pt": "Portuguese", "pl": "Polish", "cs": "Czech and Slovak",
+    "hu": "Hungarian",
 }
 
 _FIGURINES = {
@@ -110,6 +116,8 @@ def clean(token: str) -> str:
     for cyr, lat in _CYRILLIC.items():
         if cyr in text:
             text = text.replace(cyr, lat)
+    if text.startswith("Kp") and len(text) > 2 and text[2] in "abcdefghx":
+        text = "Kr" + text[2:]  # Кр typed with a Latin p
     text = text.translate(_DASHES)
     text = "".join(_FIGURINES.get(ch, ch) for ch in text)
     previous = None

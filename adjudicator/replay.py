@@ -17,7 +17,6 @@ Facts per ply (ply 1 = the record's first move):
 
 from __future__ import annotations
 
-import re
 from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -27,12 +26,7 @@ import chess
 from adjudicator.contract import Case, ContractError
 from adjudicator.movetext import RawGame, split_games
 from adjudicator.notation import LANGUAGES, languages_for, letters_used
-from adjudicator.san import describe, read_move
-
-_PLAIN_SAN = re.compile(
-    r"(?:[NBRQK][a-h]?[1-8]?x?[a-h][1-8]|[a-h](?:x[a-h])?[1-8](?:=[NBRQ])?|O-O(?:-O)?)[+#]?[!?]{0,2}"
-)
-"""English SAN as most records write it: such a record needs no language detection."""
+from adjudicator.san import describe, detect_language, read_move
 
 MAX_PLIES = 20_000
 """More plies than any game can have (the longest possible game is under 18,000 plies)."""
@@ -261,33 +255,6 @@ def _has_no_moves(board: chess.Board, in_check: bool) -> bool:
     return not any(board.generate_legal_moves())
 
 
-def detect_language(board: chess.Board, tokens: Sequence[str]) -> str:
-    """The language of a record's piece letters, worked out from the record itself."""
-    if all(_PLAIN_SAN.fullmatch(token) for token in tokens):
-        return "en"
-    letters = letters_used(tokens)
-    if letters <= set(LANGUAGES["en"]):
-        return "en"
-    ranked = languages_for(letters)
-    full = [lang for lang in ranked if all(letter in LANGUAGES[lang] for letter in letters)]
-    if len(full) == 1:
-        return full[0]
-    trial = full[:4] or ranked[:4]
-    best, best_score = trial[0], -1
-    for lang in trial:
-        probe = board.copy(stack=False)
-        score = 0
-        for token in tokens[:40]:
-            reading = read_move(probe, token, lang)
-            if reading.move is None or not reading.is_legal or reading.language is not None:
-                break
-            probe.push(reading.move)
-            score += 1
-        if score > best_score:
-            best, best_score = lang, score
-    return best
-
-
 def replay_game(game: RawGame, start_fen: str | None = None, language: str | None = None) -> Replay:
     """Replay one game split from a record (see :func:`replay_chess`)."""
     board, chess960 = _start(game, start_fen)
@@ -300,9 +267,26 @@ def replay_game(game: RawGame, start_fen: str | None = None, language: str | Non
             raise ContractError(
                 "invalid_field", f"language must be one of {', '.join(LANGUAGES)}, not {language!r}", "language"
             )
-        lang = language
-    else:
-        lang = detect_language(board, tokens)
+        return _replay_in(game, board, chess960, start, language)
+    first = _replay_in(game, board.copy(stack=False), chess960, start, detect_language(board, tokens))
+    if not first.illegal and not first.unreadable:
+        return first
+    # Detection can be fooled (a Russian record whose only piece moves are knights, K):
+    # a language that reads the whole record with fewer problems wins.
+    best = first
+    for other in languages_for(letters_used(tokens)):
+        if other == first.language or other not in LANGUAGES:
+            continue
+        trial = _replay_in(game, board.copy(stack=False), chess960, start, other)
+        if (len(trial.unreadable), len(trial.illegal), -len(trial.plies)) < (
+            len(best.unreadable), len(best.illegal), -len(best.plies)
+        ):
+            best = trial
+    return best
+
+
+def _replay_in(game: RawGame, board: chess.Board, chess960: bool, start: str, lang: str) -> Replay:
+    """Replay the tokens of ``game`` in one language of piece letters."""
     start_key = repetition_key(board)
     plies: list[Ply] = []
     unreadable: list[Unreadable] = []

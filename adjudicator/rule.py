@@ -35,8 +35,8 @@ def rule(case: Case, book: RulesetBook, services: Services | None = None) -> Rul
     try:
         module = cast(ClaimModule, importlib.import_module(path))
     except ModuleNotFoundError as exc:
-        if exc.name != path:
-            raise
+        if exc.name is None or not (path == exc.name or path.startswith(exc.name + ".")):
+            raise  # a missing dependency inside the module is a bug, not a missing claim
         raise ContractError(
             "not_implemented", f"rulings on {case.claim!r} in {case.game} are not available yet", "claim"
         ) from None

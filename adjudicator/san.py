@@ -9,12 +9,13 @@ A token that cannot be read as any move gets the legal moves it most likely was.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import chess
 
-from adjudicator.notation import LANGUAGES, Notation, clean, parse
+from adjudicator.notation import LANGUAGES, Notation, clean, languages_for, letters_used, parse
 
 _NAMES = {
     chess.PAWN: "pawn", chess.KNIGHT: "knight", chess.BISHOP: "bishop",
@@ -337,3 +338,36 @@ def read_move(board: chess.Board, token: str, language: str = "en") -> Reading:
         return illegal
     why = "not a move in any accepted notation" if not notes else "no piece can make this move"
     return Reading(token, None, False, why, candidates(board, token, language=language))
+
+
+_PLAIN_SAN = re.compile(
+    r"(?:[NBRQK][a-h]?[1-8]?x?[a-h][1-8]|[a-h](?:x[a-h])?[1-8](?:=[NBRQ])?|O-O(?:-O)?)[+#]?[!?]{0,2}"
+)
+"""English SAN as most records write it: such a record needs no language detection."""
+
+
+def detect_language(board: chess.Board, tokens: Sequence[str]) -> str:
+    """The language of a record's piece letters, worked out from the record itself."""
+    if all(_PLAIN_SAN.fullmatch(token) for token in tokens):
+        return "en"
+    letters = letters_used(tokens)
+    if letters <= set(LANGUAGES["en"]):
+        return "en"
+    ranked = languages_for(letters)
+    full = [lang for lang in ranked if all(letter in LANGUAGES[lang] for letter in letters)]
+    if len(full) == 1:
+        return full[0]
+    trial = full[:4] or ranked[:4]
+    best, best_score = trial[0], -1
+    for lang in trial:
+        probe = board.copy(stack=False)
+        score = 0
+        for token in tokens[:40]:
+            reading = read_move(probe, token, lang)
+            if reading.move is None or not reading.is_legal or reading.language is not None:
+                break
+            probe.push(reading.move)
+            score += 1
+        if score > best_score:
+            best, best_score = lang, score
+    return best

@@ -90,18 +90,20 @@ def bench_database(five: bool) -> Path:
     manifest = build_database(folder, 4)
     seconds = time.perf_counter() - started
     size = sum(int(v["bytes"]) for v in manifest["pieces"].values())
+    wld = sum(int(v.get("wld_bytes", 0)) for v in manifest["pieces"].values())
     positions = 6_408_836
     print(f"database <= 4 pieces: built in {seconds:.1f} s wall, {time.process_time() - cpu:.1f} s CPU "
-          f"(target <= 60 s); {size / 1e6:.2f} MB on disk for {positions:,} positions "
-          f"({size * 8 / positions:.2f} bits a position, distances included)")
+          f"(target <= 60 s); {size / 1e6:.2f} MB on disk for {positions:,} positions: win/loss/draw "
+          f"{wld / 1e6:.2f} MB ({wld * 8 / positions:.2f} bits a position), the rest distances for lines")
     if five:
         started = time.perf_counter()
         cpu = time.process_time()
         manifest = build_database(folder, 5, lambda m: print("   ", m, flush=True))
         seconds = time.perf_counter() - started
         size5 = int(manifest["pieces"]["5"]["bytes"])
+        wld5 = int(manifest["pieces"]["5"].get("wld_bytes", 0))
         print(f"database 5 pieces: built in {seconds / 60:.1f} min wall, {(time.process_time() - cpu) / 60:.1f} min "
-              f"CPU (target <= 60 min); {size5 / 1e6:.1f} MB on disk")
+              f"CPU (target <= 60 min); {size5 / 1e6:.1f} MB on disk, of which win/loss/draw {wld5 / 1e6:.1f} MB")
     return folder
 
 

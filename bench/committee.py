@@ -2,10 +2,11 @@
 
 Usage: ``python bench/committee.py [--cases N] [--threads T]``. Starts
 ``python3 -m adjudicator serve`` (waitress) on 127.0.0.1 with a temp SQLite
-database (WAL, synchronous=FULL), opens N cases, sends every member's vote from T
-threads, and prints votes per second, median / p95 / max latency per vote, the
-time to open a case (it includes the recommendation), and the time
-``audit verify`` takes over the whole trail.
+database (WAL, synchronous=FULL), opens a few checkers cases through the server with
+the configured analysis (``--open`` of them; the time includes the deterministic
+search), opens N more directly with a 3000-node search, sends every member's vote
+on those from T threads, and prints votes per second, median / p95 / max latency
+per vote, and the time ``audit verify`` takes over the whole trail.
 """
 
 from __future__ import annotations
@@ -28,8 +29,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from adjudicator.rulesets import RulesetBook  # noqa: E402
 from web.auth.models import create_user  # noqa: E402
+from web.committee.service import open_case  # noqa: E402
 from web.committee.store import command_session  # noqa: E402
+from web.config import load_config  # noqa: E402
 
 MEMBERS = ("m1", "m2", "m3")
 
@@ -46,14 +50,24 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--cases", type=int, default=50)
     parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--open", type=int, default=3, help="cases opened through the server (full analysis)")
     args = parser.parse_args()
     workdir = Path(tempfile.mkdtemp(prefix="bench-committee-"))
     url = f"sqlite:///{workdir / 'bench.db'}"
     tokens: dict[str, str] = {}
-    with command_session({"database": {"url": url}}) as session:
+    config = load_config()
+    config["database"] = {"url": url}
+    small = {**config, "checkers": {**config.get("checkers", {}), "search_nodes": 3000}}
+    case = {"game": "checkers", "ruleset": "acf-master-division", "claim": "unfinished-game",
+            "fen": "B:W21,22,23,K30:B9,10,11", "members": list(MEMBERS)}
+    cases: list[int] = []
+    with command_session(config) as session:
+        users = {}
         for name, role in (("tina", "td"), *((m, "committee") for m in MEMBERS)):
-            tokens[name] = create_user(session, name, role, "password-123")[1]
+            users[name], tokens[name], _ = create_user(session, name, role, "password-123")
         session.commit()
+        for _ in range(args.cases):
+            cases.append(open_case(session, case, users["tina"], RulesetBook.from_config(small), small).id)
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -68,12 +82,10 @@ def main() -> int:
                 break
             except OSError:
                 time.sleep(0.1)
-        case = {"game": "checkers", "ruleset": "acf-master-division", "claim": "unfinished-game",
-                "fen": "B:W21,22,23,K30:B9,10,11", "members": list(MEMBERS)}
-        open_times, cases = [], []
-        for _ in range(args.cases):
+        open_times = []
+        for _ in range(args.open):
             start = time.perf_counter()
-            cases.append(call("POST", f"{base}/api/v1/committee-cases", tokens["tina"], case)[1]["id"])
+            call("POST", f"{base}/api/v1/committee-cases", tokens["tina"], case)
             open_times.append(time.perf_counter() - start)
 
         def vote(job: tuple[int, str]) -> float:
@@ -98,8 +110,10 @@ def main() -> int:
         report = verify(session)
         verify_time = time.perf_counter() - start
     ms = 1000.0
-    print(f"cases opened: {len(cases)}, median {statistics.median(open_times) * ms:.1f} ms "
-          f"(includes the recommendation)")
+    nodes = config.get("checkers", {}).get("search_nodes")
+    if open_times:
+        print(f"case opened through the server with the configured analysis ({nodes}-node checkers search): "
+              f"median {statistics.median(open_times):.2f} s over {len(open_times)}")
     print(f"votes: {len(jobs)} from {args.threads} threads in {wall:.2f} s = {len(jobs) / wall:.1f} votes/s")
     print(f"vote latency: median {statistics.median(latencies) * ms:.1f} ms, "
           f"p95 {latencies[int(0.95 * (len(latencies) - 1))] * ms:.1f} ms, max {latencies[-1] * ms:.1f} ms")

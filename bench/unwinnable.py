@@ -71,7 +71,8 @@ def main() -> int:
             agree += 1
         else:
             print(f"DISAGREE {fen} {name}: expected {expected}, got {found.unwinnable} ({found.method})")
-        if found.unwinnable is False and not (found.helpmate is not None and replays_to_mate(board, found.helpmate, color)):
+        proven = found.helpmate is not None and replays_to_mate(board, found.helpmate, color)
+        if found.unwinnable is False and not proven:
             bad_mates += 1
             print(f"BAD HELPMATE {fen} {name}: {found.helpmate}")
     if profiler is not None:

@@ -39,7 +39,9 @@ def build_services(
     except ModuleNotFoundError:
         pass
     else:
-        mate = UnwinnabilityAnalyser()  # the helpmate search (FIDE 6.9, 5.2.2)
+        # the helpmate search (FIDE 6.9, 5.2.2); committee and appeal work: the node budget alone
+        # decides, so that a re-run gives the same verdict on any machine
+        mate = UnwinnabilityAnalyser(time_limit=float("inf")) if deterministic else UnwinnabilityAnalyser()
 
     from adjudicator.analysis import EngineUnavailable
     from engines.stockfish import EngineSettings, StockfishPool, UnavailableAnalyst

@@ -26,7 +26,7 @@ from typing import Any
 import chess
 import chess.engine
 
-from adjudicator.analysis import AnalysisCancelled, AnalysisLimits, EngineEvidence, EngineUnavailable
+from adjudicator.analysis import AnalysisLimits, EngineEvidence, EngineUnavailable
 from adjudicator.services import Progress
 
 DEBIAN_PATH = "/usr/games/stockfish"
@@ -75,7 +75,9 @@ class EngineSettings:
     threads: int = 1
     hash_mb: int = 64
     timeout_seconds: float = 30.0
-    """Hard limit on one analysis (and on start-up); past it the process is killed."""
+    """Hard limit on one analysis; past it the process is killed."""
+    start_timeout_seconds: float = 10.0
+    """Limit on starting the engine and on each command to it (the UCI handshake, options)."""
     syzygy_path: str = ""
     """Directories (os.pathsep-separated) passed to the engine's SyzygyPath; empty: none."""
     deterministic_hash_mb: int = 16
@@ -89,6 +91,7 @@ class EngineSettings:
             threads=max(1, int(engines.get("threads", 1))),
             hash_mb=max(1, int(engines.get("hash_mb", 64))),
             timeout_seconds=float(engines.get("timeout_seconds", 30)),
+            start_timeout_seconds=float(engines.get("start_timeout_seconds", 10)),
             syzygy_path=os.pathsep.join(syzygy_dirs),
         )
 
@@ -100,7 +103,7 @@ class _Process:
         self.settings = settings
         try:
             self.engine = chess.engine.SimpleEngine.popen_uci(
-                list(settings.command), timeout=settings.timeout_seconds, setpgrp=True
+                list(settings.command), timeout=settings.start_timeout_seconds, setpgrp=True
             )
         except (OSError, chess.engine.EngineError, TimeoutError) as exc:
             why = str(exc) or type(exc).__name__
@@ -143,6 +146,14 @@ class _Process:
 
 class _Hang(Exception):
     pass
+
+
+class _Cancelled(Exception):
+    """Carries the progress callback's own exception past the retry logic."""
+
+    def __init__(self, reason: BaseException) -> None:
+        super().__init__(str(reason))
+        self.reason = reason
 
 
 _FAILURES = (chess.engine.EngineError, EngineUnavailable, OSError, TimeoutError, concurrent.futures.CancelledError)
@@ -218,8 +229,8 @@ class StockfishPool:
                     if process is None:
                         process = self._start()
                     return self._run(process, board, limits, progress, deadline)
-                except AnalysisCancelled:
-                    raise
+                except _Cancelled as cancelled:
+                    raise cancelled.reason from None
                 except _Hang as exc:
                     failures.append(str(exc))
                 except _FAILURES as exc:
@@ -276,7 +287,7 @@ class StockfishPool:
                     with contextlib.suppress(Exception):
                         analysis.stop()
                         finished.result(timeout=2.0)
-                    raise AnalysisCancelled("the analysis was cancelled") from exc
+                    raise _Cancelled(exc) from exc
         info = analysis.info
         seconds = time.monotonic() - started
         if progress is not None:

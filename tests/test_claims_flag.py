@@ -233,7 +233,10 @@ def test_both_flags_without_a_time_control(judge: Any) -> None:
     told = judge("fide-standard", fen=fen, final_period=True, clock={"white": 0, "black": 0})
     assert told.result == "1/2-1/2"
     untold = judge("fide-standard", fen=fen, clock={"white": 0, "black": 0})
-    assert (untold.verdict, untold.result) == ("deferred", None)
+    assert (untold.verdict, untold.result) == ("upheld", "1/2-1/2")
+    assert any("taken as the last period" in reason for reason in untold.reasons)
+    earlier = judge("fide-standard", fen=fen, final_period=False, clock={"white": 0, "black": 0})
+    assert (earlier.verdict, earlier.result) == ("rejected", None)
 
 
 @pytest.mark.parametrize("ruleset", ["sabah-active30", "calchess-scholastic"])
@@ -390,6 +393,8 @@ def test_armageddon_draw_counts_as_a_black_win(judge: Any) -> None:
         ({"fen": P12, "clock": {"white": 0, "black": 0}, "flag_order_known": "yes"}, "flag_order_known"),
         ({"fen": P12, "clock": WHITE_DOWN, "moves_completed": -1}, "moves_completed"),
         ({"clock": WHITE_DOWN}, "record"),
+        ({"fen": "8/8/8/8/8/8/8/K7 w - - 0 1", "clock": WHITE_DOWN}, "fen"),
+        ({"fen": "k6R/8/8/8/8/8/8/K7 w - - 0 1", "clock": WHITE_DOWN}, "fen"),
     ],
 )
 def test_bad_input_names_the_field(judge: Any, fields: dict[str, Any], field: str) -> None:
@@ -404,12 +409,13 @@ def test_no_flag_down(judge: Any) -> None:
 
 
 def test_us_multi_control_claim_needs_a_scoresheet(judge: Any) -> None:
-    """13C1: before the final control, a flag claim needs the scoresheet; the position's move number is not one."""
+    """13C1: before the final control the claim stands on the scoresheet; the TD is told to check it."""
     fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 30"
     bare = judge("uschess", time_control="40/120, SD/30;d5", fen=fen, clock=WHITE_DOWN)
-    assert (bare.verdict, bare.result) == ("deferred", None)
+    assert (bare.verdict, bare.result) == ("upheld", "0-1")
+    assert "scoresheet" in bare.instructions[0] and "US Chess 13C1" in bare.rule_refs
     counted = judge("uschess", time_control="40/120, SD/30;d5", fen=fen, moves_completed=29, clock=WHITE_DOWN)
-    assert (counted.verdict, counted.result) == ("upheld", "0-1")
+    assert (counted.verdict, counted.result) == ("upheld", "0-1") and counted.instructions == ()
 
 
 def test_fide_arbiter_calls_the_flag_whoever_is_named(judge: Any) -> None:
@@ -430,3 +436,21 @@ def test_record_and_position_must_agree(judge: Any) -> None:
     with pytest.raises(ContractError) as err:
         judge("fide-standard", record="1. e4 e5 *", fen=P12, clock=WHITE_DOWN)
     assert err.value.field == "fen"
+
+
+def test_time_ran_out_unnoticed_earlier_in_the_record(judge: Any) -> None:
+    """[%emt] shows White's 90 minutes ran out on move 38; play went on to move 42; Black now claims: 0-1."""
+    sans = quiet_moves(84)
+    parts, left = [], 5400.0
+    for ply, san in enumerate(sans):
+        move = ply // 2 + 1
+        if ply % 2 == 0:
+            spent = 145 if move < 38 else 200
+            left = max(0.0, left - spent)
+            parts.append(f"{move}. {san} {{[%clk {hms(left)}] [%emt {hms(spent)}]}}")
+        else:
+            parts.append(san)
+    record = '[TimeControl "40/5400:1800"]\n\n' + " ".join(parts) + " *"
+    ruling = judge("fide-standard", record=record, clock={"white": 0, "flagged": ["white"]})
+    assert (ruling.verdict, ruling.result) == ("upheld", "0-1")
+    assert "ran out during move 38" in " ".join(ruling.reasons)

@@ -120,7 +120,7 @@ def test_p22_clock_pressed_without_a_move(book: RulesetBook) -> None:
     assert [(a.side, a.seconds) for a in result.adjustments] == [("black", 120)]
     assert "FIDE 7.5.3" in result.rule_refs
     assert any("distraction" in r for r in result.reasons)
-    second = ruling(book, ruleset="fide-standard", claimant="black", fen=BARE_KING.replace(" w ", " w "),
+    second = ruling(book, ruleset="fide-standard", claimant="black", fen=BARE_KING,
                     clock_pressed_without_move=True, previous_illegal_moves=1)
     assert second.result == "1/2-1/2"
 
@@ -213,3 +213,18 @@ def test_clock_times_from_the_record_are_evidence_and_later_moves_are_cancelled(
     assert result.evidence["clocks_before"] == {"white": 5340, "black": 5280}
     assert result.instructions[0].endswith("; the 1 later move(s) are cancelled")
     assert any("White 1:29:00, Black 1:28:00" in r for r in result.reasons)
+
+
+def test_second_illegal_move_with_the_real_unwinnability_analysis(book: RulesetBook) -> None:
+    unwinnable = pytest.importorskip("engines.unwinnable", reason="the unwinnability analysis is not merged here")
+    services = Services(mate=unwinnable.UnwinnabilityAnalyser())
+    # a bare king cannot mate: a draw
+    bare = ruling(book, services, ruleset="fide-standard", start_fen=BARE_KING, record="70. Kd2-d4",
+                  previous_illegal_moves=1)
+    assert bare.result == "1/2-1/2"
+    assert "has_insufficient_material" not in bare.evidence["mate_check"]["method"]
+    # K+N against K+P: Black can mate by some series of legal moves, so White loses
+    knight = ruling(book, services, ruleset="fide-standard", start_fen="8/8/8/3k4/8/2n5/6P1/6K1 w - - 0 1",
+                    record="1. Kg1-g3", previous_illegal_moves=1)
+    assert knight.result == "0-1"
+    assert knight.evidence["mate_check"].get("helpmate")

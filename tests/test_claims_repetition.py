@@ -166,3 +166,11 @@ def test_record_and_fen_that_disagree_are_reported(book: RulesetBook) -> None:
                fen="rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 8 5")
     assert err.value.field == "fen" and err.value.code == "record_mismatch"
     assert "f3 is empty in the record but white knight in fen" in err.value.message
+
+
+def test_us_14c4_claim_after_moving_without_pressing_the_clock(book: RulesetBook) -> None:
+    record = numbered(SHUFFLE)  # 4...Ng8 made by Black: the start position for the third time
+    fide = ruling(book, ruleset="fide-standard", claimant="black", record=record, clock_not_pressed=True)
+    assert fide.verdict == "rejected" and not fide.adjustments  # FIDE: only the player having the move
+    us = ruling(book, ruleset="uschess", claimant="black", record=record, clock_not_pressed=True)
+    assert us.verdict == "upheld" and us.result == "1/2-1/2"

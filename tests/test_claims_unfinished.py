@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from adjudicator.analysis import AnalysisCancelled
 from adjudicator.contract import parse_case
 from adjudicator.rule import rule
 from adjudicator.rulesets import RulesetBook
@@ -21,6 +20,10 @@ from adjudicator.services import Services
 from engines import build_services
 
 pytestmark = pytest.mark.engine
+
+
+class UserCancelled(Exception):
+    """What a caller's progress callback raises to cancel (the web job raises its own)."""
 
 
 @pytest.fixture(scope="module")
@@ -62,6 +65,13 @@ def test_a_checkmated_king_loses_without_any_analysis(book: RulesetBook) -> None
     ruling = adjudicate(book, Services(), "R6k/8/6K1/8/8/8/8/8 b - - 0 60")
     assert ruling.verdict is Verdict.ADJUDICATED and ruling.result == "1-0" and ruling.confidence == 1.0
     assert "FIDE 5.1.1" in ruling.rule_refs
+
+
+def test_the_position_comes_from_the_record(book: RulesetBook) -> None:
+    case = parse_case({"ruleset": "fide-standard", "claim": "unfinished-game",
+                       "record": "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#"})
+    ruling = rule(case, book, Services())
+    assert ruling.result == "1-0" and ruling.reasons == ("Black is checkmated.",)
 
 
 def test_stalemate_is_a_draw(book: RulesetBook) -> None:
@@ -152,11 +162,11 @@ def test_a_score_in_the_margin_is_searched_again_with_more_nodes(
 
 def test_cancel_before_the_engine_starts(book: RulesetBook, config: dict[str, Any]) -> None:
     def cancel_at_once(done: float, message: str) -> None:
-        raise RuntimeError("cancelled by the user")
+        raise UserCancelled("cancelled by the user")
 
     services = build_services(config, tablebases=False, progress=cancel_at_once)
     try:
-        with pytest.raises(AnalysisCancelled):
+        with pytest.raises(UserCancelled):
             adjudicate(book, services, "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 9")
     finally:
         services.close()
@@ -170,11 +180,11 @@ def test_progress_is_reported_and_cancel_stops_the_adjudication(
     def cancel_in_the_engine(done: float, message: str) -> None:
         seen.append(done)
         if message.startswith("engine"):
-            raise RuntimeError("cancelled by the user")
+            raise UserCancelled("cancelled by the user")
 
     services = build_services(config, tablebases=False, progress=cancel_in_the_engine)
     try:
-        with pytest.raises(AnalysisCancelled):
+        with pytest.raises(UserCancelled):
             adjudicate(book, services, "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 9")
     finally:
         services.close()
@@ -250,3 +260,12 @@ def test_p51_a_claim_on_a_proposed_move_not_played_is_checked_in_the_tables(
     assert ruling.verdict is Verdict.UPHELD and ruling.result == "1-0" and ruling.confidence == 1.0
     draw = adjudicate(book, with_tables, "8/5k2/8/3r4/8/8/2R5/5K2 w - - 0 60", "iccf", claimant="white")
     assert draw.verdict is Verdict.REJECTED and draw.result is None
+
+
+def test_thresholds_that_contradict_each_other_name_the_key(config: dict[str, Any]) -> None:
+    from adjudicator.rulesets import RulesetError
+
+    bad = edited(config, "fide-standard", draw_score_cp=300, win_score_cp=200)
+    with pytest.raises(RulesetError) as caught:
+        adjudicate(bad, Services(), "8/5k2/8/3r4/8/8/2R5/5K2 b - - 0 60")
+    assert caught.value.key == "rulesets.fide-standard.adjudication.draw_score_cp"

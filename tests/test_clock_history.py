@@ -127,3 +127,19 @@ def test_the_control_running_out_before_the_period_s_moves() -> None:
 def test_record_without_clock_comments_has_no_readings() -> None:
     side = white_clock(["", "", "", ""], "G/30;d5")
     assert not side.has_readings and side.moves_made == 2
+
+
+def test_bronstein_delay_gives_back_the_time_spent_up_to_the_delay() -> None:
+    comments = ["[%clk 0:03:00] [%emt 0:00:02]", "[%clk 0:02:52] [%emt 0:00:11]"]
+    side = white_clock(both(comments, ["", ""]), "180+3b")
+    assert [m.charged for m in side.moves] == [0, 8]
+    assert side.irregularities == ()
+
+
+def test_increment_only_from_a_later_move() -> None:
+    """ "G/90;inc30 from move 3": moves 1 and 2 earn nothing, move 3 earns 30 s."""
+    comments = ["[%clk 1:29:50]", "[%clk 1:29:40]", "[%clk 1:30:00]"]
+    side = white_clock(both(comments, ["", "", ""]), "G/90;inc30 from move 3")
+    assert [m.bonus for m in side.moves] == [0, 0, 30]
+    assert [m.spent for m in side.moves] == [10, 10, 10]
+    assert side.irregularities == ()

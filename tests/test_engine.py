@@ -15,7 +15,7 @@ from typing import Any
 import chess
 import pytest
 
-from adjudicator.analysis import AnalysisCancelled, AnalysisLimits, EngineUnavailable
+from adjudicator.analysis import AnalysisLimits, EngineUnavailable
 from adjudicator.contract import parse_case
 from adjudicator.rule import rule
 from adjudicator.rulesets import RulesetBook
@@ -25,12 +25,20 @@ from tests.fake_engines import command
 
 pytestmark = pytest.mark.engine
 
+
+class UserCancelled(Exception):
+    """What a caller's progress callback raises to cancel (the web job raises its own)."""
+
 ROOK_ENDING = "8/5k2/8/3r4/8/8/2R5/5K2 b - - 0 60"
 MIDDLEGAME = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 9"
 
 
-def settings(cmd: tuple[str, ...] | None = None, timeout: float = 20.0, pool: int = 1) -> EngineSettings:
-    return EngineSettings(command=cmd or (find_stockfish(),), pool_size=pool, timeout_seconds=timeout)
+def settings(
+    cmd: tuple[str, ...] | None = None, timeout: float = 20.0, start: float = 20.0, pool: int = 1
+) -> EngineSettings:
+    return EngineSettings(
+        command=cmd or (find_stockfish(),), pool_size=pool, timeout_seconds=timeout, start_timeout_seconds=start
+    )
 
 
 @pytest.fixture()
@@ -101,12 +109,12 @@ def test_progress_is_reported_and_a_raise_cancels_the_search(pool: StockfishPool
     def progress(done: float, message: str) -> None:
         seen.append(done)
         if len(seen) >= 2:
-            raise KeyboardInterrupt("user pressed cancel")
+            raise UserCancelled("user pressed cancel")
 
     started = time.monotonic()
-    with pytest.raises(AnalysisCancelled):
+    with pytest.raises(UserCancelled):
         pool.analyse(chess.Board(MIDDLEGAME), AnalysisLimits(nodes=50_000_000), progress=progress)
-    assert time.monotonic() - started < 10
+    assert time.monotonic() - started < 20  # stopped long before the 50M nodes asked for
     assert all(0.0 <= f <= 1.0 for f in seen)
     # the engine is still usable afterwards
     evidence = pool.analyse(chess.Board(ROOK_ENDING), AnalysisLimits(nodes=5_000))
@@ -126,23 +134,24 @@ def test_an_engine_that_hangs_is_killed_and_reported_within_the_limit() -> None:
         started = time.monotonic()
         with pytest.raises(EngineUnavailable, match="hard limit"):
             hanging.analyse(chess.Board(), AnalysisLimits(nodes=1_000))
-        assert time.monotonic() - started < 8  # two attempts of one second each, plus start-up
+        assert time.monotonic() - started < 15  # two attempts of one second each, plus two start-ups
         assert hanging.pids() == []  # the hung processes were killed
     finally:
         hanging.close()
 
 
 def test_an_engine_that_never_finishes_its_handshake_is_reported() -> None:
-    silent = StockfishPool(settings(command("silent"), timeout=1.0))
+    silent = StockfishPool(settings(command("silent"), start=1.0))
     try:
         started = time.monotonic()
         with pytest.raises(EngineUnavailable, match="did not start"):
             silent.analyse(chess.Board(), AnalysisLimits(nodes=1_000))
-        assert time.monotonic() - started < 8
+        assert time.monotonic() - started < 10
     finally:
         silent.close()
 
 
+@pytest.mark.filterwarnings("ignore:coroutine 'AnalysisResult.wait' was never awaited")  # the dead engine's loop
 def test_an_engine_that_crashes_is_restarted_once_then_reported() -> None:
     crashing = StockfishPool(settings(command("crash"), timeout=5.0))
     try:
@@ -167,7 +176,7 @@ def test_stockfish_killed_mid_analysis_is_restarted_and_the_analysis_retried(poo
     evidence = pool.analyse(board, AnalysisLimits(seconds=1.5))
     killer.join()
     assert evidence.depth > 0
-    assert time.monotonic() - started < 15
+    assert time.monotonic() - started < 40  # within the two hard limits of 20 s
     assert pool.pids() and victim not in pool.pids()
 
 
@@ -178,7 +187,7 @@ def test_closing_the_services_ends_the_engine_processes(config: dict[str, Any]) 
     pids = services.engine.pids()  # type: ignore[attr-defined]
     assert pids
     services.close()
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 10
     while time.monotonic() < deadline and any(_alive(pid) for pid in pids):
         time.sleep(0.05)
     assert not any(_alive(pid) for pid in pids)

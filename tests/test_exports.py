@@ -31,13 +31,20 @@ def test_the_ruling_becomes_a_comment_before_the_new_result() -> None:
 
 def test_a_record_without_tags_or_result_gets_one() -> None:
     text = annotate_record("1. d4 d5", "1-0", "by adjudication")
-    assert text == "1. d4 d5 {by adjudication} 1-0\n"
+    assert text == "1. d4 d5\n{by adjudication} 1-0\n"
 
 
 def test_a_record_without_result_tag_gets_the_tag() -> None:
     text = annotate_record('[Event "x"]\n\n1. d4 d5 0-1', "1-0", "c")
     assert '[Result "1-0"]' in text
     assert text.rstrip().endswith("{c} 1-0")
+
+
+def test_a_long_comment_is_wrapped_to_pgn_export_lines() -> None:
+    text = annotate_record("1. d4 d5 *", "1/2-1/2", "a long reason " * 20)
+    assert all(len(line) <= 79 for line in text.splitlines())
+    game = chess.pgn.read_game(io.StringIO(text))
+    assert game is not None and " ".join(game.end().comment.split()) == ("a long reason " * 20).strip()
 
 
 def test_a_position_without_record_gives_a_record_starting_there() -> None:
@@ -50,7 +57,7 @@ def test_a_pdn_record_keeps_its_moves_and_gets_the_comment() -> None:
     text = annotate_record('[Event "ACF"]\n[Result "*"]\n1. 11-15 23-19 2. 8-11 22-17 *', "1/2-1/2", "draw",
                            game="checkers")
     assert '[Result "1/2-1/2"]' in text
-    assert "1. 11-15 23-19 2. 8-11 22-17 {draw} 1/2-1/2" in text
+    assert "1. 11-15 23-19 2. 8-11 22-17\n{draw} 1/2-1/2" in text
 
 
 def test_comments_never_close_early() -> None:

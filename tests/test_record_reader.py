@@ -25,6 +25,10 @@ def final(text: str, **kw: object) -> str:
         ("1. e4 e5 2. Cf3 Cc6 3. Ab5 a6 4. O-O Cf6 5. Te1 Ae7", "es"),
         ("1. e4 e5 2. Pf3 Pc6 3. Lb5 a6 4. O-O Pf6 5. Te1 Le7", "nl"),
         ("1. e4 e5 2. Kf3 Kc6 3. Sb5 a6 4. 0-0 Kf6 5. Le1 Se7", "ru"),
+        ("1. e4 e5 2. Cf3 Cc6 3. Bb5 a6 4. O-O Cf6 5. Te1 Be7", "pt"),
+        ("1. e4 e5 2. Sf3 Sc6 3. Gb5 a6 4. O-O Sf6 5. We1 Ge7", "pl"),
+        ("1. e4 e5 2. Jf3 Jc6 3. Sb5 a6 4. O-O Jf6 5. Ve1 Se7", "cs"),
+        ("1. e4 e5 2. Hf3 Hc6 3. Fb5 a6 4. O-O Hf6 5. Be1 Fe7", "hu"),
         ("1. e4 e5 2. Кf3 Кc6 3. Сb5 a6 4. 0-0 Кf6 5. Лe1 Сe7", "ru"),
         ("1. e4 e5 2. ♘f3 ♞c6 3. ♗b5 a6 4. O-O ♞f6 5. ♖e1 ♝e7", "en"),
         ("1. e2-e4 e7-e5 2. Ng1-f3 Nb8-c6 3. Bf1-b5 a7-a6 4. 0-0 Ng8-f6 5. Rf1-e1 Bf8-e7", "en"),
@@ -164,3 +168,16 @@ def test_chess960_castling() -> None:
     replay = replay_chess(record)
     assert replay.chess960 and not replay.illegal
     assert replay.final_board.board_fen() == "1r3rk1/8/8/8/8/8/8/2KR3R"
+
+
+def test_a_russian_record_with_only_knight_moves_is_not_read_as_king_moves() -> None:
+    replay = replay_chess("1. e4 e5 2. Kf3 Kc6 3. Kc3 Kf6")
+    assert replay.language == "ru" and not replay.illegal
+    assert replay.final_board.piece_at(chess.F6) == chess.Piece(chess.KNIGHT, chess.BLACK)
+
+
+@pytest.mark.parametrize("king", ["Кр", "Kr", "Kp"])
+def test_the_russian_king(king: str) -> None:
+    replay = replay_chess(f"1. e4 e5 2. {king}e2 Kc6 3. Kf3 {king}e7")
+    assert replay.language == "ru" and not replay.illegal
+    assert replay.final_board.king(chess.WHITE) == chess.E2 and replay.final_board.king(chess.BLACK) == chess.E7

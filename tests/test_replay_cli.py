@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+
+from web.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 KEYS = ["plies", "start_fen", "final_fen", "illegal", "unreadable", "repetitions", "counter"]
@@ -37,37 +42,54 @@ def test_one_object_per_game_in_the_contract_shape() -> None:
     assert second["final_fen"] == "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/3B4/PPPP1PPP/RN1QKBNR w KQkq - 2 3"
 
 
-def test_language_option(tmp_path: Path) -> None:
+def in_process(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *args: str, stdin: str = ""
+) -> tuple[int, list[dict[str, object]], str]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    status = main(["replay", *args])
+    out = capsys.readouterr()
+    return status, [json.loads(line) for line in out.out.splitlines()], out.err
+
+
+def test_language_option(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "game.pgn"
     path.write_text("1. e4 e5 2. Sf3 Sc6", encoding="utf-8")
-    proc = run(str(path), "--language", "de")
-    assert proc.returncode == 0
-    assert json.loads(proc.stdout)["final_fen"].startswith("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2")
+    status, lines, _ = in_process(monkeypatch, capsys, str(path), "--language", "de")
+    assert status == 0
+    assert str(lines[0]["final_fen"]).startswith("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2")
 
 
-def test_bad_input_exits_2_naming_the_field(tmp_path: Path) -> None:
-    for args, stdin, field in [
+@pytest.mark.parametrize(
+    ("args", "stdin", "field"),
+    [
         (["-"], "", "file"),
         (["/nonexistent.pgn"], "", "file"),
         (["-", "--language", "xx"], "1. e4", "language"),
         (["-"], '[FEN "nonsense"]\n1. e4', "record"),
-    ]:
-        proc = run(*args, stdin=stdin)
-        assert proc.returncode == 2, (args, proc.stdout)
-        body = json.loads(proc.stdout.splitlines()[-1])
-        assert body["error"]["field"] == field
-        assert "Traceback" not in proc.stderr
+        (["-", "--start-fen", "nonsense"], "1. e4", "start_fen"),
+    ],
+)
+def test_bad_input_exits_2_naming_the_field(
+    args: list[str], stdin: str, field: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, lines, err = in_process(monkeypatch, capsys, *args, stdin=stdin)
+    assert status == 2, lines
+    body = lines[-1]["error"]
+    assert isinstance(body, dict) and body["field"] == field
+    assert err.startswith("adjudicator: ") and "Traceback" not in err
 
 
-def test_checkers_records_go_to_the_checkers_replay() -> None:
-    proc = run("-", "--game", "checkers", stdin='[Event "a"]\n1. 11-15 23-19 2. 8-11 22-17 *\n')
-    assert "Traceback" not in proc.stderr
+def test_checkers_records_go_to_the_checkers_replay(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, lines, _ = in_process(
+        monkeypatch, capsys, "-", "--game", "checkers", stdin='[Event "a"]\n1. 11-15 23-19 2. 8-11 22-17 *\n'
+    )
     try:
         import adjudicator.checkers.replay  # noqa: F401
     except ModuleNotFoundError:
-        assert proc.returncode == 2
-        assert json.loads(proc.stdout)["error"]["field"] == "game"
+        assert status == 2
+        assert lines[0]["error"]["field"] == "game"  # type: ignore[index]
     else:
-        assert proc.returncode == 0
-        body = json.loads(proc.stdout)
-        assert body["plies"] == 4 and body["final_fen"].startswith("B:")
+        assert status == 0
+        assert lines[0]["plies"] == 4 and str(lines[0]["final_fen"]).startswith("B:")

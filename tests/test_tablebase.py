@@ -54,6 +54,17 @@ def test_a_dead_draw_is_a_draw(tables: Tablebases) -> None:
     assert found is not None and found.outcome == "draw"
 
 
+def test_a_gaviota_mate_too_far_for_the_count_is_a_draw_without_pawns(shared: Path) -> None:
+    gaviota = Tablebases([], [shared / "data" / "tablebases" / "gaviota"])
+    try:
+        late = gaviota.probe(chess.Board("8/8/8/4k3/8/8/8/KQ6 w - - 98 120"))
+        assert late is not None and late.outcome == "win" and late.result_for_mover() == 0
+        early = gaviota.probe(chess.Board("8/8/8/4k3/8/8/8/KQ6 w - - 60 120"))
+        assert early is not None and early.result_for_mover() == 1
+    finally:
+        gaviota.close()
+
+
 def test_positions_beyond_the_tables_are_not_probed(tables: Tablebases) -> None:
     assert tables.probe(chess.Board()) is None
     assert tables.probe(chess.Board("8/8/8/4k3/8/8/2PP4/KQ6 w - - 0 1")) is None  # five pieces

@@ -15,6 +15,7 @@ import pytest
 from engines.unwinnable import (
     PositionError,
     UnwinnabilityAnalyser,
+    check_position,
     is_blockade_unwinnable,
     is_material_unwinnable,
 )
@@ -40,7 +41,8 @@ ROWS = public_rows()
 
 @pytest.fixture(scope="module")
 def analyser() -> UnwinnabilityAnalyser:
-    return UnwinnabilityAnalyser()
+    # node budget only in effect: the wall clock of a shared CI machine must not change a verdict
+    return UnwinnabilityAnalyser(time_limit=120.0)
 
 
 def replay_is_mate_by(board: chess.Board, helpmate: tuple[str, ...], winner: chess.Color) -> bool:
@@ -141,6 +143,8 @@ def test_locked_pawn_wall_is_dead_though_material_remains(analyser: Unwinnabilit
     dead = analyser.is_dead_position(board)
     assert dead.is_dead is True
     assert dead.white.method == "blockade"
+    assert dead.rule_refs == ("FIDE 5.2.2",)
+    assert dead.reasons[0].startswith("White cannot checkmate")
 
 
 def test_a_wall_with_a_bishop_that_can_break_in_is_not_dead(analyser: UnwinnabilityAnalyser) -> None:
@@ -178,6 +182,59 @@ def test_a_tiny_budget_leaves_the_question_undecided() -> None:
     assert found.method == "budget"
 
 
-def test_a_board_without_kings_is_refused(analyser: UnwinnabilityAnalyser) -> None:
+def test_a_board_that_is_no_position_is_left_to_the_arbiter(analyser: UnwinnabilityAnalyser) -> None:
     with pytest.raises(PositionError):
-        analyser.search(chess.Board("8/8/8/8/8/8/8/R7 w - - 0 1"), chess.WHITE)
+        check_position(chess.Board("8/8/8/8/8/8/8/R7 w - - 0 1"))
+    # after an illegal move the side not to move may stand in check: no verdict, never a crash
+    found = analyser.search(chess.Board("7k/8/8/8/8/8/8/4K2R w - - 0 1"), chess.WHITE)
+    assert found.unwinnable is None
+    assert found.method.startswith("illegal-position")
+
+
+def test_blockade_proofs_survive_the_exhaustive_check() -> None:
+    """Soundness: whenever the blockade analysis calls a position dead, visiting every reachable
+    position (where there are few enough to visit) finds no mate either. Positions: the public
+    locked structures after a few random moves, some with a king moved elsewhere."""
+    import random
+
+    from engines.unwinnable.helpmate import HelpmateSearch
+
+    rng = random.Random(20261129)
+    bases = sorted({fen for fen, _, _ in ROWS if chess.Board(fen).pawns})
+    proofs = 0
+    for _ in range(120):
+        board = chess.Board(rng.choice(bases))
+        for _ in range(rng.randint(0, 6)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        board = chess.Board(board.fen())
+        if rng.random() < 0.5:
+            color = rng.choice([chess.WHITE, chess.BLACK])
+            king = board.king(color)
+            assert king is not None
+            empty = [sq for sq in chess.SQUARES if board.piece_at(sq) is None]
+            board.remove_piece_at(king)
+            board.set_piece_at(rng.choice(empty), chess.Piece(chess.KING, color))
+        if not board.is_valid():
+            continue
+        winner = rng.choice([chess.WHITE, chess.BLACK])
+        if not is_blockade_unwinnable(board, winner):
+            continue
+        closure = HelpmateSearch(board, winner, 10**6, float("inf")).exhaust(5_000)
+        assert closure is not True, f"blockade called {board.fen()} dead for {winner}, but a mate is reachable"
+        proofs += closure is False
+    assert proofs >= 5
+
+
+def test_a_king_that_can_only_shuttle_cannot_be_approached(analyser: UnwinnabilityAnalyser) -> None:
+    # White's king shuttles h3-h4 and nothing else of White can ever move. Black's king could
+    # win the g2 pawn only by stepping next to those squares, which stalemates White on the
+    # spot: so the pawns stay locked and White can never mate, though a pawn wall alone
+    # would not prove it.
+    board = chess.Board("8/8/k6p/5p1P/3b1p2/2b2PpK/6P1/8 w - - 0 1")
+    assert [m.uci() for m in board.legal_moves] == ["h3h4"]
+    found = analyser.search(board, chess.WHITE)
+    assert found.unwinnable is True
+    assert found.method == "blockade"

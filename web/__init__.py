@@ -13,9 +13,10 @@ import os
 import secrets
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flask import Blueprint, Flask
+if TYPE_CHECKING:
+    from flask import Flask
 
 BLUEPRINTS: list[str] = [
     "web.claims:bp",
@@ -37,6 +38,7 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     ``DATABASE_URL`` (another database), and any Flask setting (``TESTING``,
     ``WTF_CSRF_ENABLED``, ``SECRET_KEY``).
     """
+    from flask import Blueprint, Flask
     from flask_wtf.csrf import CSRFProtect
 
     from adjudicator.rulesets import RulesetBook

@@ -66,10 +66,13 @@ def read_input(path: str, field: str = "input") -> str:
         raise ContractError("unreadable_input", f"cannot read {path}: {exc.strerror}", field) from None
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser; given ``argv``, only the named subcommand's module is imported (a fast start)."""
     parser = _Parser(prog="adjudicator", description="The arbiter's assistant.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for name in COMMANDS:
+    words = [a for a in (sys.argv[1:] if argv is None else argv) if not a.startswith("-")]
+    wanted = words[0].replace("-", "_") if words else None
+    for name in (wanted,) if wanted in COMMANDS else COMMANDS:
         try:
             module = importlib.import_module(f"web.commands.{name}")
         except ModuleNotFoundError as exc:
@@ -82,7 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser(argv).parse_args(argv)
         return int(args.func(args) or 0)
     except (ContractError, RulesetError, ConfigError) as exc:
         return fail(exc)

@@ -19,8 +19,7 @@ two orders gives two moves (as in the published perft figures).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 RED: Final = True
 """The side that moves first (``B`` in PDN FEN: "Black" in books)."""
@@ -146,9 +145,11 @@ class FenError(ValueError):
     """A PDN FEN string that does not describe a checkers position."""
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
-    """A move: the squares visited (1-32) and the pieces it removes (a bitboard)."""
+class Move(NamedTuple):
+    """A move: the squares visited (1-32) and the pieces it removes (a bitboard).
+
+    A named tuple rather than a dataclass: move generation makes millions of them.
+    """
 
     path: tuple[int, ...]
     captured: int = 0
@@ -169,9 +170,11 @@ class Move:
         return ("x" if self.captured else "-").join(str(s) for s in self.path)
 
 
-@dataclass(frozen=True, slots=True)
-class Position:
-    """A checkers position: Red's and White's pieces, the kings among them, and who moves."""
+class Position(NamedTuple):
+    """A checkers position: Red's and White's pieces, the kings among them, and who moves.
+
+    A named tuple (immutable, hashable, cheap to make): the search makes one a node.
+    """
 
     red: int
     white: int

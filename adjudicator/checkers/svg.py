@@ -8,6 +8,7 @@ last move marked by its squares and the path of a jump.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from html import escape
 
 from adjudicator.checkers.board import Move, Position
@@ -42,13 +43,18 @@ def _crown(cx: float, cy: float, r: float, colour: str) -> str:
 
 
 def board_svg(
-    position: Position, last_move: Move | None = None, size: int = 400, flipped: bool = False,
-    title: str | None = None,
+    position: Position | str, last_move: Move | None = None, size: int = 400, flipped: bool = False,
+    title: str | None = None, marked: Iterable[int] = (),
 ) -> str:
-    """An SVG diagram of ``position``; ``last_move`` (squares and jump path) is marked.
+    """An SVG diagram of ``position`` (a position or a PDN FEN); ``last_move`` (squares and jump path)
+    and any ``marked`` squares are highlighted.
 
     ``flipped`` turns the board for White's point of view (White at the top).
+
+    :raises adjudicator.checkers.board.FenError: a FEN that is not a position.
     """
+    if isinstance(position, str):
+        position = Position.from_fen(position)
     cell = size / 8
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size}" width="{size}" height="{size}" '
@@ -61,10 +67,11 @@ def board_svg(
             colour = DARK if (row + col) % 2 == 1 else LIGHT
             x, y = col * cell, row * cell
             parts.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{cell:.1f}" height="{cell:.1f}" fill="{colour}"/>')
-    marked = set(last_move.path) if last_move else set()
+    highlighted = set(last_move.path) if last_move else set()
+    highlighted.update(marked)
     for square in range(1, 33):
         x, y = square_xy(square, flipped)
-        if square in marked:
+        if square in highlighted:
             parts.append(
                 f'<rect x="{x * cell:.1f}" y="{y * cell:.1f}" width="{cell:.1f}" height="{cell:.1f}" '
                 f'fill="{MARK}" fill-opacity="0.55" class="last-move" data-square="{square}"/>'

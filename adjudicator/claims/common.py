@@ -2,6 +2,8 @@
 
 - FIDE 9.2 / 9.3: only the player having the move may claim; 9.4: not after
   touching a piece with the intention of moving it (case field ``touched_piece``).
+  US Chess 14C4: a player who made the move but did not press the clock keeps the
+  right to claim (case field ``clock_not_pressed``).
 - FIDE 9.2.1 / 9.3.1: the intended move is written, not played; 9.5.3: after an
   incorrect claim it must be played (if illegal, another move with the same piece).
 - FIDE 9.1.2.3: every claim under 9.2 or 9.3 is also a draw offer (US Chess: the
@@ -112,6 +114,8 @@ def admissible(claim: str, case: Case, ruleset: Ruleset, board: chess.Board, cla
     """None when the claimant may claim now; else the ruling that the claim is not admissible."""
     us = ruleset.is_a("uschess")
     to_move = side_name(board.turn)
+    if claimant != to_move and us and case.get_bool("clock_not_pressed"):
+        return None  # US 14C4: made the move but did not press the clock; the right to claim stays
     if claimant != to_move:
         ref = ruleset.ref("14C" if claim == "threefold-repetition" else "14F") if us else ruleset.ref(
             "9.2" if claim == "threefold-repetition" else "9.3"

@@ -24,7 +24,9 @@ Verdicts: ``upheld`` when the flag decides the game (a win, or a draw because th
 opponent cannot win or both flags are down); ``rejected`` when it does not (the
 game was over, the period's moves were made, only the claimant's own flag is down,
 or play continues); ``deferred`` when the arbiter must settle a fact first (whether
-a forced win exists, which period it is).
+a forced win exists, whether a helpmate exists when the analysis runs out of budget).
+With both flags down and nothing telling the period, it is taken as the last one
+(both clocks at zero almost always means sudden death), and the ruling says so.
 """
 
 from __future__ import annotations
@@ -108,7 +110,8 @@ def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
     if replay is not None:
         board = replay.final_board
     elif case.fen or case.start_fen:
-        board = parse_fen(case.fen or case.start_fen or "", "fen" if case.fen else "start_fen")
+        field = "fen" if case.fen else "start_fen"
+        board = _checked(parse_fen(case.fen or case.start_fen or "", field), field)
     else:
         raise ContractError("missing_field", "a flag claim needs the record or the position (fen)", "record")
     claimant, notes = _claimant(case, flags, rules)
@@ -135,6 +138,8 @@ def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
             "fen": board.fen(),
         }
     )
+    if len(flags.flagged) == 1 and ctx.deadness.mode == "helpmate" and not board.is_insufficient_material():
+        ctx.deadness.search(board, _color(ctx, case.opponent(flags.flagged[0])))  # the 6.9 question first
     ended = game_end(replay, board, ruleset, ctx.deadness, case.sides)
     if ended is not None and ended.is_mandatory:
         return _already_over(ctx, ended)
@@ -159,6 +164,23 @@ def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
             f"{flags.flagged[0].capitalize()}'s fell first (Arbiters' Manual on both clocks showing 0.00)."
         )
     return _one_flag(ctx, flags.flagged[0])
+
+
+_FATAL = (
+    (chess.STATUS_NO_WHITE_KING | chess.STATUS_NO_BLACK_KING | chess.STATUS_EMPTY, "each side needs one king"),
+    (chess.STATUS_TOO_MANY_KINGS, "a side has more than one king"),
+    (chess.STATUS_OPPOSITE_CHECK, "the side not to move is in check"),
+    (chess.STATUS_PAWNS_ON_BACKRANK, "a pawn stands on the first or last rank"),
+)
+
+
+def _checked(board: chess.Board, field: str) -> chess.Board:
+    """A position the flag rules can apply to (kings present, the side not to move not in check)."""
+    status = board.status()
+    problems = [why for flags, why in _FATAL if status & flags]
+    if problems:
+        raise ContractError("invalid_fen", f"{field} is not a legal position: {'; '.join(problems)}", field)
+    return board
 
 
 def _claimant(case: Case, flags: FlagState, rules: FlagRules) -> tuple[str, list[str]]:
@@ -225,24 +247,17 @@ def _one_flag(ctx: Context, flagged: str) -> Ruling:
             ],
             instructions=["Count the moves on the scoresheets (or give moves_completed) and rule again."],
         )
+    checks: list[str] = []
     if (
         rules.scoresheet_before_final
         and period.is_final is False
         and period.moves_source not in ("record", "moves_completed")
     ):
-        return _ruling(
-            ctx,
-            Verdict.DEFERRED,
-            None,
-            [*refs, rules.ref("moves", ctx.ruleset.ref("6.4"))],
-            [
-                f"{name}'s flag fell before the final time control; the claim needs a scoresheet showing "
-                "that the moves were not completed."
-            ],
-            instructions=[
-                "Check the claimant's scoresheet (at most 3 missing or wrong move pairs) and "
-                "rule again with the record or moves_completed."
-            ],
+        refs.append(rules.ref("moves", ctx.ruleset.ref("6.4")))
+        checks.append(
+            f"Before the final control the claim stands only on a scoresheet: check that it shows {name} short of "
+            f"the {period.required} moves (at most 3 missing or wrong move pairs); if the moves were made, play "
+            "continues instead."
         )
     reasons.append(_flag_reason(ctx, flagged, period))
     chance = win_chance(
@@ -258,7 +273,7 @@ def _one_flag(ctx: Context, flagged: str) -> Ruling:
             None,
             refs,
             reasons,
-            instructions=[_undecided_instruction(chance, name, other)],
+            instructions=[_undecided_instruction(chance, name, other), *checks],
             confidence=0.5,
         )
     if chance.can_win:
@@ -267,7 +282,9 @@ def _one_flag(ctx: Context, flagged: str) -> Ruling:
     else:
         result = "1/2-1/2"
         reasons.append(f"{other} cannot win, so the game is drawn.")
-    return _ruling(ctx, Verdict.UPHELD, result, refs, reasons, confidence=chance.confidence, armageddon=True)
+    return _ruling(
+        ctx, Verdict.UPHELD, result, refs, reasons, instructions=checks, confidence=chance.confidence, armageddon=True
+    )
 
 
 def _period(ctx: Context, side: str) -> PeriodCheck:
@@ -289,6 +306,12 @@ def _flag_reason(ctx: Context, flagged: str, period: PeriodCheck) -> str:
     if ctx.control is None or period.period is None:
         return f"{name}'s flag is down."
     which = f"period {period.period + 1}"
+    if period.overrun is not None:
+        needed = "all remaining moves" if period.required is None else f"the {period.required} moves required"
+        return (
+            f"By the clock readings {name}'s time ran out during move {period.overrun.move}, in {which}, "
+            f"before {needed}; the flag counts from when it is noticed or claimed (6.8)."
+        )
     if period.required is None:
         return f"{name}'s flag fell in {which}, the period in which all remaining moves must be made."
     made = "an unknown number of" if period.moves_made is None else str(period.moves_made)
@@ -356,38 +379,36 @@ def _both_flags(ctx: Context) -> Ruling:
         return _ruling(ctx, Verdict.UPHELD, "1/2-1/2", [ref], reasons, armageddon=True)
     if rules.claimant_flag_must_be_up:
         reasons.append(f"{ctx.claimant.capitalize()}'s own flag is down, so no win on time can be claimed.")
+    if not any(f is False for f in finals) and not all(f is True for f in finals):
+        # Neither the control nor the case tells: both clocks at zero almost always means the
+        # final (sudden-death) period, since a clock adds each earlier period's time itself.
+        reasons.append(
+            "The time control does not tell which period this is; it is taken as the last period "
+            "(give time_control, or final_period: false, if it is not)."
+        )
+        finals = [True, True]
     if all(f is True for f in finals):
         if rules.both_flags == "td-may-draw":
             reasons.append("This is the final time control: the TD may declare the game drawn.")
         else:
             reasons.append("This is the last period, so the game is drawn.")
         return _ruling(ctx, Verdict.UPHELD, "1/2-1/2", [ref], reasons, armageddon=True)
-    if any(f is False for f in finals):
-        reasons.append("This is not the last period, so play continues.")
-        tc = ctx.control
-        steps = []
-        for side, p in periods.items():
-            if tc is not None and p.period is not None and p.is_final is False:
-                nxt = tc.period(p.period + 1, side == case.sides[0])
-                steps.append(f"{side.capitalize()}: period {p.period + 2}, {nxt.describe()}")
-        return _ruling(
-            ctx,
-            Verdict.REJECTED,
-            None,
-            [ref],
-            reasons,
-            instructions=[
-                "Set both clocks to the next period and continue" + (f" ({'; '.join(steps)})." if steps else ".")
-            ],
-        )
-    reasons.append("It is not known whether this is the last period (give time_control or final_period).")
+    reasons.append("This is not the last period, so play continues.")
+    tc = ctx.control
+    steps = []
+    for side, p in periods.items():
+        if tc is not None and p.period is not None and p.is_final is False:
+            nxt = tc.period(p.period + 1, side == case.sides[0])
+            steps.append(f"{side.capitalize()}: period {p.period + 2}, {nxt.describe()}")
     return _ruling(
         ctx,
-        Verdict.DEFERRED,
+        Verdict.REJECTED,
         None,
         [ref],
         reasons,
-        instructions=["If this is the last period the game is drawn; otherwise play continues."],
+        instructions=[
+            "Set both clocks to the next period and continue" + (f" ({'; '.join(steps)})." if steps else ".")
+        ],
     )
 
 

@@ -76,7 +76,9 @@ class Deadness:
             return True
         if self.mode != "helpmate":
             return False
-        return all(self.search(board, color).unwinnable is True for color in (chess.WHITE, chess.BLACK))
+        # a side already searched goes first: one winnable side settles it
+        colors = sorted((chess.WHITE, chess.BLACK), key=lambda c: (board.fen(), c) not in self.searches)
+        return all(self.search(board, color).unwinnable is True for color in colors)
 
 
 def game_end(

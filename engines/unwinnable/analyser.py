@@ -31,6 +31,9 @@ from .blockade import is_blockade_unwinnable
 from .helpmate import BudgetExhausted, HelpmateSearch
 from .material import is_material_unwinnable
 
+_MAX_DEPTH = 1000
+"""Deepest nominal depth of the helpmate search."""
+
 
 class PositionError(ValueError):
     """The board is not a chess position the analysis can rule on (missing king, king en prise...)."""
@@ -68,6 +71,22 @@ class DeadPosition:
 
     white: MateSearch
     black: MateSearch
+
+    rule_refs: tuple[str, ...] = ("FIDE 5.2.2",)
+
+    @property
+    def reasons(self) -> tuple[str, ...]:
+        """One sentence per side, as an arbiter would put it."""
+        out = []
+        for name, found in (("White", self.white), ("Black", self.black)):
+            if found.unwinnable is True:
+                out.append(f"{name} cannot checkmate by any series of legal moves ({found.method}).")
+            elif found.unwinnable is False:
+                line = " ".join(found.helpmate or ())
+                out.append(f"{name} can still checkmate, for instance: {line or 'the position is mate'}.")
+            else:
+                out.append(f"Whether {name} can checkmate is undecided within the analysis budget ({found.method}).")
+        return tuple(out)
 
     @property
     def is_dead(self) -> bool | None:
@@ -119,32 +138,44 @@ def replays_to_mate(board: chess.Board, moves: list[str] | tuple[str, ...], winn
 class UnwinnabilityAnalyser:
     """The helpmate oracle (``adjudicator.services.MateOracle``) for FIDE 6.9 and 5.2.2.
 
-    ``node_limit`` and ``time_limit`` (seconds) bound each query; when either runs
-    out the answer is undecided (``unwinnable=None``), which never turns a loss
-    into a draw by itself.
+    ``node_limit`` and ``time_limit`` (seconds of this process's processor time,
+    so that a busy machine does not change a verdict) bound each query; when
+    either runs out the answer is undecided (``unwinnable=None``), which never
+    turns a loss into a draw by itself.
     """
 
     def __init__(
         self,
         node_limit: int = 400_000,
-        time_limit: float = 10.0,
+        time_limit: float = 5.0,
         quick_nodes: int = 150,
         iteration_nodes: int = 10_000,
+        first_stretch: int = 40_000,
+        closure_positions: int = 30_000,
     ) -> None:
         self.node_limit = node_limit
         self.time_limit = time_limit
         self.quick_nodes = quick_nodes
         self.iteration_nodes = iteration_nodes
+        self.first_stretch = first_stretch
+        self.closure_positions = closure_positions
 
     def is_dead_position(self, board: chess.Board) -> DeadPosition:
         """FIDE 5.2.2: the analysis for both colours."""
         return DeadPosition(white=self.search(board, chess.WHITE), black=self.search(board, chess.BLACK))
 
     def search(self, board: chess.Board, color: chess.Color) -> MateSearch:
-        """Can ``color`` checkmate from ``board`` by any series of legal moves (FIDE 6.9)?"""
-        check_position(board)
+        """Can ``color`` checkmate from ``board`` by any series of legal moves (FIDE 6.9)?
+
+        A board that is no legal position (a king missing, the side not to move in
+        check, ...) gets an undecided answer naming the problem: the arbiter rules.
+        """
+        try:
+            check_position(board)
+        except PositionError as exc:
+            return MateSearch(color=color, unwinnable=None, helpmate=None, method=f"illegal-position: {exc}")
         work = board.copy(stack=False)
-        deadline = time.monotonic() + self.time_limit
+        deadline = time.process_time() + self.time_limit
         nodes = 0
 
         def result(unwinnable: bool | None, method: str, line: list[chess.Move] | None = None) -> MateSearch:
@@ -188,37 +219,46 @@ class UnwinnabilityAnalyser:
             work.pop()
         if not open_moves:
             return result(True, "blockade")
-        # 6. iterative-deepening helpmate search, over the first moves still open
-        try:
-            if len(open_moves) == len(moves):
-                deep = HelpmateSearch(work, color, self.node_limit - nodes, deadline, share=probe)
-                try:
-                    verdict = deep.deepen(self.iteration_nodes)
-                finally:
-                    nodes += deep.nodes
-                if verdict is True:
-                    assert deep.mate is not None
-                    return result(False, "search", prefix + deep.mate)
-                return result(True if verdict is False else None, "search" if verdict is False else "budget")
-            exhausted = 0
+        # 6. iterative-deepening helpmate search, over the first moves still open; when a first
+        #    stretch of it fails, visit every reachable position if there are few (a proof either way)
+        roots: list[tuple[list[chess.Move], HelpmateSearch]] = []
+        if len(open_moves) == len(moves):
+            roots.append(([], HelpmateSearch(work, color, 0, deadline, share=probe)))
+        else:
             for move in open_moves:
                 work.push(move)
-                deep = HelpmateSearch(work, color, self.node_limit - nodes, deadline, share=probe)
+                roots.append(([move], HelpmateSearch(work, color, 0, deadline, share=probe)))
+                work.pop()
+        proved = 0
+        closure_tried = False
+        for first_moves, deep in roots:
+            while deep.next_depth <= _MAX_DEPTH:
+                before = deep.nodes
+                deep.node_limit = deep.nodes + self.node_limit - nodes
                 try:
-                    verdict = deep.deepen(self.iteration_nodes)
-                finally:
-                    nodes += deep.nodes
-                    work.pop()
+                    verdict = deep.deepen(self.iteration_nodes, stop=deep.next_depth)
+                except BudgetExhausted:
+                    nodes += deep.nodes - before
+                    return result(None, "budget")
+                nodes += deep.nodes - before
                 if verdict is True:
                     assert deep.mate is not None
-                    return result(False, "search", [*prefix, move, *deep.mate])
+                    return result(False, "search", [*prefix, *first_moves, *deep.mate])
                 if verdict is False:
-                    exhausted += 1
-            if exhausted == len(open_moves):
-                return result(True, "blockade+search")
-            return result(None, "budget")
-        except BudgetExhausted:
-            return result(None, "budget")
+                    proved += 1
+                    break
+                if not closure_tried and nodes >= self.first_stretch:
+                    closure_tried = True
+                    visit = HelpmateSearch(work, color, 0, deadline, share=probe)
+                    closure = visit.exhaust(self.closure_positions)
+                    if closure is False:
+                        return result(True, "closure")
+                    if closure is True:
+                        assert visit.mate is not None
+                        return result(False, "closure", prefix + visit.mate)
+        if proved == len(roots):
+            return result(True, "search" if len(roots) == 1 else "blockade+search")
+        return result(None, "budget")
 
     @staticmethod
     def _terminal(board: chess.Board, color: chess.Color) -> bool | None:

@@ -80,8 +80,12 @@ class _Potential(Exception):
 class Reachability:
     """The fixpoint of the reachability rules for one position (see the module docstring)."""
 
-    def __init__(self, board: chess.Board, winner: chess.Color | None = None) -> None:
+    def __init__(
+        self, board: chess.Board, winner: chess.Color | None = None, loser_king_barred: Bitboard = 0
+    ) -> None:
+        """``loser_king_barred``: squares the loser's king may not step onto (see :func:`is_blockade_unwinnable`)."""
         self.board = board
+        self.loser_king_barred = loser_king_barred
         self.pieces: list[_Piece] = []
         for color in (chess.WHITE, chess.BLACK):
             mine = board.occupied_co[color]
@@ -97,7 +101,9 @@ class Reachability:
                     self.pieces.append(_Piece(sq, kind, color, 1 << sq))
         if winner is not None:
             # the loser's king first, then W's pieces: a W piece entering the king's region ends the work early
-            self.pieces.sort(key=lambda p: 0 if p.kind == chess.KING and p.color != winner else 1 if p.color == winner else 2)
+            self.pieces.sort(
+                key=lambda p: 0 if p.kind == chess.KING and p.color != winner else 1 if p.color == winner else 2
+            )
         self.clear = [ALL & ~board.occupied_co[chess.BLACK], ALL & ~board.occupied_co[chess.WHITE]]
         self.pawn_captures = [0, 0]
         self.winner = winner
@@ -210,6 +216,8 @@ class Reachability:
                     allowed = self.clear[c]
                     if piece.kind == chess.KING:
                         allowed &= ~forbidden[c]
+                        if c != self.winner:
+                            allowed &= ~self.loser_king_barred
                     frontier = reach
                     while True:
                         new = spread(frontier) & allowed & ~reach
@@ -321,7 +329,53 @@ def is_blockade_unwinnable(board: chess.Board, winner: chess.Color) -> bool:
 
     ``False`` means "not proven", never "winnable". Positions with an en-passant
     capture available are left alone (the model does not follow that capture).
+
+    The stalemate motif: when W's only legal move is a king step (W's king
+    shuttling between two squares, nothing else of W able to move), the loser's
+    king can never stand next to those squares: arriving there would leave W
+    without a move, which ends the game in stalemate (or W checkmated), never
+    in a mate by W. The analysis is then repeated with the loser's king kept away,
+    and its verdict used only if, in that model too, W's pieces never move and
+    W's king stays on the two squares.
     """
     if board.ep_square is not None and board.has_legal_en_passant():
         return False
-    return Reachability(board, winner).is_unwinnable(winner)
+    if Reachability(board, winner).is_unwinnable(winner):
+        return True
+    return _shuttle_unwinnable(board, winner)
+
+
+def _shuttle_unwinnable(board: chess.Board, winner: chess.Color) -> bool:
+    king = board.king(winner)
+    if king is None:
+        return False
+    squares = chess.BB_SQUARES[king]
+    if board.turn == winner:
+        moves = list(board.legal_moves)
+        if len(moves) != 1 or moves[0].from_square != king:
+            return False
+        squares |= chess.BB_SQUARES[moves[0].to_square]
+    else:
+        test = board.copy(stack=False)
+        test.turn = winner
+        test.ep_square = None
+        moves = list(test.legal_moves)
+        if len(moves) != 1 or moves[0].from_square != king:
+            return False
+        squares |= chess.BB_SQUARES[moves[0].to_square]
+    barred = king_spread(squares)
+    loser_king = board.king(not winner)
+    if loser_king is not None:
+        barred &= ~chess.BB_SQUARES[loser_king]
+    model = Reachability(board, winner, barred)
+    if model.potential:
+        return False
+    for piece in model.pieces:
+        if piece.color != winner:
+            continue
+        if piece.kind == chess.KING:
+            if piece.reach & ~squares:
+                return False
+        elif piece.reach != chess.BB_SQUARES[piece.square]:
+            return False
+    return model.is_unwinnable(winner)

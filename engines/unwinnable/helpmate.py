@@ -28,9 +28,12 @@ import chess
 from .bitboards import DARK, KING_DISTANCE, KNIGHT_DISTANCE, LIGHT
 from .material import is_material_unwinnable, material_dead, needs_loser_promotion
 from .movegen import legal_moves
+from .positions import Key, Snapshot, child_key, in_check, position_key
 
 NORMAL, REWARD, PUNISH = 0, 1, 2
 _NO_REWARD_AFTER = 400
+_MAX_LINE = 700
+"""Longest line searched (plies): keeps the recursion within Python's limit."""
 
 
 class BudgetExhausted(Exception):
@@ -38,7 +41,8 @@ class BudgetExhausted(Exception):
 
 
 def _nb_blocked_pawns(board: chess.Board) -> int:
-    return ((board.pawns & board.occupied_co[chess.WHITE]) << 8 & board.pawns & board.occupied_co[chess.BLACK]).bit_count()
+    white = board.pawns & board.occupied_co[chess.WHITE]
+    return (white << 8 & board.pawns & board.occupied_co[chess.BLACK]).bit_count()
 
 
 def _has_lonely_pawns(board: chess.Board) -> bool:
@@ -55,144 +59,15 @@ def _has_lonely_pawns(board: chess.Board) -> bool:
 
 def _semi_blocked_target(board: chess.Board) -> int | None:
     """A square between a white pawn and a black pawn facing it two ranks up, if any."""
-    between = ((board.pawns & board.occupied_co[chess.WHITE]) << 8) & ((board.pawns & board.occupied_co[chess.BLACK]) >> 8)
+    white = board.pawns & board.occupied_co[chess.WHITE]
+    black = board.pawns & board.occupied_co[chess.BLACK]
+    between = (white << 8) & (black >> 8)
     between &= chess.BB_ALL
     return chess.lsb(between) if between else None
 
 
 _DEAD, _MATE, _LIVE = 0, 1, 2
 """Facts of a position that do not depend on the path: no mate can follow, W has mated, or neither."""
-
-Key = tuple[int, int, int, int, int, int, int, bool, int | None, int]
-
-
-def _key(board: chess.Board) -> Key:
-    occ = board.occupied_co
-    return (occ[0], occ[1], board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.turn,
-            board.ep_square, board.castling_rights)
-
-
-def _child_key(key: Key, move: chess.Move, kind: int) -> Key:
-    """The key of the position after ``move`` (by a ``kind`` piece), computed without a board."""
-    black, white, pawns, knights, bishops, rooks, queens, turn, ep, castling = key
-    frm = move.from_square
-    to = move.to_square
-    f = 1 << frm
-    t = 1 << to
-    own, enemy = (white, black) if turn else (black, white)
-    new_ep = None
-    if enemy & t:
-        keep = ~t
-        enemy &= keep
-        pawns &= keep
-        knights &= keep
-        bishops &= keep
-        rooks &= keep
-        queens &= keep
-    castling &= ~f & ~t
-    if kind == chess.PAWN:
-        pawns &= ~f
-        diff = to - frm
-        if diff == 16 or diff == -16:
-            new_ep = (frm + to) >> 1
-        elif to == ep and not (enemy & t) and (diff & 1):
-            gone = ~(1 << (to - 8 if turn else to + 8))
-            enemy &= gone
-            pawns &= gone
-        promotion = move.promotion
-        if promotion is None:
-            pawns |= t
-        elif promotion == chess.QUEEN:
-            queens |= t
-        elif promotion == chess.KNIGHT:
-            knights |= t
-        elif promotion == chess.ROOK:
-            rooks |= t
-        else:
-            bishops |= t
-    elif kind == chess.KING:
-        castling &= ~(chess.BB_RANK_1 if turn else chess.BB_RANK_8)
-        if to - frm == 2 or frm - to == 2:  # castling: the rook jumps over the king
-            rook_from, rook_to = (frm + 3, frm + 1) if to > frm else (frm - 4, frm - 1)
-            rooks = (rooks & ~(1 << rook_from)) | (1 << rook_to)
-            own = (own & ~(1 << rook_from)) | (1 << rook_to)
-    elif kind == chess.KNIGHT:
-        knights = (knights & ~f) | t
-    elif kind == chess.BISHOP:
-        bishops = (bishops & ~f) | t
-    elif kind == chess.ROOK:
-        rooks = (rooks & ~f) | t
-    else:
-        queens = (queens & ~f) | t
-    own = (own & ~f) | t
-    if turn:
-        return (enemy, own, pawns, knights, bishops, rooks, queens, False, new_ep, castling)
-    return (own, enemy, pawns, knights, bishops, rooks, queens, True, new_ep, castling)
-
-
-def _in_check(key: Key) -> bool:
-    """Is the side to move in the position ``key`` in check?"""
-    black, white, pawns, knights, bishops, rooks, queens, turn, _, _ = key
-    own, enemy = (white, black) if turn else (black, white)
-    king_bb = own & ~(pawns | knights | bishops | rooks | queens)
-    king = king_bb.bit_length() - 1
-    if chess.BB_KNIGHT_ATTACKS[king] & knights & enemy or chess.BB_PAWN_ATTACKS[turn][king] & pawns & enemy:
-        return True
-    occupied = white | black
-    diagonal = (bishops | queens) & enemy
-    if diagonal and chess.BB_DIAG_ATTACKS[king][chess.BB_DIAG_MASKS[king] & occupied] & diagonal:
-        return True
-    straight = (rooks | queens) & enemy
-    return bool(
-        straight
-        and (
-            chess.BB_RANK_ATTACKS[king][chess.BB_RANK_MASKS[king] & occupied]
-            | chess.BB_FILE_ATTACKS[king][chess.BB_FILE_MASKS[king] & occupied]
-        )
-        & straight
-    )
-
-
-class _Snapshot:
-    """A board's position, to jump back to it without replaying moves."""
-
-    __slots__ = ("pawns", "knights", "bishops", "rooks", "queens", "kings", "white", "black", "occupied",
-                 "promoted", "turn", "castling_rights", "ep_square", "halfmove_clock", "fullmove_number")
-
-    def __init__(self, board: chess.Board) -> None:
-        self.pawns = board.pawns
-        self.knights = board.knights
-        self.bishops = board.bishops
-        self.rooks = board.rooks
-        self.queens = board.queens
-        self.kings = board.kings
-        self.white = board.occupied_co[chess.WHITE]
-        self.black = board.occupied_co[chess.BLACK]
-        self.occupied = board.occupied
-        self.promoted = board.promoted
-        self.turn = board.turn
-        self.castling_rights = board.castling_rights
-        self.ep_square = board.ep_square
-        self.halfmove_clock = board.halfmove_clock
-        self.fullmove_number = board.fullmove_number
-
-    def restore(self, board: chess.Board) -> None:
-        board.pawns = self.pawns
-        board.knights = self.knights
-        board.bishops = self.bishops
-        board.rooks = self.rooks
-        board.queens = self.queens
-        board.kings = self.kings
-        board.occupied_co[chess.WHITE] = self.white
-        board.occupied_co[chess.BLACK] = self.black
-        board.occupied = self.occupied
-        board.promoted = self.promoted
-        board.turn = self.turn
-        board.castling_rights = self.castling_rights
-        board.ep_square = self.ep_square
-        board.halfmove_clock = self.halfmove_clock
-        board.fullmove_number = self.fullmove_number
-
 
 class _Node:
     """A position's classified moves (rewarded first) and the keys of the positions they lead to.
@@ -203,7 +78,7 @@ class _Node:
     __slots__ = ("children", "semi_blocked", "snapshot")
 
     def __init__(self, children: list[list[Any]], semi_blocked: bool,
-                 snapshot: _Snapshot) -> None:
+                 snapshot: Snapshot) -> None:
         self.children = children
         self.semi_blocked = semi_blocked
         self.snapshot = snapshot
@@ -226,21 +101,29 @@ class HelpmateSearch:
         deadline: float,
         share: HelpmateSearch | None = None,
     ) -> None:
-        """``share``: an earlier search for the same winner whose expanded positions may be reused."""
+        """``deadline``: in ``time.process_time()`` seconds (this process's processor time, so a
+        busy machine does not change the verdict); ``share``: an earlier search for the same
+        winner whose expanded positions may be reused."""
         self.board = board.copy(stack=False)
         self.winner = winner
         self.loser = not winner
         self.node_limit = node_limit
         self.deadline = deadline
+        self.time_check = 0
         self.nodes = 0
         self.local_nodes = 0
         self.local_limit = 0
         self.max_depth = 0
         self.interrupted = False
+        """The last pass was cut off somewhere (depth or node limit)."""
+        self.stale = False
+        """The last pass skipped positions searched in an earlier pass (so it proves nothing alone)."""
         self.use_tt = True
         self.tt: dict[Key, int] = {}
         """Position key -> iteration number * 65536 + plies of depth it was searched with."""
         self.iteration_number = 0
+        self.next_depth = 2
+        """The depth of the next iterative-deepening pass."""
         self.facts: dict[Key, int] = {}
         self.expanded: tuple[dict[Key, _Node], dict[Key, _Node]] = ({}, {})
         if share is not None and share.winner == winner:
@@ -257,19 +140,118 @@ class HelpmateSearch:
         self.local_limit = local_limit
         self.local_nodes = 0
         self.interrupted = False
+        self.stale = False
         self.use_tt = use_tt
         self.iteration_number += 1
         self.line = []
-        return self._find(0, False, False, _key(self.board))
+        return self._find(0, False, False, position_key(self.board))
 
-    def deepen(self, local_limit: int = 10_000, start: int = 2, stop: int = 1000) -> bool | None:
-        """Iterative deepening: True = mate found, False = no helpmate exists, None = cut off."""
-        for max_depth in range(start, stop + 1):
+    def deepen(self, local_limit: int = 10_000, stop: int = 1000) -> bool | None:
+        """Iterative deepening: True = mate found, False = no helpmate exists, None = cut off.
+
+        Raises :class:`BudgetExhausted` when the node or time budget runs out; the
+        board is then put back and a later call (with a larger ``node_limit``)
+        goes on from the pass that was cut short.
+        """
+        root = Snapshot(self.board)
+        try:
+            return self._deepen(local_limit, stop)
+        except BudgetExhausted:
+            root.restore(self.board)
+            self.board.clear_stack()
+            self.tt.clear()  # the pass cut short must be searched again in full
+            raise
+
+    def _deepen(self, local_limit: int, stop: int) -> bool | None:
+        for max_depth in range(self.next_depth, stop + 1):
+            self.next_depth = max_depth
             if self.iteration(max_depth, local_limit):
                 return True
-            if not self.interrupted:
+            if not self.interrupted and self.stale:
+                # no cut-off, but earlier passes stood in for some positions: repeat the pass on its own
+                self.tt.clear()
+                if self.iteration(max_depth, local_limit):
+                    return True
+            if not self.interrupted and not self.stale:
                 return False
+        self.next_depth = stop + 1
         return None
+
+    def exhaust(self, max_positions: int) -> bool | None:
+        """Visits every position reachable from the root (no depth limit) while there are few of them.
+
+        True: a position where W has mated is reachable (the line to it is left in
+        ``self.mate``); False: every reachable position was visited and none is
+        such a mate (a proof of unwinnability); None: more than ``max_positions``
+        positions, or the time budget ran out.
+        """
+        board = self.board
+        root = position_key(board)
+        root_snapshot = Snapshot(board)
+        parents: dict[Key, tuple[Key, chess.Move] | None] = {root: None}
+        stack = [(root, root_snapshot)]
+        expanded = self.expanded[False]
+
+        def line_to(key: Key) -> list[chess.Move]:
+            line: list[chess.Move] = []
+            step = parents[key]
+            while step is not None:
+                line.append(step[1])
+                step = parents[step[0]]
+            line.reverse()
+            return line
+
+        try:
+            while stack:
+                key, snapshot = stack.pop()
+                snapshot.restore(board)
+                fact = self.facts.get(key)
+                if fact is None:
+                    fact = self._leaf_facts(key)
+                if fact == _MATE:
+                    self.mate = line_to(key)
+                    return True
+                if fact == _DEAD:
+                    continue
+                node = expanded.get(key) or self.expanded[True].get(key)
+                if node is None:
+                    node = self._expand(False)
+                    if node is None:
+                        self.facts[key] = _DEAD
+                        continue
+                    expanded[key] = node
+                if len(parents) > self.time_check:
+                    if time.process_time() > self.deadline:
+                        return None
+                    self.time_check = len(parents) + 1000
+                for entry in node.children:
+                    child = entry[3]
+                    if child is None:
+                        child = entry[3] = child_key(key, entry[1], entry[2])
+                    if child in parents:
+                        continue
+                    parents[child] = (key, entry[1])
+                    if len(parents) > max_positions:
+                        return None
+                    fact = self.facts.get(child)
+                    if fact is None:
+                        fact = self._key_facts(child)
+                    if fact == _DEAD:
+                        continue
+                    if fact == _MATE:
+                        self.mate = line_to(child)
+                        return True
+                    known = expanded.get(child)
+                    if known is not None:
+                        stack.append((child, known.snapshot))
+                        continue
+                    board.push(entry[1])
+                    stack.append((child, Snapshot(board)))
+                    board.pop()
+                    self.nodes += 1
+            return False
+        finally:
+            root_snapshot.restore(board)
 
     # -- the search -------------------------------------------------------
 
@@ -296,7 +278,7 @@ class HelpmateSearch:
             seen = tt.get(key)
             if seen is not None and seen & 0xFFFF >= moves_left:
                 if seen >> 16 != self.iteration_number:
-                    self.interrupted = True  # searched in an earlier, cut-off pass: proves nothing now
+                    self.stale = True  # searched in an earlier pass, which may have been cut off
                 return False
         fact = self.facts.get(key)
         if fact is None:
@@ -307,7 +289,7 @@ class HelpmateSearch:
             self.mate = list(self.line)
             return True
         max_depth = self.max_depth
-        if depth >= max_depth or self.local_nodes >= self.local_limit:
+        if depth >= max_depth or self.local_nodes >= self.local_limit or len(self.line) > _MAX_LINE:
             self.interrupted = True
             return False
         node = self.expanded[was_semi_blocked].get(key)
@@ -319,8 +301,12 @@ class HelpmateSearch:
             self.expanded[was_semi_blocked][key] = node
         if use_tt:
             tt[key] = (self.iteration_number << 16) | moves_left
-        if self.nodes >= self.node_limit or (self.nodes & 1023 == 0 and time.monotonic() > self.deadline):
+        if self.nodes >= self.node_limit:
             raise BudgetExhausted
+        if self.nodes >= self.time_check:
+            if time.process_time() > self.deadline:
+                raise BudgetExhausted
+            self.time_check = self.nodes + 2000
 
         board = self.board
         line = self.line
@@ -339,12 +325,12 @@ class HelpmateSearch:
             self.local_nodes += 1
             # what is known of the child decides without touching the board
             if child is None:
-                child = entry[3] = _child_key(key, move, kind)
+                child = entry[3] = child_key(key, move, kind)
             if use_tt:
                 seen = tt.get(child)
                 if seen is not None and seen & 0xFFFF >= max_depth - new_depth:
                     if seen >> 16 != iteration_number:
-                        self.interrupted = True
+                        self.stale = True
                     continue
             fact = facts.get(child)
             if fact is None:
@@ -380,7 +366,7 @@ class HelpmateSearch:
         w_occ, l_occ = (white, black) if self.winner else (black, white)
         if not w_occ & (pawns | rooks | queens) and material_dead(w_occ, l_occ, pawns, knights, bishops, rooks):
             fact = _DEAD
-        elif turn != self.winner and _in_check(key):
+        elif turn != self.winner and in_check(key):
             return None
         else:
             fact = _LIVE
@@ -472,4 +458,4 @@ class HelpmateSearch:
                     variation = REWARD
             (rewarded if variation == REWARD else others).append([variation, move, kind, None])
         # rewarded moves first: the same tree, but mates are met sooner
-        return _Node(rewarded + others, semi_blocked, _Snapshot(board))
+        return _Node(rewarded + others, semi_blocked, Snapshot(board))

@@ -78,10 +78,24 @@ def test_p44_after_one_more_cycle_the_announced_move_makes_the_third_occurrence(
     assert ruling.evidence["occurrences"] == [0, 4, 8]
 
 
-def test_a_repetition_claim_by_the_side_not_to_move_with_a_move_is_refused(book: RulesetBook) -> None:
+def test_a_repetition_claim_by_the_side_not_to_move_with_a_move_is_rejected(book: RulesetBook) -> None:
+    ruling = _rule(book, claim="threefold-repetition", claimant="red", start_fen="B:WK27:BK6",
+                   record="6-10 27-23 10-6", intended_move="23-27")
+    assert ruling.verdict == "rejected"
+    assert "only the player about to move" in ruling.reasons[0]
+
+
+def test_an_announced_move_that_is_not_legal_makes_the_claim_incorrect(book: RulesetBook) -> None:
+    ruling = _rule(book, claim="threefold-repetition", claimant="white", start_fen="B:WK27:BK6",
+                   record="6-10 27-23 10-6", intended_move="23-28")
+    assert ruling.verdict == "rejected"
+    assert "cannot be played" in ruling.reasons[0]
+
+
+def test_an_intended_move_that_is_not_a_move_names_the_field(book: RulesetBook) -> None:
     with pytest.raises(ContractError) as info:
-        _rule(book, claim="threefold-repetition", claimant="red", start_fen="B:WK27:BK6",
-              record="6-10 27-23 10-6", intended_move="23-27")
+        _rule(book, claim="threefold-repetition", claimant="white", start_fen="B:WK27:BK6",
+              record="6-10 27-23 10-6", intended_move="twenty-three")
     assert info.value.field == "intended_move"
 
 
@@ -130,3 +144,22 @@ def test_an_illegal_move_claim_on_a_legal_record_is_rejected(book: RulesetBook) 
     ruling = _rule(book, claim="illegal-move", claimant="white", record="11-15 23-19 8-11")
     assert ruling.verdict == "rejected"
     assert ruling.reasons == ("Every move of the record is legal.",)
+
+
+def test_an_event_penalty_for_an_incorrect_claim_is_applied_to_the_opponents_clock(config: dict[str, Any]) -> None:
+    strict = copy.deepcopy(config)
+    strict["rulesets"]["acf"]["incorrect_claim"] = {"opponent_bonus_seconds": 60, "penalty": "automatic"}
+    ruling = _rule(
+        RulesetBook.from_config(strict), claim="threefold-repetition", claimant="white", start_fen="B:WK27:BK6",
+        record="6-10 27-23 10-6", intended_move="23-27",
+    )
+    assert ruling.verdict == "rejected"
+    assert [a.to_json() for a in ruling.adjustments] == [
+        {"side": "red", "seconds": 60, "reason": "incorrect claim by white"}
+    ]
+    lenient = copy.deepcopy(strict)
+    lenient["rulesets"]["acf"]["incorrect_claim"]["penalty"] = "discretionary"
+    ruling = _rule(
+        RulesetBook.from_config(lenient), claim="forty-move", claimant="white", record=_p42_record(),
+    )
+    assert ruling.adjustments == () and any("may add 60 s" in i for i in ruling.instructions)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -130,3 +131,13 @@ def test_the_vectorised_move_generator_agrees_with_the_board(checkers_db: Endgam
                 after = position.push(move)  # White to move: turn it to Red to move
                 expected.add((flip_one(after.white), flip_one(after.red), flip_one(after.kings)))
             assert got[i] == expected, position.fen()
+
+
+def test_three_kings_beat_two_with_the_five_piece_database(checkers_db_folder: Path) -> None:
+    """Only where the user has built the 5-piece database (``adjudicator build-db --pieces 5``)."""
+    db = EndgameDatabase.open(checkers_db_folder)
+    if db.max_pieces < 5:
+        pytest.skip("the 5-piece database is not built here")
+    probe = db.probe(Position.from_fen("B:WK14,K23:BK1,K32,K5"))
+    assert probe is not None and probe.is_win
+    assert db.probe(Position.from_fen("B:WK14,K23:BK1,K32")).value == "draw"  # type: ignore[union-attr]

@@ -38,3 +38,9 @@ def test_the_last_move_is_marked_along_its_jump_path() -> None:
     assert str(move) == "15x24x31"
     assert sorted(re.findall(r'class="last-move" data-square="(\d+)"', svg)) == ["15", "24", "31"]
     assert 'class="move-path"' in svg
+
+
+def test_a_fen_string_is_drawn_too_and_marked_squares_are_highlighted() -> None:
+    svg = board_svg("W:WK14:B5", marked=[5, 9])
+    assert sorted(re.findall(r'class="last-move" data-square="(\d+)"', svg)) == ["5", "9"]
+    assert 'data-square="14"' in svg and "piece white king" in svg

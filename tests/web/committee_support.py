@@ -15,7 +15,25 @@ CHECKERS_FEN = "B:W21,22,23,K30:B9,10,11"
 """An unfinished Master Division game: Red (first mover) to move."""
 
 
+SEARCH_NODES = 3000
+"""The checkers search budget in these tests (the event's 100 000 nodes take seconds per case)."""
+
+
+def small_budgets(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keep the real analysis, with a small checkers node budget (still deterministic)."""
+    import engines
+
+    real = engines.build_services
+
+    def build(config: Any, *, deterministic: bool = False) -> Any:
+        smaller = {**config, "checkers": {**config.get("checkers", {}), "search_nodes": SEARCH_NODES}}
+        return real(smaller, deterministic=deterministic)
+
+    monkeypatch.setattr(engines, "build_services", build)
+
+
 def make_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **overrides: Any) -> Flask:
+    small_budgets(monkeypatch)
     db = tmp_path / "adjudicator.db"
     monkeypatch.setenv("ADJUDICATOR_DATABASE_URL", f"sqlite:///{db}")
     settings: dict[str, Any] = {"TESTING": True, "SECRET_KEY": "test-secret", "WTF_CSRF_ENABLED": False}

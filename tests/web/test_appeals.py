@@ -125,7 +125,7 @@ def test_an_overturned_decision_changes_the_exported_result(app: Flask) -> None:
         data={"outcome": "overturned", "new_result": "1-0", "reasons": "The win was verified."})
     after = td.get("/committee/cases/1/record").get_data(as_text=True)
     assert '[Result "1-0"]' in after and after.rstrip().endswith("1-0")
-    assert f"Overturned on appeal #{appeal_id} (april): 1-0. The win was verified." in after
+    assert f"Overturned on appeal #{appeal_id} (april): 1-0. The win was verified." in " ".join(after.split())
     page = td.get("/committee/cases/1").get_data(as_text=True)
     assert "TRF code 1 for Red, 0 for White" in page
     assert "the decision is overturned; new result 1-0" in page
@@ -147,3 +147,13 @@ def test_a_ruling_given_at_the_board_can_be_appealed(tmp_path: Path, monkeypatch
     page = login(app, "april", "appeals-password").get(response.headers["Location"]).get_data(as_text=True)
     assert "threefold-repetition" in page and "1. Nf3 Nf6 2. Ng1 Ng8" in page
     assert "No difference: the re-run gives the same analysis." in page
+
+
+def test_timings_are_not_differences_but_a_changed_line_is() -> None:
+    from web.appeals.service import differences
+
+    original = {"result": None, "evidence": {"line": ["11-16", "21-17"], "seconds": 11.0, "nodes": 100001}}
+    slower = {"result": None, "evidence": {"line": ["11-16", "21-17"], "seconds": 14.2, "nodes": 100001}}
+    assert differences(original, slower, None, None) == []
+    changed = {"result": None, "evidence": {"line": ["11-15"], "seconds": 11.0, "nodes": 100001}}
+    assert [d["field"] for d in differences(original, changed, None, None)] == ["evidence"]

@@ -137,3 +137,13 @@ def test_a_ruling_given_at_the_board_is_an_entry_and_a_hand_edit_is_named(tmp_pa
     code, report, _ = audit_verify(db)
     first = report["first_problem"]
     assert code == 1 and isinstance(first, dict) and first["subject"] == f"rulings:{ruling_id}"
+
+
+def test_a_role_raised_by_hand_is_found(decided: tuple[Flask, Path]) -> None:
+    _app, db = decided
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE users SET role = 'admin' WHERE name = 'm2'")
+    code, report, _ = audit_verify(db)
+    first = report["first_problem"]
+    assert code == 1 and isinstance(first, dict) and (first["kind"], first["subject"]) == ("user", "user:3")
+    assert "role is 'admin' but was recorded as 'committee'" in str(first["problem"])

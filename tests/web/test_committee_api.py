@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from committee_support import add_user, bearer, checkers_case, make_app
+from committee_support import SEARCH_NODES, add_user, bearer, checkers_case, make_app
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -47,9 +47,10 @@ def test_a_td_opens_a_case_with_the_recommendation_attached(app: Flask, tokens: 
     assert body["members"] == ["m1", "m2", "m3"]
     assert body["votes_cast"] == 0 and body["votes"] is None
     assert body["position"]["fen"] == "B:W21,22,23,K30:B9,10,11"
-    # the checkers analysis is another helper's work: until it is merged the case still opens
-    assert body["recommendation"] is not None or body["recommendation_note"].startswith(
-        "No recommendation available")
+    recommendation = body["recommendation"]  # the checkers search, deterministic settings
+    assert recommendation["claim"] == "unfinished-game" and recommendation["verdict"] in ("adjudicated", "deferred")
+    assert recommendation["evidence"]["engine"]["name"] == "adjudicator checkers search"
+    assert recommendation["evidence"]["engine"]["max_nodes"] == SEARCH_NODES
     assert (body["round"], body["board"]) == ("5", "2")
 
 

@@ -20,15 +20,13 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
-from committee_support import checkers_case
+from committee_support import add_user, bearer, checkers_case, make_app
 
-from web.auth.models import create_user
 from web.committee.store import command_session
 
 pytestmark = pytest.mark.slow
@@ -73,25 +71,28 @@ def call(method: str, url: str, token: str, body: Any = None) -> tuple[int, Any]
 
 
 @pytest.fixture
-def server_db(tmp_path: Path) -> Iterator[tuple[Path, dict[str, str]]]:
-    db = tmp_path / "votes.db"
-    tokens = {}
-    with command_session({"database": {"url": f"sqlite:///{db}"}}) as session:
-        for name, role in (("tina", "td"), *((m, "committee") for m in MEMBERS)):
-            tokens[name] = create_user(session, name, role, "password-123", hash_method="pbkdf2:sha256:1000")[1]
-        session.commit()
-    yield db, tokens
+def server_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, dict[str, str], list[int]]:
+    """Users and open cases, made before the server starts (the burst is of votes only)."""
+    app = make_app(tmp_path, monkeypatch)
+    tokens = {"tina": add_user(app, "tina", "td")}
+    tokens.update({member: add_user(app, member, "committee") for member in MEMBERS})
+    client = app.test_client()
+    cases = []
+    for _ in range(CASES):
+        response = client.post("/api/v1/committee-cases", json=checkers_case(list(MEMBERS)),
+                               headers=bearer(tokens["tina"]))
+        assert response.status_code == 201, response.get_json()
+        cases.append(response.get_json()["id"])
+    app.extensions["committee.sessionmaker"].kw["bind"].dispose()
+    return tmp_path / "adjudicator.db", tokens, cases
 
 
-def test_sigkill_during_a_burst_of_votes_loses_no_acknowledged_vote(server_db: tuple[Path, dict[str, str]]) -> None:
-    db, tokens = server_db
+def test_sigkill_during_a_burst_of_votes_loses_no_acknowledged_vote(
+    server_db: tuple[Path, dict[str, str], list[int]],
+) -> None:
+    db, tokens, cases = server_db
     server, base = start(db)
     try:
-        cases = []
-        for _ in range(CASES):
-            status, body = call("POST", f"{base}/api/v1/committee-cases", tokens["tina"], checkers_case(list(MEMBERS)))
-            assert status == 201, body
-            cases.append(body["id"])
         votes = [(case_id, member, RESULTS[(case_id + i) % 3]) for case_id in cases
                  for i, member in enumerate(MEMBERS)]
         acknowledged: list[tuple[int, str, str]] = []

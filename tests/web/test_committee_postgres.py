@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from committee_support import add_user, bearer, checkers_case
+from committee_support import add_user, bearer, checkers_case, small_budgets
 
 from web import create_app
 
@@ -65,6 +65,7 @@ def postgres_url() -> Iterator[str]:
 
 def test_concurrent_votes_on_postgresql(postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ADJUDICATOR_DATABASE_URL", postgres_url)
+    small_budgets(monkeypatch)
     app = create_app({"TESTING": True, "SECRET_KEY": "x", "WTF_CSRF_ENABLED": False})
     maker = app.extensions["committee.sessionmaker"]
     assert maker.kw["bind"].dialect.name == "postgresql"

@@ -122,9 +122,21 @@ def load_subject(session: Session, subject: str) -> dict[str, Any]:
     raise CaseRefused(422, "invalid_field", f"cannot appeal {subject!r}", "subject")
 
 
+VOLATILE = frozenset({"seconds", "elapsed", "time", "time_ms", "duration_ms", "nps"})
+"""Evidence keys that measure how long the analysis took: never compared (a re-run is slower or faster)."""
+
+
+def _steady(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {k: _steady(v) for k, v in value.items() if k not in VOLATILE}
+    if isinstance(value, list):
+        return [_steady(v) for v in value]
+    return value
+
+
 def differences(original: Mapping[str, Any] | None, rerun: Mapping[str, Any] | None,
                 original_note: str | None, rerun_note: str | None) -> list[dict[str, Any]]:
-    """Every part of the ruling that differs between the original analysis and the re-run."""
+    """Every part of the ruling that differs between the original analysis and the re-run (timings aside)."""
     if original is None or rerun is None:
         if original is None and rerun is None:
             return [] if (original_note or "") == (rerun_note or "") else [
@@ -132,7 +144,7 @@ def differences(original: Mapping[str, Any] | None, rerun: Mapping[str, Any] | N
         return [{"field": "recommendation", "original": original if original is not None else original_note,
                  "rerun": rerun if rerun is not None else rerun_note}]
     return [{"field": key, "original": original.get(key), "rerun": rerun.get(key)}
-            for key in COMPARED if canonical(original.get(key)) != canonical(rerun.get(key))]
+            for key in COMPARED if canonical(_steady(original.get(key))) != canonical(_steady(rerun.get(key)))]
 
 
 def rerun(session: Session, appeal: Appeal, book: RulesetBook, config: Mapping[str, Any], actor: User) -> Appeal:

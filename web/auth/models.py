@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from typing import Any
 
 from sqlalchemy import Boolean, Integer, String, select
 from sqlalchemy.orm import Mapped, Session, mapped_column
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from web.audit import ROW_LISTERS, deriver
 from web.db import Base
 
 ROLES = ("admin", "td", "committee", "appeals")
@@ -63,6 +65,11 @@ class User(Base):
     def check_password(self, password: str) -> bool:
         return check_password_hash(self.password_hash, password)
 
+    def audit_payload(self) -> dict[str, Any]:
+        """Who the user is and may do (a role changed by hand is caught by ``audit verify``)."""
+        return {"name": self.name, "role": self.role, "club": self.club, "team": self.team,
+                "password_hash": self.password_hash}
+
 
 def create_user(session: Session, name: str, role: str, password: str | None = None,
                 club: str | None = None, team: str | None = None, *,
@@ -89,8 +96,7 @@ def create_user(session: Session, name: str, role: str, password: str | None = N
                 created_at=now(), active=True)
     session.add(user)
     session.flush()
-    append(session, "user", f"user:{user.id}", {"name": name, "role": role, "club": user.club, "team": user.team},
-           actor="command line")
+    append(session, "user", f"user:{user.id}", user.audit_payload(), actor="command line")
     return user, token, password
 
 
@@ -102,3 +108,15 @@ def user_by_token(session: Session, token: str) -> User | None:
 
 def user_by_name(session: Session, name: str) -> User | None:
     return session.scalar(select(User).where(User.name == name))
+
+
+@deriver("user")
+def _user_payload(session: Session, subject: str) -> dict[str, Any] | None:
+    try:
+        row = session.get(User, int(subject.rsplit(":", 1)[1]))
+    except (IndexError, ValueError):
+        return None
+    return None if row is None else row.audit_payload()
+
+
+ROW_LISTERS["user"] = lambda session: [f"user:{i}" for i in session.scalars(select(User.id))]

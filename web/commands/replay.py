@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import sys
 from typing import Any
 
 from adjudicator.contract import MAX_RECORD_CHARS, ContractError
@@ -57,6 +58,7 @@ def _checkers(text: str, args: argparse.Namespace) -> int:
             body = error_json(exc)
             body["error"]["game"] = number
             emit(body)
+            sys.stderr.write(f"adjudicator: game {number}: {exc.message} ({exc.field})\n")
             status = 2
     return status
 
@@ -81,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
             body = error_json(exc)
             body["error"]["game"] = number
             emit(body)
+            sys.stderr.write(f"adjudicator: game {number}: {exc.message} ({exc.field})\n")
             status = 2
     if count == 0:
         if args.start_fen:

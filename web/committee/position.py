@@ -26,18 +26,12 @@ def position_of(case: Case) -> dict[str, Any]:
 
 
 def diagram(game: str, fen: str | None) -> Markup | None:
-    """An SVG board for ``fen`` (None when it cannot be drawn)."""
+    """The app's SVG diagram for ``fen`` (checkers squares numbered 1-32); None when it cannot be drawn."""
     if not fen:
         return None
+    from web.boards import checkers_svg, chess_svg
+
     try:
-        if game == "chess":
-            import chess
-            import chess.svg
-
-            return Markup(chess.svg.board(chess.Board(fen), size=320))
-        import draughts
-        import draughts.svg
-
-        return Markup(draughts.svg.create_svg(draughts.Board(variant="english", fen=fen)))
+        return Markup(chess_svg(fen, size=320) if game == "chess" else checkers_svg(fen, size=320))
     except Exception:  # a diagram is a help, never a failure
         return None

@@ -97,6 +97,8 @@ def recommend(case: Case, book: RulesetBook, config: Mapping[str, Any]) -> tuple
     settings: dict[str, Any] = {
         "deterministic": services.deterministic,
         "engines": dict(config.get("engines", {})),
+        "checkers": dict(config.get("checkers", {})),
+        "tablebases": dict(config.get("tablebases", {})),
         "available": {name: type(getattr(services, name)).__name__
                       for name in ("mate", "engine", "tablebase", "checkers")
                       if getattr(services, name) is not None},

@@ -91,8 +91,8 @@ def intended_move(case: Case, position: Position) -> Move | None:
                 return move
     legal = ", ".join(str(m) for m in position.legal_moves()) or "none"
     raise ContractError(
-        "invalid_field",
-        f"intended_move {text} is not legal for {side_to_move(position)} here (legal: {legal})",
+        "not_legal",
+        f"{text} is not a legal move for {side_to_move(position)} here (legal: {legal})",
         "intended_move",
     )
 

@@ -45,13 +45,23 @@ def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
     claimant = claimant_of(case, position)
     opponent = case.opponent(claimant)
     to_move = side_to_move(position)
-    move = intended_move(case, position)
-    if move is not None and claimant != to_move:
-        raise ContractError(
-            "invalid_field",
-            f"{claimant} announces {case.intended_move}, but {to_move} is to move",
-            "intended_move",
+    if case.intended_move and claimant != to_move:
+        reasons: tuple[str, ...] = (
+            f"{side_name(claimant)} announces {case.intended_move.strip()}, but {side_name(to_move)} is to move: "
+            "only the player about to move can show that his next move repeats the position.",
         )
+        adjustments, instructions = incorrect_claim_consequences(ruleset, claimant, opponent)
+        return Ruling(CLAIM, Verdict.REJECTED, None, refs, reasons, adjustments, instructions,
+                      {"fen": position.fen(), "notes": list(game.notes)})
+    try:
+        move = intended_move(case, position)
+    except ContractError as exc:
+        if exc.field != "intended_move" or exc.code != "not_legal":
+            raise
+        reasons = (f"The announced move cannot be played: {exc.message}.",)
+        adjustments, instructions = incorrect_claim_consequences(ruleset, claimant, opponent)
+        return Ruling(CLAIM, Verdict.REJECTED, None, refs, reasons, adjustments, instructions,
+                      {"fen": position.fen(), "notes": list(game.notes)})
     replay = game.replay
     history: list[tuple[int, tuple[int, int, int, bool]]] = replay.keys() if replay else [(0, position.key)]
     last_ply = history[-1][0]
@@ -74,7 +84,7 @@ def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
     }
     where = ", ".join(str(p) for p in plies)
     if move is not None and (move.is_capture or position.is_man_move(move)):
-        reasons: tuple[str, ...] = (
+        reasons = (
             f"{move} is a {'capture' if move.is_capture else 'man move'}: it cannot repeat an earlier position.",
         )
         adjustments, instructions = incorrect_claim_consequences(ruleset, claimant, opponent)
