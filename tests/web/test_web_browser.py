@@ -212,3 +212,15 @@ def test_a_real_engine_claim_with_stockfish(live_engine_server: str, phone: Any)
     line.locator("a[aria-label='next move']").click()
     phone.wait_for_selector("[id^='caption-engine']:has-text('After 9.')")
     shot(phone, "engine-5-stockfish-ruling")
+
+
+def test_upload_a_record_file(live_server: str, phone: Any, tmp_path: Path) -> None:
+    need("chess", "threefold-repetition")
+    record = tmp_path / "round3-board5.pgn"
+    record.write_text(THREEFOLD)
+    open_form(phone, live_server, "threefold-repetition")
+    phone.check('input[name="claimant"][value="white"]', force=True)
+    phone.set_input_files("#f-record_file", str(record))
+    phone.click("button[type=submit].primary")
+    phone.wait_for_url(re.compile(r"/rulings/\d+"))
+    assert phone.inner_text("#verdict").lower() == "upheld"

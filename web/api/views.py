@@ -4,6 +4,7 @@ JSON object, 422 for a case the contract rejects, both as ``{"error": {...}}``."
 from __future__ import annotations
 
 import json
+from datetime import UTC
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, url_for
@@ -12,7 +13,7 @@ from adjudicator.contract import ContractError
 from web import submit
 from web.api.openapi import openapi
 from web.db import get_session
-from web.store import CaseRow, RulingRow
+from web.store import RulingRow
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -68,9 +69,8 @@ def _ruling_json(row: RulingRow) -> Response:
     body = dict(row.data)
     body["id"] = row.id
     body["case_id"] = row.case_id
-    case = get_session().get(CaseRow, row.case_id)
-    if case is not None:
-        body["created_at"] = row.created_at.isoformat()
+    created = row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC)
+    body["created_at"] = created.isoformat()
     response = jsonify(body)
     response.headers["Location"] = url_for("api.show", ruling_id=row.id)
     return response
