@@ -5,9 +5,10 @@ entry breaks the chain from there on. Each entry also records the stored row it
 speaks for (a vote, a case, a decision); :func:`verify` re-derives that payload
 from the row as it is now, so a row edited by hand is caught too.
 
-Appending takes the chain's head row first (``UPDATE audit_head``), which
-serialises writers on SQLite and PostgreSQL alike: two votes at once can never
-fork the chain.
+Appending takes the chain's head row first (``UPDATE audit_head ... RETURNING``,
+which reads the head in the same statement that locks it), which serialises
+writers on SQLite and PostgreSQL alike: two votes at once can never fork the
+chain. The rows one flush adds are chained in one go (three statements).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Integer, String, Text, event, insert, select, update
+from sqlalchemy import Connection, Integer, String, Text, event, select, text
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
@@ -80,18 +81,53 @@ class Appended:
     hash: str
 
 
-def _append(connection: Connection, kind: str, subject: str, payload: Any, actor: str) -> Appended:
-    moved = connection.execute(update(AuditHead).where(AuditHead.id == 1).values(seq=AuditHead.seq + 1))
-    if getattr(moved, "rowcount", 1) != 1:
+_TAKE_SEQS = text("UPDATE audit_head SET seq = seq + :count WHERE id = 1 RETURNING seq, hash")
+"""Take the next ``count`` numbers and read the head's hash in one statement: the write lock (SQLite)
+or the row lock (PostgreSQL) is held from here to the commit, so no other writer reads the same head."""
+_SET_HEAD_HASH = text("UPDATE audit_head SET hash = :hash WHERE id = 1")
+_INSERT_ENTRY = text(
+    "INSERT INTO audit_entries (seq, at, actor, kind, subject, payload, prev_hash, hash) "
+    "VALUES (:seq, :at, :actor, :kind, :subject, :payload, :prev_hash, :hash)"
+)
+# Plain SQL built once: the ORM constructs cost more to build and cache-key than the writes themselves.
+
+
+@dataclass(frozen=True)
+class Pending:
+    """An entry to add: what it speaks for, and who."""
+
+    kind: str
+    subject: str
+    payload: Any
+    actor: str
+
+
+def _append_all(connection: Connection, pending: list[Pending]) -> list[Appended]:
+    """Chain ``pending`` after the head, in order, inside the connection's transaction."""
+    if not pending:
+        return []
+    head = connection.execute(_TAKE_SEQS, {"count": len(pending)}).first()
+    if head is None:
         raise AuditError("the audit chain has no head row; set up the database first")
-    head = connection.execute(select(AuditHead.seq, AuditHead.hash).where(AuditHead.id == 1)).one()
-    seq, prev_hash = int(head.seq), str(head.hash)
-    at, text = now(), canonical(payload)
-    digest = entry_hash(seq, at, actor, kind, subject, text, prev_hash)
-    connection.execute(insert(AuditEntry).values(seq=seq, at=at, actor=actor, kind=kind, subject=subject,
-                                                 payload=text, prev_hash=prev_hash, hash=digest))
-    connection.execute(update(AuditHead).where(AuditHead.id == 1).values(hash=digest))
-    return Appended(seq, digest)
+    seq, prev_hash = int(head.seq) - len(pending), str(head.hash)
+    at = now()
+    rows: list[dict[str, Any]] = []
+    appended: list[Appended] = []
+    for item in pending:
+        seq += 1
+        text_payload = canonical(item.payload)
+        digest = entry_hash(seq, at, item.actor, item.kind, item.subject, text_payload, prev_hash)
+        rows.append({"seq": seq, "at": at, "actor": item.actor, "kind": item.kind, "subject": item.subject,
+                     "payload": text_payload, "prev_hash": prev_hash, "hash": digest})
+        appended.append(Appended(seq, digest))
+        prev_hash = digest
+    connection.execute(_INSERT_ENTRY, rows)
+    connection.execute(_SET_HEAD_HASH, {"hash": prev_hash})
+    return appended
+
+
+def _append(connection: Connection, kind: str, subject: str, payload: Any, actor: str) -> Appended:
+    return _append_all(connection, [Pending(kind, subject, payload, actor)])[0]
 
 
 def append(session: Session, kind: str, subject: str, payload: Any, actor: str) -> Appended:
@@ -141,11 +177,13 @@ def watch(tables: dict[str, str]) -> None:
 def _audit_new_rows(session: Session, _context: Any) -> None:
     if not WATCHED:
         return
+    pending = []
     for obj in list(session.new):
         table = getattr(obj, "__tablename__", None)
         kind = WATCHED.get(table or "")
         if kind is not None:
-            _append(session.connection(), kind, f"{table}:{obj.id}", row_payload(obj), actor="board rulings")
+            pending.append(Pending(kind, f"{table}:{obj.id}", row_payload(obj), "board rulings"))
+    _append_all(session.connection(), pending)
 
 
 Deriver = Callable[[Session, str], "dict[str, Any] | None"]
