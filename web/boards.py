@@ -1,18 +1,21 @@
-"""Board diagrams as SVG: chess through python-chess, checkers from a PDN FEN.
+"""Board diagrams as SVG: chess through python-chess, checkers through the project's
+standard American diagram (``adjudicator.checkers.svg.board_svg``: squares numbered
+1-32 from Red's side, kings crowned, the last move marked).
 
-The checkers diagram of the "checkers" helper (``adjudicator.checkers.svg``) is used
-when it is installed; until then a plain diagram is drawn here.
+The checkers position editor's grid (tappable numbered squares, no JavaScript) is laid
+out here with the diagram's own square geometry.
 """
 
 from __future__ import annotations
 
-import importlib
 import re
 from collections.abc import Iterable
-from html import escape
 
 import chess
 import chess.svg
+
+from adjudicator.checkers.board import FenError, Move
+from adjudicator.checkers.svg import board_svg, square_xy
 
 ILLEGAL_FILL = "#e0565b99"
 MARK_FILL = "#f4c43088"
@@ -135,61 +138,42 @@ def edit_checkers(fen: str, action: str, piece: str, red_to_move: bool | None = 
 
 
 def checkers_grid(fen: str) -> list[list[tuple[int | None, str | None]]]:
-    """Rows of (square number or None for a light square, piece or None), Red's side at the top."""
+    """Rows of (square number or None for a light square, piece or None), Red's side at the top,
+    as the standard diagram lays them out."""
     pieces = parse_pdn_fen(fen) or {}
     rows: list[list[tuple[int | None, str | None]]] = [[(None, None)] * 8 for _ in range(8)]
     for number in range(1, 33):
-        col, row = checkers_square_xy(number)
+        col, row = square_xy(number)
         rows[row][col] = (number, pieces.get(number))
     return rows
 
 
-def checkers_square_xy(number: int) -> tuple[int, int]:
-    """Column and row (0-7, from the top, Red's side) of PDN square ``number`` (1-32)."""
-    index = number - 1
-    row, slot = divmod(index, 4)
-    col = 2 * slot + (1 if row % 2 == 0 else 0)
-    return col, row
+_MOVE = re.compile(r"^\s*\d{1,2}(?:\s*[-x:]\s*\d{1,2})+\s*$")
 
 
-def checkers_svg(fen: str, *, marked: Iterable[int] = (), size: int = 360) -> str:
-    """The checkers position as an SVG diagram (Red at the top, squares numbered)."""
+def checkers_move(text: str | None) -> Move | None:
+    """A move written as its squares (``11-15``, ``18x11x4``), to mark on the diagram; None otherwise."""
+    if not text or not _MOVE.match(text):
+        return None
+    path = tuple(int(n) for n in re.split(r"\s*[-x:]\s*", text.strip()))
+    if not all(1 <= n <= 32 for n in path):
+        return None
+    return Move(path, 1 if "x" in text or ":" in text else 0)
+
+
+def checkers_svg(fen: str, *, last_move: str | None = None, marked: Iterable[int] = (), size: int = 360) -> str:
+    """The checkers position as the standard American diagram; ``last_move`` (``11-15``,
+    ``18x11x4``) and ``marked`` squares are shaded. A FEN the diagram cannot read strictly
+    is drawn from its readable piece lists; one that gives no position draws nothing."""
+    move = checkers_move(last_move)
     try:
-        helper = importlib.import_module("adjudicator.checkers.svg")
-    except ModuleNotFoundError:
-        helper = None
-    render = getattr(helper, "board_svg", None)
-    if callable(render):
-        try:
-            return str(render(fen))
-        except Exception:  # fall back to the plain diagram
-            pass
-    pieces = parse_pdn_fen(fen) or {}
-    cell = 45
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {8 * cell} {8 * cell}" '
-        f'width="{size}" height="{size}" role="img" aria-label="checkers position {escape(fen)}">'
-    ]
-    marked_set = set(marked)
-    for row in range(8):
-        for col in range(8):
-            dark = (row + col) % 2 == 1
-            out.append(
-                f'<rect x="{col * cell}" y="{row * cell}" width="{cell}" height="{cell}" '
-                f'fill="{"#6b8e4e" if dark else "#f0e6c8"}"/>'
-            )
-    for number in range(1, 33):
-        col, row = checkers_square_xy(number)
-        x, y = col * cell, row * cell
-        if number in marked_set:
-            out.append(f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{MARK_FILL}"/>')
-        out.append(f'<text x="{x + 3}" y="{y + 11}" font-size="10" fill="#fff">{number}</text>')
-        piece = pieces.get(number)
-        if piece:
-            colour = "#c0392b" if piece.lower() == "r" else "#f7f7f2"
-            cx, cy = x + cell / 2, y + cell / 2
-            out.append(f'<circle cx="{cx}" cy="{cy}" r="17" fill="{colour}" stroke="#222" stroke-width="2"/>')
-            if piece.isupper():
-                out.append(f'<text x="{cx}" y="{cy + 6}" font-size="16" text-anchor="middle" fill="#222">K</text>')
-    out.append("</svg>")
-    return "".join(out)
+        return board_svg(fen, last_move=move, size=size, marked=marked)
+    except FenError:
+        pass
+    pieces, found = parse_pdn_fen(fen), _PDN_FEN.match(fen)
+    if pieces is None or found is None:
+        return ""
+    try:
+        return board_svg(pdn_fen(pieces, found.group(1).upper() != "W"), last_move=move, size=size, marked=marked)
+    except FenError:
+        return ""

@@ -142,7 +142,7 @@ def _replay_game(
 
 
 def _replay_checkers(record: str, start_fen: str | None) -> tuple[str, list[tuple[str, str, str | None, bool]]]:
-    """(start FEN, [(label, fen after, "from-to", is_illegal)]) of a checkers record."""
+    """(start FEN, [(label, fen after, the squares ``11-15`` / ``18x11x4``, is_illegal)]) of a checkers record."""
     from adjudicator.checkers.replay import replay_checkers
 
     replay = replay_checkers(record, start_fen)
@@ -152,7 +152,7 @@ def _replay_checkers(record: str, start_fen: str | None) -> tuple[str, list[tupl
         number = (ply.number + (0 if first else 1) + 1) // 2
         is_first_mover = ply.side in ("red", "black")
         label = f"{number}. {ply.token}" if is_first_mover else f"{number}... {ply.token}"
-        squares = f"{ply.move.from_square}-{ply.move.to_square}" if ply.move is not None else None
+        squares = str(ply.move) if ply.move is not None else None
         steps.append((label, ply.after.fen(), squares, not ply.is_legal))
     return replay.start.fen(), steps
 

@@ -40,8 +40,7 @@ def board_for(line: Line | None, presentation: Presentation, ply: int | None = N
             return checkers_svg(presentation.position_fen, size=size) if presentation.position_fen else ""
         shown = line.clamp(line.focus if ply is None else ply)
         step = line.step(shown)
-        squares = [int(x) for x in (step.uci or "").split("-") if x.isdigit()] if step else []
-        return checkers_svg(line.fen_at(shown), marked=squares, size=size)
+        return checkers_svg(line.fen_at(shown), last_move=step.uci if step else None, size=size)
     if line is None:
         return chess_svg(presentation.position_fen, size=size) if presentation.position_fen else ""
     shown = line.clamp(line.focus if ply is None else ply)
