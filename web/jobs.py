@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import logging
+import sys
 import threading
 import time
 from collections import OrderedDict
@@ -93,6 +94,22 @@ class Job:
         return self.is_finished
 
 
+@dataclass
+class _Pending:
+    """A ruling waiting to be written (see :meth:`Adjudicator._store_ruling`)."""
+
+    job: Job
+    ruling: dict[str, Any]
+    duration_ms: int
+    case_id: int | None = None
+    done: threading.Event = field(default_factory=threading.Event)
+    error: BaseException | None = None
+
+    def fail(self) -> None:
+        self.error = sys.exc_info()[1] or RuntimeError("the ruling could not be stored")
+        self.done.set()
+
+
 class Adjudicator:
     """The app's thread pools, services and running jobs."""
 
@@ -114,6 +131,8 @@ class Adjudicator:
             threading.Lock() if is_sqlite else contextlib.nullcontext()
         )
         """SQLite takes one writer at a time: queue writers here rather than in its sleeping busy handler."""
+        self._pending: list[_Pending] = []
+        self._pending_lock = threading.Lock()
         self._jobs: OrderedDict[int, Job] = OrderedDict()
         self.keep_jobs = 500
 
@@ -202,15 +221,70 @@ class Adjudicator:
             self._fail(job, error, "failed")
             return
         duration_ms = int((time.monotonic() - job.started) * 1000)
-        with job.lock, self._writing, self.sessions() as session:
-            if job.case_id is None:  # a quick claim: case and ruling in one transaction
-                job.case_id = store.add_case(session, job.data, job.meta, job.source).id
-            row = store.add_ruling(session, job.case_id, ruling, duration_ms)
-            session.commit()
-            job.ruling_id = row.id
+        try:
+            with job.lock:
+                self._store_ruling(_Pending(job, ruling, duration_ms))
+        except Exception as exc:
+            log.exception("the ruling on case %s could not be stored", job.case_id)
+            error = {"code": "ruling_failed", "message": f"the ruling could not be stored: {type(exc).__name__}",
+                     "field": None}
+            self._fail(job, error, "failed")
+            return
         self._register(job)
         job.fraction = 1.0
         job.state, job.finished = "done", time.monotonic()
+
+    def _store_ruling(self, item: _Pending) -> None:
+        """Store a ruling (and a quick claim's case with it), committed before this returns.
+
+        Group commit: rulings that finish while another is being written queue up, and
+        the next writer stores every queued one in one transaction, so one disk sync
+        (SQLite ``synchronous=FULL``) serves them all. Each caller holds its job's lock.
+        """
+        with self._pending_lock:
+            self._pending.append(item)
+        with self._writing:
+            if not item.done.is_set():
+                with self._pending_lock:
+                    batch, self._pending = self._pending, []
+                self._write(batch)
+        item.done.wait()
+        if item.error is not None:
+            raise item.error
+
+    def _write(self, batch: list[_Pending]) -> None:
+        """Write ``batch`` in one transaction; if that fails, each item in its own (one bad row fails alone)."""
+        if not batch:
+            return
+        try:
+            self._write_together(batch)
+        except Exception:
+            if len(batch) == 1:
+                batch[0].fail()
+                return
+            log.exception("a group of %d rulings could not be stored together; storing them one by one", len(batch))
+            for item in batch:
+                self._write([item])
+            return
+        for item in batch:
+            item.done.set()
+
+    def _write_together(self, batch: list[_Pending]) -> None:
+        with self.sessions() as session:
+            new_cases = [(item, store.case_row(item.job.data, item.job.meta, item.job.source))
+                         for item in batch if item.job.case_id is None]  # quick claims: case and ruling together
+            session.add_all([row for _item, row in new_cases])
+            session.flush()
+            for item, row in new_cases:
+                item.case_id = row.id
+            rulings = [store.ruling_row(item.case_id or item.job.case_id or 0, item.ruling, item.duration_ms)
+                       for item in batch]
+            session.add_all(rulings)
+            session.flush()
+            session.commit()
+        for item, ruling_row in zip(batch, rulings, strict=True):
+            item.job.case_id = item.case_id or item.job.case_id
+            item.job.ruling_id = ruling_row.id
 
     def _fail(self, job: Job, error: dict[str, Any], kind: str) -> None:
         """Record why there is no ruling; a case the contract rejects is not kept unless already stored."""

@@ -89,9 +89,9 @@ def _clip(value: object, limit: int) -> str | None:
     return text[:limit] or None
 
 
-def add_case(session: Session, data: Mapping[str, Any], meta: Mapping[str, Any], source: str) -> CaseRow:
-    """Store a (validated) case; the caller commits."""
-    row = CaseRow(
+def case_row(data: Mapping[str, Any], meta: Mapping[str, Any], source: str) -> CaseRow:
+    """A (validated) case as a row, not yet added to a session."""
+    return CaseRow(
         source=source,
         game=str(data.get("game") or "chess"),
         ruleset=str(data.get("ruleset")),
@@ -105,13 +105,11 @@ def add_case(session: Session, data: Mapping[str, Any], meta: Mapping[str, Any],
         case_json=json.dumps(data, ensure_ascii=False),
         created_at=now(),
     )
-    session.add(row)
-    session.flush()
-    return row
 
 
-def add_ruling(session: Session, case_id: int, ruling: Mapping[str, Any], duration_ms: int) -> RulingRow:
-    row = RulingRow(
+def ruling_row(case_id: int, ruling: Mapping[str, Any], duration_ms: int) -> RulingRow:
+    """A ruling as a row, not yet added to a session."""
+    return RulingRow(
         case_id=case_id,
         verdict=str(ruling.get("verdict")),
         result=ruling.get("result"),
@@ -119,6 +117,18 @@ def add_ruling(session: Session, case_id: int, ruling: Mapping[str, Any], durati
         ruling_json=json.dumps(ruling, ensure_ascii=False, default=str),
         created_at=now(),
     )
+
+
+def add_case(session: Session, data: Mapping[str, Any], meta: Mapping[str, Any], source: str) -> CaseRow:
+    """Store a (validated) case; the caller commits."""
+    row = case_row(data, meta, source)
+    session.add(row)
+    session.flush()
+    return row
+
+
+def add_ruling(session: Session, case_id: int, ruling: Mapping[str, Any], duration_ms: int) -> RulingRow:
+    row = ruling_row(case_id, ruling, duration_ms)
     session.add(row)
     session.flush()
     return row
