@@ -44,7 +44,7 @@ def make_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **overrides: Any) 
 def add_user(app: Flask, name: str, role: str, *, club: str | None = None, team: str | None = None,
              password: str = "password-" + "x" * 4) -> str:
     """Create a user in the app's database; returns the API token."""
-    with app.extensions["committee.sessionmaker"]() as session:
+    with app.extensions["db_sessions"]() as session:
         _user, token, _password = create_user(session, name, role, password, club, team,
                                                hash_method="pbkdf2:sha256:1000")
         session.commit()

@@ -111,7 +111,7 @@ def test_appeal_filing_rerun_and_decision_are_audited(app: Flask, tmp_path: Path
     assert kinds == ["appeal", "appeal-rerun", "appeal-decision"]
     from web.audit import verify
 
-    with app.extensions["committee.sessionmaker"]() as session:
+    with app.extensions["db_sessions"]() as session:
         assert verify(session).is_intact
 
 

@@ -84,7 +84,7 @@ def server_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, di
                                headers=bearer(tokens["tina"]))
         assert response.status_code == 201, response.get_json()
         cases.append(response.get_json()["id"])
-    app.extensions["committee.sessionmaker"].kw["bind"].dispose()
+    app.extensions["db_sessions"].kw["bind"].dispose()
     return tmp_path / "adjudicator.db", tokens, cases
 
 

@@ -67,7 +67,7 @@ def test_concurrent_votes_on_postgresql(postgres_url: str, monkeypatch: pytest.M
     monkeypatch.setenv("ADJUDICATOR_DATABASE_URL", postgres_url)
     small_budgets(monkeypatch)
     app = create_app({"TESTING": True, "SECRET_KEY": "x", "WTF_CSRF_ENABLED": False})
-    maker = app.extensions["committee.sessionmaker"]
+    maker = app.extensions["db_sessions"]
     assert maker.kw["bind"].dialect.name == "postgresql"
     td = add_user(app, "tina", "td")
     members = {name: add_user(app, name, "committee") for name in ("m1", "m2", "m3")}

@@ -13,7 +13,7 @@ from web.appeals.models import Appeal
 from web.appeals.service import decide_appeal, file_appeal, rerun
 from web.auth import login_required, page_user
 from web.committee.service import CaseRefused
-from web.committee.store import db
+from web.db import get_session as db
 
 bp = Blueprint("appeals", __name__, url_prefix="/appeals")
 

@@ -15,7 +15,7 @@ from flask import Flask, Response, abort, g, jsonify, request
 from flask_login import LoginManager, current_user
 
 from web.auth.models import ROLES, User, user_by_token
-from web.committee.store import db
+from web.db import get_session as db
 
 F = TypeVar("F", bound=Callable[..., Any])
 

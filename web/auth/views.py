@@ -9,7 +9,7 @@ from flask_login import login_user, logout_user
 from werkzeug.wrappers import Response
 
 from web.auth.models import user_by_name
-from web.committee.store import db
+from web.db import get_session as db
 
 bp = Blueprint("auth", __name__)
 

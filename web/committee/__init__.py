@@ -37,13 +37,11 @@ def init_app(app: Flask) -> None:
 
     from web import audit, auth
     from web.appeals.views import bp as appeals_bp
-    from web.committee import store
     from web.committee.api import bp as api_bp
     from web.committee.views import bp as pages_bp
 
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(app)
-    store.init_app(app)
     audit.watch(audit.BOARD_TABLES)  # the rulings storage's tables
     auth.init_app(app)
     csrf = app.extensions.get("csrf") or CSRFProtect(app)

@@ -11,7 +11,7 @@ from adjudicator.rulesets import RulesetBook, RulesetError
 from web.auth import api_error, api_user, token_required
 from web.committee.models import CommitteeCase
 from web.committee.service import CaseRefused, case_json, cast_vote, open_case
-from web.committee.store import db
+from web.db import get_session as db
 
 bp = Blueprint("committee_api", __name__, url_prefix="/api/v1/committee-cases")
 

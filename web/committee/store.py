@@ -1,8 +1,10 @@
-"""Storage for the committee, appeals, users and audit tables: engine, sessions, schema.
+"""Storage for command-line commands (``users``, ``audit``): an engine, the schema, a session.
 
-TEMPORARY until the web helper's storage is merged: one engine per app (or per
-command), one session per request, and the schema from the Alembic migrations when
-``web/migrations/env.py`` exists, else ``create_all`` for these tables.
+Requests use the app's one session per request (``web.db.get_session``), for the
+committee, appeals, users and audit tables as for everything else; this module only
+serves commands that run outside the app. The schema comes from the Alembic
+migrations (``create_all`` for these tables when they are absent), plus the audit
+chain's head row.
 """
 
 from __future__ import annotations
@@ -12,7 +14,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, current_app, g
 from sqlalchemy import Engine, insert, select
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -20,7 +21,6 @@ from web.config import PROJECT_ROOT
 from web.db import Base, make_engine
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
-_EXTENSION = "committee.sessionmaker"
 
 
 def database_url(config: Mapping[str, Any]) -> str:
@@ -70,32 +70,6 @@ def sessionmaker_for(config: Mapping[str, Any]) -> sessionmaker[Session]:
     engine = make_engine(database_url(config))
     ensure_schema(engine)
     return sessionmaker(bind=engine, expire_on_commit=False)
-
-
-def init_app(app: Flask) -> None:
-    """Attach the sessionmaker and close the request's session at teardown.
-
-    When the app's own storage is set up (``web.db.init_app``: engine, migrations
-    up to head, ``db_sessions``), its sessionmaker is used.
-    """
-    if "db_sessions" in app.extensions:
-        app.extensions[_EXTENSION] = app.extensions["db_sessions"]
-    elif _EXTENSION not in app.extensions:
-        app.extensions[_EXTENSION] = sessionmaker_for(app.config["ADJUDICATOR"])
-
-    @app.teardown_appcontext
-    def _close(_exc: BaseException | None) -> None:
-        session = g.pop("committee_session", None)
-        if session is not None:
-            session.close()
-
-
-def db() -> Session:
-    """The request's session."""
-    if "committee_session" not in g:
-        g.committee_session = current_app.extensions[_EXTENSION]()
-    session: Session = g.committee_session
-    return session
 
 
 @contextmanager

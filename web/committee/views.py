@@ -17,7 +17,7 @@ from web.auth.models import User
 from web.committee.models import CommitteeCase, CommitteeMember
 from web.committee.position import diagram
 from web.committee.service import CaseRefused, cast_vote, open_case
-from web.committee.store import db
+from web.db import get_session as db
 
 bp = Blueprint("committee", __name__, url_prefix="/committee")
 
