@@ -19,7 +19,8 @@ bp = Blueprint("appeals", __name__, url_prefix="/appeals")
 
 
 def _book() -> RulesetBook:
-    return RulesetBook.from_config(current_app.config["ADJUDICATOR"])
+    found: RulesetBook = current_app.extensions["rulesets"]  # built once per app
+    return found
 
 
 def _appeal_or_404(appeal_id: int) -> Appeal:

@@ -17,7 +17,8 @@ bp = Blueprint("committee_api", __name__, url_prefix="/api/v1/committee-cases")
 
 
 def book() -> RulesetBook:
-    return RulesetBook.from_config(current_app.config["ADJUDICATOR"])
+    found: RulesetBook = current_app.extensions["rulesets"]  # built once per app
+    return found
 
 
 def refused(exc: Exception) -> tuple[Response, int]:

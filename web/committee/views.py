@@ -28,7 +28,8 @@ def is_htmx() -> bool:
 
 
 def _book() -> RulesetBook:
-    return RulesetBook.from_config(current_app.config["ADJUDICATOR"])
+    found: RulesetBook = current_app.extensions["rulesets"]  # built once per app
+    return found
 
 
 def _case_or_404(case_id: int) -> CommitteeCase:
