@@ -247,7 +247,13 @@ class Adjudicator:
             if not item.done.is_set():
                 with self._pending_lock:
                     batch, self._pending = self._pending, []
-                self._write(batch)
+                try:
+                    self._write(batch)
+                finally:  # never leave a waiting caller hanging
+                    for other in batch:
+                        if not other.done.is_set():
+                            other.error = other.error or RuntimeError("the ruling could not be stored")
+                            other.done.set()
         item.done.wait()
         if item.error is not None:
             raise item.error
