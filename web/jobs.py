@@ -60,6 +60,8 @@ class Job:
     """The share done as the analysis reports it (None: it reports nothing)."""
     message: str = ""
     ruling_id: int | None = None
+    ruling_row: store.RulingRow | None = None
+    """The stored ruling as written (detached; its columns are loaded), so the API answers without reading it back."""
     error: dict[str, Any] | None = None
     """The contract's error object when the case could not be ruled on."""
     finished: float | None = None
@@ -290,7 +292,7 @@ class Adjudicator:
             session.commit()
         for item, ruling_row in zip(batch, rulings, strict=True):
             item.job.case_id = item.case_id or item.job.case_id
-            item.job.ruling_id = ruling_row.id
+            item.job.ruling_id, item.job.ruling_row = ruling_row.id, ruling_row
 
     def _fail(self, job: Job, error: dict[str, Any], kind: str) -> None:
         """Record why there is no ruling; a case the contract rejects is not kept unless already stored."""

@@ -51,7 +51,7 @@ def create() -> tuple[Response, int]:
         return jsonify({"error": job.error}), status
     if job.ruling_id is None:
         return error(503, "not_ready", "the ruling is taking longer than the API waits; try again", None)
-    row = get_session().get(RulingRow, job.ruling_id)
+    row = job.ruling_row or get_session().get(RulingRow, job.ruling_id)
     assert row is not None
     return _ruling_json(row), 201
 
