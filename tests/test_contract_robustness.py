@@ -16,6 +16,8 @@ import dataclasses
 import json
 import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -284,7 +286,12 @@ def checkers_fen(draw: st.DrawFn) -> str:
 
 # ---------------------------------------------------------------- clocks, controls, fields
 
-TIME_CONTROLS = st.sampled_from([
+NUMBER = st.one_of(st.integers(0, 200), st.integers(0, 10**25)).map(str)
+GENERATED_CONTROL = st.builds(
+    lambda moves, base, inc, kind, more: f"{moves}/{base}+{inc}{kind}{more}",
+    NUMBER, NUMBER, NUMBER, st.sampled_from(["", "d"]), st.sampled_from(["", ":1800+30", ":0", ":G/30", ";d5"]),
+) | st.builds(lambda base, inc: f"G/{base};d{inc}", NUMBER, NUMBER)
+TIME_CONTROLS = GENERATED_CONTROL | st.sampled_from([
     "40/5400+30:1800+30", "1800+5d", "G/30;d5", "40/120, SD/30;inc30", "300", "180+2", "G/5 v G/4", "-", "?",
     "40/7200:20/3600:900", "0", "40/0", "-5", "1e99", "40/5400+30:", "G/", "SD/30", "abc", "", "999999999999",
     "40/5400+30:1800+30:1800", "+", ":", "1/1:1/1:1/1", "G/30;d5;d5", "inc30",
@@ -328,14 +335,14 @@ ANY = st.one_of(
 EXTRA_VALUES: dict[str, st.SearchStrategy[Any]] = {
     # chess
     "clock_not_pressed": st.booleans(), "touched_piece": st.booleans(), "scoresheet": st.booleans(),
-    "td_count": st.integers(-1, 200), "clock_pressed_without_move": st.booleans(), "two_hands": st.booleans(),
-    "previous_illegal_moves": st.integers(-1, 5), "prompt": st.booleans(),
+    "td_count": st.integers(-1, 10**12), "clock_pressed_without_move": st.booleans(), "two_hands": st.booleans(),
+    "previous_illegal_moves": st.one_of(st.integers(-1, 5), st.just(10**12)), "prompt": st.booleans(),
     "td_finding": st.sampled_from(["clear", "unclear", "incorrect", "maybe"]),
     "delay_clock_available": st.booleans(), "request": st.sampled_from(["draw", "increment", "coffee"]),
     "postponed": st.booleans(), "opponent_accepts_draw": st.booleans(), "arbiter_agrees": st.booleans(),
     "opponent_bonus": st.booleans(), "armageddon": st.booleans(), "final_period": st.booleans(),
-    "flag_order_known": st.booleans(), "flag_period": st.integers(0, 5),
-    "moves_completed": st.one_of(st.integers(-1, 200), st.dictionaries(
+    "flag_order_known": st.booleans(), "flag_period": st.one_of(st.integers(0, 5), st.integers(0, 10**15)),
+    "moves_completed": st.one_of(st.integers(-1, 200), st.just(10**15), st.dictionaries(
         st.sampled_from(["white", "black", "red"]), st.one_of(st.integers(-1, 200), st.text(max_size=3)), max_size=2)),
     "engine_scores": st.one_of(st.dictionaries(
         st.sampled_from(["white", "black", "grey"]),
@@ -343,9 +350,10 @@ EXTRA_VALUES: dict[str, st.SearchStrategy[Any]] = {
         max_size=2)),
     "tablebase_claim": st.sampled_from(["win", "draw", "loss"]),
     # checkers
-    "ballot": st.integers(-1, 200), "count_requested_ply": st.integers(-1, 300),
+    "ballot": st.one_of(st.integers(-1, 200), st.just(10**18)), "count_requested_ply": st.integers(-1, 300),
     "count_side": st.sampled_from(["red", "white", "black", "blue"]),
     "strengthening_plies": st.lists(st.integers(-1, 300), max_size=3),
+    "language": st.sampled_from(["en", "de", "fr", "ru", "xx"]),
     "match_game": st.integers(0, 3), "game_started": st.booleans(), "started_minutes_before_end": st.integers(-5, 90),
     "round_ends_at": st.sampled_from(["18:30", "25:00", "6pm", "00:00", "23:59"]),
     "game_started_at": st.sampled_from(["18:00", "17:59", "x"]), "now": st.sampled_from(["18:10", "18:29", "24:00"]),
@@ -403,7 +411,7 @@ VERDICTS = {"upheld", "rejected", "deferred", "adjudicated"}
 RESULTS = {"1-0", "0-1", "1/2-1/2", None}
 
 
-def check_answer(data: dict[str, Any], book: RulesetBook, services: Services) -> None:
+def check_answer(data: dict[str, Any], book: RulesetBook, services: Services) -> str:
     """A ruling that follows the contract, or a ContractError naming a field of the case."""
     try:
         ruling = rule(parse_case(data), book, services)
@@ -415,8 +423,7 @@ def check_answer(data: dict[str, Any], book: RulesetBook, services: Services) ->
             assert root in data, f"{exc.code} names {exc.field!r}, which the case does not give: {exc.message}"
         assert exc.message
         json.dumps(exc.to_json())
-        event(f"error on {root}")
-        return
+        return f"error on {root}"
     assert isinstance(ruling, Ruling)
     body = json.loads(json.dumps(ruling.to_json(), allow_nan=False))
     assert body["claim"] == data["claim"]
@@ -429,7 +436,7 @@ def check_answer(data: dict[str, Any], book: RulesetBook, services: Services) ->
         assert adjustment["side"] in side_names
         assert isinstance(adjustment["seconds"], int | float) and adjustment["reason"]
     assert 0.0 <= body["confidence"] <= 1.0
-    event(f"ruling: {body['verdict']}")
+    return f"ruling: {body['verdict']}"
 
 
 def _rulesets(book: RulesetBook, game: str) -> list[str]:
@@ -443,6 +450,50 @@ def test_every_claim_answers_bad_input_with_a_ruling_or_a_named_field(
     @FUZZ
     @given(cases(game, claim, _rulesets(book, game)))
     def run(data: dict[str, Any]) -> None:
-        check_answer(data, book, services)
+        event(check_answer(data, book, services))
 
     run()
+
+
+# ---------------------------------------------------------------- the command line, once per claim
+
+ROOT = Path(__file__).resolve().parent.parent
+BROKEN_CASES: dict[tuple[str, str], tuple[dict[str, Any], str]] = {
+    ("chess", "threefold-repetition"): ({"ruleset": "fide-standard", "claimant": "white",
+                                         "record": "1. e4 e5 2. Nx7 Nc6"}, "record"),
+    ("chess", "fifty-move"): ({"ruleset": "uschess", "claimant": "black", "fen": "8/8/8 w"}, "fen"),
+    ("chess", "illegal-move"): ({"ruleset": "fide-rapid", "record": "1. e4 e5", "alleged_illegal_ply": 9},
+                                "alleged_illegal_ply"),
+    ("chess", "flag"): ({"ruleset": "fide-blitz", "fen": "4k3/8/8/8/8/8/8/2K1K1K1 w - - 0 1",
+                         "clock": {"white": 3, "flagged": ["black"]}}, "fen"),
+    ("chess", "insufficient-losing-chances"): ({"ruleset": "uschess-variation-14h", "claimant": "white",
+                                                "fen": "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+                                                "clock": {"white": "1:7x", "black": 60}}, "clock.white"),
+    ("chess", "unfinished-game"): ({"ruleset": "engine-event", "fen": "8/8/8/3kK3/8/8/8/8 w - - 0 1"}, "fen"),
+    ("checkers", "threefold-repetition"): ({"ruleset": "acf", "claimant": "red", "fen": "X:W1:B2"}, "fen"),
+    ("checkers", "forty-move"): ({"ruleset": "acf", "claimant": "white", "record": "1. 33-29 9-14"}, "record"),
+    ("checkers", "illegal-move"): ({"ruleset": "acf-master-division", "record": "1. 11-15 23-19",
+                                    "alleged_illegal_ply": 5}, "alleged_illegal_ply"),
+    ("checkers", "flag"): ({"ruleset": "acf-master-division", "clock": {"red": 0, "flagged": ["red"]},
+                            "lowder": {"side": "blue", "seconds": 70}}, "lowder.side"),
+    ("checkers", "unfinished-game"): ({"ruleset": "acf", "start_fen": "B:W33:B1"}, "start_fen"),
+}
+
+
+def test_every_claim_has_a_broken_case_for_the_command_line() -> None:
+    assert set(BROKEN_CASES) == set(HANDLERS)
+
+
+@pytest.mark.parametrize(("game", "claim"), sorted(BROKEN_CASES))
+def test_command_line_answers_a_broken_case_with_exit_2_and_a_json_error(game: str, claim: str) -> None:
+    fields, field = BROKEN_CASES[(game, claim)]
+    case = {"game": game, "claim": claim, **fields}
+    proc = subprocess.run(
+        [sys.executable, "-m", "adjudicator", "rule", "-"],
+        input=json.dumps(case), capture_output=True, text=True, cwd=ROOT, timeout=120,
+    )
+    assert proc.returncode == 2, proc.stderr
+    body = json.loads(proc.stdout)
+    assert set(body) == {"error"} and body["error"]["field"] == field and body["error"]["message"]
+    assert proc.stderr.startswith("adjudicator: ") and proc.stderr.count("\n") == 1
+    assert "Traceback" not in proc.stderr
