@@ -27,8 +27,10 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from adjudicator.checkers.board import START, Position
+from adjudicator.checkers.replay import replay_checkers
 from adjudicator.claims import HANDLERS
 from adjudicator.contract import _KNOWN, ContractError, parse_case
+from adjudicator.replay import replay_chess
 from adjudicator.rule import rule
 from adjudicator.rulesets import RulesetBook
 from adjudicator.ruling import Ruling
@@ -37,7 +39,7 @@ from engines import build_services
 
 CI = bool(os.environ.get("CI"))
 FUZZ = settings(
-    max_examples=int(os.environ.get("ROBUSTNESS_EXAMPLES", "20")),
+    max_examples=int(os.environ.get("ROBUSTNESS_EXAMPLES", "60")),
     deadline=None,
     derandomize=CI,
     suppress_health_check=list(HealthCheck),
@@ -436,7 +438,24 @@ def check_answer(data: dict[str, Any], book: RulesetBook, services: Services) ->
         assert adjustment["side"] in side_names
         assert isinstance(adjustment["seconds"], int | float) and adjustment["reason"]
     assert 0.0 <= body["confidence"] <= 1.0
+    if data["claim"] != "insufficient-losing-chances":  # its admissibility (ruleset, clock) is settled first
+        assert not _has_unreadable_move(data), "a ruling on a record the replay could not read to its end"
     return f"ruling: {body['verdict']}"
+
+
+def _has_unreadable_move(data: dict[str, Any]) -> bool:
+    """Whether the case's record has a token the replay cannot read (the replay stops there)."""
+    record = data.get("record")
+    if not record or not record.strip() or (data["game"], data["claim"]) == ("checkers", "flag"):
+        return False  # a checkers flag claim does not read the record
+    try:
+        if data["game"] == "chess":
+            return bool(replay_chess(record, data.get("start_fen"), data.get("language"),
+                                     allow_unreadable=True).unreadable)
+        ballot = data.get("ballot")
+        return bool(replay_checkers(record, data.get("start_fen"), ballot if isinstance(ballot, int) else 1).unreadable)
+    except ValueError:
+        return False
 
 
 def _rulesets(book: RulesetBook, game: str) -> list[str]:
@@ -453,6 +472,21 @@ def test_every_claim_answers_bad_input_with_a_ruling_or_a_named_field(
         event(check_answer(data, book, services))
 
     run()
+
+
+@pytest.mark.parametrize("claim", ["unfinished-game", "insufficient-losing-chances"])
+def test_with_the_engine_a_few_cases_answer_too(claim: str, config: dict[str, Any], book: RulesetBook) -> None:
+    """The claims that consult Stockfish, a few examples only (each search costs about a second)."""
+    services = build_services(config, tablebases=False)
+    try:
+        @settings(FUZZ, max_examples=4)
+        @given(cases("chess", claim, _rulesets(book, "chess")))
+        def run(data: dict[str, Any]) -> None:
+            event(check_answer(data, book, services))
+
+        run()
+    finally:
+        services.close()
 
 
 # ---------------------------------------------------------------- the command line, once per claim
