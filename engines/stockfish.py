@@ -235,6 +235,11 @@ class StockfishPool:
                     failures.append(str(exc))
                 except _FAILURES as exc:
                     failures.append(f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__)
+                except RuntimeError as exc:
+                    if "loop is closed" not in str(exc):
+                        raise
+                    # the process died and python-chess closed its event loop before we spoke to it
+                    failures.append("the engine process ended")
                 if process is not None:
                     self._discard(process)
                     process = None
