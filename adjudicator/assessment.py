@@ -33,6 +33,7 @@ from adjudicator.analysis import (
     TablebaseProber,
 )
 from adjudicator.contract import ContractError
+from adjudicator.positions import position_problem
 from adjudicator.rulesets import Ruleset, RulesetError
 from adjudicator.ruling import Result
 from adjudicator.services import Services
@@ -132,29 +133,6 @@ class Assessment:
             "engine_error": self.engine_error,
             "thresholds": self.thresholds.to_json(),
         }
-
-
-_STATUS = {
-    chess.STATUS_NO_WHITE_KING: "White has no king",
-    chess.STATUS_NO_BLACK_KING: "Black has no king",
-    chess.STATUS_TOO_MANY_KINGS: "a side has more than one king",
-    chess.STATUS_TOO_MANY_WHITE_PAWNS: "White has more than 8 pawns",
-    chess.STATUS_TOO_MANY_BLACK_PAWNS: "Black has more than 8 pawns",
-    chess.STATUS_PAWNS_ON_BACKRANK: "a pawn stands on the first or last rank",
-    chess.STATUS_TOO_MANY_WHITE_PIECES: "White has more than 16 pieces",
-    chess.STATUS_TOO_MANY_BLACK_PIECES: "Black has more than 16 pieces",
-    chess.STATUS_OPPOSITE_CHECK: "the side not to move is in check",
-    chess.STATUS_TOO_MANY_CHECKERS: "the king is in check from too many pieces",
-    chess.STATUS_IMPOSSIBLE_CHECK: "the check given could not have arisen",
-}
-
-
-def position_problem(board: chess.Board) -> str | None:
-    """Why ``board`` is not a legal chess position (None when it is); engines must not see such positions."""
-    status = board.status() & ~(chess.STATUS_BAD_CASTLING_RIGHTS | chess.STATUS_INVALID_EP_SQUARE)
-    if not status:
-        return None
-    return "; ".join(text for flag, text in _STATUS.items() if status & flag) or f"status {status}"
 
 
 def side_can_mate(board: chess.Board, color: chess.Color, services: Services) -> tuple[bool | None, str]:

@@ -454,3 +454,32 @@ def test_time_ran_out_unnoticed_earlier_in_the_record(judge: Any) -> None:
     ruling = judge("fide-standard", record=record, clock={"white": 0, "flagged": ["white"]})
     assert (ruling.verdict, ruling.result) == ("upheld", "0-1")
     assert "ran out during move 38" in " ".join(ruling.reasons)
+
+
+# ---------------------------------------------------------------- a record ending in an impossible position (7.5.1)
+
+KING_INTO_CHECK = "1. e4 f5 2. Qh5 Kf7"
+"""2...Kf7 walks into the queen's check: the record ends with the side not to move in check."""
+
+
+@pytest.mark.parametrize("ruleset", ["fide-standard", "fide-blitz", "uschess"])
+def test_flag_after_an_illegal_last_move_is_judged_on_the_reinstated_position(judge: Any, ruleset: str) -> None:
+    ruling = judge(ruleset, record=KING_INTO_CHECK, clock={"white": 60, "black": 0, "flagged": ["black"]})
+    assert ruling.verdict == "upheld" and ruling.result == "1-0"  # White can mate: Black loses on time
+    assert "2...Ke8-f7 (ply 4) was illegal" in ruling.reasons[0]
+    assert ruling.instructions[0].startswith("Reinstate the position before 2...Ke8-f7")
+    assert ruling.evidence["fen"] == "rnbqkbnr/ppppp1pp/8/5p1Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2"
+    assert ("US Chess 11A" if ruleset == "uschess" else "FIDE 7.5.1") in ruling.rule_refs
+
+
+def test_flag_after_a_king_was_taken_goes_back_to_the_first_impossible_position(judge: Any) -> None:
+    ruling = judge("fide-standard", record=KING_INTO_CHECK + " 3. Qxf7", clock={"white": 5, "flagged": ["black"]})
+    assert ruling.evidence["reinstated_before_ply"] == 4
+    assert ruling.result == "1-0"
+
+
+def test_flag_on_a_record_that_starts_from_three_kings_names_the_record(judge: Any) -> None:
+    with pytest.raises(ContractError) as caught:
+        judge("fide-standard", record='[FEN "8/8/4k3/8/8/8/8/2K1K3 w - - 0 1"]\n\n1. Kc1-b1',
+              clock={"white": 5, "flagged": ["black"]})
+    assert caught.value.field == "record" and "more than one king" in caught.value.message

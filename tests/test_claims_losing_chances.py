@@ -288,3 +288,21 @@ def test_time_controls_are_read_in_both_notations() -> None:
 
 def test_clock_text() -> None:
     assert clock_text(50) == "0:00:50" and clock_text(3725) == "1:02:05"
+
+
+# ---------------------------------------------------------------- a record ending in an impossible position (7.5.1)
+
+
+def test_claim_after_an_illegal_last_move_is_judged_on_the_reinstated_position(book: RulesetBook) -> None:
+    """1.Ke5?? walks next to the black king; the claim is judged on the bare kings before it."""
+    ruling = claim(book, "fide-standard-guidelines-iii", "white", Services(),
+                   record='[FEN "8/8/4k3/8/4K3/8/8/8 w - - 0 1"]\n\n1. Ke4-e5', clock={"white": 60, "black": 300})
+    assert ruling.result == "1/2-1/2"
+    assert "1.Ke4-e5 (ply 1) was illegal" in ruling.reasons[0]
+
+
+def test_illegal_fen_error_names_fen(book: RulesetBook) -> None:
+    with pytest.raises(ContractError) as caught:
+        claim(book, "sabah-active30", "white", Services(), fen="4k3/4R3/8/8/8/8/8/4K3 w - - 0 1",
+              clock={"white": 60, "black": 300})
+    assert caught.value.field == "fen"

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from adjudicator.contract import parse_case
+from adjudicator.contract import ContractError, parse_case
 from adjudicator.rule import rule
 from adjudicator.rulesets import RulesetBook
 from adjudicator.ruling import Ruling, Verdict
@@ -269,3 +269,35 @@ def test_thresholds_that_contradict_each_other_name_the_key(config: dict[str, An
     with pytest.raises(RulesetError) as caught:
         adjudicate(bad, Services(), "8/5k2/8/3r4/8/8/2R5/5K2 b - - 0 60")
     assert caught.value.key == "rulesets.fide-standard.adjudication.draw_score_cp"
+
+
+# ---------------------------------------------------------------- a record ending in an impossible position (7.5.1)
+
+
+def test_unfinished_game_ending_in_an_illegal_move_is_adjudicated_before_it(book: RulesetBook) -> None:
+    """Bare kings, then 1.Ke5?? next to the black king: the committee judges the reinstated position."""
+    case = {"ruleset": "fide-standard", "claim": "unfinished-game",
+            "record": '[FEN "8/8/4k3/8/4K3/8/8/8 w - - 0 1"]\n\n1. Ke4-e5'}
+    ruling = rule(parse_case(case), book, Services())
+    assert ruling.verdict == "adjudicated" and ruling.result == "1/2-1/2"
+    assert "1.Ke4-e5 (ply 1) was illegal" in ruling.reasons[0]
+    assert "FIDE 7.5.1" in ruling.rule_refs and ruling.evidence["reinstated_before_ply"] == 1
+
+
+def test_unfinished_game_error_names_the_field_the_position_came_from(book: RulesetBook) -> None:
+    for name in ("fen", "start_fen"):
+        case = {"ruleset": "fide-standard", "claim": "unfinished-game", name: "8/8/8/3kK3/8/8/8/8 w - - 0 1"}
+        with pytest.raises(ContractError) as caught:
+            rule(parse_case(case), book, Services())
+        assert caught.value.field == name
+
+
+@pytest.mark.parametrize("score", [float("nan"), float("inf")])
+def test_engine_event_scores_must_be_finite(book: RulesetBook, score: float) -> None:
+    """JSON from the command line may hold NaN or Infinity (Python's json reads them)."""
+    case = {"ruleset": "engine-event", "claim": "unfinished-game",
+            "fen": "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            "engine_scores": {"white": [10, score], "black": [5]}}
+    with pytest.raises(ContractError) as caught:
+        rule(parse_case(case), book, Services())
+    assert caught.value.field == "engine_scores.white"

@@ -46,9 +46,23 @@ def parse_position(fen: str, field: str = "fen") -> Position:
     :raises CheckersRecordError: (code ``invalid_fen``) naming the field.
     """
     try:
-        return Position.from_fen(fen)
+        position = Position.from_fen(fen)
     except FenError as exc:
         raise CheckersRecordError(f"{field} is not a checkers position: {exc}", field, "invalid_fen") from None
+    # a man that reaches the far row is crowned at once (Standard Laws): an uncrowned one there is no position
+    for side, men, row in (("Red", position.red & ~position.kings, _RED_CROWN), ("White",
+                           position.white & ~position.kings, _WHITE_CROWN)):
+        stranded = [sq for sq in row if men >> (sq - 1) & 1]
+        if stranded:
+            raise CheckersRecordError(
+                f"{field} is not a checkers position: {side} has a man on square {stranded[0]}, its crowning "
+                f"row; a man there is a king (write K{stranded[0]})", field, "invalid_fen",
+            )
+    return position
+
+
+_RED_CROWN = (29, 30, 31, 32)
+_WHITE_CROWN = (1, 2, 3, 4)
 
 
 @dataclass(frozen=True)

@@ -41,8 +41,9 @@ from adjudicator.clocks.game_end import Deadness, GameEnd, game_end
 from adjudicator.clocks.history import readings_from_replay
 from adjudicator.clocks.no_win import WinChance, win_chance
 from adjudicator.clocks.timecontrol import TimeControl, hms
-from adjudicator.contract import Case, ContractError
-from adjudicator.replay import Replay, parse_fen, replay_for_case
+from adjudicator.contract import Case
+from adjudicator.positions import JudgedPosition, judged_position
+from adjudicator.replay import Replay
 from adjudicator.rulesets import Ruleset
 from adjudicator.ruling import Adjustment, Result, Ruling, Verdict, unique, win_for
 from adjudicator.services import Services
@@ -99,22 +100,18 @@ class Context:
     claimant: str
     notes: list[str]
     evidence: dict[str, Any]
+    position: JudgedPosition | None = None
 
 
 def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
     """The ruling on a flag claim in chess (see the module docstring)."""
     rules = FlagRules.read(ruleset, case)
     flags = flag_state(case)
-    replay = replay_for_case(case) if case.record else None
+    position = judged_position(case)  # a record ending in an impossible position: 7.5.1 reinstates
+    replay, board = position.replay, position.board
     control = time_control_for(case, ruleset, replay.tag("TimeControl") if replay is not None else None)
-    if replay is not None:
-        board = replay.final_board
-    elif case.fen or case.start_fen:
-        field = "fen" if case.fen else "start_fen"
-        board = _checked(parse_fen(case.fen or case.start_fen or "", field), field)
-    else:
-        raise ContractError("missing_field", "a flag claim needs the record or the position (fen)", "record")
     claimant, notes = _claimant(case, flags, rules)
+    notes[:0] = position.notes()
     ctx = Context(
         case,
         ruleset,
@@ -128,6 +125,7 @@ def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
         claimant,
         notes,
         {},
+        position,
     )
     ctx.evidence.update(
         {
@@ -164,23 +162,6 @@ def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
             f"{flags.flagged[0].capitalize()}'s fell first (Arbiters' Manual on both clocks showing 0.00)."
         )
     return _one_flag(ctx, flags.flagged[0])
-
-
-_FATAL = (
-    (chess.STATUS_NO_WHITE_KING | chess.STATUS_NO_BLACK_KING | chess.STATUS_EMPTY, "each side needs one king"),
-    (chess.STATUS_TOO_MANY_KINGS, "a side has more than one king"),
-    (chess.STATUS_OPPOSITE_CHECK, "the side not to move is in check"),
-    (chess.STATUS_PAWNS_ON_BACKRANK, "a pawn stands on the first or last rank"),
-)
-
-
-def _checked(board: chess.Board, field: str) -> chess.Board:
-    """A position the flag rules can apply to (kings present, the side not to move not in check)."""
-    status = board.status()
-    problems = [why for flags, why in _FATAL if status & flags]
-    if problems:
-        raise ContractError("invalid_fen", f"{field} is not a legal position: {'; '.join(problems)}", field)
-    return board
 
 
 def _claimant(case: Case, flags: FlagState, rules: FlagRules) -> tuple[str, list[str]]:
@@ -453,6 +434,10 @@ def _ruling(
 ) -> Ruling:
     reasons = [*ctx.notes, *reasons]
     evidence = dict(ctx.evidence)
+    if ctx.position is not None and ctx.position.reinstated is not None:
+        instructions = [*ctx.position.instructions(), *(instructions or ())]
+        refs = [*refs, ctx.position.article(ctx.ruleset)]
+        evidence["reinstated_before_ply"] = ctx.position.reinstated.number
     if armageddon and ctx.rules.is_armageddon and result == "1/2-1/2":
         winner = ctx.rules.armageddon_draw_winner
         evidence["game_result"] = result

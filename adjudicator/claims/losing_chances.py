@@ -25,6 +25,7 @@ signs) and says that it is a recommendation.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,7 +35,7 @@ from adjudicator.assessment import side_can_mate
 from adjudicator.clocks.notation import parse_time_control
 from adjudicator.contract import Case, ContractError
 from adjudicator.normal_means import Finding, judge, material_signs
-from adjudicator.replay import board_for_case
+from adjudicator.positions import JudgedPosition, judged_position
 from adjudicator.rulesets import Ruleset
 from adjudicator.ruling import Adjustment, Ruling, Verdict, win_for
 from adjudicator.services import Services
@@ -107,9 +108,11 @@ def _not_available(ruleset: Ruleset) -> Ruling:
 def finding_for(case: Case, ruleset: Ruleset, services: Services, claimant: chess.Color) -> Finding | None:
     """The TD's finding if the case gives it, else the app's recommendation (None: no position to judge)."""
     given = case.get_choice("td_finding", FINDINGS)
-    board = _board(case)
+    position = _position(case)
+    board = None if position is None else position.board
+    notes = () if position is None else position.notes()
     if given is not None:
-        reasons = [f"The arbiter finds the claim {given}."]
+        reasons = [*notes, f"The arbiter finds the claim {given}."]
         evidence: dict[str, Any] = {"td_finding": given}
         if board is not None:
             evidence["fen"] = board.fen()
@@ -117,13 +120,20 @@ def finding_for(case: Case, ruleset: Ruleset, services: Services, claimant: ches
         return Finding(given, True, 1.0, tuple(reasons), evidence)
     if board is None:
         return None
-    return judge(board, claimant, ruleset, services)
+    finding = judge(board, claimant, ruleset, services)
+    return dataclasses.replace(finding, reasons=(*notes, *finding.reasons)) if notes else finding
+
+
+def _position(case: Case) -> JudgedPosition | None:
+    """The position judged (a record ending in an impossible position: the one 7.5.1 reinstates)."""
+    if not (case.record or case.fen or case.start_fen):
+        return None
+    return judged_position(case)
 
 
 def _board(case: Case) -> chess.Board | None:
-    if not (case.record or case.fen or case.start_fen):
-        return None
-    return board_for_case(case)
+    position = _position(case)
+    return None if position is None else position.board
 
 
 

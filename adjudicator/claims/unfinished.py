@@ -21,6 +21,8 @@ ruleset's ``adjudication.mode`` chooses how the evidence is used:
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -28,7 +30,7 @@ import chess
 
 from adjudicator.assessment import COLOR_NAMES, Assessment, Thresholds, assess
 from adjudicator.contract import Case, ContractError
-from adjudicator.replay import board_for_case
+from adjudicator.positions import judged_position
 from adjudicator.rulesets import Ruleset
 from adjudicator.ruling import Ruling, Verdict, unique
 from adjudicator.services import Services
@@ -39,13 +41,24 @@ CLAIM = "unfinished-game"
 
 def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
     """Adjudicate (or recommend a result for) the unfinished game of ``case``."""
-    board = board_for_case(case)
+    position = judged_position(case)  # a record ending in an impossible position: 7.5.1 reinstates
+    board = position.board
     mode = ruleset.get_choice("adjudication.mode", MODES, "recommend")
     if mode == "engine-event":
-        return _engine_event(case, board, ruleset, services)
-    if mode == "tablebase-claim":
-        return _tablebase_claim(case, board, ruleset, services)
-    return recommend(board, ruleset, services)
+        ruling = _engine_event(case, board, ruleset, services)
+    elif mode == "tablebase-claim":
+        ruling = _tablebase_claim(case, board, ruleset, services)
+    else:
+        ruling = recommend(board, ruleset, services)
+    if position.reinstated is None:
+        return ruling
+    return dataclasses.replace(
+        ruling,
+        rule_refs=unique([*ruling.rule_refs, position.article(ruleset)]),
+        reasons=(*position.notes(), *ruling.reasons),
+        instructions=(*position.instructions(), *ruling.instructions),
+        evidence={**ruling.evidence, "reinstated_before_ply": position.reinstated.number},
+    )
 
 
 def recommend(board: chess.Board, ruleset: Ruleset, services: Services) -> Ruling:
@@ -90,7 +103,7 @@ def _scores(case: Case) -> dict[chess.Color, list[int]]:
     for color, name in ((chess.WHITE, "white"), (chess.BLACK, "black")):
         values = raw.get(name, [])
         if not isinstance(values, list) or not all(
-            isinstance(v, int | float) and not isinstance(v, bool) for v in values
+            isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) for v in values
         ):
             raise ContractError("invalid_field", f"engine_scores.{name} must be a list of centipawn scores",
                                 f"engine_scores.{name}")

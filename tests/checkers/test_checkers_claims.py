@@ -163,3 +163,14 @@ def test_an_event_penalty_for_an_incorrect_claim_is_applied_to_the_opponents_clo
         RulesetBook.from_config(lenient), claim="forty-move", claimant="white", record=_p42_record(),
     )
     assert ruling.adjustments == () and any("may add 60 s" in i for i in ruling.instructions)
+
+
+@pytest.mark.parametrize("claim", ["forty-move", "threefold-repetition", "illegal-move", "unfinished-game"])
+def test_a_record_with_an_unreadable_move_is_an_error_naming_the_ply_not_a_ruling_on_the_moves_before_it(
+    book: RulesetBook, claim: str
+) -> None:
+    """33-29 is no square pair of the board: the replay stops there, so no claim may rule on what came before."""
+    with pytest.raises(ContractError) as caught:
+        _rule(book, claim=claim, claimant="white", record="1. 11-15 23-19 2. 8-11 33-29")
+    assert caught.value.field == "record"
+    assert "ply 4 ('33-29')" in caught.value.message and "22-17" in caught.value.message

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from adjudicator.checkers.pdn import read_game, split_games
-from adjudicator.checkers.replay import CheckersRecordError, replay_checkers, replay_pdn
+from adjudicator.checkers.replay import CheckersRecordError, parse_position, replay_checkers, replay_pdn
 
 
 def _read(shared: Path, name: str) -> str:
@@ -102,3 +102,17 @@ def test_split_games_and_tags() -> None:
     games = [read_game(g) for g in split_games(text)]
     assert [g.tag("Event") for g in games] == ["a", "b"]
     assert games[1].result == "1-0"
+
+
+@pytest.mark.parametrize(
+    ("fen", "square"), [("B:W9:B32", "32"), ("W:W2,K9:BK30", "2"), ("B:W21-28:B1-11,29", "29")]
+)
+def test_a_man_on_its_crowning_row_is_no_position_the_error_says_to_crown_it(fen: str, square: str) -> None:
+    """A man reaching the far row is crowned at once: the TD wrote the FEN without the K."""
+    with pytest.raises(CheckersRecordError) as caught:
+        parse_position(fen, "start_fen")
+    assert caught.value.field == "start_fen" and f"K{square}" in caught.value.message
+
+
+def test_kings_on_the_crowning_rows_are_a_position() -> None:
+    assert parse_position("B:WK1,K2:BK29,K32").piece_count == 4

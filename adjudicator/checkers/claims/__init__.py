@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from adjudicator.checkers.board import Move, Position
-from adjudicator.checkers.replay import CheckersReplay, parse_position, replay_checkers
+from adjudicator.checkers.replay import CheckersRecordError, CheckersReplay, parse_position, replay_checkers
 from adjudicator.contract import Case, ContractError
 from adjudicator.rulesets import Ruleset
 from adjudicator.ruling import Adjustment
@@ -48,11 +48,16 @@ def game_for_case(case: Case) -> CheckersGame:
     When both a record and ``fen`` are given, the record's end is cross-checked against
     ``fen``; a mismatch is reported as a note (the record rules), not an error.
 
-    :raises ContractError: neither a record nor a position, or an unreadable one.
+    :raises ContractError: neither a record nor a position, or an unreadable one (a token that
+        cannot be read as any move: the error names its ply and the likely moves, as in chess).
     """
     ballot = case.get_int("ballot", 1)
     if case.record and case.record.strip():
         replay = replay_checkers(case.record, case.start_fen, ballot)
+        if replay.unreadable:  # the replay stopped there: ruling on the moves before it would mislead
+            bad = replay.unreadable[0]
+            hint = f"; it may be {' or '.join(bad.candidates)}" if bad.candidates else ""
+            raise CheckersRecordError(f"ply {bad.ply} ({bad.token!r}) cannot be read as a move{hint}")
         notes: list[str] = list(replay.notes)
         if case.fen:
             given = parse_position(case.fen)
