@@ -18,7 +18,6 @@ Pure python-chess; no processes. Only ``engines/`` reads the tablebase files.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from pathlib import Path
 
 import chess
 import chess.polyglot
@@ -161,23 +160,3 @@ def _ordered(board: chess.Board, moves: Iterable[chess.Move], attacking: bool) -
 
     return sorted(moves, key=score)
 
-
-def syzygy_probe(directories: Sequence[str | Path]) -> tuple[WdlProbe, int] | None:
-    """A WDL probe over the Syzygy tables in ``directories`` (those that exist), and the most pieces they cover."""
-    found = [Path(d) for d in directories if Path(d).is_dir() and any(Path(d).glob("*.rtbw"))]
-    if not found:
-        return None
-    tablebase = chess.syzygy.Tablebase()
-    for directory in found:
-        tablebase.add_directory(str(directory))
-    pieces = max((sum(ch.isalpha() and ch != "v" for ch in p.stem) for d in found for p in d.glob("*.rtbw")), default=0)
-
-    def probe(board: chess.Board) -> int | None:
-        if chess.popcount(board.occupied) > pieces or board.castling_rights:
-            return None
-        try:
-            return tablebase.probe_wdl(board)
-        except (KeyError, ValueError, chess.syzygy.MissingTableError):
-            return None
-
-    return probe, pieces
