@@ -21,7 +21,6 @@ from collections.abc import Callable, Iterable, Sequence
 
 import chess
 import chess.polyglot
-import chess.syzygy
 
 from adjudicator.services import ForcedWin
 
