@@ -19,7 +19,7 @@ CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/c
 if not Path(CHROMIUM).exists():
     pytest.skip("Chromium is not installed", allow_module_level=True)
 
-from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
 MEMBERS = ("m1", "m2", "m3")
 
@@ -40,17 +40,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, list[i
     yield f"http://127.0.0.1:{server.server_port}", cases
     server.shutdown()
     mp.undo()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync", "--no-first-run"])
-        yield browser
-        browser.close()
 
 
 def member_pages(browser: Browser, base: str, case_id: int) -> list[Page]:
