@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
+import subprocess
 import sys
+import tempfile
 import threading
 import types
 from collections.abc import Iterator
@@ -146,3 +149,69 @@ def shot(page: Any, name: str) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A throw-away PostgreSQL cluster (Debian's postgresql), started for this test only.
+
+    Yields the contract's URL form (``postgresql://``), which ``web.db`` gives to psycopg.
+    """
+    pytest.importorskip("psycopg", reason="psycopg is not installed")
+    initdb = shutil.which("initdb") or next(iter(sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))), None)
+    if initdb is None:
+        pytest.skip("PostgreSQL is not installed (Debian package postgresql): the PostgreSQL path is untested here")
+    bindir = Path(initdb).resolve().parent
+    workdir = Path(tempfile.mkdtemp(prefix="adjudicator-pg-"))
+    data = workdir / "data"
+    port = _free_port()
+    run_as: list[str] = []
+    if os.geteuid() == 0:  # PostgreSQL refuses to run as root
+        if shutil.which("runuser") is None or subprocess.run(["id", "postgres"], capture_output=True).returncode:
+            pytest.skip("running as root without a postgres user: cannot start PostgreSQL")
+        shutil.chown(workdir, "postgres")
+        run_as = ["runuser", "-u", "postgres", "--"]
+    try:
+        subprocess.run(
+            [*run_as, str(bindir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres"],
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
+        subprocess.run(
+            [
+                *run_as,
+                str(bindir / "pg_ctl"),
+                "-D",
+                str(data),
+                "-w",
+                "-t",
+                "60",
+                "-l",
+                str(workdir / "log"),
+                "-o",
+                f"-p {port} -k {workdir} -c listen_addresses=127.0.0.1 -c fsync=off",
+                "start",
+            ],
+            check=True,
+            capture_output=True,
+            timeout=90,
+        )
+    except (subprocess.SubprocessError, OSError) as exc:
+        shutil.rmtree(workdir, ignore_errors=True)
+        pytest.skip(f"PostgreSQL could not start here: {exc}")
+    try:
+        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run(
+            [*run_as, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
+            capture_output=True,
+            timeout=60,
+        )
+        shutil.rmtree(workdir, ignore_errors=True)

@@ -7,14 +7,7 @@ third vote always sees the other two and decides.
 
 from __future__ import annotations
 
-import os
-import shutil
-import socket
-import subprocess
-import tempfile
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 from committee_support import add_user, bearer, checkers_case, small_budgets
@@ -22,45 +15,6 @@ from committee_support import add_user, bearer, checkers_case, small_budgets
 from web import create_app
 
 pytestmark = pytest.mark.slow
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@pytest.fixture
-def postgres_url() -> Iterator[str]:
-    pytest.importorskip("psycopg", reason="psycopg is not installed")
-    initdb = shutil.which("initdb") or next(iter(sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))), None)
-    if initdb is None:
-        pytest.skip("PostgreSQL is not installed (Debian package postgresql)")
-    bindir = Path(initdb).resolve().parent
-    workdir = Path(tempfile.mkdtemp(prefix="committee-pg-"))
-    data, port = workdir / "data", _free_port()
-    run_as: list[str] = []
-    if os.geteuid() == 0:  # PostgreSQL refuses to run as root
-        if shutil.which("runuser") is None or subprocess.run(["id", "postgres"], capture_output=True).returncode:
-            pytest.skip("running as root without a postgres user")
-        shutil.chown(workdir, "postgres")
-        run_as = ["runuser", "-u", "postgres", "--"]
-    try:
-        subprocess.run([*run_as, str(bindir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres"],
-                       check=True, capture_output=True, timeout=120)
-        subprocess.run([*run_as, str(bindir / "pg_ctl"), "-D", str(data), "-w", "-t", "60", "-l",
-                        str(workdir / "log"), "-o",
-                        f"-p {port} -k {workdir} -c listen_addresses=127.0.0.1 -c fsync=off", "start"],
-                       check=True, capture_output=True, timeout=90)
-    except (subprocess.SubprocessError, OSError) as exc:
-        shutil.rmtree(workdir, ignore_errors=True)
-        pytest.skip(f"PostgreSQL could not start here: {exc}")
-    try:
-        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
-    finally:
-        subprocess.run([*run_as, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
-                       capture_output=True, timeout=60)
-        shutil.rmtree(workdir, ignore_errors=True)
 
 
 def test_concurrent_votes_on_postgresql(postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -3,13 +3,7 @@ PostgreSQL through ADJUDICATOR_DATABASE_URL."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import socket
-import subprocess
-import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -76,68 +70,6 @@ def test_restarting_the_app_keeps_the_rulings(tmp_path: Path, stand_ins: dict[st
     second = create_app({"DATABASE_URL": url, "TESTING": True, "SECRET_KEY": "x"})
     assert second.test_client().get(f"/api/v1/rulings/{ruling['id']}").get_json() == ruling
     second.extensions["adjudicator"].shutdown()
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@pytest.fixture
-def postgres_url() -> Iterator[str]:
-    """A throw-away PostgreSQL cluster (Debian's postgresql), started for this test only."""
-    initdb = shutil.which("initdb") or next(iter(sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))), None)
-    if initdb is None:
-        pytest.skip("PostgreSQL is not installed (Debian package postgresql): the PostgreSQL path is untested here")
-    bindir = Path(initdb).resolve().parent
-    workdir = Path(tempfile.mkdtemp(prefix="adjudicator-pg-"))
-    data = workdir / "data"
-    port = _free_port()
-    run_as: list[str] = []
-    if os.geteuid() == 0:  # PostgreSQL refuses to run as root
-        if shutil.which("runuser") is None or subprocess.run(["id", "postgres"], capture_output=True).returncode:
-            pytest.skip("running as root without a postgres user: cannot start PostgreSQL")
-        shutil.chown(workdir, "postgres")
-        run_as = ["runuser", "-u", "postgres", "--"]
-    try:
-        subprocess.run(
-            [*run_as, str(bindir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres"],
-            check=True,
-            capture_output=True,
-            timeout=120,
-        )
-        subprocess.run(
-            [
-                *run_as,
-                str(bindir / "pg_ctl"),
-                "-D",
-                str(data),
-                "-w",
-                "-t",
-                "60",
-                "-l",
-                str(workdir / "log"),
-                "-o",
-                f"-p {port} -k {workdir} -c listen_addresses=127.0.0.1 -c fsync=off",
-                "start",
-            ],
-            check=True,
-            capture_output=True,
-            timeout=90,
-        )
-    except (subprocess.SubprocessError, OSError) as exc:
-        shutil.rmtree(workdir, ignore_errors=True)
-        pytest.skip(f"PostgreSQL could not start here: {exc}")
-    try:
-        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
-    finally:
-        subprocess.run(
-            [*run_as, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
-            capture_output=True,
-            timeout=60,
-        )
-        shutil.rmtree(workdir, ignore_errors=True)
 
 
 def test_postgresql_through_the_environment(
