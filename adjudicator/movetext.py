@@ -1,11 +1,26 @@
 """Splitting a record into games: tag pairs, main-line move tokens, clock comments.
 
-Lenient by design: tags are optional, comments may be unclosed, variations are
-skipped at any depth (iteratively, so deep nesting costs nothing), NAGs and
-annotation glyphs are dropped, move numbers may be ``12.``, ``12...``, ``12…`` or
-a bare ``12``, and the result token ends a game. ``[%clk h:mm:ss]`` and
-``[%emt h:mm:ss]`` in a comment after a move are kept for that move.
-No I/O: the caller passes the text.
+Every token of the movetext is accounted for (FIDE 8.1: the scoresheet is the
+record of the game, so nothing on it may be dropped unseen). :func:`tokens`
+gives each one its :data:`TokenKind`:
+
+- ``tag`` (a tag pair, or a broken tag line in the header), ``move-number``
+  (``12.``, ``12...``, ``12…``, a bare ``12``, continuation dots), ``result``,
+  ``comment`` (``{...}``, ``;`` to the end of the line, ``%`` escape lines),
+  ``clock-comment`` (a comment holding ``[%clk]`` or ``[%emt]``), ``nag``
+  (``$14``), ``glyph`` (``!?``, ``+-``, ``=``, ``N``, ``e.p.``), ``variation``
+  (the parentheses and everything inside them, at any depth);
+- ``move``: every other word of the main line. The replay reads it as a legal
+  move, an illegal move as played, or an *unreadable* token, and an unreadable
+  token stops the replay at its ply (:mod:`adjudicator.replay`);
+- ``unreadable``: what the splitter already knows is no move: a stray ``]`` or
+  ``}``, a variation or comment that is never closed and so swallows the moves
+  after it. These are main-line tokens too: the replay stops at them.
+
+The invariant: the main-line tokens of a game (``move`` and ``unreadable``) are
+exactly :attr:`RawGame.moves`, in order, so the n-th of them is ply n.
+Lenient by design (tags optional, any move-number style, deep variations cost
+nothing), but never silent. No I/O: the caller passes the text.
 """
 
 from __future__ import annotations
@@ -13,8 +28,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Literal
 
-from adjudicator.notation import is_move_like
+TokenKind = Literal[
+    "tag", "move-number", "result", "comment", "clock-comment", "nag", "glyph", "variation", "move", "unreadable"
+]
 
 _LEXER = re.compile(
     r"""
@@ -24,19 +42,25 @@ _LEXER = re.compile(
     |(?P<open>\()
     |(?P<close>\))
     |(?P<nag>\$\d*)
-    |(?P<result>(?:1-0|0-1|1/2-1/2|½-½|\*)(?=[\s{}()\[\];]|$))
+    |(?P<result>(?:1-0|0-1|1/2-1/2|½-½|1:0|0:1|1/2:1/2|½:½|1/2|½|\*)(?=[\s{}()\[\];]|$))
     |(?P<number>\d+[ \t]*(?:\.+|…)+)
     |(?P<word>[^\s{}()\[\];]+(?:\([QRBNDTSLFACqrbndtslfac]\))?)
     |(?P<other>\S)
     """,
     re.VERBOSE,
 )
+_RESULTS = {"½-½": "1/2-1/2", "1:0": "1-0", "0:1": "0-1", "1/2:1/2": "1/2-1/2", "½:½": "1/2-1/2",
+            "1/2": "1/2-1/2", "½": "1/2-1/2"}
 _CLK = re.compile(r"\[%clk\s+([0-9:.]+)\s*\]")
 _EMT = re.compile(r"\[%emt\s+([0-9:.]+)\s*\]")
 _ESCAPE = re.compile(r"(?m)^%[^\n]*$")
 _PLAIN = re.compile(r"(?:[NBRQK]?[a-h]?[1-8]?x?[a-h][1-8](?:=[NBRQ])?|O-O(?:-O)?)[+#]?[!?]{0,2}")
 _GLYPHS = re.compile(r"[!?+#=\-/±∓⩲⩱∞□⊕]+")
-_SKIP = frozenset({"=", "(=)", "+-", "-+", "+/-", "-/+", "+=", "=+", "N", "TN", "Z0?", "ep", "e.p."})
+_DOTS = re.compile(r"(?:\.|…)+")
+_ASSESSMENTS = frozenset({"(=)", "N", "TN", "Z0?", "ep", "e.p.", "e.p"})
+"""Words that are annotations, not moves: a draw offer, a novelty, en passant written apart."""
+_SWALLOWED = re.compile(r"\d+\s*\.|(?:1-0|0-1|1/2-1/2)(?:\s|$)|^\s*\[", re.M)
+"""What an unclosed comment must hold for it to have swallowed moves."""
 
 
 def seconds_of(text: str) -> float | None:
@@ -53,6 +77,17 @@ def seconds_of(text: str) -> float | None:
     return total
 
 
+def word_kind(word: str) -> TokenKind:
+    """What a main-line word is: a move (to be read), or a known non-move."""
+    if word == "--" or _PLAIN.fullmatch(word):
+        return "move"
+    if word.isdigit() or _DOTS.fullmatch(word):
+        return "move-number"
+    if word in _ASSESSMENTS or _GLYPHS.fullmatch(word):
+        return "glyph"
+    return "move"
+
+
 @dataclass
 class MoveToken:
     """One main-line move as written, with the clock comment that follows it."""
@@ -62,6 +97,8 @@ class MoveToken:
     """Character offset in the record (to point at it)."""
     clock: float | None = None
     emt: float | None = None
+    unreadable: str | None = None
+    """Why the splitter already knows this token is no move (a stray bracket, an unclosed variation)."""
 
 
 @dataclass
@@ -84,61 +121,121 @@ class RawGame:
         return None
 
 
-def split_games(text: str) -> Iterator[RawGame]:
-    """The games of a record, in order. Never raises on odd text: what is not a move is skipped."""
+@dataclass(frozen=True)
+class Token:
+    """One token of a record with its kind (for showing how the record was read)."""
+
+    kind: TokenKind
+    text: str
+    offset: int
+
+
+def tokens(text: str) -> Iterator[Token]:
+    """Every token of ``text`` with its kind, in order (see the module docstring)."""
     if "%" in text:
-        text = _ESCAPE.sub("", text)
-    game = RawGame()
+        text = _ESCAPE.sub(lambda m: " " * len(m.group()), text)
+    if "\ufeff" in text or "\u200b" in text:  # byte-order marks and zero-width spaces are spacing
+        text = text.replace("\ufeff", " ").replace("\u200b", " ")
     depth = 0
-    in_moves = False
-    for match in _LEXER.finditer(text):
-        kind = match.lastgroup
+    opened = 0
+    started = False
+    pos = 0
+    while True:
+        match = _LEXER.search(text, pos)
+        if match is None:
+            if depth:  # the text ends inside a variation
+                yield Token("unreadable", "(", opened)
+            return
+        pos = match.end()
+        kind, value, start = match.lastgroup, match.group(), match.start()
+        if kind == "open":
+            if not depth:
+                opened = start
+            depth += 1
+            yield Token("variation", value, start)
+            continue
+        if kind == "close":
+            yield Token("variation" if depth else "unreadable", value, start)
+            depth = max(0, depth - 1)
+            continue
+        if depth and kind != "tag":
+            yield Token("variation", value, start)
+            continue
         if kind == "tag":
-            if depth:
-                continue
-            if in_moves or game.result is not None:
+            if depth:  # a new game's tags: the variation before them was never closed
+                depth = 0
+                yield Token("unreadable", "(", opened)
+            started = False
+            yield Token("tag", value, start)
+        elif kind == "comment":
+            unclosed = not value.endswith("}")
+            if unclosed and _SWALLOWED.search(value):
+                yield Token("unreadable", "{", start)
+            else:
+                yield Token("clock-comment" if "[%" in value else "comment", value, start)
+        elif kind == "line":
+            yield Token("comment", value, start)
+        elif kind == "nag":
+            yield Token("nag", value, start)
+        elif kind == "result":
+            yield Token("result", value, start)
+        elif kind == "number":
+            yield Token("move-number", value, start)
+        elif kind == "word":
+            word = word_kind(value)
+            started = started or word == "move"
+            yield Token(word, value, start)
+        elif value == "[" and not started:  # a broken tag line in the header
+            end = text.find("\n", start)
+            pos = len(text) if end < 0 else end
+            yield Token("tag", text[start:pos], start)
+        else:
+            started = True
+            yield Token("unreadable", value, start)
+
+
+_UNREADABLE_REASONS = {
+    "(": "a variation opened here is never closed, so the moves after it cannot be told from it",
+    "{": "a comment opened here is never closed and swallows the moves after it",
+    ")": "a stray ')' with no variation open",
+    "]": "a stray ']' outside any tag",
+    "}": "a stray '}' outside any comment",
+    "[": "a stray '[' in the moves",
+}
+
+
+def split_games(text: str) -> Iterator[RawGame]:
+    """The games of a record, in order. Never raises on odd text, and never drops a main-line token."""
+    game = RawGame()
+    for token in tokens(text):
+        kind = token.kind
+        if kind == "tag":
+            if game.moves or game.result is not None:
                 if not game.is_empty:
                     yield game
-                game = RawGame(offset=match.start())
-                in_moves = False
-            value = match.group("value").replace('\\"', '"').replace("\\\\", "\\")
-            game.tags.append((match.group("name"), value))
-        elif kind == "comment":
-            if depth or not game.moves:
-                continue
-            body = match.group()
-            if "%" in body:
+                game = RawGame(offset=token.offset)
+            if token.text.endswith("]") and (match := _LEXER.match(token.text)) and match.lastgroup == "tag":
+                value = match.group("value").replace('\\"', '"').replace("\\\\", "\\")
+                game.tags.append((match.group("name"), value))
+        elif kind == "clock-comment":
+            if game.moves:
                 last = game.moves[-1]
-                clk = _CLK.search(body)
+                clk = _CLK.search(token.text)
                 if clk:
                     last.clock = seconds_of(clk.group(1))
-                emt = _EMT.search(body)
+                emt = _EMT.search(token.text)
                 if emt:
                     last.emt = seconds_of(emt.group(1))
-        elif kind == "open":
-            depth += 1
-        elif kind == "close":
-            depth = max(0, depth - 1)
         elif kind == "result":
-            if depth:
-                continue
             if game.result is not None:  # a second result: a new game without tags
                 yield game
-                game = RawGame(offset=match.start())
-            game.result = match.group().replace("½-½", "1/2-1/2")
-            in_moves = True
-        elif kind == "word":
-            if depth:
-                continue
-            word = match.group()
-            if word != "--" and not _PLAIN.fullmatch(word) and (
-                word in _SKIP or word.isdigit() or _GLYPHS.fullmatch(word) or not is_move_like(word)
-            ):
-                continue
+                game = RawGame(offset=token.offset)
+            game.result = _RESULTS.get(token.text, token.text)
+        elif kind in ("move", "unreadable"):
             if game.result is not None:  # moves after a result: the next game, without tags
                 yield game
-                game = RawGame(offset=match.start())
-            game.moves.append(MoveToken(word, match.start()))
-            in_moves = True
+                game = RawGame(offset=token.offset)
+            reason = _UNREADABLE_REASONS.get(token.text) if kind == "unreadable" else None
+            game.moves.append(MoveToken(token.text, token.offset, unreadable=reason))
     if not game.is_empty:
         yield game

@@ -210,13 +210,3 @@ def letters_used(tokens: Iterable[str]) -> set[str]:
         if match:
             found.add(match.group(1))
     return found
-
-
-def languages_for(letters: set[str]) -> list[str]:
-    """Languages whose letters cover ``letters``, best first (English first among equals)."""
-    def covered(lang: str) -> int:
-        return sum(1 for letter in letters if letter in LANGUAGES[lang])
-
-    ranked = sorted(LANGUAGES, key=lambda lang: -covered(lang))
-    full = [lang for lang in ranked if covered(lang) == len(letters)]
-    return full or ranked

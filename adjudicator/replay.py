@@ -18,15 +18,15 @@ Facts per ply (ply 1 = the record's first move):
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import chess
 
 from adjudicator.contract import Case, ContractError
 from adjudicator.movetext import RawGame, split_games
-from adjudicator.notation import LANGUAGES, languages_for, letters_used
-from adjudicator.san import describe, detect_language, read_move
+from adjudicator.notation import LANGUAGES, letters_used
+from adjudicator.san import describe, read_move
 
 MAX_PLIES = 20_000
 """More plies than any game can have (the longest possible game is under 18,000 plies)."""
@@ -143,6 +143,24 @@ class Replay:
     chess960: bool = False
     result: str | None = None
     """The result written in the record (tag or final token), if any."""
+    reading: str = "english"
+    """Which rule chose :attr:`language` (see :func:`replay_game`): ``stated``, ``english``,
+    ``only`` (the one other language that reads every token), ``undecided`` (several do,
+    with different moves) or ``furthest`` (none reads every token)."""
+    alternatives: tuple[Replay, ...] = ()
+    """Other languages that read every token but give different moves."""
+
+    @property
+    def is_reading_decided(self) -> bool:
+        """Whether the rule alone chose this reading (not a pick among equal readings)."""
+        return self.reading != "undecided"
+
+    def first_difference(self, other: Replay) -> int:
+        """The first ply where ``other`` reads another move (or ends), 1 = the first move."""
+        for ply, (mine, theirs) in enumerate(zip(self.plies, other.plies, strict=False), start=1):
+            if mine.move != theirs.move:
+                return ply
+        return min(len(self.plies), len(other.plies)) + 1
 
     @property
     def start_board(self) -> chess.Board:
@@ -209,6 +227,21 @@ class Replay:
         dots = "." if p.mover == chess.WHITE else "..."
         return f"{p.move_number}{dots}{self.san(ply)}"
 
+    def alternative_json(self, other: Replay) -> dict[str, Any]:
+        """Another reading of the record, where it first departs from this one."""
+        ply = self.first_difference(other)
+        return {
+            "language": other.language,
+            "first_difference": {
+                "ply": ply,
+                "token": other.plies[ply - 1].token if ply <= len(other.plies) else None,
+                "this_reading": self.label(ply) if ply <= len(self.plies) else None,
+                "that_reading": other.label(ply) if ply <= len(other.plies) else None,
+            },
+            "final_fen": other.fen_at(len(other.plies)),
+            "illegal": [p.number for p in other.illegal],
+        }
+
     def to_json(self) -> dict[str, Any]:
         """The contract's "Replay output" object."""
         return {
@@ -221,6 +254,8 @@ class Replay:
             "unreadable": [u.to_json() for u in self.unreadable],
             "repetitions": [{"fen": fen, "plies": plies} for fen, plies in self.repetitions()],
             "counter": self.counter,
+            "language": self.language,
+            "alternative_readings": [self.alternative_json(other) for other in self.alternatives],
         }
 
 
@@ -256,41 +291,92 @@ def _has_no_moves(board: chess.Board, in_check: bool) -> bool:
 
 
 def replay_game(game: RawGame, start_fen: str | None = None, language: str | None = None) -> Replay:
-    """Replay one game split from a record (see :func:`replay_chess`)."""
+    """Replay one game split from a record (see :func:`replay_chess`).
+
+    One reading of the piece letters, chosen by rule (FIDE C.3 lets each player use
+    the letters of their country), never by how many illegal moves a reading gives:
+
+    1. ``language`` when given (the case's, else the ruleset's default): that reading alone;
+    2. else English, whenever English reads every token (an illegal move is still a reading);
+    3. else a language whose letters cover every letter the record uses and that reads
+       every token; when several do and they give different moves, the first in
+       :data:`LANGUAGES` order is replayed and the others are :attr:`Replay.alternatives`,
+       with :attr:`Replay.is_reading_decided` false (a claim that depends on it is deferred);
+    4. else (no reading gets through) the reading of the languages that cover most of the
+       letters used that gets furthest (English first among equals): its first unreadable
+       token is the one reported.
+
+    Under rule 2, other languages that also read every token with different moves are
+    kept as :attr:`Replay.alternatives` (shown where they would change a verdict).
+    """
     board, chess960 = _start(game, start_fen)
     if len(game.moves) > MAX_PLIES:
         raise RecordError(f"the record has {len(game.moves)} moves, more than any game can have")
     start = board.fen()
-    tokens = [t.text for t in game.moves]
     if language is not None:
         if language not in LANGUAGES:
             raise ContractError(
                 "invalid_field", f"language must be one of {', '.join(LANGUAGES)}, not {language!r}", "language"
             )
-        return _replay_in(game, board, chess960, start, language)
-    first = _replay_in(game, board.copy(stack=False), chess960, start, detect_language(board, tokens))
-    if not first.illegal and not first.unreadable:
-        return first
-    # Detection can be fooled (a Russian record whose only piece moves are knights, K):
-    # a language that reads the whole record with fewer problems wins.
-    best = first
-    for other in languages_for(letters_used(tokens)):
-        if other == first.language or other not in LANGUAGES:
+        return _replay_in(game, board, chess960, start, language, "stated")
+    english = _replay_in(game, board.copy(stack=False), chess960, start, "en", "english")
+    tokens = [t.text for t in game.moves]
+    letters = letters_used(tokens)
+    if not english.unreadable:
+        others = _full_readings(game, board, chess960, start, letters, english)
+        return replace(english, alternatives=others) if others else english
+    full = _full_readings(game, board, chess960, start, letters, None)
+    if full:
+        return replace(full[0], alternatives=full[1:], reading="only" if len(full) == 1 else "undecided")
+    # rule 4: nothing reads every token; report the reading that gets furthest
+    covered = {lang: len(letters & table.keys()) for lang, table in LANGUAGES.items()}
+    most = max(covered.values())
+    best = replace(english, reading="furthest") if covered["en"] == most else None
+    for lang in LANGUAGES:
+        if lang == "en" or covered[lang] != most:
             continue
-        trial = _replay_in(game, board.copy(stack=False), chess960, start, other)
-        if (len(trial.unreadable), len(trial.illegal), -len(trial.plies)) < (
-            len(best.unreadable), len(best.illegal), -len(best.plies)
-        ):
+        trial = _replay_in(game, board.copy(stack=False), chess960, start, lang, "furthest")
+        if best is None or len(trial.plies) > len(best.plies):
             best = trial
+    assert best is not None  # some language covers the most letters
     return best
 
 
-def _replay_in(game: RawGame, board: chess.Board, chess960: bool, start: str, lang: str) -> Replay:
+def _differs(a: Replay, b: Replay) -> bool:
+    return len(a.plies) != len(b.plies) or any(x.move != y.move for x, y in zip(a.plies, b.plies, strict=True))
+
+
+def _full_readings(
+    game: RawGame, board: chess.Board, chess960: bool, start: str, letters: set[str], english: Replay | None
+) -> tuple[Replay, ...]:
+    """Readings in other languages that read every token and whose moves differ (from ``english`` and each other).
+
+    Only languages whose letters cover every letter the record uses are tried, and only
+    where some letter means another piece than in English: elsewhere the moves are the same.
+    """
+    found: list[Replay] = []
+    for lang, table in LANGUAGES.items():
+        if lang == "en" or not letters <= table.keys():
+            continue
+        if english is not None and all(table[letter] == LANGUAGES["en"].get(letter) for letter in letters):
+            continue
+        trial = _replay_in(game, board.copy(stack=False), chess960, start, lang, "english" if english else "only")
+        if trial.unreadable:
+            continue
+        if all(_differs(trial, other) for other in ([english] if english else []) + found):
+            found.append(trial)
+    return tuple(found)
+
+
+def _replay_in(game: RawGame, board: chess.Board, chess960: bool, start: str, lang: str, rule: str) -> Replay:
     """Replay the tokens of ``game`` in one language of piece letters."""
     start_key = repetition_key(board)
     plies: list[Ply] = []
     unreadable: list[Unreadable] = []
     for number, token in enumerate(game.moves, start=1):
+        if token.unreadable is not None:
+            unreadable.append(Unreadable(number, token.text, token.unreadable, ()))
+            break
         reading = read_move(board, token.text, lang)
         if reading.move is None:
             unreadable.append(Unreadable(number, token.text, reading.reason or "unreadable", reading.candidates))
@@ -310,7 +396,9 @@ def _replay_in(game: RawGame, board: chess.Board, chess960: bool, start: str, la
     tag_result = game.tag("Result")
     if result is None and tag_result in ("1-0", "0-1", "1/2-1/2"):
         result = tag_result
-    return Replay(start, tuple(plies), tuple(game.tags), start_key, tuple(unreadable), lang, chess960, result)
+    return Replay(
+        start, tuple(plies), tuple(game.tags), start_key, tuple(unreadable), lang, chess960, result, rule
+    )
 
 
 def replay_games(text: str, start_fen: str | None = None, language: str | None = None) -> Iterator[Replay]:

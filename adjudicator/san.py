@@ -9,13 +9,12 @@ A token that cannot be read as any move gets the legal moves it most likely was.
 from __future__ import annotations
 
 import difflib
-import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import chess
 
-from adjudicator.notation import LANGUAGES, Notation, clean, languages_for, letters_used, parse
+from adjudicator.notation import LANGUAGES, Notation, clean, parse
 
 _NAMES = {
     chess.PAWN: "pawn", chess.KNIGHT: "knight", chess.BISHOP: "bishop",
@@ -35,8 +34,6 @@ class Reading:
     """Why the move was illegal (or why the token could not be read)."""
     candidates: tuple[str, ...] = ()
     """For an unreadable token: the legal moves (SAN) it most likely was."""
-    language: str | None = None
-    """The language in which the token was read, when not the game's own."""
     irregularity: str | None = None
     """``illegal``, ``unreplaced-promotion`` (7.5.2) or ``no-move`` (7.5.3, the clock pressed without a move)."""
 
@@ -309,7 +306,9 @@ def _read_illegal(board: chess.Board, notes: list[Notation]) -> Reading | None:
 def read_move(board: chess.Board, token: str, language: str = "en") -> Reading:
     """Read ``token`` in the position: legal move, illegal move as played, or unreadable.
 
-    English SAN goes through python-chess's own parser first (the fast path).
+    One language only (the record's reading is chosen once, for the whole record, by
+    :func:`adjudicator.replay.replay_game`). English SAN goes through python-chess's own
+    parser first (the fast path).
     """
     if language == "en":
         try:
@@ -321,53 +320,10 @@ def read_move(board: chess.Board, token: str, language: str = "en") -> Reading:
                 return Reading(token, move, True)
     notes = parse(token, language)
     reading = _read_notation(board, notes)
-    if reading is not None and reading.move is not None:
-        return reading
-    # another language may read it legally (a mixed or misdetected record), but only when the
-    # game's own letters do not read it at all: an illegal move stays an illegal move
-    for other in LANGUAGES if not notes else ():
-        if other == language:
-            continue
-        other_reading = _read_notation(board, parse(token, other))
-        if other_reading is not None and other_reading.is_legal:
-            return Reading(token, other_reading.move, True, language=other)
-    if reading is not None:  # ambiguous
+    if reading is not None:  # a legal move, a 7.5.2/7.5.3 irregularity, or ambiguous
         return reading
     illegal = _read_illegal(board, notes)
     if illegal is not None:
         return illegal
     why = "not a move in any accepted notation" if not notes else "no piece can make this move"
     return Reading(token, None, False, why, candidates(board, token, language=language))
-
-
-_PLAIN_SAN = re.compile(
-    r"(?:[NBRQK][a-h]?[1-8]?x?[a-h][1-8]|[a-h](?:x[a-h])?[1-8](?:=[NBRQ])?|O-O(?:-O)?)[+#]?[!?]{0,2}"
-)
-"""English SAN as most records write it: such a record needs no language detection."""
-
-
-def detect_language(board: chess.Board, tokens: Sequence[str]) -> str:
-    """The language of a record's piece letters, worked out from the record itself."""
-    if all(_PLAIN_SAN.fullmatch(token) for token in tokens):
-        return "en"
-    letters = letters_used(tokens)
-    if letters <= set(LANGUAGES["en"]):
-        return "en"
-    ranked = languages_for(letters)
-    full = [lang for lang in ranked if all(letter in LANGUAGES[lang] for letter in letters)]
-    if len(full) == 1:
-        return full[0]
-    trial = full[:4] or ranked[:4]
-    best, best_score = trial[0], -1
-    for lang in trial:
-        probe = board.copy(stack=False)
-        score = 0
-        for token in tokens[:40]:
-            reading = read_move(probe, token, lang)
-            if reading.move is None or not reading.is_legal or reading.language is not None:
-                break
-            probe.push(reading.move)
-            score += 1
-        if score > best_score:
-            best, best_score = lang, score
-    return best

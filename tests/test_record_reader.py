@@ -170,10 +170,22 @@ def test_chess960_castling() -> None:
     assert replay.final_board.board_fen() == "1r3rk1/8/8/8/8/8/8/2KR3R"
 
 
-def test_a_russian_record_with_only_knight_moves_is_not_read_as_king_moves() -> None:
+def test_a_record_english_reads_is_english_and_the_russian_reading_is_reported_beside_it() -> None:
+    # K is the king in English and the knight in Russian; English reads every token (as
+    # illegal king moves), so English is the reading, never the one with fewer illegal moves
     replay = replay_chess("1. e4 e5 2. Kf3 Kc6 3. Kc3 Kf6")
-    assert replay.language == "ru" and not replay.illegal
-    assert replay.final_board.piece_at(chess.F6) == chess.Piece(chess.KNIGHT, chess.BLACK)
+    assert replay.language == "en" and replay.reading == "english"
+    assert [p.number for p in replay.illegal] == [3, 4, 5, 6]
+    (russian,) = replay.alternatives
+    assert russian.language == "ru" and not russian.illegal
+    assert russian.final_board.piece_at(chess.F6) == chess.Piece(chess.KNIGHT, chess.BLACK)
+    assert replay.to_json()["alternative_readings"][0]["first_difference"]["ply"] == 3
+
+
+def test_a_russian_record_stated_as_russian_is_read_in_russian_alone() -> None:
+    replay = replay_chess("1. e4 e5 2. Kf3 Kc6 3. Kc3 Kf6", language="ru")
+    assert replay.language == "ru" and replay.reading == "stated" and not replay.alternatives
+    assert not replay.illegal
 
 
 @pytest.mark.parametrize("king", ["Кр", "Kr", "Kp"])

@@ -13,7 +13,9 @@ import pytest
 from web.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
-KEYS = ["plies", "start_fen", "final_fen", "illegal", "unreadable", "repetitions", "counter"]
+KEYS = [
+    "plies", "start_fen", "final_fen", "illegal", "unreadable", "repetitions", "counter", "language", "alternative_readings",
+]
 
 
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
