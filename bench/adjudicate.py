@@ -36,7 +36,7 @@ from adjudicator.rulesets import RulesetBook  # noqa: E402
 from engines import build_services  # noqa: E402
 from web.config import load_config  # noqa: E402
 
-SHARED = ROOT.parent / "shared"
+TEST_DATA = ROOT / "tests" / "data"  # public data copied into the repository (tests/data/README.md)
 
 
 def truth_for_white(fen: str, wdl: int) -> str:
@@ -119,16 +119,16 @@ def run(rows: list[tuple[str, int, str]], config: dict[str, Any], ruleset: str, 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--file", default=str(SHARED / "data" / "adjudication-public.tsv"))
+    parser.add_argument("--file", default=str(TEST_DATA / "adjudication-public.tsv"))
     parser.add_argument("--ruleset", default="fide-standard")
     parser.add_argument("--only", choices=("without", "with"))
     parser.add_argument("--random", type=int, default=0, metavar="N", help="N random 3-4 piece positions instead")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     config = load_config()
-    if not any((ROOT / "data" / "syzygy").glob("*.rtbw")) and (SHARED / "data" / "tablebases").is_dir():
-        tables = SHARED / "data" / "tablebases"
-        config["tablebases"] = {"syzygy": [str(tables / "syzygy")], "gaviota": [str(tables / "gaviota")]}
+    syzygy_dirs = [Path(str(config["_root"])) / str(d) for d in config.get("tablebases", {}).get("syzygy", [])]
+    if (args.random or args.only != "without") and not any(any(d.glob("*.rtbw")) for d in syzygy_dirs):
+        raise SystemExit("no Syzygy tables in the configured folders: run bash .ci/install.d/20-tablebases.sh")
     rows: list[tuple[str, int, str]] = []
     if args.random:
         syzygy = Path(str(config["_root"])) / str(config["tablebases"]["syzygy"][0])

@@ -18,7 +18,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-SHARED = Path(os.environ.get("ADJUDICATOR_SHARED", ROOT.parent / "shared"))
+TEST_DATA = ROOT / "tests" / "data"  # public data copied into the repository (tests/data/README.md)
 
 from adjudicator.checkers.board import START, Position, perft, perft_by_layers  # noqa: E402
 from adjudicator.checkers.pdn import read_game, split_games  # noqa: E402
@@ -28,7 +28,7 @@ from engines.checkers.search import Searcher  # noqa: E402
 
 
 def _game_of(plies: int) -> str:
-    text = (SHARED / "data" / "checkers" / "acf_archive_sample500.pdn").read_text()
+    text = (TEST_DATA / "checkers" / "acf_archive_sample500.pdn").read_text()
     for game in split_games(text):
         tokens = read_game(game).moves
         if len(tokens) >= plies:
@@ -48,7 +48,7 @@ def bench_replay(compare: bool) -> None:
     assert len(replay.plies) == 120 and not replay.illegal
     print(f"replay of a 120-ply game: best {min(runs) * 1000:.1f} ms, median {sorted(runs)[10] * 1000:.1f} ms wall, "
           f"{cpu_each * 1000:.1f} ms CPU (target <= 50 ms)")
-    text = (SHARED / "data" / "checkers" / "tinsley.pdn").read_text()
+    text = (TEST_DATA / "checkers" / "tinsley.pdn").read_text()
     started = time.perf_counter()
     from adjudicator.checkers.replay import replay_pdn
 

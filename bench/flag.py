@@ -8,7 +8,6 @@ for the tablebase file opening and the helpmate analysis' caches).
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
 import sys
@@ -31,8 +30,6 @@ from adjudicator.rule import rule  # noqa: E402
 from adjudicator.rulesets import RulesetBook  # noqa: E402
 from engines import build_services  # noqa: E402
 from engines.forced_mate import ForcedMateSearch  # noqa: E402
-
-SHARED = Path(os.environ.get("ADJUDICATOR_SHARED", ROOT.parent / "shared"))
 
 
 def quiet_game(plies: int, seed: int = 7) -> list[str]:
@@ -83,7 +80,9 @@ def main() -> int:
     with (ROOT / "config.toml").open("rb") as handle:
         config = tomllib.load(handle)
     config["_root"] = str(ROOT)
-    config["tablebases"] = {"syzygy": [str(SHARED / "data" / "tablebases" / "syzygy")]}
+    if not any((ROOT / "data" / "syzygy").glob("*.rtbw")):
+        raise SystemExit("no Syzygy tables in data/syzygy: run bash .ci/install.d/20-tablebases.sh")
+    config["tablebases"] = {"syzygy": [str(ROOT / "data" / "syzygy")]}
     book = RulesetBook.from_config(config)
     services = build_services(config, engine=False)
     no_tables = build_services(config, engine=False, tablebases=False)

@@ -1,7 +1,7 @@
 """Agreement and per-query time of the unwinnability analysis over the public set.
 
-Usage: ``python bench/unwinnable.py [TSV] [--slow N]`` (default: the shared
-``unwinnable-public.tsv``). One process, one core; prints agreement with the
+Usage: ``python bench/unwinnable.py [TSV] [--slow N]`` (default: the public
+set ``tests/data/unwinnable-public.tsv``). One process, one core; prints agreement with the
 reference verdicts, the helpmate replay check, and median / p90 / max time per
 query. Timing includes everything the analyser does for a query (not process
 start-up), like the reference's own figures.
@@ -23,12 +23,12 @@ sys.path.insert(0, str(ROOT))
 
 from engines.unwinnable import UnwinnabilityAnalyser, replays_to_mate  # noqa: E402
 
-SHARED = Path(os.environ.get("ADJUDICATOR_SHARED", ROOT.parent / "shared"))
+TEST_DATA = ROOT / "tests" / "data"  # public data copied into the repository (tests/data/README.md)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("tsv", nargs="?", default=str(SHARED / "data" / "unwinnable-public.tsv"))
+    parser.add_argument("tsv", nargs="?", default=str(TEST_DATA / "unwinnable-public.tsv"))
     parser.add_argument("--slow", type=int, default=10, help="list the N slowest queries")
     parser.add_argument("--profile", action="store_true", help="cProfile the whole run")
     args = parser.parse_args()

@@ -1,8 +1,7 @@
-"""Shared fixtures: the project's configuration, rulesets, and the shared data folder."""
+"""Shared fixtures: the project's configuration, rulesets, the test data and the installed tablebases."""
 
 from __future__ import annotations
 
-import os
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -12,7 +11,9 @@ import pytest
 from adjudicator.rulesets import RulesetBook
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = Path(os.environ.get("ADJUDICATOR_SHARED", ROOT.parent / "shared"))
+TEST_DATA = ROOT / "tests" / "data"  # public data copied into the repository (tests/data/README.md)
+SYZYGY = ROOT / "data" / "syzygy"  # installed from PyPI by .ci/install.d/20-tablebases.sh
+GAVIOTA = ROOT / "data" / "gaviota"
 
 
 @pytest.fixture(scope="session")
@@ -29,5 +30,16 @@ def book(config: dict[str, Any]) -> RulesetBook:
 
 
 @pytest.fixture(scope="session")
-def shared() -> Path:
-    return SHARED
+def test_data() -> Path:
+    return TEST_DATA
+
+
+@pytest.fixture(scope="session")
+def tablebase_dirs() -> tuple[Path, Path]:
+    """The 3-4 piece Syzygy and 3-piece Gaviota tables the set-up installs (Syzygy folder, Gaviota folder)."""
+    syzygy = len(list(SYZYGY.glob("*.rtb[wz]")))
+    gaviota = len(list(GAVIOTA.glob("*.gtb.cp4")))
+    if syzygy < 70 or gaviota < 5:
+        pytest.fail(f"tablebases missing ({syzygy} of 70 Syzygy files in {SYZYGY}, {gaviota} of 5 Gaviota files "
+                    f"in {GAVIOTA}): run bash .ci/install.d/20-tablebases.sh", pytrace=False)
+    return SYZYGY, GAVIOTA

@@ -26,9 +26,9 @@ from engines.forced_mate import ForcedMateSearch
 
 
 @pytest.fixture(scope="module")
-def services(config: dict[str, Any], shared: Path) -> Services:
-    """The real services, with the shared 3-4 piece Syzygy tables for US 14E."""
-    local = dict(config, tablebases={"syzygy": [str(shared / "data" / "tablebases" / "syzygy")]})
+def services(config: dict[str, Any], tablebase_dirs: tuple[Path, Path]) -> Services:
+    """The real services, with the installed 3-4 piece Syzygy tables for US 14E."""
+    local = dict(config, tablebases={"syzygy": [str(tablebase_dirs[0])]})
     built = build_services(local)
     assert built.mate is not None, "the helpmate analysis (engines.unwinnable) is needed for FIDE 6.9"
     return built

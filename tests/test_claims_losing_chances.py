@@ -25,9 +25,8 @@ QUEEN_AGAINST_BARE_KING = "8/8/8/4k3/8/8/8/KQ6 b - - 0 80"  # Black, the bare ki
 
 
 @pytest.fixture(scope="module")
-def analysis(config: dict[str, Any], shared: Path) -> Any:
-    tables = shared / "data" / "tablebases"
-    services = build_services({**config, "tablebases": {"syzygy": [str(tables / "syzygy")]}}, deterministic=True)
+def analysis(config: dict[str, Any], tablebase_dirs: tuple[Path, Path]) -> Any:
+    services = build_services({**config, "tablebases": {"syzygy": [str(tablebase_dirs[0])]}}, deterministic=True)
     yield services
     services.close()
 

@@ -27,9 +27,9 @@ class UserCancelled(Exception):
 
 
 @pytest.fixture(scope="module")
-def tb_config(config: dict[str, Any], shared: Path) -> dict[str, Any]:
-    tables = shared / "data" / "tablebases"
-    return {**config, "tablebases": {"syzygy": [str(tables / "syzygy")], "gaviota": [str(tables / "gaviota")]}}
+def tb_config(config: dict[str, Any], tablebase_dirs: tuple[Path, Path]) -> dict[str, Any]:
+    syzygy, gaviota = tablebase_dirs
+    return {**config, "tablebases": {"syzygy": [str(syzygy)], "gaviota": [str(gaviota)]}}
 
 
 @pytest.fixture(scope="module")

@@ -14,13 +14,14 @@ from engines.tablebase import Tablebases
 
 
 @pytest.fixture(scope="module")
-def tables(shared: Path) -> Any:
-    tb = Tablebases([shared / "data" / "tablebases" / "syzygy"], [shared / "data" / "tablebases" / "gaviota"])
+def tables(tablebase_dirs: tuple[Path, Path]) -> Any:
+    syzygy, gaviota = tablebase_dirs
+    tb = Tablebases([syzygy], [gaviota])
     yield tb
     tb.close()
 
 
-def test_the_shared_tables_cover_three_and_four_pieces(tables: Tablebases) -> None:
+def test_the_installed_tables_cover_three_and_four_pieces(tables: Tablebases) -> None:
     assert tables.max_pieces == 4
 
 
@@ -54,8 +55,8 @@ def test_a_dead_draw_is_a_draw(tables: Tablebases) -> None:
     assert found is not None and found.outcome == "draw"
 
 
-def test_a_gaviota_mate_too_far_for_the_count_is_a_draw_without_pawns(shared: Path) -> None:
-    gaviota = Tablebases([], [shared / "data" / "tablebases" / "gaviota"])
+def test_a_gaviota_mate_too_far_for_the_count_is_a_draw_without_pawns(tablebase_dirs: tuple[Path, Path]) -> None:
+    gaviota = Tablebases([], [tablebase_dirs[1]])
     try:
         late = gaviota.probe(chess.Board("8/8/8/4k3/8/8/8/KQ6 w - - 98 120"))
         assert late is not None and late.outcome == "win" and late.result_for_mover() == 0
@@ -70,8 +71,8 @@ def test_positions_beyond_the_tables_are_not_probed(tables: Tablebases) -> None:
     assert tables.probe(chess.Board("8/8/8/4k3/8/8/2PP4/KQ6 w - - 0 1")) is None  # five pieces
 
 
-def test_gaviota_answers_with_distance_to_mate_when_syzygy_is_absent(shared: Path) -> None:
-    gaviota = Tablebases([], [shared / "data" / "tablebases" / "gaviota"])
+def test_gaviota_answers_with_distance_to_mate_when_syzygy_is_absent(tablebase_dirs: tuple[Path, Path]) -> None:
+    gaviota = Tablebases([], [tablebase_dirs[1]])
     try:
         found = gaviota.probe(chess.Board("8/8/8/4k3/8/8/8/KQ6 w - - 0 120"))
         assert found is not None and found.source == "gaviota"
@@ -87,8 +88,11 @@ def test_missing_directories_mean_no_tablebase_service(config: dict[str, Any], t
     assert services.tablebase is None
 
 
-def test_configured_relative_paths_are_read_from_the_project_root(config: dict[str, Any], shared: Path) -> None:
-    relative = {**config, "_root": str(shared / "data"), "tablebases": {"syzygy": ["tablebases/syzygy"]}}
+def test_configured_relative_paths_are_read_from_the_project_root(
+    config: dict[str, Any], tablebase_dirs: tuple[Path, Path]
+) -> None:
+    syzygy = tablebase_dirs[0]
+    relative = {**config, "_root": str(syzygy.parent), "tablebases": {"syzygy": [syzygy.name]}}
     services = build_services(relative, engine=False)
     try:
         assert services.tablebase is not None and services.tablebase.max_pieces == 4

@@ -1,7 +1,7 @@
 """FIDE 6.9 / 5.2.2: can a side checkmate by any series of legal moves?
 
 The analysis must agree with the reference analyser (Ambrona's CHA) on every row
-of the shared public set, and every "winnable" verdict must carry a helpmate that
+of the public set (tests/data/unwinnable-public.tsv), and every "winnable" verdict must carry a helpmate that
 python-chess replays, move by move, to a checkmate given by the right side.
 """
 
@@ -19,9 +19,9 @@ from engines.unwinnable import (
     is_blockade_unwinnable,
     is_material_unwinnable,
 )
-from tests.conftest import SHARED
+from tests.conftest import TEST_DATA
 
-PUBLIC = SHARED / "data" / "unwinnable-public.tsv"
+PUBLIC = TEST_DATA / "unwinnable-public.tsv"
 
 
 def public_rows(path: Path = PUBLIC) -> list[tuple[str, str, bool]]:

@@ -10,15 +10,15 @@ import pytest
 from adjudicator.checkers.board import START, Move, Position, perft, perft_by_layers
 
 
-def _data(shared: Path, name: str) -> dict[str, object]:
-    with (shared / "data" / "checkers" / name).open() as handle:
+def _data(test_data: Path, name: str) -> dict[str, object]:
+    with (test_data / "checkers" / name).open() as handle:
         data: dict[str, object] = json.load(handle)
     return data
 
 
 @pytest.fixture(scope="module")
-def perft_table(shared: Path) -> dict[str, int]:
-    table = _data(shared, "perft_start.json")["perft"]
+def perft_table(test_data: Path) -> dict[str, int]:
+    table = _data(test_data, "perft_start.json")["perft"]
     assert isinstance(table, dict)
     return table
 
@@ -40,8 +40,8 @@ def test_deep_perft_matches_the_published_counts(depth: int, perft_table: dict[s
     assert perft_by_layers(START, depth) == perft_table[str(depth)]
 
 
-def test_every_position_of_the_test_set_has_exactly_the_listed_moves(shared: Path) -> None:
-    positions = _data(shared, "movegen_testset.json")["positions"]
+def test_every_position_of_the_test_set_has_exactly_the_listed_moves(test_data: Path) -> None:
+    positions = _data(test_data, "movegen_testset.json")["positions"]
     assert isinstance(positions, list) and len(positions) == 141
     for entry in positions:
         position = Position.from_fen(entry["fen"])

@@ -19,8 +19,8 @@ def _run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[st
     )
 
 
-def test_replay_games_gives_the_contract_shape_per_game(shared: Path) -> None:
-    text = (shared / "data" / "checkers" / "tinsley.pdn").read_text()
+def test_replay_games_gives_the_contract_shape_per_game(test_data: Path) -> None:
+    text = (test_data / "checkers" / "tinsley.pdn").read_text()
     games = replay_games(text)
     assert len(games) == 724
     out = games[540].to_json()

@@ -10,13 +10,13 @@ from adjudicator.checkers.pdn import read_game, split_games
 from adjudicator.checkers.replay import CheckersRecordError, parse_position, replay_checkers, replay_pdn
 
 
-def _read(shared: Path, name: str) -> str:
-    return (shared / "data" / "checkers" / name).read_text()
+def _read(test_data: Path, name: str) -> str:
+    return (test_data / "checkers" / name).read_text()
 
 
 @pytest.fixture(scope="module")
-def tinsley(shared: Path) -> str:
-    return _read(shared, "tinsley.pdn")
+def tinsley(test_data: Path) -> str:
+    return _read(test_data, "tinsley.pdn")
 
 
 def test_every_tinsley_game_replays_and_the_one_illegal_move_is_found_at_its_ply(tinsley: str) -> None:
@@ -47,8 +47,8 @@ def test_quiet_moves_written_with_x_are_read_by_their_squares() -> None:
     assert any("written with x" in n for n in replay.notes)
 
 
-def test_every_acf_archive_game_replays_legally(shared: Path) -> None:
-    games = replay_pdn(_read(shared, "acf_archive_sample500.pdn"))
+def test_every_acf_archive_game_replays_legally(test_data: Path) -> None:
+    games = replay_pdn(_read(test_data, "acf_archive_sample500.pdn"))
     assert len(games) == 500
     assert [g.tag("Event") for g in games if g.illegal or g.unreadable] == []
 
