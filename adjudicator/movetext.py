@@ -56,6 +56,7 @@ _EMT = re.compile(r"\[%emt\s+([0-9:.]+)\s*\]")
 _ESCAPE = re.compile(r"(?m)^%[^\n]*$")
 _PLAIN = re.compile(r"(?:[NBRQK]?[a-h]?[1-8]?x?[a-h][1-8](?:=[NBRQ])?|O-O(?:-O)?)[+#]?[!?]{0,2}")
 _GLYPHS = re.compile(r"[!?+#=\-/±∓⩲⩱∞□⊕]+")
+_BROKEN_TAG = re.compile(r'[ \t]*\[[ \t]*[A-Za-z0-9_]+[ \t]*"')
 _DOTS = re.compile(r"(?:\.|…)+")
 _ASSESSMENTS = frozenset({"(=)", "N", "TN", "Z0?", "ep", "e.p.", "e.p"})
 """Words that are annotations, not moves: a draw offer, a novelty, en passant written apart."""
@@ -185,8 +186,8 @@ def tokens(text: str) -> Iterator[Token]:
             word = word_kind(value)
             started = started or word == "move"
             yield Token(word, value, start)
-        elif value == "[" and not started:  # a broken tag line in the header
-            end = text.find("\n", start)
+        elif value == "[" and not started and _BROKEN_TAG.match(text, text.rfind("\n", 0, start) + 1):
+            end = text.find("\n", start)  # a broken tag line in the header (``[Event "x`` unclosed)
             pos = len(text) if end < 0 else end
             yield Token("tag", text[start:pos], start)
         else:

@@ -7,6 +7,7 @@ from typing import Protocol, cast
 
 from adjudicator.claims import HANDLERS
 from adjudicator.contract import Case, ContractError
+from adjudicator.readings import case_language, weigh_readings
 from adjudicator.rulesets import Ruleset, RulesetBook
 from adjudicator.ruling import Ruling
 from adjudicator.services import Services
@@ -18,6 +19,10 @@ class ClaimModule(Protocol):
 
 def rule(case: Case, book: RulesetBook, services: Services | None = None) -> Ruling:
     """The ruling on ``case`` under its ruleset.
+
+    The record is read in the case's language, else the ruleset's ``record.language``;
+    without either, the record's other full readings are weighed
+    (:mod:`adjudicator.readings`).
 
     :raises ContractError: unknown ruleset, a ruleset for the other game, a claim
         that does not exist for this game, or input the claim cannot use.
@@ -40,4 +45,7 @@ def rule(case: Case, book: RulesetBook, services: Services | None = None) -> Rul
         raise ContractError(
             "not_implemented", f"rulings on {case.claim!r} in {case.game} are not available yet", "claim"
         ) from None
-    return module.rule(case, ruleset, services or Services())
+    services = services or Services()
+    case = case_language(case, ruleset)
+    ruling = module.rule(case, ruleset, services)
+    return weigh_readings(case, ruling, lambda other: module.rule(other, ruleset, services))

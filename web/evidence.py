@@ -126,12 +126,13 @@ def move_label(board: chess.Board, text: str) -> str:
 
 
 def _replay_game(
-    record: str, start_fen: str | None
+    record: str, start_fen: str | None, language: str | None = None
 ) -> tuple[str, list[tuple[str, str, str | None, bool]], list[float | None]]:
-    """(start FEN, [(label, fen after, uci, is_illegal)], clocks) from the record, read leniently."""
+    """(start FEN, [(label, fen after, uci, is_illegal)], clocks) from the record, read leniently
+    in the language the ruling read it in."""
     from adjudicator.replay import replay_chess
 
-    replay = replay_chess(record, start_fen, allow_unreadable=True)
+    replay = replay_chess(record, start_fen, language, allow_unreadable=True)
     steps: list[tuple[str, str, str | None, bool]] = []
     for number, ply in enumerate(replay.plies, start=1):
         label = replay.label(number).replace(".", ". ", 1) if ply.mover == chess.WHITE else replay.label(number)
@@ -239,7 +240,11 @@ def present(case: Mapping[str, Any], ruling: Mapping[str, Any] | None) -> Presen
     final_fen = case.get("fen") or case.get("start_fen")
     if game == "chess" and isinstance(case.get("record"), str) and case["record"].strip():
         try:
-            start, raw, clock_values = _replay_game(case["record"], case.get("start_fen"))
+            reading = evidence.get("record_reading")
+            language = reading.get("language") if isinstance(reading, Mapping) else None
+            start, raw, clock_values = _replay_game(
+                case["record"], case.get("start_fen"), language or case.get("language")
+            )
         except Exception as exc:
             note = f"The record could not be replayed for display: {exc}"
         else:
