@@ -8,7 +8,7 @@ are untidy, so this reader reads leniently, but visibly:
   replay matches squares, not separators;
 * text glued to a move (``26-22Whiteoversteppedthetimecontrolonthismove.``) is
   split off as the move's comment, and a note says so;
-* a move number may be glued to its move (``1.11-15``);
+* move numbers are ``12.``, ``12...`` or ``12…``, and may be glued to their move (``1.11-15``);
 * ``{...}`` and ``;`` comments (clock comments such as ``{[%clk 0:05:00]}``
   among them), ``(...)`` variations, NAGs (``$3``), glyphs (``!?``), ellipses and
   move numbers are kept apart from the moves; a result token (``1-0``, ``0-1``,
@@ -49,10 +49,10 @@ _LEXEME = re.compile(
     re.VERBOSE,
 )
 _RESULT_TOKENS = frozenset({"1-0", "0-1", "1/2-1/2", "½-½", "2-0", "0-2", "1-1", "0-0", "*"})
-_NUMBER = re.compile(r"\d+\.+")
+_NUMBER = re.compile(r"\d+(?:\.|…)+")
 _ANNOTATION = re.compile(r"(?:[!?]+|\$\d+)+")
-_DOTS = re.compile(r"\.+")
-_MOVE = re.compile(r"(?P<number>\d+\.+)?(?P<move>\d{1,2}(?:[-x:]\d{1,2})+)(?P<rest>.*)", re.DOTALL)
+_DOTS = re.compile(r"(?:\.|…)+")
+_MOVE = re.compile(r"(?P<number>\d+(?:\.|…)+)?(?P<move>\d{1,2}(?:[-x:]\d{1,2})+)(?P<rest>.*)", re.DOTALL)
 _GLUED_TEXT = re.compile(r"(?!x\d)[A-Za-z]{2}")
 """Glued text read as a comment: it starts with two letters (``White...``), not ``x`` and a square."""
 _MOVE_LIKE = re.compile(r"\d{1,2}[-x:]\d{1,2}|(?<!\S)(?:1-0|0-1|1/2-1/2|2-0|0-2|1-1|\*)(?!\S)")
