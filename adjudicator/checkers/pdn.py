@@ -2,15 +2,29 @@
 
 PDN (Portable Draughts Notation) writes moves by square numbers, ``11-15`` for a
 move and ``15x24`` (or ``15x24x31``, or only ``15x31``) for a jump. Real files
-are untidy, so this reader keeps going where a strict one would stop:
+are untidy, so this reader reads leniently, but visibly:
 
 * quiet moves written with ``x`` (``10x14``) are read by their squares; the
   replay matches squares, not separators;
 * text glued to a move (``26-22Whiteoversteppedthetimecontrolonthismove.``) is
-  split off as the move's comment;
-* ``{...}`` and ``;`` comments, ``(...)`` variations, NAGs and move numbers are
-  kept apart from the moves; any result token (``1-0``, ``0-1``, ``1/2-1/2``,
-  ``2-0``, ``0-2``, ``1-1``, ``*``) ends the game's moves.
+  split off as the move's comment, and a note says so;
+* move numbers are ``12.``, ``12...`` or ``12…``, and may be glued to their move (``1.11-15``);
+* ``{...}`` and ``;`` comments (clock comments such as ``{[%clk 0:05:00]}``
+  among them), ``(...)`` variations, NAGs (``$3``), glyphs (``!?``), ellipses and
+  move numbers are kept apart from the moves; a result token (``1-0``, ``0-1``,
+  ``1/2-1/2``, ``2-0``, ``0-2``, ``1-1``, ``0-0``, ``*``) ends the game's moves,
+  and move text after it is the next game (:func:`split_games`).
+
+**Invariant: every token is accounted for.** Each whitespace-separated word of the
+main line is a move number, a move (legal or not: the replay decides), a result, a
+comment, a NAG, a glyph, a variation, or it is *unreadable*. An unreadable token
+(a square outside 1-32 such as ``33-37`` or ``0-33``, a move to its own square
+``5-5``, a lone square or separator ``9x``, ``12-16-``, ``22``, ``x``, a word
+``foo``, a stray ``)`` or ``}``, a variation or a comment with moves in it that
+is never closed) is kept in :attr:`PdnGame.moves` at its place, with
+:attr:`MoveToken.unreadable` saying why, so the replay stops there and names its
+ply. Nothing is skipped silently, and an unreadable token never joins the move
+next to it.
 
 Nothing here knows the rules; :mod:`adjudicator.checkers.replay` plays the moves.
 """
@@ -21,41 +35,52 @@ import re
 from dataclasses import dataclass, field
 
 _TAG = re.compile(r'^\s*\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
-_TOKEN = re.compile(
+_LEXEME = re.compile(
     r"""
-    (?P<comment>\{[^}]*\}?)
+    (?P<comment>\{[^}]*\})
+  | (?P<unclosed>\{[^}]*\Z)
   | (?P<line>;[^\n]*)
   | (?P<open>\()
   | (?P<close>\))
-  | (?P<result>(?:1-0|0-1|1/2-1/2|2-0|0-2|1-1|0-0|\*)(?=[\s{(]|$))
-  | (?P<number>\d+\.+)
-  | (?P<move>\d{1,2}(?:\s*[-x:]\s*\d{1,2})+)(?P<glued>[^\s{}()]*)
-  | (?P<nag>\$\d+|[!?]+)
-  | (?P<dots>\.+)
-  | (?P<other>[^\s{}();]+)
+  | (?P<stray>\})
+  | (?P<space>\s+)
+  | (?P<word>[^\s{}();]+)
     """,
     re.VERBOSE,
 )
-_SQUARES = re.compile(r"\d{1,2}")
+_RESULT_TOKENS = frozenset({"1-0", "0-1", "1/2-1/2", "½-½", "2-0", "0-2", "1-1", "0-0", "*"})
+_NUMBER = re.compile(r"\d+(?:\.|…)+")
+_ANNOTATION = re.compile(r"(?:[!?]+|\$\d+)+")
+_DOTS = re.compile(r"(?:\.|…)+")
+_MOVE = re.compile(r"(?P<number>\d+(?:\.|…)+)?(?P<move>\d{1,2}(?:[-x:]\d{1,2})+)(?P<rest>.*)", re.DOTALL)
+_GLUED_TEXT = re.compile(r"(?!x\d)[A-Za-z]{2}")
+"""Glued text read as a comment: it starts with two letters (``White...``), not ``x`` and a square."""
+_MOVE_LIKE = re.compile(r"\d{1,2}[-x:]\d{1,2}|(?<!\S)(?:1-0|0-1|1/2-1/2|2-0|0-2|1-1|\*)(?!\S)")
+_SQUARES = re.compile(r"\d+")
 
-RESULTS = {"1-0": "1-0", "2-0": "1-0", "0-1": "0-1", "0-2": "0-1", "1/2-1/2": "1/2-1/2", "1-1": "1/2-1/2"}
+RESULTS = {
+    "1-0": "1-0", "2-0": "1-0", "0-1": "0-1", "0-2": "0-1", "1/2-1/2": "1/2-1/2", "½-½": "1/2-1/2",
+    "1-1": "1/2-1/2",
+}
 """Result tokens as written, mapped to the contract's strings (first mover's score first)."""
 
 
 @dataclass(frozen=True)
 class MoveToken:
-    """One move as written in the record."""
+    """One move (or one unreadable token standing where a move would) as written in the record."""
 
     text: str
-    """The move as written, without glued text (``10x14``)."""
+    """The move as written, without glued text or move number (``10x14``)."""
     squares: tuple[int, ...]
-    """The squares it names, in order."""
+    """The squares it names, in order (for an unreadable token: the numbers in it)."""
     is_capture_written: bool
     """Written with ``x`` (or ``:``): the writer says it is a jump (often wrongly)."""
     comment: str | None = None
     """A comment that follows the move (braces removed, glued text included)."""
     glued: str | None = None
     """Text glued to the move without a space or braces, as it stood."""
+    unreadable: str | None = None
+    """Why the token cannot be a move on a 1-32 board; None for a move."""
 
 
 @dataclass(frozen=True)
@@ -64,10 +89,9 @@ class PdnGame:
 
     tags: tuple[tuple[str, str], ...]
     moves: tuple[MoveToken, ...]
+    """The main line's moves in order; the first unreadable token among them stops the replay."""
     result: str | None
     """The result token as written, or None."""
-    unknown: tuple[str, ...] = ()
-    """Tokens in the move text that are neither moves, numbers, comments nor results."""
     first_comment: str | None = None
     notes: tuple[str, ...] = field(default=())
 
@@ -78,32 +102,100 @@ class PdnGame:
         return None
 
 
+def _ends_after_result(body: str) -> int | None:
+    """Where the next game starts in ``body``: at move text after a result, else None."""
+    depth = 0
+    seen_result = False
+    for m in _LEXEME.finditer(body):
+        kind = m.lastgroup
+        if kind == "open":
+            depth += 1
+        elif kind == "close" and depth:
+            depth -= 1
+        elif kind in ("word", "stray", "close") and not depth:
+            if seen_result:
+                return m.start()
+            seen_result = m.group() in _RESULT_TOKENS
+    return None
+
+
 def split_games(text: str) -> list[str]:
     """Split a multi-game PDN file into the text of each game.
 
-    A tag line after move text starts a new game; so does move text after a result.
+    A tag line after move text starts a new game; so does move text after a result
+    (a game written without tags).
     """
-    games: list[list[str]] = []
+    chunks: list[list[str]] = []
     current: list[str] = []
     has_moves = False
     for line in text.splitlines():
         stripped = line.strip()
         if stripped.startswith("[") and _TAG.match(stripped):
             if has_moves:
-                games.append(current)
+                chunks.append(current)
                 current, has_moves = [], False
             current.append(line)
             continue
         if stripped:
             has_moves = True
         current.append(line)
-    if has_moves or any(line.strip() for line in current):
-        games.append(current)
-    return ["\n".join(lines).strip() + "\n" for lines in games if any(x.strip() for x in lines)]
+    chunks.append(current)
+    games: list[str] = []
+    for lines in chunks:
+        head = 0
+        while head < len(lines) and (not lines[head].strip() or _TAG.match(lines[head])):
+            head += 1
+        header, body = "\n".join(lines[:head]), "\n".join(lines[head:])
+        while True:
+            cut = _ends_after_result(body)
+            game = f"{header}\n{body[:cut]}" if cut is not None else f"{header}\n{body}"
+            if game.strip():
+                games.append(game.strip() + "\n")
+            if cut is None:
+                break
+            header, body = "", body[cut:]
+    return games
+
+
+def _read_word(word: str) -> tuple[str, MoveToken | None]:
+    """Classify one main-line word: (kind, move token); kind is number, result, annotation or move."""
+    if _NUMBER.fullmatch(word):
+        return "number", None
+    if word in _RESULT_TOKENS:
+        return "result", None
+    if _ANNOTATION.fullmatch(word) or _DOTS.fullmatch(word):
+        return "annotation", None
+    m = _MOVE.fullmatch(word)
+    if m is None:
+        numbers = tuple(int(x) for x in _SQUARES.findall(word))
+        prefix = _NUMBER.match(word)
+        text = word[prefix.end():] if prefix else word
+        why = "a single square is no move" if len(numbers) == 1 else "it is no move on a 1-32 board"
+        if not numbers:
+            why = "it is neither a move nor a move number, result, comment or annotation"
+        return "move", MoveToken(text or word, numbers, False, unreadable=why)
+    written, rest = m.group("move"), m.group("rest")
+    squares = tuple(int(x) for x in _SQUARES.findall(written))
+    is_x = "x" in written or ":" in written
+    outside = [s for s in squares if not 1 <= s <= 32]
+    if outside:
+        why = f"square {outside[0]} is not on the board (1-32)"
+        return "move", MoveToken(written + rest, squares, is_x, unreadable=why)
+    if any(a == b for a, b in zip(squares, squares[1:], strict=False)):
+        return "move", MoveToken(written + rest, squares, is_x, unreadable="a piece cannot move to its own square")
+    if not rest or _ANNOTATION.fullmatch(rest):
+        return "move", MoveToken(written, squares, is_x, None, rest or None)
+    if _GLUED_TEXT.match(rest):
+        return "move", MoveToken(written, squares, is_x, rest, rest)
+    return "move", MoveToken(written + rest, squares, is_x, unreadable=f"{rest!r} after the move is no square")
 
 
 def read_game(text: str) -> PdnGame:
-    """Read one game's tags and move text; stops at the first result token."""
+    """Read one game's tags and move text; stops at the first result token.
+
+    Every main-line token is classified (see the module's invariant); variations and
+    comments are kept out of the moves, unreadable tokens stay in them.
+    """
     tags: list[tuple[str, str]] = []
     body_lines: list[str] = []
     in_body = False
@@ -120,54 +212,63 @@ def read_game(text: str) -> PdnGame:
             body_lines.append(line)
     body = "\n".join(body_lines)
     moves: list[MoveToken] = []
-    unknown: list[str] = []
     notes: list[str] = []
     first_comment: str | None = None
     result: str | None = None
     depth = 0
-    for m in _TOKEN.finditer(body):
-        kind = m.lastgroup
-        if kind == "glued":  # lastgroup names the last group matched: the move with glued text
-            kind = "move"
+    opened_at = 0
+    unclosed: tuple[int, str] | None = None
+
+    def attach(comment: str) -> None:
+        nonlocal first_comment
+        if moves:
+            last = moves[-1]
+            joined = comment if last.comment is None else f"{last.comment} {comment}"
+            moves[-1] = MoveToken(last.text, last.squares, last.is_capture_written, joined, last.glued, last.unreadable)
+        else:
+            first_comment = comment if first_comment is None else f"{first_comment} {comment}"
+
+    for lexeme in _LEXEME.finditer(body):
+        kind, raw = lexeme.lastgroup, lexeme.group()
+        if kind == "space":
+            continue
         if kind == "open":
+            if not depth:
+                opened_at = lexeme.start()
             depth += 1
             continue
-        if kind == "close":
-            depth = max(0, depth - 1)
+        if kind == "close" and depth:
+            depth -= 1
             continue
-        if depth:
+        if depth:  # inside a variation: not the game's moves
             continue
-        if kind in ("comment", "line"):
-            raw = m.group(0)
-            text = raw[1:-1] if raw.startswith("{") and raw.endswith("}") else raw[1:]
-            text = text.strip()
-            if moves:
-                last = moves[-1]
-                joined = text if last.comment is None else f"{last.comment} {text}"
-                moves[-1] = MoveToken(last.text, last.squares, last.is_capture_written, joined, last.glued)
+        if kind in ("close", "stray"):
+            what = "variation" if raw == ")" else "comment"
+            moves.append(MoveToken(raw, (), False, unreadable=f"it closes a {what} that was never opened"))
+        elif kind == "unclosed":  # always the last lexeme
+            if _MOVE_LIKE.search(raw):  # moves in it cannot be told from the game's
+                unclosed = (lexeme.start(), "comment")
             else:
-                first_comment = text if first_comment is None else f"{first_comment} {text}"
-            continue
-        if kind == "result":
-            result = m.group("result")
-            break
-        if kind == "move":
-            written = re.sub(r"\s+", "", m.group("move"))
-            glued = m.group("glued") or None
-            squares = tuple(int(x) for x in _SQUARES.findall(written))
-            comment: str | None = None
-            if glued and not re.fullmatch(r"[!?]+", glued):
-                comment = glued
-                notes.append(f"text glued to move {written}: {glued!r}")
-            moves.append(MoveToken(written, squares, "x" in written or ":" in written, comment, glued))
-            continue
-        if kind == "other":
-            token = m.group(0)
-            if any(ch.isdigit() for ch in token):  # meant as a move, but not one: the replay stops there
-                moves.append(MoveToken(token, (), False))
-            else:
-                unknown.append(token)
-    return PdnGame(tuple(tags), tuple(moves), result, tuple(unknown), first_comment, tuple(notes))
+                notes.append("a comment is never closed: it runs to the end of the record")
+                attach(raw[1:].strip())
+        elif kind in ("comment", "line"):
+            attach((raw[1:-1] if kind == "comment" else raw[1:]).strip())
+        else:
+            word_kind, token = _read_word(raw)
+            if word_kind == "result":
+                result = raw
+                break
+            if token is not None:
+                moves.append(token)
+                if token.glued and token.comment:
+                    notes.append(f"text glued to move {token.text}: {token.glued!r}")
+    if depth:
+        unclosed = (opened_at, "variation")
+    if unclosed is not None:
+        start, what = unclosed
+        shown = re.sub(r"\s+", " ", body[start:start + 24]).strip()
+        moves.append(MoveToken(shown, (), False, unreadable=f"a {what} is opened here and never closed"))
+    return PdnGame(tuple(tags), tuple(moves), result, first_comment, tuple(notes))
 
 
 __all__ = ["MoveToken", "PdnGame", "RESULTS", "read_game", "split_games"]

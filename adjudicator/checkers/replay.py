@@ -5,15 +5,19 @@ Records are read leniently (see :mod:`adjudicator.checkers.pdn`) and ruled stric
 * a move is matched by its squares, whatever the separator: ``10x14`` is read as
   the quiet move 10-14 when no jump is possible; a jump may be written with every
   landing square (``24x15x6``) or only its ends (``24x6``);
-* a move that was played although illegal (a jump not taken, a man moved
-  backwards, an incomplete multi-jump) is kept as physically played and listed
-  with the reason, as in chess;
+* a move that was played although illegal (a jump not taken, a man moved or
+  jumping backwards, an incomplete multi-jump, a jump going on after the man was
+  crowned) is kept as physically played and listed with the reason, as in chess;
+  a man that reached the king row on the way is a king (crowning ends the move,
+  ACF Standard Laws; README 3.1), wherever the player put it down;
 * a move that cannot be made on the board at all (no piece of the side to move
   on its first square, or its last square occupied) is listed as illegal too, and
   the replay stops there, since what was physically done is unknown;
-* a token that is not a move at all (a square outside 1-32, or a shortened jump
-  that fits two different captures) is *unreadable*: the replay stops there and
-  lists the moves the writer may have meant.
+* a token that is not a move at all (a square outside 1-32, a lone square, a word,
+  a move to its own square, or a shortened jump that fits two different captures)
+  is *unreadable*: the replay stops there, ``plies`` counts the moves before it,
+  and the entry names its ply, the token as written, why, and the moves the writer
+  may have meant.
 
 Per ply the replay keeps the repetition key (pieces, kings, side to move) and the
 forty-move counter: plies since the last capture or man move (WCDF 2008 harmonised
@@ -22,14 +26,15 @@ rules, adopted by the ACF national rules; README 3.2).
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from adjudicator.checkers.ballots import three_move
-from adjudicator.checkers.board import JUMP, NEIGHBOUR, START, FenError, Move, Position
-from adjudicator.checkers.pdn import RESULTS, MoveToken, PdnGame, read_game, split_games
+from adjudicator.checkers.board import START, FenError, Position
+from adjudicator.checkers.pdn import RESULTS, PdnGame, read_game, split_games
+from adjudicator.checkers.played import RED_CROWN, WHITE_CROWN, Move, physical, play_token, push_as_played
 from adjudicator.contract import ContractError
 
 
@@ -50,8 +55,8 @@ def parse_position(fen: str, field: str = "fen") -> Position:
     except FenError as exc:
         raise CheckersRecordError(f"{field} is not a checkers position: {exc}", field, "invalid_fen") from None
     # a man that reaches the far row is crowned at once (Standard Laws): an uncrowned one there is no position
-    for side, men, row in (("Red", position.red & ~position.kings, _RED_CROWN), ("White",
-                           position.white & ~position.kings, _WHITE_CROWN)):
+    for side, men, row in (("Red", position.red & ~position.kings, RED_CROWN), ("White",
+                           position.white & ~position.kings, WHITE_CROWN)):
         stranded = [sq for sq in row if men >> (sq - 1) & 1]
         if stranded:
             raise CheckersRecordError(
@@ -59,10 +64,6 @@ def parse_position(fen: str, field: str = "fen") -> Position:
                 f"row; a man there is a king (write K{stranded[0]})", field, "invalid_fen",
             )
     return position
-
-
-_RED_CROWN = (29, 30, 31, 32)
-_WHITE_CROWN = (1, 2, 3, 4)
 
 
 @dataclass(frozen=True)
@@ -109,12 +110,18 @@ class Ply:
 
 @dataclass(frozen=True)
 class Unreadable:
+    """A token that cannot be read as any move; the replay stopped there."""
+
     ply: int
+    """The ply the token stands at: the number of moves before it, plus one."""
     token: str
+    """The token as written (without a move number glued to it)."""
     candidates: tuple[str, ...]
+    """The legal moves the writer may have meant."""
+    reason: str = "it cannot be read as a move"
 
     def to_json(self) -> dict[str, Any]:
-        return {"ply": self.ply, "token": self.token, "candidates": list(self.candidates)}
+        return {"ply": self.ply, "token": self.token, "candidates": list(self.candidates), "reason": self.reason}
 
 
 @dataclass(frozen=True)
@@ -221,80 +228,6 @@ def _ballot_start(game: PdnGame, ballot: int | None) -> tuple[Position, list[str
     return chosen.position(), notes, 3
 
 
-def _path_matches(path: tuple[int, ...], written: Sequence[int]) -> bool:
-    if path[0] != written[0] or path[-1] != written[-1]:
-        return False
-    it = iter(path[1:-1])
-    return all(any(sq == w for sq in it) for w in written[1:-1])
-
-
-def _why_illegal(position: Position, squares: Sequence[int], legal: list[Move]) -> str:
-    """The reason a move as written is illegal, in an arbiter's words."""
-    a, b = squares[0], squares[-1]
-    jumps = [m for m in legal if m.is_capture]
-    if jumps and any(m.from_square == a and m.path[: len(squares)] == tuple(squares) for m in jumps):
-        return f"the jump from {a} is not complete: a multiple jump must be taken to the end"
-    if jumps:
-        shown = ", ".join(str(m) for m in jumps[:4])
-        return f"a jump was compulsory ({shown})"
-    is_king = bool(position.kings >> (a - 1) & 1)
-    forward = (0, 1) if position.red_to_move else (2, 3)
-    if not is_king and any(NEIGHBOUR[d][a - 1] == b - 1 for d in range(4) if d not in forward):
-        return f"the man on {a} cannot move backwards"
-    if not position.empty >> (b - 1) & 1:
-        return f"square {b} is occupied"
-    if not any(NEIGHBOUR[d][a - 1] == b - 1 for d in range(4)):
-        return f"{a} and {b} are not next to each other, and there is nothing to jump"
-    return "the move is not legal here"
-
-
-def _physical(position: Position, squares: Sequence[int]) -> Move | None:
-    """The move as physically made, for a move that is not legal; None if it cannot be made at all."""
-    if any(not 1 <= s <= 32 for s in squares) or len(squares) < 2:
-        return None
-    a, b = squares[0], squares[-1]
-    if not position.mover >> (a - 1) & 1:
-        return None
-    if a != b and not position.empty >> (b - 1) & 1:
-        return None
-    captured = 0
-    for x, y in zip(squares, squares[1:], strict=False):
-        for d in range(4):
-            jump = JUMP[d][x - 1]
-            if jump is not None and jump[1] == y - 1 and position.opponent >> jump[0] & 1:
-                captured |= 1 << jump[0]
-    return Move(tuple(squares), captured)
-
-
-def _play_token(position: Position, token: MoveToken) -> tuple[Move | None, bool, str | None, tuple[str, ...]]:
-    """(move, is_legal, reason, candidates) for one written move."""
-    squares = token.squares
-    legal = position.legal_moves()
-    if len(squares) < 2 or any(not 1 <= s <= 32 for s in squares):
-        return None, False, None, tuple(str(m) for m in legal)
-    matches = [m for m in legal if _path_matches(m.path, squares)]
-    if matches:
-        first = matches[0]
-        if all(m.captured == first.captured for m in matches):
-            return first, True, None, ()
-        return None, False, None, tuple(str(m) for m in matches)
-    move = _physical(position, squares)
-    if move is None:
-        return Move(tuple(squares)), False, _why_unplayable(position, squares), ()
-    return move, False, _why_illegal(position, squares, legal), ()
-
-
-def _why_unplayable(position: Position, squares: Sequence[int]) -> str:
-    a, b = squares[0], squares[-1]
-    side = "red" if position.red_to_move else "white"
-    piece = position.piece_at(a)
-    if piece is None:
-        return f"there is no {side} piece on {a}; the move cannot be made as written"
-    if not position.mover >> (a - 1) & 1:
-        return f"the piece on {a} is not {side}'s; the move cannot be made as written"
-    return f"square {b} is occupied; the move cannot be made as written"
-
-
 def replay_game(game: PdnGame, start_fen: str | None = None, ballot: int | None = None) -> CheckersReplay:
     """Replay one read game. ``start_fen`` applies when the record has no FEN tag."""
     if start_fen and not game.tag("FEN"):
@@ -309,28 +242,26 @@ def replay_game(game: PdnGame, start_fen: str | None = None, ballot: int | None 
     counter = 0
     x_quiet = 0
     for number, token in enumerate(game.moves, start=1):
-        move, is_legal, reason, candidates = _play_token(position, token)
+        move, is_legal, reason, candidates = play_token(position, token)
         if move is None:
-            unreadable.append(Unreadable(number, token.text, candidates))
+            unreadable.append(Unreadable(number, token.text, candidates, reason or "it cannot be read as a move"))
             break
         if token.is_capture_written and not move.is_capture:
             x_quiet += 1
         is_man = position.is_man_move(move)
-        playable = is_legal or _physical(position, move.path) is not None
+        playable = is_legal or physical(position, move.path) is not None
         if not playable:
             plies.append(
                 Ply(number, token.text, move, False, reason, position, position, is_man, counter, token.comment, False)
             )
             notes.append(f"the replay stops at ply {number}: {token.text} cannot be made on the board")
             break
-        after = position.push(move)
+        after = push_as_played(position, move)
         counter = 0 if (move.is_capture or is_man) else counter + 1
         plies.append(Ply(number, token.text, move, is_legal, reason, position, after, is_man, counter, token.comment))
         position = after
     if x_quiet:
         notes.append(f"{x_quiet} quiet move(s) written with x were read by their squares")
-    if game.unknown:
-        notes.append(f"words in the move text ignored: {' '.join(game.unknown[:5])}")
     result = RESULTS.get(game.result or "")
     return CheckersReplay(start, tuple(plies), game.tags, tuple(unreadable), result, tuple(notes))
 
@@ -343,7 +274,11 @@ def replay_checkers(text: str, start_fen: str | None = None, ballot: int | None 
     games = split_games(text)
     if not games:
         raise CheckersRecordError("the record contains no game")
-    return replay_game(read_game(games[0]), start_fen, ballot)
+    replay = replay_game(read_game(games[0]), start_fen, ballot)
+    if len(games) > 1:  # e.g. moves written after the result
+        note = f"the record holds {len(games)} games (moves after a result start a new one); the first is replayed"
+        replay = dataclasses.replace(replay, notes=(*replay.notes, note))
+    return replay
 
 
 def replay_pdn(text: str) -> list[CheckersReplay]:

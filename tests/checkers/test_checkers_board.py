@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
 
-from adjudicator.checkers.board import START, Move, Position, perft, perft_by_layers
+from adjudicator.checkers.board import (
+    RED_KING_ROW,
+    START,
+    WHITE_KING_ROW,
+    Move,
+    Position,
+    perft,
+    perft_by_layers,
+)
 
 
 def _data(test_data: Path, name: str) -> dict[str, object]:
@@ -73,3 +82,28 @@ def test_men_move_forward_only_and_kings_both_ways() -> None:
     assert sorted(str(m) for m in man.legal_moves()) == ["14-17", "14-18"]
     assert sorted(str(m) for m in king.legal_moves()) == ["14-10", "14-17", "14-18", "14-9"]
     assert Move((14, 18)) in man.legal_moves()
+
+
+def test_legal_moves_agree_with_pydraughts_along_random_games_crowning_jumps_included() -> None:
+    """An independent generator (pydraughts, English variant) finds the same moves in every position reached,
+    among them jumps that crown a man and end there although a king could jump on."""
+    draughts = pytest.importorskip("draughts")
+    rng = random.Random(2008)
+    crowning_jumps = 0
+    # 22x31 crowns; the new king could jump on over 27 to 24, but the move ends on crowning
+    starts = [Position.from_fen("B:W26,27,32:B22"), *[START] * 12]
+    for start in starts:
+        position = start
+        for _ in range(150):
+            legal = position.legal_moves()
+            if not legal:
+                break
+            board = draughts.Board(variant="english", fen=position.fen())
+            theirs = {"x".join(map(str, m.steps_move)) if m.captures else m.pdn_move for m in board.legal_moves()}
+            assert {str(m) for m in legal} == theirs, position.fen()
+            crown = RED_KING_ROW if position.red_to_move else WHITE_KING_ROW
+            crowning_jumps += sum(
+                m.is_capture and position.is_man_move(m) and bool(crown >> (m.to_square - 1) & 1) for m in legal
+            )
+            position = position.push(rng.choice(legal))
+    assert crowning_jumps > 0

@@ -174,3 +174,12 @@ def test_a_record_with_an_unreadable_move_is_an_error_naming_the_ply_not_a_rulin
         _rule(book, claim=claim, claimant="white", record="1. 11-15 23-19 2. 8-11 33-29")
     assert caught.value.field == "record"
     assert "ply 4 ('33-29')" in caught.value.message and "22-17" in caught.value.message
+
+
+@pytest.mark.parametrize("token", ["foo", "9x", ")"])
+def test_a_word_or_a_stray_mark_in_the_move_text_is_an_error_naming_its_ply_too(book: RulesetBook, token: str) -> None:
+    """Such tokens used to be skipped and the claim ruled on the record without them."""
+    with pytest.raises(ContractError) as caught:
+        _rule(book, claim="forty-move", claimant="white", record=f"1. 11-15 23-19 2. {token} 22-17 *")
+    assert caught.value.field == "record"
+    assert f"ply 3 ({token!r}) cannot be read as a move" in caught.value.message

@@ -57,7 +57,7 @@ def game_for_case(case: Case) -> CheckersGame:
         if replay.unreadable:  # the replay stopped there: ruling on the moves before it would mislead
             bad = replay.unreadable[0]
             hint = f"; it may be {' or '.join(bad.candidates)}" if bad.candidates else ""
-            raise CheckersRecordError(f"ply {bad.ply} ({bad.token!r}) cannot be read as a move{hint}")
+            raise CheckersRecordError(f"ply {bad.ply} ({bad.token!r}) cannot be read as a move ({bad.reason}){hint}")
         notes: list[str] = list(replay.notes)
         if case.fen:
             given = parse_position(case.fen)
