@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import chess
@@ -26,10 +25,9 @@ from engines.forced_mate import ForcedMateSearch
 
 
 @pytest.fixture(scope="module")
-def services(config: dict[str, Any], shared: Path) -> Services:
-    """The real services, with the shared 3-4 piece Syzygy tables for US 14E."""
-    local = dict(config, tablebases={"syzygy": [str(shared / "data" / "tablebases" / "syzygy")]})
-    built = build_services(local)
+def services(config: dict[str, Any]) -> Services:
+    """The real services, with the project's 3-4 piece Syzygy tables (config.toml [tablebases]) for US 14E."""
+    built = build_services(config)
     assert built.mate is not None, "the helpmate analysis (engines.unwinnable) is needed for FIDE 6.9"
     return built
 

@@ -7,7 +7,6 @@ procedure sets, and the app's own judgement of "cannot lose by normal means".
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,9 +24,8 @@ QUEEN_AGAINST_BARE_KING = "8/8/8/4k3/8/8/8/KQ6 b - - 0 80"  # Black, the bare ki
 
 
 @pytest.fixture(scope="module")
-def analysis(config: dict[str, Any], shared: Path) -> Any:
-    tables = shared / "data" / "tablebases"
-    services = build_services({**config, "tablebases": {"syzygy": [str(tables / "syzygy")]}}, deterministic=True)
+def analysis(config: dict[str, Any]) -> Any:
+    services = build_services(config, deterministic=True)  # the project's tables (config.toml [tablebases])
     yield services
     services.close()
 

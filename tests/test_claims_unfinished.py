@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import copy
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,9 +26,8 @@ class UserCancelled(Exception):
 
 
 @pytest.fixture(scope="module")
-def tb_config(config: dict[str, Any], shared: Path) -> dict[str, Any]:
-    tables = shared / "data" / "tablebases"
-    return {**config, "tablebases": {"syzygy": [str(tables / "syzygy")], "gaviota": [str(tables / "gaviota")]}}
+def tb_config(config: dict[str, Any]) -> dict[str, Any]:
+    return config  # the project's Syzygy and Gaviota tables (config.toml [tablebases], data/)
 
 
 @pytest.fixture(scope="module")
