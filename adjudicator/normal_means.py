@@ -31,6 +31,9 @@ class Finding:
     confidence: float
     reasons: tuple[str, ...]
     evidence: dict[str, Any] = field(default_factory=dict)
+    proven: bool = False
+    """The finding follows from a proof (checkmate, stalemate, the move rule, a dead position, the
+    opponent unable to mate, the tablebases), not from a judgement: the claim is ruled on it."""
 
 
 def material_signs(board: chess.Board, claimant: chess.Color) -> list[str]:
@@ -71,14 +74,15 @@ def judge(board: chess.Board, claimant: chess.Color, ruleset: Ruleset, services:
     own = 1 if claimant == chess.WHITE else -1
     if a.can_mate.get(opponent) is False:
         return Finding("clear", False, 1.0, (*reasons, f"{them} cannot win at all: the claim is clearly correct."),
-                       evidence)
+                       evidence, proven=True)
     if a.method in ("checkmate", "stalemate", "move-rule", "dead-position", "tablebase"):
         outcome = (a.outcome or 0) * own
         if outcome >= 0:
             return Finding("clear", False, 1.0,
-                           (*reasons, f"{me} cannot lose with correct play: the claim is clearly correct."), evidence)
+                           (*reasons, f"{me} cannot lose with correct play: the claim is clearly correct."), evidence,
+                           proven=True)
         return Finding("incorrect", False, 1.0,
-                       (*reasons, f"{them} has a forced win: the claim is clearly incorrect."), evidence)
+                       (*reasons, f"{them} has a forced win: the claim is clearly incorrect."), evidence, proven=True)
     score = a.score_for(claimant)
     t = a.thresholds
     clear_cp = ruleset.get_int("adjudication.ilc_clear_score_cp", 50)

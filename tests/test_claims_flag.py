@@ -483,3 +483,21 @@ def test_flag_on_a_record_that_starts_from_three_kings_names_the_record(judge: A
         judge("fide-standard", record='[FEN "8/8/4k3/8/8/8/8/2K1K3 w - - 0 1"]\n\n1. Kc1-b1',
               clock={"white": 5, "flagged": ["black"]})
     assert caught.value.field == "record" and "more than one king" in caught.value.message
+
+
+def test_6_4_the_moves_made_before_a_record_starts_count_towards_the_period(book: RulesetBook) -> None:
+    """6.4: whether a period's moves were made counts every move of the game: a record from a start FEN at
+    move 45 has 44 of White's moves behind it, as the FEN of the same position says."""
+    start = "r1bq1rk1/pp3ppp/2n2n2/2bpp3/4P3/2PP1N2/PP1NBPPP/R2QK2R w KQ - 3 45"
+    board = chess.Board(start)
+    for san in ("O-O", "Re8"):
+        board.push_san(san)
+    fields = {"ruleset": "fide-standard", "claim": "flag", "time_control": "40/5400+30:1800+30",
+              "clock": {"white": 0, "black": 100, "flagged": ["white"]}}
+    from_record = rule(parse_case({**fields, "start_fen": start, "record": "45. O-O Re8"}), book, Services())
+    from_fen = rule(parse_case({**fields, "fen": board.fen()}), book, Services())
+    white_moves = board.fullmove_number - 1  # python-chess: White to move again after 45 moves
+    for result in (from_record, from_fen):
+        assert result.evidence["period"]["moves_made"] == white_moves == 45
+        assert result.evidence["period"]["period"] == 2  # the 40 moves of period 1 were made
+    assert (from_record.verdict, from_record.result) == (from_fen.verdict, from_fen.result)

@@ -228,3 +228,73 @@ def test_second_illegal_move_with_the_real_unwinnability_analysis(book: RulesetB
                     record="1. Kg1-g3", previous_illegal_moves=1)
     assert knight.result == "0-1"
     assert knight.evidence["mate_check"].get("helpmate")
+
+
+# ---------------------------------------------------------------- the arbiter's correction first (7.5.1-7.5.5)
+
+ROOK_TAKEN_BY_PROMOTION = "3r4/4P1k1/8/8/8/8/8/4K3 w - - 0 60"  # exd8 takes Black's last piece
+
+
+def test_7_5_2_then_7_5_5_the_mate_test_is_made_with_the_new_queen_on_the_board(book: RulesetBook) -> None:
+    """7.5.2: the unreplaced pawn becomes a queen and the move stands; 7.5.5: the second illegal move loses
+    unless the opponent cannot mate by any series of legal moves, asked of that position: Black's rook is
+    gone, a bare king cannot mate: a draw, not 0-1."""
+    queen = chess.Board(ROOK_TAKEN_BY_PROMOTION)
+    queen.push(chess.Move.from_uci("e7d8q"))
+    assert queen.has_insufficient_material(chess.BLACK)  # python-chess, the oracle
+    assert not chess.Board(ROOK_TAKEN_BY_PROMOTION).has_insufficient_material(chess.BLACK)
+    result = ruling(book, ruleset="fide-standard", start_fen=ROOK_TAKEN_BY_PROMOTION, record="60. exd8",
+                    previous_illegal_moves=1)
+    assert (result.verdict, result.result) == ("upheld", "1/2-1/2")
+    assert result.evidence["fen"] == queen.fen()
+    assert {"FIDE 7.5.2", "FIDE 7.5.5"} <= set(result.rule_refs)
+
+
+def test_7_5_2_the_mate_test_uses_the_helpmate_search_on_the_queen_position(book: RulesetBook) -> None:
+    """The same with the unwinnability analysis: it is asked about the position with the queen."""
+    from engines.unwinnable import UnwinnabilityAnalyser
+
+    services = Services(mate=UnwinnabilityAnalyser())
+    result = ruling(book, services, ruleset="fide-standard", start_fen=ROOK_TAKEN_BY_PROMOTION,
+                    record="60. exd8", previous_illegal_moves=1)
+    assert result.result == "1/2-1/2"
+    assert result.evidence["fen"].startswith("3Q4/6k1/")
+
+
+def test_7_5_1_the_mate_test_is_made_on_the_reinstated_position(book: RulesetBook) -> None:
+    """7.5.1: the position before the illegal move is reinstated, and 7.5.5 asks about it: the king's
+    illegal capture of the rook is taken back, Black keeps the rook and can mate: White loses."""
+    start = "8/8/8/8/8/8/3kr3/4K3 w - - 0 70"  # Kxe2 is illegal (the rook is defended)
+    before = chess.Board(start)
+    assert not before.is_legal(chess.Move.from_uci("e1e2"))
+    result = ruling(book, ruleset="fide-standard", start_fen=start, record="70. Kxe2", previous_illegal_moves=1)
+    assert (result.verdict, result.result) == ("upheld", "0-1")
+    assert result.evidence["fen"] == before.fen()
+
+
+def test_7_5_3_the_clock_pressed_without_a_move_is_judged_on_the_board_as_it_stands(book: RulesetBook) -> None:
+    """7.5.3: nothing to correct; the position used (and shown) is the one on the board, White to move."""
+    result = ruling(book, ruleset="fide-standard", claimant="black", fen=BARE_KING,
+                    clock_pressed_without_move=True, previous_illegal_moves=1)
+    assert result.evidence["fen"] == chess.Board(BARE_KING).fen()
+    assert chess.Board(BARE_KING).has_insufficient_material(chess.BLACK) and result.result == "1/2-1/2"
+
+
+def test_a_5_2_before_the_reply_the_arbiter_reinstates_and_shows_that_position(book: RulesetBook) -> None:
+    """A.5.2 (rapid, unsupervised): the opponent has not yet moved, so the arbiter corrects; the evidence
+    is the reinstated position and A.3 gives the opponent one minute."""
+    start = "8/8/8/8/8/8/3kr3/4K3 w - - 0 70"
+    result = ruling(book, ruleset="fide-rapid", start_fen=start, record="70. Kxe2")
+    assert result.verdict == "upheld" and result.evidence["fen"] == chess.Board(start).fen()
+    assert [(a.side, a.seconds) for a in result.adjustments] == [("black", 60)]
+
+
+def test_a_5_2_after_the_reply_the_illegal_move_stands_and_so_does_its_position(book: RulesetBook) -> None:
+    """A.5.2: once the opponent has moved the illegal move stands; the position shown is the one on the board."""
+    start = "4k3/8/8/8/8/8/3r4/4K3 w - - 0 70"
+    board = chess.Board(start)
+    board.push(chess.Move.from_uci("e1d3"))  # the king jumps two squares (illegal), then Black replies
+    board.push(chess.Move.from_uci("e8e7"))
+    result = ruling(book, ruleset="fide-rapid", start_fen=start, record="70. Kd3 Ke7")
+    assert result.verdict == "rejected" and not result.adjustments
+    assert result.evidence["fen"].split()[0] == board.fen().split()[0]

@@ -55,7 +55,8 @@ def test_p23_iii5_claim_in_a_level_rook_ending_is_a_draw(book: RulesetBook, anal
     assert ruling.verdict is Verdict.UPHELD and ruling.result == "1/2-1/2"
     assert ruling.rule_refs == ("FIDE Guidelines III.5.1",)
     assert ruling.evidence["finding"] == "clear" and ruling.evidence["finding_by"] == "app"
-    assert any("recommendation" in reason for reason in ruling.reasons)
+    assert ruling.evidence["method"] == "tablebase"  # proven, not recommended: the tables show the draw
+    assert any("is proven (tablebase)" in reason for reason in ruling.reasons)
 
 
 def test_p23_with_the_arbiters_own_finding(book: RulesetBook) -> None:
@@ -305,3 +306,113 @@ def test_illegal_fen_error_names_fen(book: RulesetBook) -> None:
         claim(book, "sabah-active30", "white", Services(), fen="4k3/4R3/8/8/8/8/8/4K3 w - - 0 1",
               clock={"white": 60, "black": 300})
     assert caught.value.field == "fen"
+
+
+# ---------------------------------------------------------------- proven beats recommended
+
+QUEEN_WINS = "8/8/8/4k3/8/8/3QK3/8 b - - 0 60"  # Black, the claimant, is lost by force
+ROOKS_LEVEL = "8/5k2/8/3r4/8/8/2R5/5K2 b - - 0 60"
+BISHOP_ONLY = "8/8/8/4k3/8/8/3BK3/8 b - - 0 60"
+MIDDLEGAME = "r1bq1rk1/pp3ppp/2n2n2/2bpp3/4P3/2PP1N2/PP1NBPPP/R2QK2R b KQ - 3 9"
+
+
+@pytest.fixture(scope="module")
+def tables(config: dict[str, Any]) -> Any:
+    """The project's Syzygy tables and the helpmate analysis, no engine: only proofs."""
+    services = build_services(config, deterministic=True, engine=False)
+    assert services.tablebase is not None, "the 3-4 piece Syzygy tables are needed (data/syzygy)"
+    yield services
+    services.close()
+
+
+def wdl(fen: str) -> int:
+    """python-chess's own Syzygy probe, the oracle: 2 win, 0 draw, -2 loss for the side to move."""
+    import chess
+    import chess.syzygy
+
+    from tests.conftest import ROOT
+
+    with chess.syzygy.open_tablebase(str(ROOT / "data" / "syzygy")) as tb:
+        return tb.probe_wdl(chess.Board(fen))
+
+
+def test_sabah_an_appeal_the_tablebase_shows_lost_is_rejected_with_the_five_minute_penalty(
+    book: RulesetBook, tables: Services
+) -> None:
+    """Sabah clear-draw appeal: Black is lost by force (the tables prove it), so the appeal is rejected, not
+    left to the arbiter, and costs the claimant 5:00 (10:00 becomes 5:00)."""
+    assert wdl(QUEEN_WINS) == -2
+    ruling = claim(book, "sabah-active30", "black", tables, fen=QUEEN_WINS, clock={"white": 600, "black": 600})
+    assert (ruling.verdict, ruling.result) == (Verdict.REJECTED, None)
+    assert ruling.adjustments == (Adjustment("black", -300.0, "rejected clear-draw appeal"),)
+    assert ruling.evidence["method"] == "tablebase" and ruling.evidence["tablebase"]["outcome"] == "loss"
+    assert ruling.confidence == 1.0
+
+
+def test_sabah_the_rejected_appeal_never_leaves_the_claimant_below_two_minutes(
+    book: RulesetBook, tables: Services
+) -> None:
+    ruling = claim(book, "sabah-active30", "black", tables, fen=QUEEN_WINS, clock={"white": 600, "black": 180})
+    assert ruling.verdict is Verdict.REJECTED
+    assert [(a.side, a.seconds) for a in ruling.adjustments] == [("black", -60.0)]
+    assert ruling.evidence["claimant_new_seconds"] == 120.0
+
+
+@pytest.mark.parametrize("fen", [ROOKS_LEVEL, BISHOP_ONLY])
+def test_sabah_a_tablebase_draw_or_a_dead_position_proves_the_clear_draw(
+    book: RulesetBook, tables: Services, fen: str
+) -> None:
+    import chess
+
+    assert wdl(fen) == 0
+    ruling = claim(book, "sabah-active30", "black", tables, fen=fen, clock={"white": 600, "black": 100})
+    assert (ruling.verdict, ruling.result, ruling.adjustments) == (Verdict.UPHELD, "1/2-1/2", ())
+    if fen == BISHOP_ONLY:
+        assert chess.Board(fen).is_insufficient_material()
+        assert ruling.evidence["method"] == "dead-position"
+
+
+def test_sabah_the_arbiters_finding_overrides_the_proof(book: RulesetBook, tables: Services) -> None:
+    """td_finding is the arbiter's ruling: it stands even against the tables."""
+    ruling = claim(book, "sabah-active30", "black", tables, fen=QUEEN_WINS, clock={"white": 600, "black": 600},
+                   td_finding="clear")
+    assert (ruling.verdict, ruling.result) == (Verdict.UPHELD, "1/2-1/2")
+
+
+def test_sabah_without_a_proof_the_appeal_stays_with_the_arbiter(book: RulesetBook) -> None:
+    """No proof and no engine: the rules leave the clear draw to the arbiter's judgement: deferred, no clock change."""
+    ruling = claim(book, "sabah-active30", "black", fen=MIDDLEGAME, clock={"white": 600, "black": 600})
+    assert ruling.verdict is Verdict.DEFERRED and ruling.adjustments == ()
+
+
+def test_iii_5_3_a_claim_the_tablebase_shows_lost_is_rejected_and_the_opponent_gets_two_minutes(
+    book: RulesetBook, tables: Services
+) -> None:
+    ruling = claim(book, "fide-standard-guidelines-iii", "black", tables, fen=QUEEN_WINS,
+                   clock={"white": 600, "black": 90}, time_control="5400")
+    assert ruling.verdict is Verdict.REJECTED and ruling.rule_refs == ("FIDE Guidelines III.5.3",)
+    assert [(a.side, a.seconds) for a in ruling.adjustments] == [("white", 120.0)]
+
+
+def test_iii_5_2_a_postponed_claim_the_tablebase_shows_drawn_is_a_draw_without_a_td_finding(
+    book: RulesetBook, tables: Services
+) -> None:
+    """III.5.2: the arbiter gives a draw if the opponent cannot win by normal means; the tables prove it."""
+    assert wdl(ROOKS_LEVEL) == 0
+    ruling = claim(book, "fide-standard-guidelines-iii", "black", tables, fen=ROOKS_LEVEL, postponed=True,
+                   clock={"white": 600, "black": 0, "flagged": ["black"]}, time_control="5400")
+    assert (ruling.verdict, ruling.result) == (Verdict.UPHELD, "1/2-1/2")
+    assert ruling.rule_refs == ("FIDE Guidelines III.5.2",)
+    with pytest.raises(ContractError):  # no proof of a draw: only the arbiter can decide
+        claim(book, "fide-standard-guidelines-iii", "black", tables, fen=QUEEN_WINS, postponed=True,
+              clock={"white": 600, "black": 0, "flagged": ["black"]}, time_control="5400")
+
+
+def test_14h2d_a_claim_the_tablebase_shows_lost_is_denied_with_the_events_deduction(
+    book: RulesetBook, tables: Services
+) -> None:
+    """CalChess (Variation 14H): clearly incorrect, proven by the tables: denied, up to 1:00 deducted."""
+    ruling = claim(book, "calchess-scholastic", "black", tables, fen=QUEEN_WINS,
+                   clock={"white": 600, "black": 100}, time_control="G/30")
+    assert ruling.verdict is Verdict.REJECTED and ruling.rule_refs == ("US Chess Variation 14H2d",)
+    assert [(a.side, a.seconds) for a in ruling.adjustments] == [("black", -60.0)]

@@ -8,7 +8,7 @@ import chess
 import pytest
 
 from adjudicator.claims.move_rule import can_claim_fifty_moves
-from adjudicator.contract import parse_case
+from adjudicator.contract import ContractError, parse_case
 from adjudicator.replay import replay_chess
 from adjudicator.rule import rule
 from adjudicator.rulesets import RulesetBook
@@ -177,3 +177,86 @@ def test_stalemate_in_the_record_ended_the_game(book: RulesetBook) -> None:
 def test_checkmate_is_found_ply_by_ply() -> None:
     replay = replay_chess("1. f3 e5 2. g4 Qh4#")
     assert [p.is_checkmate for p in replay.plies] == [False, False, False, True]
+
+
+# ---------------------------------------------------------------- one position, one verdict; 9.3.2 with a written move
+
+KING_AND_ROOK = "6k1/8/8/8/8/8/5K2/7R b - - 140 130"  # 70 moves each without a pawn move or capture
+
+
+def play_quietly(start: str, plies: int) -> tuple[chess.Board, str]:
+    board = chess.Board(start)
+    sans = quiet_walk(board.copy(), plies)
+    text = movetext(board, sans)
+    for san in sans:
+        board.push_san(san)
+    return board, text
+
+
+@pytest.mark.parametrize("ruleset", ["uschess", "uschess-variation-14h", "calchess-scholastic"])
+def test_us_14f_a_correct_claim_past_75_moves_is_upheld_from_the_fen_as_from_the_record(
+    book: RulesetBook, ruleset: str
+) -> None:
+    """14F: 50 moves each without a pawn move or capture draw on a claim; 14K's "may" is the TD acting
+    unasked, so a player's correct claim at 80 moves is upheld, however the position is entered."""
+    board, text = play_quietly(KING_AND_ROOK, 20)
+    assert board.halfmove_clock == 160  # python-chess, the oracle
+    claimant = "white" if board.turn == chess.WHITE else "black"
+    from_fen = ruling(book, ruleset=ruleset, claimant=claimant, fen=board.fen())
+    from_record = ruling(book, ruleset=ruleset, claimant=claimant, start_fen=KING_AND_ROOK, record=text)
+    for result in (from_fen, from_record):
+        assert (result.verdict, result.result) == ("upheld", "1/2-1/2"), result.reasons
+        assert "US Chess 14F" in result.rule_refs and result.evidence["counter"] == 160
+
+
+def test_9_6_2_a_record_that_starts_past_75_moves_had_already_ended(book: RulesetBook) -> None:
+    """9.6.2: the counter of the record's start position already stands at 75 moves: the game ended there,
+    and a later capture does not bring it back (the same verdict as the FEN of that start)."""
+    start = "8/8/4k3/8/8/R1b5/4K3/8 w - - 150 120"
+    board = chess.Board(start)
+    board.push_san("Rxc3")
+    assert board.halfmove_clock == 0  # the capture restarts python-chess's counter
+    from_record = ruling(book, ruleset="fide-standard", claimant="black", start_fen=start, record="120. Rxc3")
+    from_fen = ruling(book, ruleset="fide-standard", claimant="white", fen=start)
+    for result in (from_record, from_fen):
+        assert (result.verdict, result.result, result.adjustments) == ("upheld", "1/2-1/2", ())
+        assert "FIDE 9.6.2" in result.rule_refs
+    assert any("do not count" in r for r in from_record.reasons)
+
+
+def test_a_stalemate_given_as_a_fen_is_a_draw_not_an_incorrect_claim(book: RulesetBook) -> None:
+    """5.2.1: the stalemate ended the game; a fifty-move claim on it (counter 11) is no incorrect claim to
+    penalise, as the record reaching it shows."""
+    start = "7k/5Q2/8/6K1/8/8/8/8 w - - 10 70"
+    board = chess.Board(start)
+    board.push_san("Kg6")
+    assert board.is_stalemate() and board.halfmove_clock == 11  # python-chess, the oracle
+    from_fen = ruling(book, ruleset="fide-standard", claimant="black", fen=board.fen())
+    from_record = ruling(book, ruleset="fide-standard", claimant="black", start_fen=start, record="70. Kg6")
+    for result in (from_fen, from_record):
+        assert (result.verdict, result.result, result.adjustments) == ("upheld", "1/2-1/2", ())
+        assert "FIDE 5.2.1" in result.rule_refs
+
+
+@pytest.mark.parametrize("written", ["Bxa1", "Kd5", "Bh9"])
+def test_9_3_2_fifty_moves_already_complete_draw_whatever_move_was_written(book: RulesetBook, written: str) -> None:
+    """9.3: the claim is correct when the 50 moves "have been completed" (9.3.2); a written capture, a quiet
+    move or an impossible move is not played and cannot undo them: no penalty, the game is drawn."""
+    fen = "8/8/4k3/8/8/2b5/4K3/R7 b - - 100 120"
+    assert chess.Board(fen).halfmove_clock >= 100
+    if written == "Bh9":
+        with pytest.raises(ContractError):  # not a move at all: the field is wrong, not the claim
+            ruling(book, ruleset="fide-standard", claimant="black", fen=fen, intended_move=written)
+        return
+    result = ruling(book, ruleset="fide-standard", claimant="black", fen=fen, intended_move=written)
+    assert (result.verdict, result.result, result.adjustments) == ("upheld", "1/2-1/2", ())
+    assert "FIDE 9.3.2" in result.rule_refs and "FIDE 9.3.1" not in result.rule_refs
+    assert any(i.startswith("the written move 120...") and i.endswith("is not played") for i in result.instructions)
+
+
+def test_us_14f_a_written_capture_after_fifty_completed_moves_is_still_a_correct_claim(book: RulesetBook) -> None:
+    """14F (as FIDE 9.3.2): with 50 moves each already made, the claim is upheld whatever the written move."""
+    fen = "8/8/4k3/8/8/2b5/4K3/R7 b - - 120 120"
+    result = ruling(book, ruleset="uschess", claimant="black", fen=fen, intended_move="Bxa1")
+    assert (result.verdict, result.result) == ("upheld", "1/2-1/2")
+    assert result.evidence["route"] == "completed" and "US Chess 14F" in result.rule_refs

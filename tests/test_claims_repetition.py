@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from adjudicator.claims.repetition import can_claim_threefold, occurrences_of
-from adjudicator.contract import parse_case
+from adjudicator.contract import ContractError, parse_case
 from adjudicator.replay import replay_chess
 from adjudicator.rule import rule
 from adjudicator.rulesets import RulesetBook
@@ -174,3 +174,65 @@ def test_us_14c4_claim_after_moving_without_pressing_the_clock(book: RulesetBook
     assert fide.verdict == "rejected" and not fide.adjustments  # FIDE: only the player having the move
     us = ruling(book, ruleset="uschess", claimant="black", record=record, clock_not_pressed=True)
     assert us.verdict == "upheld" and us.result == "1/2-1/2"
+
+
+# ---------------------------------------------------------------- 9.2.2 with a written move; a position alone
+
+SHUFFLED_TWICE = numbered(SHUFFLE)  # the start position stands at plies 0, 4 and 8, White to move
+
+
+def python_chess_board(sans: list[str]) -> Any:
+    import chess
+
+    board = chess.Board()
+    for san in sans:
+        board.push_san(san)
+    return board
+
+
+@pytest.mark.parametrize("ruleset,articles", [("fide-standard", {"FIDE 9.2.2"}), ("uschess", {"US Chess 14C"})])
+def test_9_2_2_the_position_on_the_board_for_the_third_time_draws_whatever_move_was_written(
+    book: RulesetBook, ruleset: str, articles: set[str]
+) -> None:
+    """9.2: the claim is correct when the position "has just appeared" for the third time (9.2.2; US 14C);
+    a written move that repeats nothing is not played and cannot take that away."""
+    board = python_chess_board(SHUFFLE)
+    assert board.is_repetition(3) and board.can_claim_threefold_repetition()  # python-chess, the oracle
+    result = ruling(book, ruleset=ruleset, claimant="white", record=SHUFFLED_TWICE, intended_move="e4")
+    assert (result.verdict, result.result) == ("upheld", "1/2-1/2")
+    assert articles <= set(result.rule_refs) and not result.adjustments
+    assert result.evidence["occurrences"] == [0, 4, 8] and result.evidence["intended_move"] == "e4"
+    assert "the written move 5.e4 is not played" in result.instructions
+
+
+def test_9_2_1_a_written_move_is_still_judged_when_the_board_shows_only_two_occurrences(book: RulesetBook) -> None:
+    """9.2.1: with the position on the board standing twice, only the written move can complete the claim."""
+    sans = SHUFFLE[:4]
+    assert not python_chess_board(sans).is_repetition(3)
+    wrong = ruling(book, ruleset="fide-standard", claimant="white", record=numbered(sans), intended_move="e4")
+    assert wrong.verdict == "rejected" and [(a.side, a.seconds) for a in wrong.adjustments] == [("black", 120)]
+    right = ruling(book, ruleset="fide-standard", claimant="black", record=numbered(SHUFFLE[:7]),
+                   intended_move="Ng8")
+    assert right.verdict == "upheld" and "FIDE 9.2.1" in right.rule_refs
+
+
+def test_a_threefold_claim_from_a_position_alone_needs_the_record(book: RulesetBook) -> None:
+    """A FEN shows no repetitions, so a threefold claim on it cannot be proven: an error naming the record."""
+    with pytest.raises(ContractError) as caught:
+        ruling(book, ruleset="fide-standard", claimant="white", fen="8/8/4k3/8/8/8/4K3/R7 w - - 12 80")
+    assert caught.value.field == "record" and caught.value.code == "missing_field"
+
+
+def test_a_stalemate_given_as_a_fen_ended_the_game_as_its_record_shows(book: RulesetBook) -> None:
+    """5.2.1: a stalemate ends the game; the claim changes nothing, from the FEN as from the record (no penalty)."""
+    import chess
+
+    start = "7k/5Q2/8/6K1/8/8/8/8 w - - 10 70"
+    board = chess.Board(start)
+    board.push_san("Kg6")
+    assert board.is_stalemate()  # python-chess, the oracle
+    from_fen = ruling(book, ruleset="fide-standard", claimant="black", fen=board.fen())
+    from_record = ruling(book, ruleset="fide-standard", claimant="black", start_fen=start, record="70. Kg6")
+    for result in (from_fen, from_record):
+        assert (result.verdict, result.result, result.adjustments) == ("upheld", "1/2-1/2", ())
+        assert "FIDE 5.2.1" in result.rule_refs

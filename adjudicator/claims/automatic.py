@@ -13,12 +13,19 @@
 
 Once the game has ended, later moves and flag falls are irrelevant (Arbiters' Manual
 on 6.9 and 9.6).
+
+The start position (a case ``fen`` or ``start_fen`` with its counters) is judged too
+(ply 0): a position given as checkmate, stalemate or with the half-move counter at the
+75-move limit has ended (or lets the TD end) the game exactly as the record reaching
+it would have, so the same position gets the same verdict however it was entered.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Literal
+
+import chess
 
 from adjudicator.replay import RepetitionKey, Replay
 from adjudicator.rulesets import Ruleset
@@ -59,6 +66,20 @@ def endings(replay: Replay, ruleset: Ruleset) -> list[Ending]:
     found: list[Ending] = []
     seen: dict[RepetitionKey, list[int]] = {replay.start_key: [0]}
     fivefold_done = seventyfive_done = False
+    start = replay.start_board
+    if start.is_checkmate():
+        won: Literal["1-0", "0-1"] = "0-1" if start.turn == chess.WHITE else "1-0"
+        return [Ending(0, "checkmate", won, True, ruleset.ref("12A") if us else ruleset.ref("5.1.1"))]
+    if start.is_stalemate():
+        return [Ending(0, "stalemate", "1/2-1/2", True, ruleset.ref("14A") if us else ruleset.ref("5.2.1"))]
+    if move_mode != "none" and start.halfmove_clock >= move_limit:
+        seventyfive_done = True
+        found.append(
+            Ending(
+                0, "seventy-five-moves", "1/2-1/2", move_mode == "mandatory",
+                ruleset.ref("14K") if us else ruleset.ref("9.6.2"), counter=start.halfmove_clock,
+            )
+        )
     for ply in replay.plies:
         n = ply.number
         if ply.is_legal and ply.is_checkmate:
@@ -110,6 +131,8 @@ def first_discretionary(replay: Replay, ruleset: Ruleset) -> Ending | None:
 
 def describe(replay: Replay, ending: Ending) -> str:
     """One sentence an arbiter would say about the ending."""
+    if ending.ply == 0:
+        return _describe_start(replay, ending)
     label = replay.label(ending.ply)
     if ending.kind == "checkmate":
         return f"{label} was checkmate; the game ended there."
@@ -123,4 +146,19 @@ def describe(replay: Replay, ending: Ending) -> str:
     return (
         f"After {label} each player had made 75 moves without a pawn move or capture "
         f"(counter {ending.counter}), which {verb}."
+    )
+
+
+def _describe_start(replay: Replay, ending: Ending) -> str:
+    """The ending of a position given with its counters (ply 0): no move of the record made it."""
+    where = "The position given" if not replay.plies else "The position the record starts from"
+    if ending.kind == "checkmate":
+        winner = "White" if ending.result == "1-0" else "Black"
+        return f"{where} is checkmate: {winner} has won; the game is over."
+    if ending.kind == "stalemate":
+        return f"{where} is stalemate; the game is drawn."
+    verb = "which ended the game in a draw" if ending.is_mandatory else "which lets the TD declare a draw"
+    return (
+        f"{where} shows {ending.counter} half-moves without a pawn move or capture "
+        f"({ending.counter // 2} moves by each player), {verb}."
     )

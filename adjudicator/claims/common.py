@@ -164,7 +164,10 @@ def already_over(claim: str, replay: Replay, ending: Ending, ruleset: Ruleset, c
     return Ruling(
         claim=claim, verdict=verdict, result=ending.result, rule_refs=unique(refs),
         reasons=tuple(reasons),
-        instructions=(f"the game ended after {replay.label(ending.ply)}: record the result {ending.result}",),
+        instructions=(
+            f"the game ended after {replay.label(ending.ply)}: record the result {ending.result}" if ending.ply
+            else f"the game was already over in the position given: record the result {ending.result}",
+        ),
         evidence={"ended_at_ply": ending.ply, "ending": ending.kind, "occurrences": list(ending.occurrences),
                   "counter": ending.counter or replay.counter_after(ending.ply)},
     )

@@ -271,15 +271,21 @@ def _one_flag(ctx: Context, flagged: str) -> Ruling:
 def _period(ctx: Context, side: str) -> PeriodCheck:
     readings = readings_from_replay(ctx.replay) if ctx.replay is not None else None
     record_moves = None
-    if readings is not None:
-        record_moves = sum(1 for r in readings if r.side == side)
+    if readings is not None and ctx.replay is not None:
+        # the moves made before the record's start position count too: a record from a
+        # start_fen at move 45 has 44 moves behind it, as the same position's FEN says
+        record_moves = sum(1 for r in readings if r.side == side) + _moves_before(ctx.replay.start_board, side)
     position_moves = None
     if ctx.replay is None:
-        number = ctx.board.fullmove_number
-        position_moves = number - 1 + (1 if side == "white" and ctx.board.turn == chess.BLACK else 0)
+        position_moves = _moves_before(ctx.board, side)
     return check_period(
         ctx.case, ctx.control, side, readings=readings, record_moves=record_moves, position_moves=position_moves
     )
+
+
+def _moves_before(board: chess.Board, side: str) -> int:
+    """The moves ``side`` has made before ``board``, by its move number and side to move."""
+    return board.fullmove_number - 1 + (1 if side == "white" and board.turn == chess.BLACK else 0)
 
 
 def _flag_reason(ctx: Context, flagged: str, period: PeriodCheck) -> str:

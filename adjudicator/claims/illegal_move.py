@@ -20,6 +20,15 @@ The record keeps illegal moves as played; this module rules on one of them
   ``correction_window_moves`` moves; 11B: earlier ones stand).
 - US 11D (``bonus_only_if_prompt``): the 2 minutes only when claimed before the
   claimant's own next move; US Chess has no automatic loss (``loss_on_count = 0``).
+
+The arbiter's correction comes first: every test the rules make on "the position" after
+the irregularity is made on the position the arbiter's action leaves, and the ruling's
+evidence shows it (``fen``). 7.5.1: the position before the illegal move, reinstated;
+7.5.2: the position with the new queen (the move stands); 7.5.3: the position on the
+board, the offender still to move; a move that stands (A.5.2, US 11B): the position as
+it stands. So the 7.5.5 question "can the opponent checkmate by any series of legal
+moves" after an unreplaced promotion that captured the opponent's last piece is asked
+with the queen on the board, and answered no: a draw, not a loss.
 """
 
 from __future__ import annotations
@@ -171,13 +180,16 @@ def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
         "illegal_plies": [p.number for p in replay.illegal], "method": "record replayed ply by ply",
     }
     if not correctable:
+        evidence["fen"] = replay.final_board.fen()  # the moves stand: the position as it stands
         return Ruling(
             claim=CLAIM, verdict=Verdict.REJECTED, result=None, rule_refs=unique(refs),
             reasons=tuple(reasons), instructions=("the moves stand; play continues",), evidence=evidence,
         )
     before = replay.board_after(ply.number - 1)
+    corrected = before  # 7.5.1 (and 7.5.3 with ``--``): the position before the irregularity
     instructions: list[str] = []
     if ply.irregularity == "unreplaced-promotion":
+        corrected = replay.final_board  # 7.5.2: the move stands with a queen; later moves stand too
         square = chess.SQUARE_NAMES[ply.move.to_square] if ply.move else "?"
         instructions.append(f"replace the pawn on {square} by a {offender} queen; the move stands")
         refs += _refs(ruleset, "7.5.2")
@@ -202,7 +214,8 @@ def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
         evidence["position"] = replay.fen_at(ply.number - 1)
         if two_hands:
             refs += _refs(ruleset, "7.5.4")
-    return _penalise(case, ruleset, replay, services, ply, before, offender, opponent, reasons, instructions,
+    evidence["fen"] = corrected.fen()
+    return _penalise(case, ruleset, replay, services, ply, corrected, offender, opponent, reasons, instructions,
                      refs, evidence)
 
 
@@ -249,7 +262,9 @@ def _no_move(case: Case, ruleset: Ruleset, replay: Replay, services: Services) -
         "(Arbiters' Manual on 7.5.3).",
     ]
     instructions = [f"restart {offender.capitalize()}'s clock: {offender.capitalize()} must now make a move"]
-    evidence: dict[str, object] = {"offender": offender, "position": board.fen(), "method": "case fields"}
+    evidence: dict[str, object] = {
+        "offender": offender, "position": board.fen(), "fen": board.fen(), "method": "case fields",
+    }
     fake = Ply(len(replay.plies) + 1, "--", chess.Move.null(), False, "no move",
                mover=chess.WHITE if offender == "white" else chess.BLACK, move_number=board.fullmove_number,
                irregularity="no-move")
@@ -258,7 +273,7 @@ def _no_move(case: Case, ruleset: Ruleset, replay: Replay, services: Services) -
 
 
 def _penalise(
-    case: Case, ruleset: Ruleset, replay: Replay, services: Services, ply: Ply, before: chess.Board,
+    case: Case, ruleset: Ruleset, replay: Replay, services: Services, ply: Ply, corrected: chess.Board,
     offender: str, opponent: str, reasons: list[str], instructions: list[str], refs: list[str],
     evidence: dict[str, object], prompt_default: bool | None = None,
 ) -> Ruling:
@@ -268,7 +283,8 @@ def _penalise(
     evidence["illegal_move_count"] = count
     loss_on = ruleset.get_int("illegal_move.loss_on_count", 0)
     if loss_on and count >= loss_on:
-        return _loss(ruleset, before, ply, offender, opponent, count, reasons, instructions, refs, evidence, services)
+        return _loss(ruleset, corrected, ply, offender, opponent, count, reasons, instructions, refs, evidence,
+                     services)
     if loss_on:
         reasons.append(f"This is {offender.capitalize()}'s illegal move number {count} in the game.")
     elif us:
@@ -314,13 +330,16 @@ def _penalise(
 
 
 def _loss(
-    ruleset: Ruleset, before: chess.Board, ply: Ply, offender: str, opponent: str, count: int,
+    ruleset: Ruleset, corrected: chess.Board, ply: Ply, offender: str, opponent: str, count: int,
     reasons: list[str], instructions: list[str], refs: list[str], evidence: dict[str, object], services: Services,
 ) -> Ruling:
-    """7.5.5: the n-th completed illegal move loses, unless the opponent cannot mate (then a draw)."""
+    """7.5.5: the n-th completed illegal move loses, unless the opponent cannot mate (then a draw).
+
+    The question is asked of ``corrected``, the position the arbiter's action leaves (module docstring).
+    """
     refs = [*refs, ruleset.ref("7.5.5")]
     color = chess.WHITE if opponent == "white" else chess.BLACK
-    can_mate, mate_evidence = _mate_check(before, color, services)
+    can_mate, mate_evidence = _mate_check(corrected, color, services)
     evidence["mate_check"] = mate_evidence
     reasons.append(f"This is {offender.capitalize()}'s illegal move number {count}, which loses the game")
     first = "white"

@@ -21,6 +21,15 @@ The ruleset's ``ilc.mode`` names the procedure in force:
 finding (``td_finding``: clear | unclear | incorrect); without it the ruling recommends one
 from the claimant's side (dead position, tablebases, engine score, material and fortress
 signs) and says that it is a recommendation.
+
+Proven beats recommended: where a proof decides (the opponent cannot mate at all, a dead
+position, checkmate, stalemate, the 75-move counter, the tablebases), the finding is not a
+judgement and the claim is ruled on it, citing the proof in the evidence: a tablebase draw
+or a dead position upholds the claim (the opponent "cannot win by normal means", III.5,
+has "insufficient losing chances", 14H, a "clear draw", Sabah), a tablebase loss for the
+claimant rejects it with the procedure's clock change (III.5.3: +2:00 to the opponent;
+14H2d: the event's deduction; Sabah: -5:00 to the claimant, never below 2:00). The arbiter
+can still rule otherwise: ``td_finding`` always takes precedence.
 """
 
 from __future__ import annotations
@@ -176,7 +185,15 @@ def _unjudged(refs: tuple[str, ...], evidence: dict[str, Any]) -> Ruling:
 def _recommended(f: Finding) -> tuple[str, ...]:
     if f.by_td:
         return f.reasons
+    if f.proven:
+        return (*f.reasons, f"This finding ({f.value}) is proven ({f.evidence.get('method', 'rules')}), so the claim "
+                "is ruled on it; the arbiter may still find otherwise (td_finding).")
     return (*f.reasons, f"This finding ({f.value}) is the app's recommendation; the arbiter decides.")
+
+
+def _decides(f: Finding) -> bool:
+    """Whether the finding decides the claim: the arbiter's own, or a proof (not an engine's judgement)."""
+    return f.by_td or f.proven
 
 
 # ---------------------------------------------------------------- US Chess Variation 14H
@@ -341,6 +358,12 @@ def _after_postponement(
     opponent = case.opponent(claimant)
     given = case.get_choice("td_finding", FINDINGS)
     if given is None:
+        proof = finding_for(case, ruleset, services, _color(claimant))
+        if proof is not None and proof.proven and proof.value == "clear":
+            evidence.update(proof.evidence, finding="clear", finding_by="app", postponed=True)
+            return Ruling(CLAIM, Verdict.UPHELD, "1/2-1/2", (ruleset.ref("Guidelines III.5.2"),),
+                          (*_recommended(proof), f"{opponent.capitalize()} cannot win by normal means: the game "
+                           "is drawn."), evidence=evidence)
         raise ContractError("missing_field", "td_finding is required to decide a postponed claim: clear (the opponent "
                             "could not win by normal means or made no real attempt) or incorrect", "td_finding")
     evidence.update(td_finding=given, postponed=True)
@@ -394,15 +417,16 @@ def _clear_draw_appeal(case: Case, ruleset: Ruleset, services: Services) -> Ruli
             f"{clock_text(after)} (never below {clock_text(floor)})." if deduction else
             f"{claimant.capitalize()} has {clock_text(remaining)}, so no time can be deducted without going below "
             f"{clock_text(floor)}.")
+    decided = _decides(finding)  # not clear: the arbiter's rejection, or a proven loss
     evidence.update(claimant_seconds=remaining, claimant_new_seconds=after)
-    verdict = Verdict.REJECTED if finding.by_td else Verdict.DEFERRED
-    lead = ("The appeal is rejected. " if finding.by_td
+    verdict = Verdict.REJECTED if decided else Verdict.DEFERRED
+    lead = ("The appeal is rejected. " if decided
             else "The app does not find a clear draw; if the arbiter rejects the appeal: ")
     return Ruling(
         CLAIM, verdict, None, (ref,), (*reasons, lead + told),
         adjustments=(Adjustment(claimant, -deduction, "rejected clear-draw appeal"),)
-        if deduction and finding.by_td else (),
-        instructions=("Play continues.",) if finding.by_td else
+        if deduction and decided else (),
+        instructions=("Play continues.",) if decided else
         (f"Decide the appeal: accept (draw) or reject ({claimant.capitalize()} to {clock_text(after)}).",),
         evidence=evidence, confidence=finding.confidence,
     )

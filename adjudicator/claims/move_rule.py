@@ -11,8 +11,20 @@
   repetitions: the ruling is then ``deferred`` with that instruction.
 - US 14F4 (case fields ``scoresheet: false`` and ``td_count``): a player who has
   stopped recording can only rely on a count kept by the TD or a deputy.
+- A written move when the 50 moves are already complete: 9.3 draws "upon a correct
+  claim" when *either* 9.3.1 (the written move completes them) *or* 9.3.2 (they have
+  been completed) holds, and US 14F reads the same. The claim is correct on the board
+  (9.3.2), so it is upheld whatever the written move is (a pawn move, a capture, even an
+  illegal move): the written move is not played (9.2.1 / 9.3.1: it is only declared), so
+  it cannot undo a count already complete. Judging only the written move would reject a
+  correct claim and add 2 minutes to the opponent's clock for it.
+- US 14K: the TD *may* declare a draw at 75 moves without a claim; a player's correct
+  claim under 14F is upheld, however far past 75 moves the count stands (the "may" is
+  about the TD acting unasked, not about the claim).
 
-A claim with no record uses the half-move field of ``fen``.
+A claim with no record uses the half-move field of ``fen``: the same position with the
+same counters gets the same verdict as the record reaching it (the automatic endings are
+judged on the given position too, see :mod:`adjudicator.claims.automatic`).
 """
 
 from __future__ import annotations
@@ -62,13 +74,9 @@ def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
     moves = ruleset.get_int("move_rule.claim_moves", 50)
     claimant = case.claimant or common.side_name(board.turn)
     opponent = case.opponent(claimant)
-    ended = first_ending(replay, ruleset)
+    ended = first_ending(replay, ruleset)  # a position given (ply 0) is judged too: same verdict as its record
     if ended is not None:
         return common.already_over(CLAIM, replay, ended, ruleset, case)
-    if not replay.plies:
-        over = _position_only_ending(board, ruleset)
-        if over is not None:
-            return over
     refused = common.admissible(CLAIM, case, ruleset, board, claimant)
     if refused is not None:
         return refused
@@ -93,6 +101,13 @@ def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
     reset = _last_reset(replay)
     if reset is not None:
         evidence["last_reset_ply"] = reset
+    if intended is not None and can_claim_fifty_moves(counter, moves):
+        # 9.3.2 / 14F: the 50 moves are already complete on the board, so the claim is correct
+        # whatever move was written; the written move is not played (module docstring).
+        evidence["intended_move"] = intended.san
+        evidence["route"] = "completed"
+        return _upheld(replay, ruleset, [*base] if us else [ruleset.ref("9.3.2")], evidence, counter, None,
+                       written=intended)
     if intended is None:
         refs = [*base] if us else [ruleset.ref("9.3.2")]
         if can_claim_fifty_moves(counter, moves):
@@ -116,7 +131,7 @@ def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
             ]
         else:
             reasons = [_short_reason(replay, after, moves, reset, written=intended.label)]
-    discretionary = first_discretionary(replay, ruleset) if replay.plies else None
+    discretionary = first_discretionary(replay, ruleset)
     if discretionary is not None:
         return Ruling(
             claim=CLAIM, verdict=Verdict.DEFERRED, result=None,
@@ -147,15 +162,21 @@ def _short_reason(replay: Replay, counter: int, moves: int, reset: int | None, w
 
 def _upheld(
     replay: Replay, ruleset: Ruleset, refs: list[str], evidence: dict[str, object], counter: int,
-    intended: common.Intended | None,
+    intended: common.Intended | None, written: common.Intended | None = None,
 ) -> Ruling:
     reasons = [
         f"{counter // 2} moves by each player were made without a pawn move or capture "
         f"({counter} half-moves{', including the written move ' + intended.label if intended else ''})."
     ]
+    if written is not None:
+        reasons.append(
+            f"They were already complete on the board, so the claim is correct whatever the written move "
+            f"{written.label} would do."
+        )
     instructions = ["the game is drawn"]
-    if intended is not None:
-        instructions.append(f"the written move {intended.label} is not played")
+    shown = intended or written
+    if shown is not None:
+        instructions.append(f"the written move {shown.label} is not played")
     board = replay.final_board
     reasons.extend(common.no_offer_note(ruleset, board, upheld=True))
     all_refs = [*refs] if ruleset.is_a("uschess") else [*refs, ruleset.ref("9.5.2")]
@@ -166,34 +187,3 @@ def _upheld(
         reasons=tuple(reasons), instructions=tuple(instructions), evidence=evidence,
     )
 
-
-def _position_only_ending(board: chess.Board, ruleset: Ruleset) -> Ruling | None:
-    """A position given without a record: checkmate, or the 75-move state from its counter (9.6.2)."""
-    us = ruleset.is_a("uschess")
-    if board.is_checkmate():
-        winner = "black" if board.turn == chess.WHITE else "white"
-        return Ruling(
-            claim=CLAIM, verdict=Verdict.REJECTED, result="1-0" if winner == "white" else "0-1",
-            rule_refs=(ruleset.ref("12A") if us else ruleset.ref("5.1.1"),),
-            reasons=(f"The position is checkmate: {winner.capitalize()} has won.",),
-            instructions=("the game is over",), evidence={"counter": board.halfmove_clock},
-        )
-    mode = ruleset.get_choice("move_rule.automatic", ("mandatory", "discretionary", "none"), "mandatory")
-    limit = 2 * ruleset.get_int("move_rule.automatic_moves", 75)
-    if mode == "none" or board.halfmove_clock < limit:
-        return None
-    reason = (
-        f"The counter stands at {board.halfmove_clock} half-moves: {board.halfmove_clock // 2} moves by each "
-        f"player without a pawn move or capture."
-    )
-    evidence = {"counter": board.halfmove_clock, "method": "half-move field of the FEN"}
-    if mode == "discretionary":
-        return Ruling(
-            claim=CLAIM, verdict=Verdict.DEFERRED, result=None, rule_refs=(ruleset.ref("14K"),),
-            reasons=(reason,), instructions=("the TD may declare the game drawn",), evidence=evidence,
-        )
-    return Ruling(
-        claim=CLAIM, verdict=Verdict.UPHELD, result="1/2-1/2", rule_refs=(ruleset.ref("9.6.2"),),
-        reasons=(reason, "The game was drawn when the 75th move was completed; no claim is needed."),
-        instructions=("the game is drawn",), evidence=evidence,
-    )

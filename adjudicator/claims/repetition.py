@@ -12,6 +12,17 @@
   played, and (9.1.2.3) the claim stands as a draw offer.
 - The automatic endings (9.6, US 14K) are checked first: a game already over
   stays over.
+- A written move when the position on the board already stands for the third time:
+  9.2 draws "upon a correct claim" when the position *either* is about to appear
+  (9.2.1) *or* has just appeared (9.2.2) for at least the third time, and US 14C reads
+  the same ("about to appear, or has just appeared"). The claim is correct on the
+  board (9.2.2), so it is upheld whatever the written move would do: that move is only
+  declared, never played (9.2.1), so it cannot take away a repetition already there.
+  Judging only the written move would reject a correct claim and penalise it.
+- A position given without its record (``fen`` only): the repetitions cannot be seen,
+  so the claim cannot be proven and is a contract error asking for the record; unless
+  the position itself already ended the game (checkmate, stalemate, the 75-move
+  counter), which the record reaching it would show the same way.
 """
 
 from __future__ import annotations
@@ -20,8 +31,8 @@ import chess
 
 from adjudicator.claims import common
 from adjudicator.claims.automatic import first_ending
-from adjudicator.contract import Case
-from adjudicator.replay import RepetitionKey, Replay, repetition_key, replay_for_case
+from adjudicator.contract import Case, ContractError
+from adjudicator.replay import RepetitionKey, Replay, parse_fen, repetition_key, replay_chess, replay_for_case
 from adjudicator.rulesets import Ruleset
 from adjudicator.ruling import Ruling, Verdict, unique
 from adjudicator.services import Services
@@ -70,9 +81,26 @@ def _near_misses(
     return notes
 
 
+def _replay(case: Case, ruleset: Ruleset) -> Replay:
+    """The record; a position alone only when it already ended the game (see the module docstring)."""
+    if case.record or not (case.fen or case.start_fen):
+        return replay_for_case(case)
+    field = "fen" if case.fen else "start_fen"
+    fen = case.fen or case.start_fen or ""
+    parse_fen(fen, field)
+    replay = replay_chess("", fen)
+    if first_ending(replay, ruleset) is None:
+        raise ContractError(
+            "missing_field",
+            "a threefold-repetition claim needs the game record: the position alone does not show its repetitions",
+            "record",
+        )
+    return replay
+
+
 def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
     """Rule on a threefold-repetition claim (FIDE 9.2 / US Chess 14C)."""
-    replay = replay_for_case(case)
+    replay = _replay(case, ruleset)
     board = replay.final_board
     us = ruleset.is_a("uschess")
     claimant = case.claimant or common.side_name(board.turn)
@@ -87,6 +115,10 @@ def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
     n = len(replay.plies)
     intended = common.read_intended(case, replay, board)
     base_refs = [ruleset.ref("14C")] if us else []
+    on_board = occurrences_of(replay, replay.keys[-1])
+    written: common.Intended | None = None
+    if intended is not None and len(on_board) >= needed:
+        written, intended = intended, None  # 9.2.2: the claim is correct on the board (module docstring)
     if intended is None:
         key = replay.keys[-1]
         plies = occurrences_of(replay, key)
@@ -112,13 +144,22 @@ def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
     }
     if intended is not None:
         evidence["intended_move"] = intended.san
+    if written is not None:
+        evidence["intended_move"] = written.san
+        evidence["route"] = "has-just-appeared"
     if len(plies) >= needed:
         reasons = [
             f"The position {where} with {side} to move occurs for the {common.ordinal(len(plies))} time: {listed}."
         ]
+        if written is not None:
+            reasons.append(
+                f"It already stands on the board for the {common.ordinal(len(plies))} time, so the claim is correct "
+                f"whatever the written move {written.label} would do."
+            )
         instructions = ["the game is drawn"]
-        if intended is not None:
-            instructions.append(f"the written move {intended.label} is not played")
+        shown = intended or written
+        if shown is not None:
+            instructions.append(f"the written move {shown.label} is not played")
         reasons.extend(common.no_offer_note(ruleset, board, upheld=True))
         refs = [*base_refs, *route_refs, *([] if us else [ruleset.ref("9.5.2")])]
         if common.has_no_offer_rule(ruleset, board):
