@@ -54,7 +54,8 @@ _CYRILLIC = {
     "а": "a", "с": "c", "е": "e", "х": "x", "в": "b",
 }
 _DASHES = str.maketrans({"–": "-", "—": "-", "−": "-", "‐": "-", ":": "x", "×": "x", "О": "O", "о": "o"})
-_TRAILING = re.compile(r"(?:[+#!?†‡□⊕∞=±∓⩲⩱]|e\.?p\.?|ch)+$")
+_TRAILING = re.compile(r"(?:\+/-|-/\+|\+/=|=/\+|=/∞|∞/=|\+-|-\+|[+#!?†‡□⊕∞=±∓⩲⩱]|e\.?p\.?|ch)+$")
+"""Check marks, annotation glyphs and assessments written onto a move (``e4+/-``, ``Nf3!?``, ``exd6e.p.``)."""
 _CASTLE = re.compile(r"^[O0o](?:-?[O0o]){1,2}$")
 _MOVE = re.compile(
     r"^(?P<piece>Kr|[A-Z])?(?P<ff>[a-h])?(?P<fr>[1-8])?(?P<sep>[-x])?(?P<to>[a-h][1-8])"

@@ -9,6 +9,7 @@ A token that cannot be read as any move gets the legal moves it most likely was.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -210,31 +211,45 @@ def describe(board: chess.Board, move: chess.Move) -> str:
     return f"{letter}{chess.SQUARE_NAMES[move.from_square]}{sep}{chess.SQUARE_NAMES[move.to_square]}{promo}"
 
 
+def _letters_meant(letter: str, language: str) -> set[str]:
+    """The English piece letters (``""`` for a pawn) a written letter may stand for.
+
+    The game's own language first; a letter it does not have may be any language's.
+    """
+    table = LANGUAGES.get(language, LANGUAGES["en"])
+    pieces = {table[letter]} if letter in table else {t[letter] for t in LANGUAGES.values() if letter in t}
+    return {"" if p == chess.PAWN else chess.piece_symbol(p).upper() for p in pieces}
+
+
+_SQUARE = re.compile(r"[a-h][1-8]")
+
+
 def candidates(board: chess.Board, token: str, limit: int = 5, language: str = "en") -> tuple[str, ...]:
     """The legal moves a token most likely was, best first.
 
     Scored by likeness of the written text to each legal move's SAN, with weight on
-    the same piece letter, the same destination square and a capture sign.
+    the same piece letter (in the game's language, else in any language's), the same
+    destination square and a capture sign.
     """
     notes = parse(token, language)
     text = notes[0].english if notes else clean(token)
-    letter: str | None = None
+    squares = _SQUARE.findall(text)
+    target = notes[0].to_square if notes else (chess.parse_square(squares[-1]) if squares else None)
+    meant: set[str] | None = None
+    texts = [text]
     if text[:1].isupper():
-        piece = LANGUAGES.get(language, LANGUAGES["en"]).get(text[:1])
-        letter = chess.piece_symbol(piece).upper() if piece else text[:1]
-        if letter == "P":
-            letter = ""
-        text = (letter or "") + text[1:]
+        meant = _letters_meant(text[:1], language) or {text[:1]}
+        texts = [letter + text[1:] for letter in sorted(meant)]
     captures = "x" in text
     scored: list[tuple[float, str]] = []
     for move in board.legal_moves:
         san = board.san(move).rstrip("+#")
-        score = difflib.SequenceMatcher(None, text, san).ratio()
-        if notes and notes[0].to_square == move.to_square:
+        score = max(difflib.SequenceMatcher(None, written, san).ratio() for written in texts)
+        if target == move.to_square:
             score += 0.3
-        if letter is not None:
+        if meant is not None:
             first = san[0] if san[0].isupper() and not san.startswith("O-") else ""
-            score += 0.3 if first == letter else 0.0
+            score += 0.3 if first in meant else 0.0
         if captures == ("x" in san):
             score += 0.1
         scored.append((score, san))

@@ -1,0 +1,174 @@
+"""Every token of a chess record is accounted for (adjudicator/movetext.py, FIDE 8.1).
+
+A token is a move (legal, or illegal as played), a known non-move (move number,
+result, comment, NAG, glyph, variation, clock comment), or unreadable: an
+unreadable token stops the replay at its own ply and is never skipped. Checked
+against python-chess, which replays the moves before the token independently.
+"""
+
+from __future__ import annotations
+
+import chess
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from adjudicator.movetext import split_games, tokens
+from adjudicator.replay import RecordError, replay_chess
+
+NOISE = ["Qh9", "Bxx4", "e9", "Xe4", "hello", "Ka0", "Nz3", "x", "Q", "]", "}", "e4e4e4", "0-1-0", "h0"]
+"""Tokens that are no move in any language's letters: each must be reported where it stands."""
+
+
+def _unreadable(record: str) -> tuple[int, list[tuple[int, str]]]:
+    replay = replay_chess(record, allow_unreadable=True)
+    return len(replay.plies), [(u.ply, u.token) for u in replay.unreadable]
+
+
+@pytest.mark.parametrize("noise", ["Qh9", "Bxx4", "e9"])
+def test_a_token_that_is_no_move_stops_the_replay_at_its_own_ply(noise: str) -> None:
+    # the issue's example: `printf '1. e4 e5 2. Qh9 *' | adjudicator replay -` reported nothing
+    assert _unreadable(f"1. e4 e5 2. {noise} *") == (2, [(3, noise)])
+
+
+def test_the_next_readable_move_is_never_named_as_the_unreadable_one() -> None:
+    plies, bad = _unreadable("1. e4 e5 2. Nf3 Nc6 3. Bb5 Qh9 4. O-O Nf6 *")
+    assert plies == 5 and bad == [(6, "Qh9")]
+
+
+def test_a_claim_on_a_record_with_an_unreadable_token_is_an_error_naming_the_ply() -> None:
+    with pytest.raises(RecordError) as err:
+        replay_chess("1. e4 e5 2. Nf3 e9 3. Bc4")
+    assert err.value.ply == 4 and "'e9'" in err.value.message
+
+
+def test_an_assessment_written_onto_a_move_is_a_glyph_not_part_of_the_move() -> None:
+    replay = replay_chess("1. e4+/- e5-+ 2. Nf3+= Nc6=/∞ 3. Bb5!? a6?! 4. Ba4⩲ Nf6∓ *")
+    assert len(replay.plies) == 8 and not replay.unreadable and not replay.illegal
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        "1. e4 e5 2. Nf3 $1 Nc6 $14 *",                       # NAGs
+        "1. e4 e5 2. Nf3 !? Nc6 ?? 3. Bb5 +- a6 = *",        # glyphs standing alone
+        "1. e4 e5 2. Nf3 (2. Bc4 Nf6 (2... Bc5)) Nc6 *",     # nested variations
+        "1. e4 {[%clk 0:59:58]} e5 {[%clk 0:59:50]} 2. Nf3 Nc6 *",  # clock comments
+        "1. e4 e5 ; a line comment\n2. Nf3 Nc6 *",
+        "1. e4 1... e5 2. Nf3 2… Nc6 *",                     # move numbers in every style
+        "1.e4 e5 2 Nf3 ... Nc6 *",
+        "1. e4 Nf6 2. e5 d5 3. exd6 e.p. exd6 4. Bc4 N Nc6 (=) *",  # en passant, a novelty, a draw offer
+        "\ufeff1. e4 e5 2. Nf3 Nc6 *",                        # a byte-order mark is spacing
+    ],
+)
+def test_known_non_moves_are_read_past(record: str) -> None:
+    replay = replay_chess(record)
+    reference = chess.Board()
+    moves = [t.text for t in next(split_games(record)).moves]
+    for text in moves:
+        reference.push_san(text.replace("e.p.", "").rstrip("!?+#"))
+    assert replay.final_board.board_fen() == reference.board_fen()
+
+
+@pytest.mark.parametrize("record, result", [("1. e4 e5 1:0", "1-0"), ("1. e4 e5 0:1", "0-1"),
+                                            ("1. e4 e5 ½-½", "1/2-1/2"), ("1. e4 e5 1/2", "1/2-1/2")])
+def test_results_in_the_usual_spellings_end_the_game(record: str, result: str) -> None:
+    replay = replay_chess(record)
+    assert replay.result == result and len(replay.plies) == 2
+
+
+def test_a_word_after_the_moves_is_reported_not_dropped() -> None:
+    assert _unreadable("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7 resigns 1-0") == (7, [(8, "resigns")])
+
+
+def test_a_variation_that_is_never_closed_is_reported_where_it_opens() -> None:
+    plies, bad = _unreadable("1. e4 e5 2. Nf3 (2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#")
+    assert plies == 3 and bad == [(4, "(")]
+
+
+def test_an_unclosed_variation_does_not_swallow_the_next_game() -> None:
+    record = '[Event "a"]\n\n1. e4 (1. d4 d5\n\n[Event "b"]\n\n1. d4 d5 2. c4 *'
+    first, second = (replay_chess_game for replay_chess_game in split_games(record))
+    assert [m.text for m in first.moves] == ["e4", "("]
+    assert [m.text for m in second.moves] == ["d4", "d5", "c4"] and second.tag("Event") == "b"
+
+
+def test_a_comment_that_swallows_moves_is_reported_but_a_closing_note_is_not() -> None:
+    assert _unreadable("1. e4 e5 {a note 2. Nf3 Nc6 3. Bb5") == (2, [(3, "{")])
+    assert _unreadable("1. e4 e5 {a closing note without its brace") == (2, [])
+
+
+@pytest.mark.parametrize("stray", [")", "]", "}", "["])
+def test_a_stray_bracket_in_the_moves_is_reported(stray: str) -> None:
+    assert _unreadable(f"1. e4 e5 2. Nf3 {stray} Nc6 *") == (3, [(4, stray)])
+
+
+def test_a_broken_tag_line_in_the_header_is_not_a_move() -> None:
+    assert _unreadable('[Event "Club ch\n[Site "?"]\n\n1. e4 e5 *') == (2, [])
+
+
+def test_every_character_of_the_record_belongs_to_a_token() -> None:
+    record = '[Event "x"]\n1. e4 {[%clk 1:00:00]} e5 $1 (1... c5 2. Nf3) 2. Nf3!? ; note\nQh9 ] 1-0'
+    covered = set()
+    for token in tokens(record):
+        covered.update(range(token.offset, token.offset + len(token.text)))
+    assert all(i in covered for i, ch in enumerate(record) if not ch.isspace())
+    kinds = {t.text: t.kind for t in tokens(record)}
+    assert kinds["e4"] == "move" and kinds["Qh9"] == "move" and kinds["]"] == "unreadable"
+    assert kinds["$1"] == "nag" and kinds["{[%clk 1:00:00]}"] == "clock-comment" and kinds["1-0"] == "result"
+
+
+@st.composite
+def noisy_games(draw: st.DrawFn) -> tuple[str, int, str, list[str]]:
+    """A random legal game written as a scoresheet, with noise tokens put in at random places.
+
+    Returns (record, expected ply of the first noise token, that token, the SAN moves before it).
+    """
+    board = chess.Board()
+    sans: list[str] = []
+    for _ in range(draw(st.integers(min_value=0, max_value=60))):
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        move = moves[draw(st.integers(min_value=0, max_value=len(moves) - 1))]
+        sans.append(board.san(move))
+        board.push(move)
+    noise = draw(st.lists(st.sampled_from(NOISE), min_size=1, max_size=3))
+    places = sorted(draw(st.lists(st.integers(min_value=0, max_value=len(sans)), min_size=len(noise),
+                                  max_size=len(noise))))
+    parts: list[str] = []
+    mains: list[str] = []  # main-line tokens in order: moves and noise
+    inserted = dict.fromkeys(range(len(sans) + 1), 0)
+    for place in places:
+        inserted[place] += 1
+    pending = list(noise)
+    for index in range(len(sans) + 1):
+        for _ in range(inserted[index]):
+            token = pending.pop(0)
+            parts.append(token)
+            mains.append(token)
+        if index == len(sans):
+            break
+        if index % 2 == 0:
+            parts.append(f"{index // 2 + 1}.")
+        if draw(st.booleans()) and index % 7 == 3:
+            parts.append(draw(st.sampled_from(["{a comment}", "$2", "!?", "{[%clk 0:10:00]}", "(1. d4 d5)"])))
+        parts.append(sans[index])
+        mains.append(sans[index])
+    first = next(i for i, token in enumerate(mains) if token in NOISE)
+    return " ".join(parts) + " *", first + 1, mains[first], mains[:first]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(noisy_games())
+def test_noise_anywhere_is_reported_as_the_first_unreadable_token_at_its_exact_ply(
+    game: tuple[str, int, str, list[str]],
+) -> None:
+    record, ply, token, before = game
+    replay = replay_chess(record, allow_unreadable=True)
+    assert [(u.ply, u.token) for u in replay.unreadable] == [(ply, token)]
+    reference = chess.Board()
+    for san in before:
+        reference.push_san(san)
+    assert len(replay.plies) == ply - 1
+    assert replay.final_board.fen() == reference.fen()
