@@ -133,6 +133,15 @@ class Token:
 
 def tokens(text: str) -> Iterator[Token]:
     """Every token of ``text`` with its kind, in order (see the module docstring)."""
+    for kind, value, start in _scan(text):
+        yield Token(kind, value, start)
+
+
+_SIMPLE: dict[str | None, TokenKind] = {"line": "comment", "nag": "nag", "result": "result", "number": "move-number"}
+
+
+def _scan(text: str) -> Iterator[tuple[TokenKind, str, int]]:
+    """(kind, text, offset) of every token: :func:`tokens` without the objects, for speed."""
     if "%" in text:
         text = _ESCAPE.sub(lambda m: " " * len(m.group()), text)
     if "\ufeff" in text or "\u200b" in text:  # byte-order marks and zero-width spaces are spacing
@@ -140,59 +149,48 @@ def tokens(text: str) -> Iterator[Token]:
     depth = 0
     opened = 0
     started = False
-    pos = 0
-    while True:
-        match = _LEXER.search(text, pos)
-        if match is None:
-            if depth:  # the text ends inside a variation
-                yield Token("unreadable", "(", opened)
-            return
-        pos = match.end()
+    skip = 0
+    plain = _PLAIN.fullmatch
+    for match in _LEXER.finditer(text):
         kind, value, start = match.lastgroup, match.group(), match.start()
-        if kind == "open":
+        if start < skip:
+            continue
+        if kind == "word" and not depth:
+            word = "move" if plain(value) else word_kind(value)
+            started = started or word == "move"
+            yield word, value, start
+        elif kind == "open":
             if not depth:
                 opened = start
             depth += 1
-            yield Token("variation", value, start)
-            continue
-        if kind == "close":
-            yield Token("variation" if depth else "unreadable", value, start)
+            yield "variation", value, start
+        elif kind == "close":
+            yield ("variation" if depth else "unreadable"), value, start
             depth = max(0, depth - 1)
-            continue
-        if depth and kind != "tag":
-            yield Token("variation", value, start)
-            continue
-        if kind == "tag":
+        elif kind == "tag":
             if depth:  # a new game's tags: the variation before them was never closed
                 depth = 0
-                yield Token("unreadable", "(", opened)
+                yield "unreadable", "(", opened
             started = False
-            yield Token("tag", value, start)
+            yield "tag", value, start
+        elif depth:
+            yield "variation", value, start
         elif kind == "comment":
-            unclosed = not value.endswith("}")
-            if unclosed and _SWALLOWED.search(value):
-                yield Token("unreadable", "{", start)
+            if not value.endswith("}") and _SWALLOWED.search(value):
+                yield "unreadable", "{", start
             else:
-                yield Token("clock-comment" if "[%" in value else "comment", value, start)
-        elif kind == "line":
-            yield Token("comment", value, start)
-        elif kind == "nag":
-            yield Token("nag", value, start)
-        elif kind == "result":
-            yield Token("result", value, start)
-        elif kind == "number":
-            yield Token("move-number", value, start)
-        elif kind == "word":
-            word = word_kind(value)
-            started = started or word == "move"
-            yield Token(word, value, start)
+                yield ("clock-comment" if "[%" in value else "comment"), value, start
+        elif kind in _SIMPLE:
+            yield _SIMPLE[kind], value, start
         elif value == "[" and not started and _BROKEN_TAG.match(text, text.rfind("\n", 0, start) + 1):
             end = text.find("\n", start)  # a broken tag line in the header (``[Event "x`` unclosed)
-            pos = len(text) if end < 0 else end
-            yield Token("tag", text[start:pos], start)
+            skip = len(text) if end < 0 else end
+            yield "tag", text[start:skip], start
         else:
             started = True
-            yield Token("unreadable", value, start)
+            yield "unreadable", value, start
+    if depth:  # the text ends inside a variation
+        yield "unreadable", "(", opened
 
 
 _UNREADABLE_REASONS = {
@@ -208,35 +206,38 @@ _UNREADABLE_REASONS = {
 def split_games(text: str) -> Iterator[RawGame]:
     """The games of a record, in order. Never raises on odd text, and never drops a main-line token."""
     game = RawGame()
-    for token in tokens(text):
-        kind = token.kind
-        if kind == "tag":
+    for kind, value, offset in _scan(text):
+        if kind == "move":
+            if game.result is not None:  # moves after a result: the next game, without tags
+                yield game
+                game = RawGame(offset=offset)
+            game.moves.append(MoveToken(value, offset))
+        elif kind == "tag":
             if game.moves or game.result is not None:
                 if not game.is_empty:
                     yield game
-                game = RawGame(offset=token.offset)
-            if token.text.endswith("]") and (match := _LEXER.match(token.text)) and match.lastgroup == "tag":
-                value = match.group("value").replace('\\"', '"').replace("\\\\", "\\")
-                game.tags.append((match.group("name"), value))
+                game = RawGame(offset=offset)
+            if value.endswith("]") and (match := _LEXER.match(value)) and match.lastgroup == "tag":
+                tag = match.group("value").replace('\\"', '"').replace("\\\\", "\\")
+                game.tags.append((match.group("name"), tag))
         elif kind == "clock-comment":
             if game.moves:
                 last = game.moves[-1]
-                clk = _CLK.search(token.text)
+                clk = _CLK.search(value)
                 if clk:
                     last.clock = seconds_of(clk.group(1))
-                emt = _EMT.search(token.text)
+                emt = _EMT.search(value)
                 if emt:
                     last.emt = seconds_of(emt.group(1))
         elif kind == "result":
             if game.result is not None:  # a second result: a new game without tags
                 yield game
-                game = RawGame(offset=token.offset)
-            game.result = _RESULTS.get(token.text, token.text)
-        elif kind in ("move", "unreadable"):
-            if game.result is not None:  # moves after a result: the next game, without tags
+                game = RawGame(offset=offset)
+            game.result = _RESULTS.get(value, value)
+        elif kind == "unreadable":
+            if game.result is not None:
                 yield game
-                game = RawGame(offset=token.offset)
-            reason = _UNREADABLE_REASONS.get(token.text) if kind == "unreadable" else None
-            game.moves.append(MoveToken(token.text, token.offset, unreadable=reason))
+                game = RawGame(offset=offset)
+            game.moves.append(MoveToken(value, offset, unreadable=_UNREADABLE_REASONS.get(value)))
     if not game.is_empty:
         yield game

@@ -68,7 +68,7 @@ def board_from_key(key: Any, halfmove: int, fullmove: int, chess960: bool = Fals
     return board
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Ply:
     """One move of the record as played."""
 
@@ -99,6 +99,20 @@ class Ply:
     irregularity: str | None = None
     """For an illegal ply: ``illegal``, ``unreplaced-promotion`` (7.5.2) or ``no-move`` (7.5.3)."""
     chess960: bool = False
+
+    def __init__(
+        self, number: int, token: str, move: chess.Move | None, is_legal: bool, reason: str | None,
+        clock: float | None = None, emt: float | None = None, key: RepetitionKey = None, counter: int = 0,
+        mover: chess.Color = chess.WHITE, move_number: int = 1, is_checkmate: bool = False,
+        is_stalemate: bool = False, irregularity: str | None = None, chess960: bool = False,
+    ) -> None:
+        # A replay makes one Ply per move (270,000 in bench/corpus.py): filling __dict__ at once
+        # costs half of a frozen dataclass's field-by-field __init__; the instance stays frozen.
+        self.__dict__.update(
+            number=number, token=token, move=move, is_legal=is_legal, reason=reason, clock=clock, emt=emt,
+            key=key, counter=counter, mover=mover, move_number=move_number, is_checkmate=is_checkmate,
+            is_stalemate=is_stalemate, irregularity=irregularity, chess960=chess960,
+        )
 
     @property
     def side(self) -> str:
@@ -321,10 +335,12 @@ def replay_game(game: RawGame, start_fen: str | None = None, language: str | Non
         return _replay_in(game, board, chess960, start, language, "stated")
     english = _replay_in(game, board.copy(stack=False), chess960, start, "en", "english")
     tokens = [t.text for t in game.moves]
-    letters = letters_used(tokens)
     if not english.unreadable:
-        others = _full_readings(game, board, chess960, start, letters, english)
+        if any(token[:1] in _ENGLISH_ONLY for token in tokens):
+            return english  # N or Q: no other language has the letter, so no other full reading
+        others = _full_readings(game, board, chess960, start, letters_used(tokens), english)
         return replace(english, alternatives=others) if others else english
+    letters = letters_used(tokens)
     full = _full_readings(game, board, chess960, start, letters, None)
     if full:
         return replace(full[0], alternatives=full[1:], reading="only" if len(full) == 1 else "undecided")
@@ -340,6 +356,12 @@ def replay_game(game: RawGame, start_fen: str | None = None, language: str | Non
             best = trial
     assert best is not None  # some language covers the most letters
     return best
+
+
+_ENGLISH_ONLY = frozenset(
+    letter for letter in LANGUAGES["en"] if all(letter not in t for lang, t in LANGUAGES.items() if lang != "en")
+)
+"""Piece letters no other language has (N, Q): a record that uses one is read in English alone."""
 
 
 def _differs(a: Replay, b: Replay) -> bool:
