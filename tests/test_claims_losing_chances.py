@@ -218,6 +218,42 @@ def test_14h_engine_alone_finds_the_lost_side_has_losing_chances(book: RulesetBo
 
 
 @pytest.mark.engine
+def test_14h_an_engine_score_recommends_the_denial_but_the_td_decides(book: RulesetBook, engine_only: Services) -> None:
+    # K+Q v K without tablebases: Stockfish is sure, but a score is a judgement, not a proof (14H2: the TD decides)
+    ruling = claim(book, "uschess-variation-14h", "black", engine_only,
+                   fen="4k3/8/8/8/8/8/3QK3/8 b - - 0 80", clock={"white": 900, "black": 100})
+    assert ruling.verdict is Verdict.DEFERRED and ruling.result is None and ruling.adjustments == ()
+    assert ruling.evidence["recommendation"]["verdict"] == "rejected"
+    assert "td_finding: incorrect" in ruling.instructions[0]
+    decided = claim(book, "uschess-variation-14h", "black", engine_only, td_finding="incorrect",
+                    fen="4k3/8/8/8/8/8/3QK3/8 b - - 0 80", clock={"white": 900, "black": 100})
+    assert decided.verdict is Verdict.REJECTED and "recommendation" not in decided.evidence
+
+
+@pytest.mark.engine
+def test_iii5_an_engine_draw_is_recommended_not_declared(book: RulesetBook, engine_only: Services) -> None:
+    # seven pieces, no tablebase: "cannot win by normal means" stays the arbiter's judgement (III.5)
+    fen = "8/5k2/5p2/3r4/8/5P2/2R3P1/5K2 b - - 0 60"
+    ruling = claim(book, "fide-standard-guidelines-iii", "black", engine_only, fen=fen,
+                   clock={"white": "0:12:00", "black": "0:01:35"}, time_control="5400")
+    assert ruling.verdict is Verdict.DEFERRED and ruling.result is None
+    assert ruling.evidence["finding"] == "clear" and ruling.evidence["recommendation"] == {
+        "verdict": "upheld", "result": "1/2-1/2", "adjustments": []}
+    assert ruling.reasons[-1].startswith("Recommended, not proven:")
+
+
+@pytest.mark.engine
+def test_iii5_an_engine_loss_is_recommended_and_no_time_is_given_until_the_arbiter_rules(
+    book: RulesetBook, engine_only: Services,
+) -> None:
+    fen = "8/5k2/8/3r4/8/8/1PR2PP1/5K2 b - - 0 60"  # Black a rook down in pawns: White wins by normal means
+    ruling = claim(book, "fide-standard-guidelines-iii", "black", engine_only, fen=fen,
+                   clock={"white": "0:12:00", "black": "0:01:35"}, time_control="5400")
+    assert ruling.verdict is Verdict.DEFERRED and ruling.adjustments == ()
+    assert ruling.evidence["recommendation"]["adjustments"][0]["seconds"] == 120
+
+
+@pytest.mark.engine
 def test_a_middlegame_is_unclear_even_when_level(book: RulesetBook, engine_only: Services) -> None:
     ruling = claim(book, "uschess-variation-14h", "white", engine_only,
                    fen="r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 9",

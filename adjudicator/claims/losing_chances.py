@@ -196,6 +196,28 @@ def _decides(f: Finding) -> bool:
     return f.by_td or f.proven
 
 
+def _ruled_on(finding: Finding, ruling: Ruling) -> Ruling:
+    """``ruling`` where the finding decides it; else the arbiter's decision, with ``ruling`` as the recommendation.
+
+    "Cannot lose by normal means" (III.5), "insufficient losing chances" (14H) and a "clear
+    draw" (Sabah) are the arbiter's judgement: an engine's score recommends, it does not prove.
+    """
+    if _decides(finding):
+        return ruling
+    finding_word = {"clear": "accept the claim (td_finding: clear)", "incorrect": "reject it (td_finding: incorrect)"}
+    recommendation = {
+        "verdict": ruling.verdict.value, "result": ruling.result,
+        "adjustments": [a.to_json() for a in ruling.adjustments],
+    }
+    return dataclasses.replace(
+        ruling, verdict=Verdict.DEFERRED, result=None, adjustments=(),
+        reasons=(*ruling.reasons[:-1], f"Recommended, not proven: {ruling.reasons[-1]}"),
+        instructions=(f"The arbiter decides: the app recommends to {finding_word[finding.value]}; "
+                      "give the finding to rule.",),
+        evidence={**ruling.evidence, "recommendation": recommendation},
+    )
+
+
 # ---------------------------------------------------------------- US Chess Variation 14H
 
 
@@ -228,9 +250,9 @@ def _variation_14h(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
     evidence.update(finding.evidence, finding=finding.value, finding_by="td" if finding.by_td else "app")
     reasons = _recommended(finding)
     if finding.value == "clear":
-        return Ruling(CLAIM, Verdict.UPHELD, "1/2-1/2", (ruleset.ref("Variation 14H2c"),),
-                      (*reasons, "The claim is clearly correct: the game is drawn."),
-                      evidence=evidence, confidence=finding.confidence)
+        return _ruled_on(finding, Ruling(CLAIM, Verdict.UPHELD, "1/2-1/2", (ruleset.ref("Variation 14H2c"),),
+                                         (*reasons, "The claim is clearly correct: the game is drawn."),
+                                         evidence=evidence, confidence=finding.confidence))
     if finding.value == "incorrect":
         deduction = min(float(ruleset.get_int("ilc.clearly_incorrect_deduction_seconds", 0)), remaining)
         adjustments = (
@@ -238,11 +260,12 @@ def _variation_14h(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
                         "(event rule)"),) if deduction > 0 else ())
         told = (f" {clock_text(deduction)} is deducted from {claimant.capitalize()}'s clock: "
                 f"{clock_text(remaining)} becomes {clock_text(remaining - deduction)}." if deduction else "")
-        return Ruling(CLAIM, Verdict.REJECTED, None, (ruleset.ref("Variation 14H2d"),),
-                      (*reasons, "The claim is clearly incorrect and is denied." + told),
-                      adjustments=adjustments,
-                      instructions=("Play continues; the claim stands as a draw offer the opponent may accept.",),
-                      evidence=evidence, confidence=finding.confidence)
+        return _ruled_on(finding, Ruling(
+            CLAIM, Verdict.REJECTED, None, (ruleset.ref("Variation 14H2d"),),
+            (*reasons, "The claim is clearly incorrect and is denied." + told),
+            adjustments=adjustments,
+            instructions=("Play continues; the claim stands as a draw offer the opponent may accept.",),
+            evidence=evidence, confidence=finding.confidence))
     available = case.get_bool("delay_clock_available", ruleset.get_bool("ilc.delay_clock_available", True))
     evidence["delay_clock_available"] = available
     if not available:
@@ -328,15 +351,16 @@ def _guidelines_iii(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
     evidence.update(finding.evidence, finding=finding.value, finding_by="td" if finding.by_td else "app")
     reasons = _recommended(finding)
     if finding.value == "clear":
-        return Ruling(CLAIM, Verdict.UPHELD, "1/2-1/2", (ruleset.ref("Guidelines III.5.1"),),
-                      (*reasons, f"{opponent.capitalize()} cannot win by normal means: the game is drawn."),
-                      evidence=evidence, confidence=finding.confidence)
+        return _ruled_on(finding, Ruling(
+            CLAIM, Verdict.UPHELD, "1/2-1/2", (ruleset.ref("Guidelines III.5.1"),),
+            (*reasons, f"{opponent.capitalize()} cannot win by normal means: the game is drawn."),
+            evidence=evidence, confidence=finding.confidence))
     if finding.value == "incorrect":
-        return Ruling(CLAIM, Verdict.REJECTED, None, (ruleset.ref("Guidelines III.5.3"),),
-                      (*reasons, f"The claim is rejected; {opponent.capitalize()} gets {clock_text(bonus)} more"
-                       f"{opp_after}."),
-                      adjustments=(Adjustment(opponent, bonus, "III.5.3: claim rejected"),),
-                      instructions=("Play continues.",), evidence=evidence, confidence=finding.confidence)
+        return _ruled_on(finding, Ruling(
+            CLAIM, Verdict.REJECTED, None, (ruleset.ref("Guidelines III.5.3"),),
+            (*reasons, f"The claim is rejected; {opponent.capitalize()} gets {clock_text(bonus)} more{opp_after}."),
+            adjustments=(Adjustment(opponent, bonus, "III.5.3: claim rejected"),),
+            instructions=("Play continues.",), evidence=evidence, confidence=finding.confidence))
     policy = ruleset.get_choice("ilc.postpone_bonus", ("arbiter", "always", "never"), "arbiter")
     give = policy == "always" or (policy == "arbiter" and case.get_bool("opponent_bonus"))
     may = "" if give or policy == "never" else (
@@ -405,8 +429,9 @@ def _clear_draw_appeal(case: Case, ruleset: Ruleset, services: Services) -> Ruli
     evidence.update(finding.evidence, finding=finding.value, finding_by="td" if finding.by_td else "app")
     reasons = _recommended(finding)
     if finding.value == "clear":
-        return Ruling(CLAIM, Verdict.UPHELD, "1/2-1/2", (ref,), (*reasons, "The appeal is accepted: a clear draw."),
-                      evidence=evidence, confidence=finding.confidence)
+        return _ruled_on(finding, Ruling(CLAIM, Verdict.UPHELD, "1/2-1/2", (ref,),
+                                         (*reasons, "The appeal is accepted: a clear draw."),
+                                         evidence=evidence, confidence=finding.confidence))
     remaining = _remaining(case, claimant)
     if reading == "never-below":
         deduction = min(penalty, max(0.0, remaining - floor))

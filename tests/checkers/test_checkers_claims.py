@@ -140,6 +140,14 @@ def test_a_missed_jump_stands_once_the_opponent_has_replied(book: RulesetBook) -
     assert "the move stands" in ruling.reasons[-1]
 
 
+def test_an_illegal_move_claim_without_a_claimant_is_the_offenders_opponents(book: RulesetBook) -> None:
+    # Red's 15-11 steps a man backwards; Red is to move again after White's 22-18, yet the claim is
+    # White's (the side wronged), not an error saying Red claims against his own move
+    ruling = _rule(book, claim="illegal-move", record="11-15 23-19 15-11 22-18")
+    assert ruling.evidence["ply"] == 3 and "backwards" in ruling.reasons[0]
+    assert "White has since replied" in ruling.reasons[1]
+
+
 def test_an_illegal_move_claim_on_a_legal_record_is_rejected(book: RulesetBook) -> None:
     ruling = _rule(book, claim="illegal-move", claimant="white", record="11-15 23-19 8-11")
     assert ruling.verdict == "rejected"

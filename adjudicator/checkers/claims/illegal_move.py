@@ -57,6 +57,8 @@ def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
         reasons = (f"{label} was legal.",)
         return Ruling(CLAIM, Verdict.REJECTED, None, refs, reasons, (), ("Play continues.",), evidence)
     offender = target.side
+    if case.claimant is None:  # the claim is the offender's opponent's, whoever is to move now
+        claimant = case.opponent(offender)
     if claimant == offender:
         raise ContractError(
             "invalid_field", f"the claimant {claimant} made the move at ply {target.number} himself", "claimant"
