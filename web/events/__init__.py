@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from flask import g, request, session
 
-from adjudicator.contract import ContractError
 from web.db import get_session
-from web.events.access import Actor, resolve_token
-from web.events.models import DEFAULT_EVENT_ID, Event, event_by_slug
+from web.events.access import Actor, event_named, resolve_token
+from web.events.models import Event
 
 MY_CASES = "my_cases"
 """Session key: the board cases this browser entered (kept to the last :data:`KEEP_CASES`)."""
@@ -66,16 +65,7 @@ def remember_case(case_id: int) -> None:
 
 def resolve_event(slug: object, field: str = "event") -> Event:
     """The event named by ``slug`` (absent: the default event); :class:`ContractError` names the field."""
-    found: Event | None
-    if slug is None or slug == "":
-        found = get_session().get(Event, DEFAULT_EVENT_ID)
-    elif isinstance(slug, str) and len(slug) <= 40:
-        found = event_by_slug(get_session(), slug)
-    else:
-        raise ContractError("invalid_field", "event must be an event's short name (its slug)", field)
-    if found is None:
-        raise ContractError("unknown_event", f"there is no event {slug!r}", field)
-    return found
+    return event_named(get_session(), slug, field)
 
 
 __all__ = ["Actor", "TokenRefused", "bearer_actor", "current_actor", "remember_case", "resolve_event"]

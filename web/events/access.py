@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 
 from adjudicator.contract import ContractError
 from web.auth.models import User, token_digest, user_by_token
-from web.events.models import Event, EventStaff, EventToken
+from web.events.models import DEFAULT_EVENT_ID, Event, EventStaff, EventToken, event_by_slug
 
 STAFF = frozenset({"td", "committee", "appeals"})
 
@@ -49,6 +49,20 @@ class Actor:
 
 
 ANONYMOUS = Actor(None)
+
+
+def event_named(session: Session, slug: object, field: str = "event") -> Event:
+    """The event named by ``slug`` (absent: the default event); :class:`ContractError` names the field."""
+    found: Event | None
+    if slug is None or slug == "":
+        found = session.get(Event, DEFAULT_EVENT_ID)
+    elif isinstance(slug, str) and len(slug) <= 40:
+        found = event_by_slug(session, slug)
+    else:
+        raise ContractError("invalid_field", "event must be an event's short name (its slug)", field)
+    if found is None:
+        raise ContractError("unknown_event", f"there is no event {slug!r}", field)
+    return found
 
 
 def roles_in(session: Session, actor: Actor, event: Event) -> frozenset[str]:
@@ -152,3 +166,12 @@ def shared_ruling_id(secret: str, code: str) -> int | None:
         return None
     ruling_id = int(ident)
     return ruling_id if hmac.compare_digest(share_code(secret, ruling_id), code) else None
+
+
+def may_read_appeal(session: Session, actor: Actor, event: Event, filed_by_id: int,
+                    member_ids: Iterable[int]) -> bool:
+    """An appeal: whoever filed it, the event's TDs and appeals committee, admins, and the members of the
+    committee whose decision it appeals."""
+    if actor.user is not None and actor.reaches(event.id) and actor.user.id == filed_by_id:
+        return True
+    return may_read_committee_case(session, actor, event, member_ids)
