@@ -268,10 +268,10 @@ def _repeated(entries: list[AuditEntry]) -> list[Problem]:
         elif entry.kind == "vote":
             try:
                 payload = json.loads(entry.payload)
-                key = ("vote", str(payload["case"]), str(payload["member"]))
+                vote_key: tuple[str, ...] = ("vote", str(payload["case"]), str(payload["member"]))
             except (ValueError, KeyError, TypeError):
                 continue
-            seen.setdefault(key, []).append(entry)
+            seen.setdefault(vote_key, []).append(entry)
     problems = []
     for key, found in seen.items():
         if len(found) < 2:
