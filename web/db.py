@@ -57,15 +57,38 @@ def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
 
 
 def migrate(engine: Engine, revision: str = "head") -> None:
-    """Bring the database to ``revision`` with the Alembic migrations in ``web/migrations``."""
+    """Bring the database to ``revision`` with the Alembic migrations in ``web/migrations``.
+
+    On SQLite the migrations run with foreign keys off (a migration that rebuilds a
+    table needs it: SQLite's documented procedure), and every reference is checked
+    before the migration commits; they are on again afterwards.
+    """
     from alembic import command
     from alembic.config import Config
 
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as connection:
-        cfg.attributes["connection"] = connection
-        command.upgrade(cfg, revision)
+    is_sqlite = engine.dialect.name == "sqlite"
+    with engine.connect() as connection:
+        if is_sqlite:
+            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")  # outside any transaction, as SQLite needs
+            connection.commit()
+        try:
+            with connection.begin():
+                cfg.attributes["connection"] = connection
+                command.upgrade(cfg, revision)
+                if is_sqlite:
+                    broken = connection.exec_driver_sql("PRAGMA foreign_key_check").all()
+                    if broken:
+                        raise MigrationError(f"the migration leaves rows referring to missing rows: {broken[:5]}")
+        finally:
+            if is_sqlite:
+                connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+                connection.commit()
+
+
+class MigrationError(RuntimeError):
+    """A migration would leave the database inconsistent (it is rolled back)."""
 
 
 def init_app(app: Flask, url: str) -> None:

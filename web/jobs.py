@@ -52,6 +52,9 @@ class Job:
     source: str
     is_background: bool
     case_id: int | None = None
+    event_id: int = 1
+    """The event the case belongs to (issue 11; 1 is the default event)."""
+    submitted_by_id: int | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
     started: float = field(default_factory=time.monotonic)
     state: str = "queued"
@@ -150,9 +153,11 @@ class Adjudicator:
     def is_background(self, claim: str) -> bool:
         return claim in self.background_claims
 
-    def submit(self, case: Case, data: Mapping[str, Any], meta: Mapping[str, Any], source: str) -> Job:
-        """Start ruling on a validated case (a background job's case is stored first)."""
-        job = Job(case=case, data=data, meta=meta, source=source, is_background=self.is_background(case.claim))
+    def submit(self, case: Case, data: Mapping[str, Any], meta: Mapping[str, Any], source: str, *,
+               event_id: int = 1, submitted_by_id: int | None = None) -> Job:
+        """Start ruling on a validated case in an event (a background job's case is stored first)."""
+        job = Job(case=case, data=data, meta=meta, source=source, is_background=self.is_background(case.claim),
+                  event_id=event_id, submitted_by_id=submitted_by_id)
         if job.is_background:
             self.persist(job)
         pool = self.slow if job.is_background else self.quick
@@ -164,7 +169,8 @@ class Adjudicator:
         with job.lock:
             if job.case_id is None:
                 with self._writing, self.sessions() as session:
-                    job.case_id = store.add_case(session, job.data, job.meta, job.source).id
+                    job.case_id = store.add_case(session, job.data, job.meta, job.source, job.event_id,
+                                                 job.submitted_by_id).id
                     session.commit()
                 self._register(job)
             return job.case_id
@@ -279,7 +285,8 @@ class Adjudicator:
 
     def _write_together(self, batch: list[_Pending]) -> None:
         with self.sessions() as session:
-            new_cases = [(item, store.case_row(item.job.data, item.job.meta, item.job.source))
+            new_cases = [(item, store.case_row(item.job.data, item.job.meta, item.job.source, item.job.event_id,
+                                               item.job.submitted_by_id))
                          for item in batch if item.job.case_id is None]  # quick claims: case and ruling together
             session.add_all([row for _item, row in new_cases])
             session.flush()

@@ -17,6 +17,7 @@ from sqlalchemy import DateTime, ForeignKey, Integer, String, Text, or_, select
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from web.db import Base
+from web.events.models import DEFAULT_EVENT_ID
 
 META_FIELDS = ("event", "round", "board", "first_player", "second_player")
 """What the TD may note about the game besides the contract's case (all optional)."""
@@ -44,6 +45,10 @@ class CaseRow(Base):
     first_player: Mapped[str | None] = mapped_column(String(200))
     second_player: Mapped[str | None] = mapped_column(String(200))
     case_json: Mapped[str] = mapped_column(Text)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
+    """The event the case belongs to (its rulings with it): who may see and rule on it."""
+    submitted_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    """Who entered the claim (None: anonymously, in an open event)."""
 
     @property
     def data(self) -> dict[str, Any]:
@@ -89,9 +94,12 @@ def _clip(value: object, limit: int) -> str | None:
     return text[:limit] or None
 
 
-def case_row(data: Mapping[str, Any], meta: Mapping[str, Any], source: str) -> CaseRow:
+def case_row(data: Mapping[str, Any], meta: Mapping[str, Any], source: str, event_id: int = DEFAULT_EVENT_ID,
+             submitted_by_id: int | None = None) -> CaseRow:
     """A (validated) case as a row, not yet added to a session."""
     return CaseRow(
+        event_id=event_id,
+        submitted_by_id=submitted_by_id,
         source=source,
         game=str(data.get("game") or "chess"),
         ruleset=str(data.get("ruleset")),
@@ -119,9 +127,10 @@ def ruling_row(case_id: int, ruling: Mapping[str, Any], duration_ms: int) -> Rul
     )
 
 
-def add_case(session: Session, data: Mapping[str, Any], meta: Mapping[str, Any], source: str) -> CaseRow:
+def add_case(session: Session, data: Mapping[str, Any], meta: Mapping[str, Any], source: str,
+             event_id: int = DEFAULT_EVENT_ID, submitted_by_id: int | None = None) -> CaseRow:
     """Store a (validated) case; the caller commits."""
-    row = case_row(data, meta, source)
+    row = case_row(data, meta, source, event_id, submitted_by_id)
     session.add(row)
     session.flush()
     return row
@@ -160,6 +169,8 @@ class Search:
     round: str = ""
     board: str = ""
     player: str = ""
+    event_ids: frozenset[int] | None = None
+    """The events whose rulings the searcher may see (None: every event)."""
 
     @property
     def is_empty(self) -> bool:
@@ -169,6 +180,8 @@ class Search:
 def search_rulings(session: Session, search: Search, limit: int = 200) -> Sequence[tuple[RulingRow, CaseRow]]:
     """Rulings with their cases, newest first, filtered by round, board and player name."""
     query = select(RulingRow, CaseRow).join(CaseRow, RulingRow.case_id == CaseRow.id)
+    if search.event_ids is not None:
+        query = query.where(CaseRow.event_id.in_(sorted(search.event_ids)))
     if search.round:
         query = query.where(CaseRow.round == search.round.strip())
     if search.board:

@@ -12,6 +12,8 @@ from flask import current_app
 from adjudicator.claims import HANDLERS
 from adjudicator.contract import Case, ContractError, parse_case
 from adjudicator.rulesets import RulesetBook
+from web.events.access import ANONYMOUS, Actor, check_may_rule
+from web.events.models import Event
 from web.jobs import Adjudicator, Job
 
 
@@ -57,6 +59,20 @@ def validate(data: object) -> Case:
     return case
 
 
-def start(data: Mapping[str, Any], meta: Mapping[str, Any], source: str) -> Job:
-    """Validate the case and start ruling on it (it is stored with its ruling, or first when it is engine work)."""
-    return adjudicator().submit(validate(data), data, meta, source)
+def start(data: Mapping[str, Any], meta: Mapping[str, Any], source: str, event: Event | None = None,
+          actor: Actor | None = None) -> Job:
+    """Validate the case and start ruling on it in ``event`` (default: the default event) for ``actor``.
+
+    It is stored with its ruling, or first when it is engine work.
+
+    :raises AccessRefused: the actor may not rule in the event.
+    """
+    from web.db import get_session
+    from web.events import resolve_event
+
+    case = validate(data)
+    event = event or resolve_event(None)
+    actor = actor or ANONYMOUS
+    check_may_rule(get_session(), actor, event, case.ruleset)
+    submitter = actor.user.id if actor.user is not None else None
+    return adjudicator().submit(case, data, meta, source, event_id=event.id, submitted_by_id=submitter)

@@ -1,4 +1,5 @@
-"""Alembic revision 0002 creates exactly the tables the committee, appeals, users and audit models use."""
+"""The Alembic revisions: each follows the one before, and at the head they create exactly the
+tables the committee, appeals, users, audit and events models use."""
 
 from __future__ import annotations
 
@@ -8,34 +9,73 @@ from pathlib import Path
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from alembic.operations import Operations
 
 from web.committee.store import _tables
+from web.db import make_engine, migrate
 
-MIGRATION = Path(__file__).resolve().parents[2] / "web" / "migrations" / "versions" / "0002_committee.py"
+VERSIONS = Path(__file__).resolve().parents[2] / "web" / "migrations" / "versions"
 
 
-def _load() -> object:
-    spec = importlib.util.spec_from_file_location("migration_0002", MIGRATION)
+def _load(name: str) -> object:
+    spec = importlib.util.spec_from_file_location(f"migration_{name}", VERSIONS / name)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-def test_0002_follows_0001_and_matches_the_models(tmp_path: Path) -> None:
-    migration = _load()
-    assert (migration.revision, migration.down_revision) == ("0002", "0001")  # type: ignore[attr-defined]
-    engine = sa.create_engine(f"sqlite:///{tmp_path / 'm.db'}")
+def test_the_revisions_follow_each_other() -> None:
+    chain = [(m.revision, m.down_revision) for m in  # type: ignore[attr-defined]
+             (_load(n) for n in ("0001_cases_and_rulings.py", "0002_committee.py", "0003_events.py"))]
+    assert chain == [("0001", None), ("0002", "0001"), ("0003", "0002")]
+
+
+def test_the_head_matches_the_models(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'm.db'}")
+    migrate(engine)
     with engine.begin() as connection:
-        context = MigrationContext.configure(connection)
-        with Operations.context(context):
-            migration.upgrade()  # type: ignore[attr-defined]
         metadata = sa.MetaData()
         for table in _tables():
             table.to_metadata(metadata)
-        assert compare_metadata(MigrationContext.configure(connection), metadata) == []
+
+        def ours(name: str | None, kind: str, _parent: object) -> bool:
+            return kind != "table" or name in metadata.tables
+
+        context = MigrationContext.configure(connection, opts={"include_name": ours})
+        assert compare_metadata(context, metadata) == []
+        for table in ("cases", "committee_cases", "appeals"):  # every row belongs to an event
+            column = next(c for c in sa.inspect(connection).get_columns(table) if c["name"] == "event_id")
+            assert column["nullable"] is False
+            keys = sa.inspect(connection).get_foreign_keys(table)
+            assert any(k["constrained_columns"] == ["event_id"] and k["referred_table"] == "events" for k in keys)
         assert connection.execute(sa.text("SELECT seq, hash FROM audit_head")).all() == [(0, "0" * 64)]
-        with Operations.context(MigrationContext.configure(connection)):
-            migration.downgrade()  # type: ignore[attr-defined]
-        assert sa.inspect(connection).get_table_names() == []
+        assert connection.execute(sa.text("SELECT id, slug, visibility, is_open FROM events")).all() == [
+            (1, "default", "public", 1)]
+    engine.dispose()
+
+
+def test_0003_goes_back_to_0002(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'm.db'}")
+    migrate(engine)
+    from alembic import command
+    from alembic.config import Config
+
+    from web.db import MIGRATIONS
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.connect() as connection:
+        connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+        connection.commit()
+        with connection.begin():
+            cfg.attributes["connection"] = connection
+            command.downgrade(cfg, "0002")
+        inspector = sa.inspect(connection)
+        assert "events" not in inspector.get_table_names()
+        for table in ("cases", "committee_cases", "appeals"):
+            assert "event_id" not in {c["name"] for c in inspector.get_columns(table)}
+        triggers = {name for (name,) in connection.exec_driver_sql(
+            "SELECT name FROM sqlite_master WHERE type = 'trigger'")}
+        assert {"cases_no_update", "cases_no_delete"} <= triggers  # cases stay append-only
+    migrate(engine)  # and up again
+    engine.dispose()

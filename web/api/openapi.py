@@ -35,6 +35,8 @@ CASE: dict[str, Any] = {
         "time_control": {"type": ["string", "null"], "examples": ["40/5400+30:1800+30", "G/30;d5"]},
         "alleged_illegal_ply": {"type": ["integer", "null"], "minimum": 1},
         "language": {"type": ["string", "null"]},
+        "event": {"type": "string", "description": "the event's short name (adjudicator events list); "
+                  "default: the install's default event"},
         "meta": {
             "type": "object",
             "description": "optional: where the game stands in the event (kept with the case, searchable)",
@@ -49,6 +51,8 @@ RULING: dict[str, Any] = {
     "properties": {
         "id": {"type": "integer", "description": "the stored ruling's id"},
         "case_id": {"type": "integer"},
+        "event": {"type": "string", "description": "the event the ruling belongs to"},
+        "share_url": {"type": "string", "description": "the link that opens this ruling without a login"},
         "created_at": {"type": "string", "format": "date-time"},
         "claim": {"type": "string", "enum": list(CLAIMS)},
         "verdict": {"type": "string", "enum": ["upheld", "rejected", "deferred", "adjudicated"]},

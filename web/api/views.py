@@ -7,13 +7,16 @@ import json
 from datetime import UTC
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request, url_for
+from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
 from adjudicator.contract import ContractError
 from web import submit
 from web.api.openapi import openapi
 from web.db import get_session
-from web.store import RulingRow
+from web.events import TokenRefused, bearer_actor, resolve_event
+from web.events.access import AccessRefused, may_see_rulings, share_code, shared_ruling_id
+from web.events.models import Event
+from web.store import CaseRow, RulingRow
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -41,7 +44,17 @@ def create() -> tuple[Response, int]:
     meta_source: dict[str, Any] = given if isinstance(given, dict) else {}
     meta = {k: meta_source.get(k) for k in META if isinstance(meta_source.get(k), str | int)}
     try:
-        job = submit.start(data, meta, "api")
+        actor = bearer_actor()
+    except TokenRefused:
+        return _unauthorized()
+    try:
+        event = resolve_event(data.get("event"))
+        job = submit.start(data, meta, "api", event, actor)
+    except AccessRefused as exc:
+        response = jsonify(exc.to_json())
+        if exc.status == 401:
+            response.headers["WWW-Authenticate"] = 'Bearer realm="adjudicator"'
+        return response, exc.status
     except ContractError as exc:
         return jsonify(exc.to_json()), 422
     if not job.wait(submit.adjudicator().api_timeout_seconds):
@@ -53,22 +66,51 @@ def create() -> tuple[Response, int]:
         return error(503, "not_ready", "the ruling is taking longer than the API waits; try again", None)
     row = job.ruling_row or get_session().get(RulingRow, job.ruling_id)
     assert row is not None
-    return _ruling_json(row), 201
+    return _ruling_json(row, event), 201
 
 
 @bp.get("/rulings/<int:ruling_id>")
 def show(ruling_id: int) -> tuple[Response, int]:
-    """A stored ruling, as it was given, with its id."""
-    row = get_session().get(RulingRow, ruling_id)
-    if row is None:
+    """A stored ruling, as it was given, with its id (a private event's only for its staff's tokens)."""
+    try:
+        actor = bearer_actor()
+    except TokenRefused:
+        return _unauthorized()
+    session = get_session()
+    row = session.get(RulingRow, ruling_id)
+    case = None if row is None else session.get(CaseRow, row.case_id)
+    event = None if case is None else session.get(Event, case.event_id)
+    if row is None or event is None or not may_see_rulings(session, actor, event):
         return error(404, "not_found", f"there is no ruling {ruling_id}", "id")
-    return _ruling_json(row), 200
+    return _ruling_json(row, event), 200
 
 
-def _ruling_json(row: RulingRow) -> Response:
+@bp.get("/shared/<code>")
+def shared(code: str) -> tuple[Response, int]:
+    """A ruling through its share link's code (how a player of a private event gets it): no token needed."""
+    session = get_session()
+    ruling_id = shared_ruling_id(current_app.config["SECRET_KEY"], code[:80])
+    row = None if ruling_id is None else session.get(RulingRow, ruling_id)
+    case = None if row is None else session.get(CaseRow, row.case_id)
+    event = None if case is None else session.get(Event, case.event_id)
+    if row is None or event is None:
+        return error(404, "not_found", "there is no ruling with this share code", "code")
+    return _ruling_json(row, event), 200
+
+
+def _unauthorized() -> tuple[Response, int]:
+    response, status = error(401, "unauthorized", "the token is not valid", "Authorization")
+    response.headers["WWW-Authenticate"] = 'Bearer realm="adjudicator"'
+    return response, status
+
+
+def _ruling_json(row: RulingRow, event: Event) -> Response:
     body = dict(row.data)
     body["id"] = row.id
     body["case_id"] = row.case_id
+    body["event"] = event.slug
+    code = share_code(current_app.config["SECRET_KEY"], row.id)
+    body["share_url"] = url_for("rulings.shared", code=code, _external=True)
     created = row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC)
     body["created_at"] = created.isoformat()
     response = jsonify(body)

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Mapped, Session, mapped_column, relationship
 from web.audit import ROW_LISTERS, deriver
 from web.auth.models import User
 from web.db import Base
+from web.events.models import Event
 
 OUTCOMES = ("upheld", "overturned")
 """What the appeals committee does to the ruling: it stands (upheld) or is replaced (overturned)."""
@@ -36,8 +37,11 @@ class Appeal(Base):
     reasons: Mapped[str | None] = mapped_column(Text, nullable=True)
     decided_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
     decided_at: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
+    """The event of the appealed ruling or case: its appeals committee decides."""
 
     filed_by: Mapped[User] = relationship(foreign_keys=[filed_by_id])
+    event: Mapped[Event] = relationship()
     decided_by: Mapped[User | None] = relationship(foreign_keys=[decided_by_id])
 
     @property
@@ -59,7 +63,7 @@ class Appeal(Base):
 
     def filing_payload(self) -> dict[str, Any]:
         return {"subject": self.subject, "filed_at": self.filed_at, "filed_by": self.filed_by.name,
-                "grounds": self.grounds, "record": self.record}
+                "grounds": self.grounds, "record": self.record, "event_id": self.event_id}
 
     def rerun_payload(self) -> dict[str, Any]:
         return {"rerun": self.rerun, "difference": self.difference, "rerun_at": self.rerun_at}

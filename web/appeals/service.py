@@ -14,8 +14,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy import text
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy import select, text, update
+from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from adjudicator.committee import RESULTS
@@ -26,6 +26,9 @@ from web.audit import append, canonical, now
 from web.auth.models import User
 from web.committee.models import CommitteeCase
 from web.committee.service import CaseRefused, recommend
+from web.events.access import Actor, roles_in
+from web.events.models import Event
+from web.store import CaseRow, RulingRow
 
 COMPARED = ("verdict", "result", "rule_refs", "reasons", "evidence", "confidence", "adjustments", "instructions")
 """The parts of a ruling an appeal compares between the original and the re-run."""
@@ -166,15 +169,52 @@ def rerun(session: Session, appeal: Appeal, book: RulesetBook, config: Mapping[s
     return appeal
 
 
+def subject_event(session: Session, subject: str) -> tuple[Event, list[int], int | None]:
+    """The event of what is appealed, the members who voted on it (a committee case) and who entered
+    it (a ruling given at the board).
+
+    :raises CaseRefused: 404 for an unknown subject, 422 for one that cannot be appealed.
+    """
+    kind, _, ident_text = subject.partition(":")
+    if not ident_text.isdigit() or len(ident_text) > 18:
+        raise CaseRefused(422, "invalid_field", f"cannot appeal {subject!r}", "subject")
+    ident = int(ident_text)
+    if kind == "committee-case":
+        case = session.get(CommitteeCase, ident)
+        if case is None:
+            raise CaseRefused(404, "not_found", f"there is no committee case {ident}", "subject")
+        return case.event, [v.user_id for v in case.votes], None
+    if kind == "ruling":
+        row = session.execute(
+            select(CaseRow.event_id, CaseRow.submitted_by_id).join(RulingRow, RulingRow.case_id == CaseRow.id)
+            .where(RulingRow.id == ident)).first()
+        if row is None:
+            raise CaseRefused(404, "not_found", f"there is no stored ruling {ident}", "subject")
+        event = session.get(Event, row.event_id)
+        assert event is not None  # a foreign key
+        return event, [], row.submitted_by_id
+    raise CaseRefused(422, "invalid_field", f"cannot appeal {subject!r}", "subject")
+
+
 def file_appeal(session: Session, subject: str, grounds: str, filer: User, book: RulesetBook,
-                config: Mapping[str, Any]) -> Appeal:
-    grounds = (grounds or "").strip()
+                config: Mapping[str, Any], *, scope: int | None = None) -> Appeal:
+    """File an appeal against a committee decision or a ruling: a TD or appeals member of its event.
+
+    :raises CaseRefused: 403 for anyone else, 404/422 for what cannot be appealed.
+    """
+    grounds = (grounds or "").strip() if isinstance(grounds, str) else ""
     if not grounds or len(grounds) > 4000:
         raise CaseRefused(422, "missing_field", "give the grounds for the appeal (at most 4000 characters)",
                           "grounds")
+    if not isinstance(subject, str):
+        raise CaseRefused(422, "invalid_field", "subject must be committee-case:<id> or ruling:<id>", "subject")
+    event, _voters, _submitter = subject_event(session, subject)
+    if not roles_in(session, Actor(filer, scope), event) & {"td", "appeals"}:
+        raise CaseRefused(403, "forbidden", f"{filer.name} is neither a TD nor on the appeals committee of the "
+                          f"event {event.slug!r}", None)
     record = load_subject(session, subject)
     appeal = Appeal(subject=subject, filed_at=now(), filed_by_id=filer.id, grounds=grounds,
-                    record_json=canonical(record), status="open")
+                    record_json=canonical(record), status="open", event_id=event.id)
     session.add(appeal)
     session.flush()
     session.refresh(appeal)
@@ -185,9 +225,36 @@ def file_appeal(session: Session, subject: str, grounds: str, filer: User, book:
     return appeal
 
 
+def check_may_decide(session: Session, appeal: Appeal, member: User, scope: int | None = None) -> None:
+    """The event's appeals committee (or an admin) decides, but never someone who voted on the decision
+    appealed, nor the one who entered the ruling appealed (separation of duties; admins included).
+
+    :raises CaseRefused: 403 naming why.
+    """
+    if "appeals" not in roles_in(session, Actor(member, scope), appeal.event):
+        raise CaseRefused(403, "forbidden", f"{member.name} is not on the appeals committee of the event "
+                          f"{appeal.event.slug!r}", None)
+    _event, voters, submitter = subject_event(session, appeal.subject)
+    if member.id in voters:
+        raise CaseRefused(403, "conflict_of_duties", f"{member.name} voted on the decision appealed and cannot "
+                          "decide the appeal against it", None)
+    if submitter is not None and member.id == submitter:
+        raise CaseRefused(403, "conflict_of_duties", f"{member.name} entered the ruling appealed and cannot "
+                          "decide the appeal against it", None)
+
+
 def decide_appeal(session: Session, appeal: Appeal, member: User, outcome: object, new_result: object,
-                  reasons: object) -> Appeal:
-    """Record the appeals committee's decision: the ruling upheld, or overturned with a new result."""
+                  reasons: object, *, scope: int | None = None) -> Appeal:
+    """Record the appeals committee's decision: the ruling upheld, or overturned with a new result.
+
+    One decision per appeal is the database's rule: the decision is a conditional update
+    (``WHERE status = 'open'``), so of two deciders at once exactly one changes the row and
+    the other is answered 409; a trigger refuses any later change to a decision.
+
+    :raises CaseRefused: 403 not an appeals member of the event or a conflict of duties,
+        409 already decided, 422 a bad outcome, result or reasons.
+    """
+    check_may_decide(session, appeal, member, scope)
     if appeal.status != "open":
         raise CaseRefused(409, "already_decided", "this appeal has already been decided", None)
     if outcome not in OUTCOMES:
@@ -204,9 +271,16 @@ def decide_appeal(session: Session, appeal: Appeal, member: User, outcome: objec
         result: str | None = str(new_result)
     else:
         result = original if isinstance(original, str) else None
-    appeal.status, appeal.outcome, appeal.new_result = "decided", str(outcome), result
-    appeal.reasons, appeal.decided_by_id, appeal.decided_at = reasons.strip(), member.id, now()
-    session.flush()
+    decided = update(Appeal).where(Appeal.id == appeal.id, Appeal.status == "open").values(
+        status="decided", outcome=str(outcome), new_result=result, reasons=reasons.strip(),
+        decided_by_id=member.id, decided_at=now()).execution_options(synchronize_session=False)
+    try:
+        changed = session.execute(decided).rowcount  # type: ignore[attr-defined]
+    except DBAPIError:  # the trigger: decided meanwhile by another transaction
+        changed = 0
+    if changed != 1:
+        session.rollback()
+        raise CaseRefused(409, "already_decided", "this appeal has already been decided", None)
     session.refresh(appeal)
     append(session, "appeal-decision", appeal.audit_subject, appeal.decision_payload(), actor=member.name)
     session.commit()

@@ -12,8 +12,10 @@ from adjudicator.rulesets import RulesetBook
 from web.appeals.models import Appeal
 from web.appeals.service import decide_appeal, file_appeal, rerun
 from web.auth import login_required, page_user
+from web.committee.models import CommitteeCase
 from web.committee.service import CaseRefused
 from web.db import get_session as db
+from web.events.access import Actor, may_read_appeal, roles_in
 
 bp = Blueprint("appeals", __name__, url_prefix="/appeals")
 
@@ -23,29 +25,45 @@ def _book() -> RulesetBook:
     return found
 
 
+def may_read(appeal: Appeal, actor: Actor) -> bool:
+    """Whoever filed it, the event's TDs and appeals committee, admins, the members of the appealed case."""
+    members: list[int] = []
+    kind, _, ident = appeal.subject.partition(":")
+    if kind == "committee-case" and ident.isdigit():
+        case = db().get(CommitteeCase, int(ident))
+        members = [] if case is None else [m.user_id for m in case.members]
+    return may_read_appeal(db(), actor, appeal.event, appeal.filed_by_id, members)
+
+
 def _appeal_or_404(appeal_id: int) -> Appeal:
     appeal = db().get(Appeal, appeal_id)
     if appeal is None:
         abort(404)
+    if not may_read(appeal, Actor(page_user())):
+        abort(403)
     return appeal
 
 
 @bp.get("/")
 @login_required()
 def index() -> str:
-    appeals = list(db().scalars(select(Appeal).order_by(Appeal.id.desc())))
+    actor = Actor(page_user())
+    appeals = [a for a in db().scalars(select(Appeal).order_by(Appeal.id.desc())) if may_read(a, actor)]
     return render_template("appeals/index.html", appeals=appeals)
 
 
 @bp.post("/")
-@login_required("td", "appeals")
+@login_required()
 def file() -> Response | tuple[str, int]:
+    """File an appeal: a TD or appeals member of the event of what is appealed."""
     try:
         appeal = file_appeal(db(), request.form.get("subject", ""), request.form.get("grounds", ""), page_user(),
                              _book(), current_app.config["ADJUDICATOR"])
     except ContractError as exc:
         db().rollback()
         status = exc.status if isinstance(exc, CaseRefused) else 422
+        if status == 403:
+            abort(403)
         return render_template("appeals/error.html", error=exc.message), status
     return redirect(url_for("appeals.show", appeal_id=appeal.id), 303)
 
@@ -59,9 +77,11 @@ def show(appeal_id: int) -> str:
 
 
 @bp.post("/<int:appeal_id>/rerun")
-@login_required("appeals")
+@login_required()
 def rerun_analysis(appeal_id: int) -> Response:
     appeal = _appeal_or_404(appeal_id)
+    if "appeals" not in roles_in(db(), Actor(page_user()), appeal.event):
+        abort(403)
     try:
         rerun(db(), appeal, _book(), current_app.config["ADJUDICATOR"], page_user())
     except ContractError as exc:
@@ -71,13 +91,22 @@ def rerun_analysis(appeal_id: int) -> Response:
 
 
 @bp.post("/<int:appeal_id>/decision")
-@login_required("appeals")
-def decision(appeal_id: int) -> Response:
+@login_required()
+def decision(appeal_id: int) -> Response | tuple[str, int]:
+    """The decision: 403 for anyone not on the event's appeals committee or who voted on the case,
+    409 (the page with the message) when the appeal is already decided."""
     appeal = _appeal_or_404(appeal_id)
     try:
         decide_appeal(db(), appeal, page_user(), request.form.get("outcome"), request.form.get("new_result") or None,
                       request.form.get("reasons", ""))
     except ContractError as exc:
         db().rollback()
+        status = exc.status if isinstance(exc, CaseRefused) else 422
+        if status == 403:
+            abort(403, exc.message)
+        if status == 409:
+            fresh = _appeal_or_404(appeal_id)
+            return render_template("appeals/show.html", appeal=fresh, user=page_user(), results=RESULTS,
+                                   error=exc.message), 409
         return redirect(url_for("appeals.show", appeal_id=appeal_id, error=exc.message), 303)
     return redirect(url_for("appeals.show", appeal_id=appeal_id), 303)

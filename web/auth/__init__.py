@@ -14,7 +14,7 @@ from typing import Any, TypeVar, cast
 from flask import Flask, Response, abort, g, jsonify, request
 from flask_login import LoginManager, current_user
 
-from web.auth.models import ROLES, User, user_by_token
+from web.auth.models import ROLES, User
 from web.db import get_session as db
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -37,12 +37,15 @@ def token_required(*roles: str) -> Callable[[F], F]:
             if scheme.lower() != "bearer" or not token.strip():
                 return api_error(401, "unauthorized", "an Authorization: Bearer <token> header is required",
                                  "Authorization")
-            user = user_by_token(db(), token.strip())
-            if user is None:
+            from web.events.access import resolve_token
+
+            found = resolve_token(db(), token.strip())
+            if found is None:
                 return api_error(401, "unauthorized", "the token is not valid", "Authorization")
+            user, scope = found
             if roles and not user.has_role(*roles):
                 return api_error(403, "forbidden", f"this needs the role {' or '.join(roles)}", None)
-            g.api_user = user
+            g.api_user, g.api_scope = user, scope  # scope: the one event an event-scoped token acts in
             return view(*args, **kwargs)
 
         return cast(F, wrapped)

@@ -20,12 +20,17 @@ from web.claims.forms import (
     to_case,
 )
 from web.db import get_session
+from web.events import current_actor, remember_case, resolve_event
+from web.events.access import AccessRefused, may_see_rulings, rulable_events
+from web.events.models import DEFAULT_SLUG, Event
 from web.htmx import is_htmx
 from web.store import CaseRow
 
 bp = Blueprint("claims", __name__)
 
 REMEMBERED = ("game", "ruleset", "event", "round")
+EVENT_FIELD = "event_slug"
+"""The form's choice of event (issue 11): which of the events the user rules in this claim belongs to."""
 """What the form remembers for the session: the event's game and ruleset, and where we are."""
 
 
@@ -54,6 +59,8 @@ def render_form(claim_form: ClaimForm, status: int = 200) -> tuple[str, int]:
         "side_label": side_label,
         "checkers_grid": checkers_grid(claim_form.value("fen")) if game == "checkers" else [],
         "red_to_move": not claim_form.value("fen").strip().upper().startswith("W"),
+        "events": rulable_events(get_session(), current_actor()),
+        "event_slug": claim_form.value(EVENT_FIELD) or session.get(EVENT_FIELD) or DEFAULT_SLUG,
     }
     template = "claims/_form.html" if is_htmx() else "claims/new.html"
     return render_template(template, **context), status
@@ -74,8 +81,10 @@ def new() -> tuple[str, int]:
     source = request.args.get("from", type=int)
     if source is not None:
         row = get_session().get(CaseRow, source)
-        if row is not None:
+        event = None if row is None else get_session().get(Event, row.event_id)
+        if row is not None and event is not None and may_see_rulings(get_session(), current_actor(), event):
             values.update(_values_from_case(row))
+            values[EVENT_FIELD] = event.slug
     return render_form(ClaimForm(values=values))
 
 
@@ -87,6 +96,7 @@ def redraw() -> tuple[str, int]:
     ``start``/``clear``), ``checkers_piece`` what to put there, ``checkers_turn`` who moves.
     """
     claim_form = read_form(request.form)
+    claim_form.values[EVENT_FIELD] = request.form.get(EVENT_FIELD, "")
     if claim_form.game == "checkers":
         action = request.form.get("place", "")
         turn = request.form.get("checkers_turn")
@@ -101,26 +111,35 @@ def redraw() -> tuple[str, int]:
 def create() -> Response | tuple[str, int]:
     """Rule on the claim: the ruling page when it is quick, the job's progress page otherwise."""
     claim_form = read_form(request.form, request.files)
-    for key in REMEMBERED:
+    claim_form.values[EVENT_FIELD] = request.form.get(EVENT_FIELD, "")
+    for key in (*REMEMBERED, EVENT_FIELD):
         if claim_form.value(key):
             session[key] = claim_form.value(key)
     if claim_form.errors:
         return render_form(claim_form, 422)
-    visible = claim_form.visible_fields()
+    visible = claim_form.visible_fields() | {EVENT_FIELD}
     try:
-        data, meta = to_case(claim_form, default_ruleset(claim_form.game))
-        job = submit.start(data, meta, "web")
+        event = resolve_event(claim_form.value(EVENT_FIELD) or None, EVENT_FIELD)
+        data, meta = to_case(claim_form, event.ruleset or default_ruleset(claim_form.game))
+        job = submit.start(data, meta, "web", event, current_actor())
+    except AccessRefused as exc:
+        claim_form.general_errors.append(exc.message)
+        return render_form(claim_form, exc.status if exc.status != 401 else 403)
     except ContractError as exc:
         claim_form.add_error(exc, visible)
         return render_form(claim_form, 422)
     adjudicator = submit.adjudicator()
+    if job.is_background or job.case_id is not None:
+        remember_case(adjudicator.persist(job))  # whoever entered a claim may cancel its job
     if not job.is_background and job.wait(adjudicator.inline_seconds):
         if job.ruling_id is not None:
             return redirect(url_for("rulings.show", ruling_id=job.ruling_id), 303)
         if job.error is not None:
             claim_form.add_error(ContractError(job.error["code"], job.error["message"], job.error["field"]), visible)
             return render_form(claim_form, 503 if job.error["code"] == "ruling_failed" else 422)
-    return redirect(url_for("rulings.job", case_id=adjudicator.persist(job)), 303)
+    case_id = adjudicator.persist(job)
+    remember_case(case_id)
+    return redirect(url_for("rulings.job", case_id=case_id), 303)
 
 
 def _values_from_case(row: CaseRow) -> dict[str, Any]:

@@ -36,6 +36,7 @@ def init_app(app: Flask) -> None:
     from flask_wtf.csrf import CSRFProtect
 
     from web import audit, auth
+    from web.appeals.api import bp as appeals_api_bp
     from web.appeals.views import bp as appeals_bp
     from web.committee.api import bp as api_bp
     from web.committee.views import bp as pages_bp
@@ -46,6 +47,8 @@ def init_app(app: Flask) -> None:
     auth.init_app(app)
     csrf = app.extensions.get("csrf") or CSRFProtect(app)
     csrf.exempt(api_bp)  # the API takes bearer tokens, never cookies: no CSRF to forge
+    csrf.exempt(appeals_api_bp)
     app.register_blueprint(pages_bp)
     app.register_blueprint(api_bp)
     app.register_blueprint(appeals_bp)
+    app.register_blueprint(appeals_api_bp)

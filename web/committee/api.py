@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, request, url_for
+from flask import Blueprint, Response, current_app, g, jsonify, request, url_for
 
 from adjudicator.contract import ContractError
 from adjudicator.rulesets import RulesetBook, RulesetError
@@ -12,6 +12,7 @@ from web.auth import api_error, api_user, token_required
 from web.committee.models import CommitteeCase
 from web.committee.service import CaseRefused, case_json, cast_vote, open_case
 from web.db import get_session as db
+from web.events.access import Actor, may_read_committee_case
 
 bp = Blueprint("committee_api", __name__, url_prefix="/api/v1/committee-cases")
 
@@ -39,11 +40,17 @@ def _json_body() -> Any:
     return data
 
 
+def _scope() -> int | None:
+    scope: int | None = g.get("api_scope")
+    return scope
+
+
 @bp.post("")
-@token_required("td")
+@token_required()
 def create() -> tuple[Response, int] | Response:
+    """Open a case (a TD of the case's event, or an admin)."""
     try:
-        case = open_case(db(), _json_body(), api_user(), book(), current_app.config["ADJUDICATOR"])
+        case = open_case(db(), _json_body(), api_user(), book(), current_app.config["ADJUDICATOR"], scope=_scope())
     except (ContractError, RulesetError) as exc:
         db().rollback()
         return refused(exc)
@@ -60,7 +67,7 @@ def vote(case_id: int) -> tuple[Response, int] | Response:
         data = _json_body()
         if not isinstance(data, dict):
             raise CaseRefused(400, "invalid_json", "a vote must be a JSON object", None)
-        case = cast_vote(db(), case_id, api_user(), data.get("result"), data.get("comment"))
+        case = cast_vote(db(), case_id, api_user(), data.get("result"), data.get("comment"), scope=_scope())
     except ContractError as exc:
         db().rollback()
         return refused(exc)
@@ -72,7 +79,12 @@ def vote(case_id: int) -> tuple[Response, int] | Response:
 @bp.get("/<int:case_id>")
 @token_required()
 def show(case_id: int) -> tuple[Response, int] | Response:
+    """A case: for its seated members, the event's TDs and appeals committee, and admins (else 403)."""
     case = db().get(CommitteeCase, case_id)
     if case is None:
         return api_error(404, "not_found", f"there is no committee case {case_id}", None)
+    actor = Actor(api_user(), _scope())
+    if not may_read_committee_case(db(), actor, case.event, (m.user_id for m in case.members)):
+        return api_error(403, "forbidden", f"{actor.user.name if actor.user else 'you'} may not read this case",
+                         None)
     return jsonify(case_json(case))

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Mapped, Session, mapped_column, relationship
 from web.audit import ROW_LISTERS, deriver
 from web.auth.models import User
 from web.db import Base
+from web.events.models import Event
 
 
 class CommitteeCase(Base):
@@ -39,8 +40,10 @@ class CommitteeCase(Base):
     result: Mapped[str | None] = mapped_column(String(10), nullable=True)
     decision_json: Mapped[str | None] = mapped_column(Text, nullable=True)
     decided_at: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
 
     opened_by: Mapped[User] = relationship()
+    event: Mapped[Event] = relationship()
     members: Mapped[list[CommitteeMember]] = relationship(order_by="CommitteeMember.seat",
                                                           back_populates="case")
     votes: Mapped[list[CommitteeVote]] = relationship(order_by="CommitteeVote.id", back_populates="case")
@@ -95,7 +98,7 @@ class CommitteeCase(Base):
         return {"opened_at": self.opened_at, "opened_by": self.opened_by.name, "game": self.game,
                 "ruleset": self.ruleset, "round": self.round, "board": self.board, "case": self.case,
                 "players": self.players, "members": self.member_names(), "vote_rule": self.vote_rule,
-                "members_required": self.members_required, "rule_ref": self.rule_ref}
+                "members_required": self.members_required, "rule_ref": self.rule_ref, "event_id": self.event_id}
 
     def recommendation_payload(self) -> dict[str, Any]:
         return {"recommendation": self.recommendation, "note": self.recommendation_note,

@@ -31,6 +31,8 @@ from web.audit import append, canonical, now
 from web.auth.models import User, user_by_name
 from web.committee.models import CommitteeCase, CommitteeMember, CommitteeVote
 from web.committee.position import position_of
+from web.events.access import Actor, event_named, roles_in
+from web.events.models import Event
 
 
 class CaseRefused(ContractError):
@@ -42,7 +44,7 @@ class CaseRefused(ContractError):
 
 
 _TAG = re.compile(r'^\s*\[(White|Black|Round|Board)\s+"([^"]*)"\]', re.MULTILINE)
-CASE_FIELDS = ("round", "board", "players", "members")
+CASE_FIELDS = ("round", "board", "players", "members", "event")
 """Fields of a committee case beyond the contract's case."""
 
 
@@ -125,13 +127,24 @@ def recommend(case: Case, book: RulesetBook, config: Mapping[str, Any]) -> tuple
 
 
 def open_case(session: Session, data: object, opener: User, book: RulesetBook,
-              config: Mapping[str, Any]) -> CommitteeCase:
-    """Validate, attach the recommendation, assign the members, store and audit a new case."""
+              config: Mapping[str, Any], *, scope: int | None = None) -> CommitteeCase:
+    """Validate, attach the recommendation, assign the members, store and audit a new case.
+
+    The case belongs to ``data["event"]`` (the default event when absent); the opener must
+    be a TD of that event (or an admin), the members must be on its committee pool.
+    ``scope`` is the event an event-scoped token is limited to.
+    """
     if not isinstance(data, Mapping):
         raise CaseRefused(400, "invalid_case", "a committee case must be a JSON object", None)
+    event = event_named(session, data.get("event"))
+    if "td" not in roles_in(session, Actor(opener, scope), event):
+        raise CaseRefused(403, "forbidden", f"{opener.name} is not a TD of the event {event.slug!r}", "event")
     contract_part = {k: v for k, v in data.items() if k not in CASE_FIELDS}
     contract_part.setdefault("claim", "unfinished-game")
     case = parse_case(contract_part)
+    if event.ruleset and case.ruleset != event.ruleset:
+        raise CaseRefused(422, "invalid_field", f"the event {event.slug!r} is played under {event.ruleset!r}, "
+                          f"not {case.ruleset!r}", "ruleset")
     if case.claim != "unfinished-game":
         raise CaseRefused(422, "invalid_field", "a committee case has claim unfinished-game", "claim")
     ruleset = book[case.ruleset]
@@ -144,7 +157,7 @@ def open_case(session: Session, data: object, opener: User, book: RulesetBook,
                           "record")
     rules = CommitteeRules.for_ruleset(ruleset)
     players = players_of(case, data.get("players"))
-    members = _members(session, data.get("members"), rules, players)
+    members = _members(session, data.get("members"), rules, players, event)
     recommendation, note, settings = recommend(case, book, config)
     row = CommitteeCase(
         opened_at=now(), opened_by_id=opener.id, game=case.game, ruleset=case.ruleset,
@@ -153,7 +166,7 @@ def open_case(session: Session, data: object, opener: User, book: RulesetBook,
         position_json=canonical(position_of(case)),
         recommendation_json=None if recommendation is None else canonical(recommendation),
         recommendation_note=note, services_json=canonical(settings), vote_rule=rules.vote_rule.value,
-        members_required=rules.members, rule_ref=rules.rule_ref, status="voting",
+        members_required=rules.members, rule_ref=rules.rule_ref, status="voting", event_id=event.id,
     )
     session.add(row)
     session.flush()
@@ -168,7 +181,7 @@ def open_case(session: Session, data: object, opener: User, book: RulesetBook,
 
 
 def _members(session: Session, names: object, rules: CommitteeRules,
-             players: Mapping[str, Mapping[str, str | None]]) -> list[User]:
+             players: Mapping[str, Mapping[str, str | None]], event: Event) -> list[User]:
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise CaseRefused(422, "missing_field", f"members must list the {rules.members} members by name", "members")
     if len(names) != rules.members or len(set(names)) != len(names):
@@ -180,9 +193,9 @@ def _members(session: Session, names: object, rules: CommitteeRules,
         user = user_by_name(session, name)
         if user is None or not user.is_active:
             raise CaseRefused(422, "unknown_member", f"no user named {name!r}", "members")
-        if not user.has_role("committee"):
-            raise CaseRefused(422, "invalid_member", f"{name} is not a committee member (role {user.role})",
-                              "members")
+        if "committee" not in roles_in(session, Actor(user), event):
+            raise CaseRefused(422, "invalid_member", f"{name} is not a committee member of the event "
+                              f"{event.slug!r} (role {user.role})", "members")
         found = conflicts(Affiliation(user.name, user.club, user.team), sitting)
         if found:
             raise CaseRefused(422, "conflict_of_interest", f"{found[0].reason}; {name} cannot sit on this game",
@@ -191,18 +204,22 @@ def _members(session: Session, names: object, rules: CommitteeRules,
     return users
 
 
-def cast_vote(session: Session, case_id: int, voter: User, result: object, comment: object) -> CommitteeCase:
+def cast_vote(session: Session, case_id: int, voter: User, result: object, comment: object, *,
+              scope: int | None = None) -> CommitteeCase:
     """Record ``voter``'s vote; when it is the last one, decide under the ruleset's vote rule.
 
-    :raises CaseRefused: 404 no such case, 403 not an assigned member, 409 a second
-        vote (or the case is closed), 422 not a result.
+    One vote per member is the database's rule (``uq_committee_vote``): of two votes sent
+    at once, the second insert fails and is answered 409.
+
+    :raises CaseRefused: 404 no such case, 403 not an assigned member (or a token for
+        another event), 409 a second vote (or the case is closed), 422 not a result.
     """
     case = session.execute(
         select(CommitteeCase).where(CommitteeCase.id == case_id).with_for_update()
     ).scalar_one_or_none()
     if case is None:
         raise CaseRefused(404, "not_found", f"there is no committee case {case_id}", None)
-    if not case.is_member(voter):
+    if not case.is_member(voter) or not Actor(voter, scope).reaches(case.event_id):
         raise CaseRefused(403, "forbidden", f"{voter.name} is not a member of this committee", None)
     if result not in RESULTS:
         raise CaseRefused(422, "invalid_field", f"result must be one of {', '.join(RESULTS)}", "result")
@@ -249,6 +266,7 @@ def case_json(case: CommitteeCase) -> dict[str, Any]:
     complete = len(case.votes) >= case.members_required
     body: dict[str, Any] = {
         "id": case.id,
+        "event": case.event.slug,
         "status": case.status,
         "game": case.game,
         "ruleset": case.ruleset,

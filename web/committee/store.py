@@ -37,11 +37,11 @@ def database_url(config: Mapping[str, Any]) -> str:
 def _tables() -> list[Any]:
     import importlib
 
-    for name in ("web.appeals.models", "web.audit", "web.auth.models", "web.committee.models"):
+    for name in ("web.appeals.models", "web.audit", "web.auth.models", "web.committee.models", "web.events.models"):
         importlib.import_module(name)  # registers the tables
 
     names = ("users", "committee_cases", "committee_members", "committee_votes", "appeals",
-             "audit_entries", "audit_head")
+             "audit_entries", "audit_head", "events", "event_staff", "event_tokens")
     return [Base.metadata.tables[name] for name in names]
 
 
@@ -50,15 +50,9 @@ def ensure_schema(engine: Engine) -> None:
     from web.audit import GENESIS, AuditHead
 
     if (MIGRATIONS / "env.py").exists():  # the web helper's Alembic set-up, once merged
-        from alembic import command
-        from alembic.config import Config
+        from web.db import migrate
 
-        cfg = Config()
-        cfg.set_main_option("script_location", str(MIGRATIONS))
-        cfg.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
-        with engine.begin() as connection:
-            cfg.attributes["connection"] = connection
-            command.upgrade(cfg, "head")
+        migrate(engine)
     else:
         Base.metadata.create_all(engine, tables=_tables())
     with engine.begin() as connection:

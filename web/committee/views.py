@@ -13,11 +13,12 @@ from adjudicator.exports import annotate_record, ruling_comment, trf_codes
 from adjudicator.rulesets import RulesetBook, RulesetError
 from web.appeals.models import Appeal
 from web.auth import login_required, page_user
-from web.auth.models import User
-from web.committee.models import CommitteeCase, CommitteeMember
+from web.committee.models import CommitteeCase
 from web.committee.position import diagram
 from web.committee.service import CaseRefused, cast_vote, open_case
 from web.db import get_session as db
+from web.events.access import Actor, event_named, event_staff, may_read_committee_case, roles_in
+from web.events.models import Event
 
 bp = Blueprint("committee", __name__, url_prefix="/committee")
 
@@ -33,20 +34,25 @@ def _book() -> RulesetBook:
 
 
 def _case_or_404(case_id: int) -> CommitteeCase:
+    """The case, for its seated members, the event's TDs and appeals committee, admins (else 403)."""
     case = db().get(CommitteeCase, case_id)
     if case is None:
         abort(404)
+    if not may_read_committee_case(db(), Actor(page_user()), case.event, (m.user_id for m in case.members)):
+        abort(403)
     return case
 
 
 @bp.get("/")
 @login_required()
 def cases() -> str:
+    """The cases this user may read (seated on, or of events they are TD or appeals member of)."""
     user = page_user()
+    actor = Actor(user)
     query = select(CommitteeCase).order_by(CommitteeCase.id.desc())
-    if user.role == "committee":
-        query = query.join(CommitteeMember).where(CommitteeMember.user_id == user.id)
-    return render_template("committee/cases.html", cases=list(db().scalars(query)), user=user)
+    readable = [c for c in db().scalars(query)
+                if may_read_committee_case(db(), actor, c.event, (m.user_id for m in c.members))]
+    return render_template("committee/cases.html", cases=readable, user=user)
 
 
 def _form_case() -> dict[str, Any]:
@@ -62,6 +68,7 @@ def _form_case() -> dict[str, Any]:
         "round": form.get("round") or None,
         "board": form.get("board") or None,
         "members": [name for name in form.getlist("members") if name],
+        "event": form.get("event") or None,
     }
     first, second = ("white", "black") if data["game"] == "chess" else ("red", "white")
     clock = {side: form.get(f"clock_{side}") for side in (first, second) if form.get(f"clock_{side}")}
@@ -73,11 +80,20 @@ def _form_case() -> dict[str, Any]:
 
 
 @bp.route("/cases/new", methods=["GET", "POST"])
-@login_required("td")
+@login_required()
 def new_case() -> BaseResponse | tuple[str, int] | str:
-    members = list(db().scalars(select(User).where(User.role == "committee", User.active.is_(True))
-                                .order_by(User.name)))
+    """A TD of some event (or an admin) opens a case in one of their events."""
+    actor = Actor(page_user())
+    events = [e for e in db().scalars(select(Event).order_by(Event.id)) if "td" in roles_in(db(), actor, e)]
+    if not events:
+        abort(403)
+    try:
+        event = event_named(db(), request.values.get("event") or None)
+    except ContractError:
+        abort(404)
+    members = event_staff(db(), event, "committee")
     rulesets = list(_book())
+    extra = {"events": events, "event": event}
     if request.method == "POST":
         data = _form_case()
         try:
@@ -88,10 +104,10 @@ def new_case() -> BaseResponse | tuple[str, int] | str:
             field = exc.field if isinstance(exc, ContractError) else exc.key
             status = exc.status if isinstance(exc, CaseRefused) else 422
             return render_template("committee/new.html", members=members, rulesets=rulesets, data=data,
-                                   error=message, error_field=field), status
+                                   error=message, error_field=field, **extra), status
         return redirect(url_for("committee.case", case_id=case.id), 303)
     return render_template("committee/new.html", members=members, rulesets=rulesets, data={}, error=None,
-                           error_field=None)
+                           error_field=None, **extra)
 
 
 def _appeals(case: CommitteeCase) -> list[Appeal]:
@@ -153,7 +169,7 @@ def tally(case_id: int) -> str | BaseResponse:
 @bp.post("/cases/<int:case_id>/votes")
 @login_required()
 def vote(case_id: int) -> BaseResponse | tuple[str, int]:
-    _case_or_404(case_id)
+    _case_or_404(case_id)  # 403 for anyone who may not even read it
     if request.form.get("position_verified") != "yes":
         message = "Verify the position on a board and tick the box before voting."
         return redirect(url_for("committee.case", case_id=case_id, error=message), 303)

@@ -6,6 +6,8 @@ from flask import Blueprint, request
 
 from web.claims.forms import CLAIM_LABELS
 from web.db import get_session
+from web.events import current_actor
+from web.events.access import visible_events
 from web.htmx import page_or_fragment
 from web.rulings.views import RESULT_WORDS
 from web.store import Search, search_rulings
@@ -15,12 +17,17 @@ bp = Blueprint("history", __name__)
 
 @bp.get("/history")
 def index() -> str:
-    """Every ruling, newest first; the search narrows it as the TD types (htmx) or on submit."""
+    """Every ruling the asker may see (public events', and their private events'), newest first; the
+    search narrows it as the TD types (htmx) or on submit."""
+    actor = current_actor()
+    visible = None if actor.is_admin and actor.scope is None else frozenset(
+        e.id for e in visible_events(get_session(), actor))
     search = Search(
         text=request.args.get("q", "")[:100],
         round=request.args.get("round", "")[:20],
         board=request.args.get("board", "")[:20],
         player=request.args.get("player", "")[:100],
+        event_ids=visible,
     )
     rows = search_rulings(get_session(), search)
     return page_or_fragment(

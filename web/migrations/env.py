@@ -26,5 +26,9 @@ else:
     url = config.get_main_option("sqlalchemy.url") or os.environ.get("ADJUDICATOR_DATABASE_URL")
     if not url:
         raise SystemExit("set sqlalchemy.url or ADJUDICATOR_DATABASE_URL")
-    with make_engine(url).begin() as conn:
+    with make_engine(url).connect() as conn:
+        if conn.dialect.name == "sqlite":  # migrations that rebuild a table need foreign keys off (see 0003)
+            conn.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            conn.commit()
         _run(conn)
+        conn.commit()

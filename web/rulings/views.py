@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
+from flask import session as flask_session
 from werkzeug.wrappers import Response
 
 from web import store, submit
@@ -13,6 +14,9 @@ from web.boards import checkers_svg, chess_svg
 from web.charts import clock_chart, hms
 from web.claims.forms import CLAIM_LABELS
 from web.db import get_session
+from web.events import SHARED, current_actor
+from web.events.access import may_cancel, may_see_rulings, share_code, shared_ruling_id
+from web.events.models import Event
 from web.evidence import Line, Presentation, present
 from web.htmx import is_htmx
 from web.jobs import Job
@@ -24,6 +28,8 @@ RESULT_WORDS = {"1-0": "1–0", "0-1": "0–1", "1/2-1/2": "½–½"}
 
 
 def load(ruling_id: int) -> tuple[RulingRow, CaseRow]:
+    """The ruling and its case; 404 when there is none or its event is private and the asker not its staff
+    (a player of a private event opens it through its share link)."""
     session = get_session()
     ruling = session.get(RulingRow, ruling_id)
     if ruling is None:
@@ -31,7 +37,17 @@ def load(ruling_id: int) -> tuple[RulingRow, CaseRow]:
     case = session.get(CaseRow, ruling.case_id)
     if case is None:
         abort(404, f"The case of ruling {ruling_id} is missing.")
+    if ruling_id not in flask_session.get(SHARED, []):
+        _visible_event_or_404(case, f"There is no ruling {ruling_id}.")
     return ruling, case
+
+
+def _visible_event_or_404(case: CaseRow, message: str) -> Event:
+    session = get_session()
+    event = session.get(Event, case.event_id)
+    if event is None or not may_see_rulings(session, current_actor(), event):
+        abort(404, message)
+    return event
 
 
 def board_for(line: Line | None, presentation: Presentation, ply: int | None = None, size: int = 360) -> str:
@@ -101,7 +117,24 @@ def show(ruling_id: int) -> str:
     ruling, case = load(ruling_id)
     context = context_for(ruling, case)
     context["selected"] = (request.args.get("line", "game"), request.args.get("ply", type=int))
+    session = get_session()
+    event = session.get(Event, case.event_id)
+    context["event"] = event
+    if event is not None and may_see_rulings(session, current_actor(), event) and event.is_private:
+        code = share_code(current_app.config["SECRET_KEY"], ruling.id)
+        context["share_url"] = url_for("rulings.shared", code=code, _external=True)
     return render_template("rulings/show.html", **context)
+
+
+@bp.get("/s/<code>")
+def shared(code: str) -> Response:
+    """A ruling's share link: opens that ruling (its page, board steps and sheet) in this browser."""
+    ruling_id = shared_ruling_id(current_app.config["SECRET_KEY"], code[:80])
+    if ruling_id is None or get_session().get(RulingRow, ruling_id) is None:
+        abort(404, "This share link opens no ruling.")
+    kept = [i for i in flask_session.get(SHARED, []) if isinstance(i, int) and i != ruling_id][-49:]
+    flask_session[SHARED] = [*kept, ruling_id]
+    return redirect(url_for("rulings.show", ruling_id=ruling_id), 303)
 
 
 @bp.get("/rulings/<int:ruling_id>/board")
@@ -148,6 +181,7 @@ def job(case_id: int) -> Response | str | tuple[str, int]:
     case = session.get(CaseRow, case_id)
     if case is None:
         abort(404, f"There is no case {case_id}.")
+    event = _visible_event_or_404(case, f"There is no case {case_id}.")
     running = submit.adjudicator().job(case_id)
     ruling = store.ruling_for_case(session, case_id)
     if ruling is not None:
@@ -164,6 +198,7 @@ def job(case_id: int) -> Response | str | tuple[str, int]:
         "notes": notes,
         "claim_label": CLAIM_LABELS.get(case.claim, case.claim),
         "progress": _progress(running),
+        "can_cancel": may_cancel(session, current_actor(), case.id, event, case.submitted_by_id),
     }
     if is_htmx():
         return render_template("rulings/_job.html", **context)
@@ -172,9 +207,15 @@ def job(case_id: int) -> Response | str | tuple[str, int]:
 
 @bp.post("/cases/<int:case_id>/cancel")
 def cancel(case_id: int) -> Response | str:
-    """Cancel a running job (the widget shows it cancelled; without JavaScript, back to the page)."""
-    if get_session().get(CaseRow, case_id) is None:
+    """Cancel a running job: its submitter, the event's TDs or an admin (the widget shows it cancelled;
+    without JavaScript, back to the page); anyone else 403."""
+    session = get_session()
+    case = session.get(CaseRow, case_id)
+    if case is None:
         abort(404, f"There is no case {case_id}.")
+    event = _visible_event_or_404(case, f"There is no case {case_id}.")
+    if not may_cancel(session, current_actor(), case.id, event, case.submitted_by_id):
+        abort(403, "Only whoever entered the claim, the event's TDs or an admin may cancel it.")
     submit.adjudicator().cancel(case_id)
     if is_htmx():
         return job(case_id)  # type: ignore[return-value]

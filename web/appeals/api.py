@@ -1,0 +1,109 @@
+"""The Appeals API (``/api/v1/appeals``), bearer-token authenticated like the Committee API.
+
+- ``POST /api/v1/appeals`` ``{"subject": "committee-case:<id>" | "ruling:<id>", "grounds": "..."}``:
+  a TD or appeals member of the subject's event; 201 with the appeal.
+- ``GET /api/v1/appeals/<id>``: whoever filed it, the event's TDs and appeals committee,
+  admins, the members of the appealed case.
+- ``POST /api/v1/appeals/<id>/decision`` ``{"outcome": "upheld" | "overturned",
+  "new_result": ..., "reasons": "..."}``: the event's appeals committee, never a member who
+  voted on the appealed decision (403 ``conflict_of_duties``); 409 once decided.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, current_app, g, jsonify, request, url_for
+
+from adjudicator.contract import ContractError
+from adjudicator.rulesets import RulesetBook
+from web.appeals.models import Appeal
+from web.appeals.service import decide_appeal, file_appeal
+from web.auth import api_error, api_user, token_required
+from web.committee.models import CommitteeCase
+from web.committee.service import CaseRefused
+from web.db import get_session as db
+from web.events.access import Actor, may_read_appeal
+
+bp = Blueprint("appeals_api", __name__, url_prefix="/api/v1/appeals")
+
+
+def _book() -> RulesetBook:
+    found: RulesetBook = current_app.extensions["rulesets"]
+    return found
+
+
+def _actor() -> Actor:
+    return Actor(api_user(), g.get("api_scope"))
+
+
+def _body() -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise CaseRefused(400, "invalid_json", "the body must be a JSON object (Content-Type: application/json)",
+                          None)
+    return data
+
+
+def _refused(exc: ContractError) -> tuple[Response, int]:
+    db().rollback()
+    status = exc.status if isinstance(exc, CaseRefused) else 422
+    return api_error(status, exc.code, exc.message, exc.field)
+
+
+def appeal_json(appeal: Appeal) -> dict[str, Any]:
+    return {"id": appeal.id, "event": appeal.event.slug, "subject": appeal.subject, "status": appeal.status,
+            "filed_at": appeal.filed_at, "filed_by": appeal.filed_by.name, "grounds": appeal.grounds,
+            "difference": appeal.difference, "outcome": appeal.outcome, "new_result": appeal.new_result,
+            "reasons": appeal.reasons, "decided_by": appeal.decided_by.name if appeal.decided_by else None,
+            "decided_at": appeal.decided_at}
+
+
+def _readable(appeal_id: int) -> Appeal | tuple[Response, int]:
+    appeal = db().get(Appeal, appeal_id)
+    if appeal is None:
+        return api_error(404, "not_found", f"there is no appeal {appeal_id}", None)
+    members: list[int] = []
+    kind, _, ident = appeal.subject.partition(":")
+    if kind == "committee-case" and ident.isdigit():
+        case = db().get(CommitteeCase, int(ident))
+        members = [] if case is None else [m.user_id for m in case.members]
+    if not may_read_appeal(db(), _actor(), appeal.event, appeal.filed_by_id, members):
+        return api_error(403, "forbidden", "you may not read this appeal", None)
+    return appeal
+
+
+@bp.post("")
+@token_required()
+def create() -> tuple[Response, int]:
+    try:
+        data = _body()
+        appeal = file_appeal(db(), data.get("subject"), data.get("grounds"), api_user(),  # type: ignore[arg-type]
+                             _book(), current_app.config["ADJUDICATOR"], scope=g.get("api_scope"))
+    except ContractError as exc:
+        return _refused(exc)
+    response = jsonify(appeal_json(appeal))
+    response.headers["Location"] = url_for("appeals_api.show", appeal_id=appeal.id)
+    return response, 201
+
+
+@bp.get("/<int:appeal_id>")
+@token_required()
+def show(appeal_id: int) -> Response | tuple[Response, int]:
+    found = _readable(appeal_id)
+    return found if isinstance(found, tuple) else jsonify(appeal_json(found))
+
+
+@bp.post("/<int:appeal_id>/decision")
+@token_required()
+def decide(appeal_id: int) -> tuple[Response, int]:
+    found = _readable(appeal_id)
+    if isinstance(found, tuple):
+        return found
+    try:
+        data = _body()
+        appeal = decide_appeal(db(), found, api_user(), data.get("outcome"), data.get("new_result"),
+                               data.get("reasons"), scope=g.get("api_scope"))
+    except ContractError as exc:
+        return _refused(exc)
+    return jsonify(appeal_json(appeal)), 201

@@ -1,0 +1,161 @@
+"""``adjudicator events ...``: events, their staff and event-scoped tokens (issue 11).
+
+    adjudicator events add SLUG --name "..." [--starts YYYY-MM-DD --ends YYYY-MM-DD]
+                                 [--ruleset ID] [--private]
+    adjudicator events list
+    adjudicator events staff SLUG USER --role td|committee|appeals   # assign
+    adjudicator events staff SLUG                                     # list the staff
+    adjudicator events token SLUG USER                                # a token for that event only
+
+Each command prints JSON (``token`` prints the token alone, like ``users add``). Every
+event, assignment and token is an audit entry.
+"""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import sys
+from datetime import date
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from adjudicator.contract import ContractError
+from web.cli import emit
+from web.committee.store import command_session
+from web.config import load_config
+from web.events.models import SLUG, STAFF_ROLES, VISIBILITIES, Event, EventStaff, EventToken, event_by_slug
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser("events", help="events, their staff and event-scoped tokens")
+    actions = parser.add_subparsers(dest="action", required=True, parser_class=type(parser))
+    add = actions.add_parser("add", help="create an event")
+    add.add_argument("slug", help="short name: lower-case letters, digits and dashes (used in the API)")
+    add.add_argument("--name", required=True)
+    add.add_argument("--starts", help="first day, YYYY-MM-DD")
+    add.add_argument("--ends", help="last day, YYYY-MM-DD")
+    add.add_argument("--ruleset", help="the event's ruleset id (every case in it is ruled under it)")
+    add.add_argument("--private", action="store_true", help="rulings visible only to the event's staff")
+    add.set_defaults(func=run_add)
+    listing = actions.add_parser("list", help="list the events")
+    listing.set_defaults(func=run_list)
+    staff = actions.add_parser("staff", help="assign a user to an event's staff, or list its staff")
+    staff.add_argument("slug")
+    staff.add_argument("user", nargs="?")
+    staff.add_argument("--role", choices=STAFF_ROLES, help="td, committee (the pool) or appeals")
+    staff.set_defaults(func=run_staff)
+    token = actions.add_parser("token", help="issue an API token that acts for USER in this event only")
+    token.add_argument("slug")
+    token.add_argument("user")
+    token.set_defaults(func=run_token)
+
+
+def _day(text: str | None, field: str) -> date | None:
+    if text is None:
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise ContractError("invalid_field", f"{field} must be a date YYYY-MM-DD, not {text!r}", field) from None
+
+
+def _event(session: Session, slug: str) -> Event:
+    found = event_by_slug(session, slug)
+    if found is None:
+        raise ContractError("unknown_event", f"there is no event {slug!r}", "slug")
+    return found
+
+
+def run_add(args: argparse.Namespace) -> int:
+    from adjudicator.rulesets import RulesetBook
+    from web.audit import append, now
+
+    config = load_config()
+    if not SLUG.match(args.slug):
+        raise ContractError("invalid_field", "slug must be 1 to 40 lower-case letters, digits and dashes", "slug")
+    name = args.name.strip()
+    if not name or len(name) > 200 or "\n" in name:
+        raise ContractError("invalid_field", "name must be 1 to 200 characters on one line", "name")
+    starts, ends = _day(args.starts, "starts"), _day(args.ends, "ends")
+    if starts and ends and ends < starts:
+        raise ContractError("invalid_field", "the event cannot end before it starts", "ends")
+    if args.ruleset is not None:
+        RulesetBook.from_config(config)[args.ruleset]  # RulesetError (exit 2) for an unknown id
+    with command_session(config) as session:
+        if event_by_slug(session, args.slug) is not None:
+            raise ContractError("invalid_field", f"an event {args.slug!r} already exists", "slug")
+        event = Event(slug=args.slug, name=name, starts_on=starts, ends_on=ends, ruleset=args.ruleset,
+                      visibility=VISIBILITIES[1] if args.private else VISIBILITIES[0], is_open=False,
+                      created_at=now())
+        session.add(event)
+        session.flush()
+        append(session, "event", event.subject, event.audit_payload(), actor="command line")
+        session.commit()
+        emit(event.to_json())
+    return 0
+
+
+def run_list(args: argparse.Namespace) -> int:
+    with command_session(load_config()) as session:
+        for event in session.scalars(select(Event).order_by(Event.id)):
+            emit(event.to_json())
+    return 0
+
+
+def run_staff(args: argparse.Namespace) -> int:
+    from web.audit import append, now
+    from web.auth.models import user_by_name
+
+    with command_session(load_config()) as session:
+        event = _event(session, args.slug)
+        if args.user is None:
+            for row in session.scalars(select(EventStaff).where(EventStaff.event_id == event.id)
+                                       .order_by(EventStaff.role, EventStaff.id)):
+                emit({"event": event.slug, "user": row.user.name, "role": row.role})
+            return 0
+        if args.role is None:
+            raise ContractError("missing_field", "give the role: --role td|committee|appeals", "role")
+        user = user_by_name(session, args.user)
+        if user is None:
+            raise ContractError("unknown_user", f"no user named {args.user!r}", "user")
+        exists = session.scalar(select(EventStaff.id).where(EventStaff.event_id == event.id,
+                                                            EventStaff.user_id == user.id,
+                                                            EventStaff.role == args.role))
+        if exists is None:
+            row = EventStaff(event_id=event.id, user_id=user.id, role=args.role, assigned_at=now())
+            session.add(row)
+            session.flush()
+            session.refresh(row)
+            append(session, "event-staff", row.subject, row.audit_payload(), actor="command line")
+            session.commit()
+        emit({"event": event.slug, "user": user.name, "role": args.role})
+    return 0
+
+
+def run_token(args: argparse.Namespace) -> int:
+    from web.audit import append, now
+    from web.auth.models import token_digest, user_by_name
+    from web.events.access import Actor, roles_in
+
+    with command_session(load_config()) as session:
+        event = _event(session, args.slug)
+        user = user_by_name(session, args.user)
+        if user is None:
+            raise ContractError("unknown_user", f"no user named {args.user!r}", "user")
+        if not roles_in(session, Actor(user), event):
+            raise ContractError("not_staff", f"{user.name} is not on the staff of the event {event.slug!r}; "
+                                "assign them first (events staff)", "user")
+        token = secrets.token_urlsafe(32)
+        row = EventToken(event_id=event.id, user_id=user.id, token_hash=token_digest(token), created_at=now())
+        session.add(row)
+        session.flush()
+        session.refresh(row)
+        append(session, "event-token", row.subject, row.audit_payload(), actor="command line")
+        session.commit()
+    sys.stdout.write(token + "\n")
+    sys.stdout.flush()
+    sys.stderr.write(f"adjudicator: a token for {args.user} in the event {args.slug}\n")
+    return 0

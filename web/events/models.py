@@ -1,0 +1,176 @@
+"""Events: the unit of access. An event has its ruleset, its staff (TDs, committee pool,
+appeals committee) and a visibility; rulings, committee cases and appeals belong to one.
+
+Migration ``0003`` creates the tables and the install's one default event (id 1,
+``default``): public and *open*, that is anyone may enter claims in it and every user
+serves it in their own role, so a fresh install works with no set-up.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from typing import Any
+
+from sqlalchemy import (
+    Boolean,
+    CheckConstraint,
+    Date,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+    select,
+)
+from sqlalchemy.orm import Mapped, Session, mapped_column, relationship
+
+from web.audit import ROW_LISTERS, deriver
+from web.auth.models import User
+from web.db import Base
+
+DEFAULT_EVENT_ID = 1
+DEFAULT_SLUG = "default"
+VISIBILITIES = ("public", "private")
+STAFF_ROLES = ("td", "committee", "appeals")
+"""What a user does in one event: rules (td), sits on its committee, decides its appeals."""
+SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
+
+
+class EventError(ValueError):
+    """An event, staff assignment or token that cannot be made; ``field`` names the input at fault."""
+
+    def __init__(self, message: str, field: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+class Event(Base):
+    __tablename__ = "events"
+    __table_args__ = (
+        CheckConstraint("visibility IN ('public', 'private')", name="ck_events_visibility"),
+        CheckConstraint("starts_on IS NULL OR ends_on IS NULL OR ends_on >= starts_on", name="ck_events_dates"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    slug: Mapped[str] = mapped_column(String(40), unique=True)
+    name: Mapped[str] = mapped_column(String(200))
+    starts_on: Mapped[date | None] = mapped_column(Date, nullable=True)
+    ends_on: Mapped[date | None] = mapped_column(Date, nullable=True)
+    ruleset: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    """The event's ruleset: every case in the event is ruled under it (None: any, the default event)."""
+    visibility: Mapped[str] = mapped_column(String(10))
+    is_open: Mapped[bool] = mapped_column(Boolean)
+    """Anyone may enter claims, and every user serves in their own role (the default event)."""
+    created_at: Mapped[str] = mapped_column(String(40))
+
+    @property
+    def is_private(self) -> bool:
+        return self.visibility == "private"
+
+    @property
+    def subject(self) -> str:
+        return f"event:{self.id}"
+
+    def audit_payload(self) -> dict[str, Any]:
+        return {"slug": self.slug, "name": self.name, "starts_on": _iso(self.starts_on),
+                "ends_on": _iso(self.ends_on), "ruleset": self.ruleset, "visibility": self.visibility,
+                "is_open": bool(self.is_open)}
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, **self.audit_payload()}
+
+
+class EventStaff(Base):
+    __tablename__ = "event_staff"
+    __table_args__ = (
+        UniqueConstraint("event_id", "user_id", "role", name="uq_event_staff"),
+        CheckConstraint("role IN ('td', 'committee', 'appeals')", name="ck_event_staff_role"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    role: Mapped[str] = mapped_column(String(20))
+    assigned_at: Mapped[str] = mapped_column(String(40))
+
+    event: Mapped[Event] = relationship()
+    user: Mapped[User] = relationship()
+
+    @property
+    def subject(self) -> str:
+        return f"event-staff:{self.id}"
+
+    def audit_payload(self) -> dict[str, Any]:
+        return {"event": self.event.slug, "user": self.user.name, "role": self.role}
+
+
+class EventToken(Base):
+    """An API token that acts for its user in one event only (stored as its SHA-256)."""
+
+    __tablename__ = "event_tokens"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[str] = mapped_column(String(40))
+
+    event: Mapped[Event] = relationship()
+    user: Mapped[User] = relationship()
+
+    @property
+    def subject(self) -> str:
+        return f"event-token:{self.id}"
+
+    def audit_payload(self) -> dict[str, Any]:
+        return {"event": self.event.slug, "user": self.user.name, "token_hash": self.token_hash}
+
+
+def _iso(day: date | None) -> str | None:
+    return None if day is None else day.isoformat()
+
+
+def event_by_slug(session: Session, slug: str) -> Event | None:
+    return session.scalar(select(Event).where(Event.slug == slug))
+
+
+def default_event(session: Session) -> Event:
+    found = session.get(Event, DEFAULT_EVENT_ID)
+    if found is None:
+        raise EventError("the default event is missing; run the migrations", "event")
+    return found
+
+
+def _id(subject: str) -> int | None:
+    try:
+        return int(subject.rsplit(":", 1)[1])
+    except (IndexError, ValueError):
+        return None
+
+
+@deriver("event")
+def _event_payload(session: Session, subject: str) -> dict[str, Any] | None:
+    ident = _id(subject)
+    row = None if ident is None else session.get(Event, ident)
+    return None if row is None else row.audit_payload()
+
+
+@deriver("event-staff")
+def _staff_payload(session: Session, subject: str) -> dict[str, Any] | None:
+    ident = _id(subject)
+    row = None if ident is None else session.get(EventStaff, ident)
+    return None if row is None else row.audit_payload()
+
+
+@deriver("event-token")
+def _token_payload(session: Session, subject: str) -> dict[str, Any] | None:
+    ident = _id(subject)
+    row = None if ident is None else session.get(EventToken, ident)
+    return None if row is None else row.audit_payload()
+
+
+ROW_LISTERS["event"] = lambda session: [  # the default event comes from the migration, not from a command
+    f"event:{i}" for i in session.scalars(select(Event.id).where(Event.id != DEFAULT_EVENT_ID))
+]
+ROW_LISTERS["event-staff"] = lambda session: [f"event-staff:{i}" for i in session.scalars(select(EventStaff.id))]
+ROW_LISTERS["event-token"] = lambda session: [f"event-token:{i}" for i in session.scalars(select(EventToken.id))]
