@@ -172,3 +172,35 @@ def test_limits_in_the_configuration_are_checked(tmp_path: Path) -> None:
         make_app(tmp_path, SECURITY={"login_failures_per_name": 0})
     with pytest.raises(ThrottleSettingsError, match="login_window_seconds"):
         make_app(tmp_path, SECURITY={"login_window_seconds": "soon"})
+
+
+@pytest.mark.slow
+def test_the_lockout_holds_on_postgresql_under_parallel_guesses(postgres_url: str, tmp_path: Path) -> None:
+    app = make_app(tmp_path, DATABASE_URL=postgres_url, SECURITY={"login_failures_per_name": 5})
+    assert app.extensions["db_engine"].dialect.name == "postgresql"
+    with app.extensions["db_sessions"]() as session:
+        create_user(session, "alice", "td", PASSWORD, hash_method="pbkdf2:sha256:1000")
+        session.commit()
+    codes: list[int] = []
+    start = threading.Barrier(8)
+
+    def guess(i: int) -> None:
+        client = app.test_client()
+        start.wait()
+        for j in range(3):
+            codes.append(log_in(client, "alice", f"pg-{i}-{j}", address=f"198.51.100.{i}").status_code)
+
+    threads = [threading.Thread(target=guess, args=(i,)) for i in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert codes.count(401) <= 5 and codes.count(401) + codes.count(429) == 24
+    assert log_in(app.test_client(), "alice", PASSWORD).status_code == 429
+    app.extensions["login_throttle"].clock = lambda: time.time() + 901
+    client = app.test_client()
+    assert log_in(client, "alice", PASSWORD).status_code == 303
+    assert client.get("/committee/").status_code == 200  # the server-side session, on PostgreSQL
+    client.post("/logout")
+    assert client.get("/committee/").status_code == 302
+    app.extensions["adjudicator"].shutdown()

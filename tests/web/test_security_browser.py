@@ -110,3 +110,43 @@ def test_the_board_editor_runs_under_the_policy(served: tuple[str, Flask], phone
     assert size.endswith("px"), size
     phone.wait_for_timeout(300)
     assert seen == [], seen
+
+
+def test_a_committee_case_page_runs_under_the_policy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, phone: Any
+) -> None:
+    """The case page: its diagram, the live count polling itself, a vote cast through htmx."""
+    from werkzeug.serving import make_server
+
+    from tests.web.committee_support import add_user, bearer, checkers_case
+    from tests.web.committee_support import make_app as committee_app
+
+    app = committee_app(tmp_path, monkeypatch, COMMITTEE_POLL_SECONDS=0.3, WTF_CSRF_ENABLED=True)
+    td = add_user(app, "tina", "td")
+    for name in ("m1", "m2", "m3"):
+        add_user(app, name, "committee", password=f"{name}-password")
+    case_id = app.test_client().post("/api/v1/committee-cases", json=checkers_case(["m1", "m2", "m3"]),
+                                     headers=bearer(td)).json["id"]
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_port}"
+    try:
+        seen = violations(phone)
+        phone.goto(f"{base}/login")
+        phone.fill("input[name=name]", "m1")
+        phone.fill("input[name=password]", "m1-password")
+        phone.click("button[type=submit]")
+        phone.wait_for_url(re.compile(r"/committee/$"))
+        phone.goto(f"{base}/committee/cases/{case_id}")
+        with phone.expect_response(re.compile(rf"/committee/cases/{case_id}/tally")):
+            pass  # the count polls itself
+        phone.check("input[name=result][value='1-0']")
+        phone.fill("textarea[name=comment]", "the extra man wins")
+        phone.check("input[name=position_verified]")
+        phone.click("#vote button[type=submit]")
+        expect(phone.locator("#tally .count")).to_have_text("1 of 3 votes cast")
+        phone.wait_for_timeout(500)
+        assert seen == [], seen
+    finally:
+        server.shutdown()
+        app.extensions["adjudicator"].shutdown()
