@@ -204,3 +204,9 @@ def test_the_lockout_holds_on_postgresql_under_parallel_guesses(postgres_url: st
     client.post("/logout")
     assert client.get("/committee/").status_code == 302
     app.extensions["adjudicator"].shutdown()
+
+
+def test_a_name_no_user_can_have_is_a_plain_refusal(app: Flask, clock: Clock) -> None:
+    client = app.test_client()
+    assert log_in(client, "alice\x00", PASSWORD).status_code == 401
+    assert log_in(client, "a" * 5000, PASSWORD).status_code == 401

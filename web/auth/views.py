@@ -59,7 +59,8 @@ def login() -> Response | str | tuple[str, int] | tuple[str, int, dict[str, str]
             error = f"Too many failed log-ins. Try again in {minutes} minute{'s' if minutes != 1 else ''}."
             return (render_template("auth/login.html", error=error, name=name), 429,
                     {"Retry-After": str(attempt.retry_after)})
-        user = user_by_name(db(), name)
+        # no stored name has a NUL or more than 80 characters (and PostgreSQL refuses a NUL in a query)
+        user = user_by_name(db(), name) if len(name) <= 80 and "\x00" not in name else None
         if not is_right_password(user, request.form.get("password", "")) or user is None:
             return render_template("auth/login.html", error="Wrong name or password.", name=name), 401
         throttle.succeeded(attempt, name)
