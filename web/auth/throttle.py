@@ -5,7 +5,8 @@ are deleted). An attempt is refused, before any password is checked, while the n
 ``failures_per_name`` rows, or the client address ``failures_per_address`` rows, in the last
 ``window_seconds``; a refused attempt is not stored, so the lock ends when the failures age
 out of the window. The row is stored and committed *before* the password is checked and the
-count includes it, so parallel guesses cannot slip past the limit together.
+count includes it, so parallel guesses cannot slip past the limit together (a burst may
+be refused sooner than one at a time would be: in doubt, refuse).
 
 Names are stored as their SHA-256 (a password typed into the name field is not kept).
 Flask-Limiter was not used: its storages are memory, Redis, Memcached and MongoDB, and
