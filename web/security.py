@@ -90,6 +90,9 @@ def init_app(app: Flask) -> None:
     app.config["SESSION_COOKIE_SECURE"] = secure == "always"
     app.config["SESSION_COOKIE_HTTPONLY"] = True
     app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
+    # Flask-Login's remember-me cookie is not used (log-ins last the session); were it used, the same flags
+    app.config.update(REMEMBER_COOKIE_SECURE=secure == "always", REMEMBER_COOKIE_HTTPONLY=True,
+                      REMEMBER_COOKIE_SAMESITE="Lax")
     app.session_interface = _SessionInterface()
 
     @app.after_request
