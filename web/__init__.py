@@ -24,6 +24,7 @@ BLUEPRINTS: list[str] = [
     "web.history:bp",
     "web.api:bp",
     "web.committee:init_app",  # users, committee cases, appeals, audit (issue 7)
+    "web.security:init_app",  # ProxyFix, cookie flags, security headers (issue 11)
 ]
 """Every area of the app, registered in this order."""
 

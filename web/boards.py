@@ -48,7 +48,47 @@ def chess_svg(
             fill[chess.parse_square(name)] = MARK_FILL
         except ValueError:
             continue
-    return chess.svg.board(board, lastmove=move, fill=fill, size=size, coordinates=True, flipped=flipped)
+    svg = chess.svg.board(board, lastmove=move, fill=fill, size=size, coordinates=True, flipped=flipped)
+    return without_style_attributes(svg)
+
+
+_STYLED_TAG = re.compile(r'<[a-zA-Z][^<>]*?\sstyle="([^"]*)"[^<>]*>')
+_DECLARATION = re.compile(r"^\s*([a-z-]+)\s*:\s*([^;\"<>&]+?)\s*$")
+
+
+def without_style_attributes(svg: str) -> str:
+    """The diagram with each ``style="fill:..; stroke:.."`` written as SVG presentation attributes.
+
+    The Content-Security-Policy (``web.security``) refuses style attributes in a page, and
+    python-chess colours its pieces with them; ``fill="..."`` draws the same and is allowed.
+    A declaration that is not a plain ``property: value`` is left in the style (and blocked).
+    """
+
+    def rewrite(match: re.Match[str]) -> str:
+        tag = match.group(0)
+        kept: list[str] = []
+        attributes: dict[str, str] = {}
+        for declaration in match.group(1).split(";"):
+            if not declaration.strip():
+                continue
+            parsed = _DECLARATION.match(declaration)
+            if parsed is None:
+                kept.append(declaration.strip())
+            else:
+                attributes[parsed.group(1)] = parsed.group(2)
+        style = f' style="{"; ".join(kept)}"' if kept else ""
+        tag = tag.replace(f' style="{match.group(1)}"', style, 1)
+        for name, value in attributes.items():
+            existing = re.compile(rf'(\s{re.escape(name)}=)"[^"]*"')
+            found = existing.search(tag)
+            if found:
+                tag = f'{tag[:found.start()]}{found.group(1)}"{value}"{tag[found.end():]}'
+            else:
+                end = -2 if tag.endswith("/>") else -1
+                tag = f'{tag[:end].rstrip()} {name}="{value}"{tag[end:]}'
+        return tag
+
+    return _STYLED_TAG.sub(rewrite, svg)
 
 
 def _lenient_board(fen: str) -> chess.Board:

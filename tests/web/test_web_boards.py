@@ -50,3 +50,20 @@ def test_the_ruling_page_draws_the_checkers_game_on_the_standard_board(client: F
     assert 'class="move-path"' in page  # the last move, 12x19, drawn along its path
     sheet = client.get(f"/rulings/{ruling_id}/sheet.pdf")
     assert sheet.status_code == 200 and sheet.data.startswith(b"%PDF")
+
+
+def test_chess_diagrams_colour_their_pieces_without_style_attributes() -> None:
+    """The CSP refuses style attributes in a page; python-chess's pieces are coloured with them."""
+    import chess
+    import chess.svg
+
+    from web.boards import chess_svg, without_style_attributes
+
+    start = chess.Board().fen()
+    assert chess.svg.board(chess.Board()).count(" style=") > 0  # the knights
+    svg = chess_svg(start)
+    assert " style=" not in svg
+    knight = re.search(r'<g id="black-knight"[^>]*>.*?</g>', svg, re.S)
+    assert knight and 'fill="#000000"' in knight.group(0) and 'stroke="#000000"' in knight.group(0)
+    assert without_style_attributes('<path fill="red" style="fill:#fff; stroke:#000;"/>') == (
+        '<path fill="#fff" stroke="#000"/>')  # the style won over the attribute, and still does

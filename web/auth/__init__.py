@@ -1,6 +1,7 @@
 """Who is asking: sessions for the pages (Flask-Login), bearer tokens for the JSON API, roles.
 
-Pages: log in with name and password; every form carries a CSRF token.
+Pages: log in with name and password (throttled, :mod:`web.auth.throttle`); the session is
+stored server-side and ends at logout (:mod:`web.auth.sessions`); every form carries a CSRF token.
 API: ``Authorization: Bearer <token>`` (from ``adjudicator users add``); 401 when
 the token is missing or wrong, 403 when the user's role or seat does not allow it.
 """
@@ -98,12 +99,18 @@ def init_app(app: Flask) -> None:
     manager.login_message = "Log in to continue."
     manager.init_app(app)
 
+    from web import security
+    from web.auth import sessions, throttle
+
+    table = security.settings(app)
+    max_age = security.session_hours(table) * 3600
+    limits = throttle.LoginThrottle(app.extensions["db_sessions"], throttle.ThrottleSettings.from_config(table))
+    app.extensions["login_throttle"] = limits  # its clock also dates the sessions (tests move it on)
+    app.config["SESSION_MAX_AGE_SECONDS"] = max_age
+
     @manager.user_loader  # type: ignore[untyped-decorator]
     def _load(user_id: str) -> User | None:
-        try:
-            return db().get(User, int(user_id))
-        except ValueError:
-            return None
+        return sessions.user_for(db(), user_id, max_age, limits.clock)  # only while the server-side session stands
 
     @app.context_processor
     def _layout() -> dict[str, Any]:

@@ -1,17 +1,37 @@
-"""Log in and out (the pages; the API uses tokens)."""
+"""Log in and out (the pages; the API uses tokens).
+
+A log-in is throttled (:mod:`web.auth.throttle`: 429 with ``Retry-After`` while a name or an
+address is locked) and does the same work for every name: an unknown or inactive name is
+checked against a dummy hash of the same kind as a real user's, so the time taken does not
+tell which names exist.
+"""
 
 from __future__ import annotations
 
+from functools import cache
 from urllib.parse import urlsplit
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from flask_login import login_user, logout_user
+from werkzeug.security import check_password_hash, generate_password_hash
 from werkzeug.wrappers import Response
 
-from web.auth.models import user_by_name
+from web.auth import sessions
+from web.auth.models import User, user_by_name
+from web.auth.throttle import LoginThrottle
 from web.db import get_session as db
 
 bp = Blueprint("auth", __name__)
+
+PASSWORD_METHOD = "scrypt"
+"""The hash :func:`web.auth.models.create_user` gives passwords (werkzeug's scrypt, its default)."""
+
+
+@cache
+def _dummy_hash() -> str:
+    import secrets
+
+    return generate_password_hash(secrets.token_urlsafe(16), method=PASSWORD_METHOD)
 
 
 def _safe_next(target: str | None) -> str:
@@ -22,13 +42,29 @@ def _safe_next(target: str | None) -> str:
     return url_for("committee.cases")
 
 
+def is_right_password(user: User | None, password: str) -> bool:
+    """One hash check whoever is named: a user's own hash, or the dummy hash when there is none."""
+    matches = check_password_hash(user.password_hash if user is not None else _dummy_hash(), password)
+    return matches and user is not None and user.is_active
+
+
 @bp.route("/login", methods=["GET", "POST"])
-def login() -> Response | str | tuple[str, int]:
+def login() -> Response | str | tuple[str, int] | tuple[str, int, dict[str, str]]:
     if request.method == "POST":
         name = request.form.get("name", "").strip()
-        user = user_by_name(db(), name)
-        if user is None or not user.is_active or not user.check_password(request.form.get("password", "")):
+        throttle: LoginThrottle = current_app.extensions["login_throttle"]
+        attempt = throttle.begin(name, request.remote_addr or "unknown")
+        if attempt.is_refused:
+            minutes = -(-attempt.retry_after // 60)
+            error = f"Too many failed log-ins. Try again in {minutes} minute{'s' if minutes != 1 else ''}."
+            return (render_template("auth/login.html", error=error, name=name), 429,
+                    {"Retry-After": str(attempt.retry_after)})
+        # no stored name has a NUL or more than 80 characters (and PostgreSQL refuses a NUL in a query)
+        user = user_by_name(db(), name) if len(name) <= 80 and "\x00" not in name else None
+        if not is_right_password(user, request.form.get("password", "")) or user is None:
             return render_template("auth/login.html", error="Wrong name or password.", name=name), 401
+        throttle.succeeded(attempt, name)
+        sessions.start(db(), user, throttle.clock)
         login_user(user)
         return redirect(_safe_next(request.args.get("next")), 303)
     return render_template("auth/login.html", error=None, name="")
@@ -36,5 +72,6 @@ def login() -> Response | str | tuple[str, int]:
 
 @bp.post("/logout")
 def logout() -> Response:
+    sessions.end(db())
     logout_user()
     return redirect(url_for("auth.login"), 303)

@@ -15,10 +15,28 @@ function castlingRights(placement) {
   return rights || "-"
 }
 
+// The Content-Security-Policy (web/security.py) refuses style attributes written into the
+// markup, and cm-chessboard writes the coordinates' font size as one (Svg.addElement). The
+// same declarations set through the element's style object are allowed: route them there.
+let stylesAllowed = null
+function allowStylesUnderCsp() {
+  stylesAllowed ??= import(VENDOR + "src/lib/Svg.js").then(({Svg}) => {
+    const addElement = Svg.addElement
+    Svg.addElement = (parent, name, attributes = {}) => {
+      const {style, ...rest} = attributes
+      const element = addElement.call(Svg, parent, name, rest)
+      if (style) element.style.cssText = style
+      return element
+    }
+  })
+  return stylesAllowed
+}
+
 async function initEditor(root) {
   if (root.dataset.ready || !VENDOR) return
   root.dataset.ready = "1"
   const {Chessboard, FEN, POINTER_EVENTS} = await import(VENDOR + "src/Chessboard.js")
+  await allowStylesUnderCsp()
   const form = root.closest("form")
   const input = form.querySelector('input[name="fen"]')
   const turn = root.querySelector("[data-turn]")

@@ -1,0 +1,60 @@
+"""Alembic revision 0003b (after 0002) creates exactly the tables log-in throttling and server-side
+sessions use, and its downgrade removes them."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import sqlalchemy as sa
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+
+from web.auth.models import User
+from web.auth.sessions import LoginSession
+from web.auth.throttle import LoginFailure
+from web.db import make_engine, migrate
+
+MIGRATION = Path(__file__).resolve().parents[2] / "web" / "migrations" / "versions" / "0003b_login_security.py"
+
+
+def test_0003b_follows_0002_and_matches_the_models(tmp_path: Path) -> None:
+    spec = importlib.util.spec_from_file_location("migration_0003b", MIGRATION)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert (module.revision, module.down_revision) == ("0003b", "0002")
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'm.db'}")
+    migrate(engine, "0003b")
+    metadata = sa.MetaData()
+    for table in (User.__table__, LoginFailure.__table__, LoginSession.__table__):
+        table.to_metadata(metadata)
+    with engine.connect() as connection:
+        context = MigrationContext.configure(connection, opts={"include_name": _ours})
+        assert compare_metadata(context, metadata) == []
+    migrate_down(engine, "0002")
+    assert {"login_failures", "login_sessions"}.isdisjoint(sa.inspect(engine).get_table_names())
+
+
+OURS = {"users", "login_failures", "login_sessions"}
+
+
+def _ours(name: str | None, kind: str, parents: dict[str, str | None]) -> bool:
+    """Compare only this revision's tables (and the users table they refer to)."""
+    if kind == "schema":
+        return True
+    return name in OURS if kind == "table" else parents.get("table_name") in OURS
+
+
+def migrate_down(engine: sa.Engine, revision: str) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    from web.db import MIGRATIONS
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        cfg.attributes["connection"] = connection
+        command.downgrade(cfg, revision)
