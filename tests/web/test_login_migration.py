@@ -1,4 +1,4 @@
-"""Alembic revision 0003b (after 0002) creates exactly the tables log-in throttling and server-side
+"""Alembic revision 0004 (after 0003) creates exactly the tables log-in throttling and server-side
 sessions use, and its downgrade removes them."""
 
 from __future__ import annotations
@@ -15,25 +15,25 @@ from web.auth.sessions import LoginSession
 from web.auth.throttle import LoginFailure
 from web.db import make_engine, migrate
 
-MIGRATION = Path(__file__).resolve().parents[2] / "web" / "migrations" / "versions" / "0003b_login_security.py"
+MIGRATION = Path(__file__).resolve().parents[2] / "web" / "migrations" / "versions" / "0004_login_security.py"
 
 
-def test_0003b_follows_0002_and_matches_the_models(tmp_path: Path) -> None:
-    spec = importlib.util.spec_from_file_location("migration_0003b", MIGRATION)
+def test_0004_follows_0003_and_matches_the_models(tmp_path: Path) -> None:
+    spec = importlib.util.spec_from_file_location("migration_0004", MIGRATION)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    assert (module.revision, module.down_revision) == ("0003b", "0002")
+    assert (module.revision, module.down_revision) == ("0004", "0003")
 
     engine = make_engine(f"sqlite:///{tmp_path / 'm.db'}")
-    migrate(engine, "0003b")
+    migrate(engine, "0004")
     metadata = sa.MetaData()
     for table in (User.__table__, LoginFailure.__table__, LoginSession.__table__):
         table.to_metadata(metadata)
     with engine.connect() as connection:
         context = MigrationContext.configure(connection, opts={"include_name": _ours})
         assert compare_metadata(context, metadata) == []
-    migrate_down(engine, "0002")
+    migrate_down(engine, "0003")
     assert {"login_failures", "login_sessions"}.isdisjoint(sa.inspect(engine).get_table_names())
 
 

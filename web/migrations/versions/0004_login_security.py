@@ -1,10 +1,7 @@
 """Log-in throttling and server-side sessions (issue 11, item 4).
 
-Revision ID: 0003b
-Revises: 0002
-
-Named 0003b beside the other issue-11 revisions made at the same time: when they meet,
-one of them (or a merge revision) must follow the other so there is one head.
+Revision ID: 0004
+Revises: 0003 (events)
 """
 
 from __future__ import annotations
@@ -12,8 +9,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0003b"
-down_revision = "0002"
+revision = "0004"
+down_revision = "0003"
 branch_labels = None
 depends_on = None
 
