@@ -43,7 +43,7 @@ from adjudicator.movetext import RawGame, split_games
 from adjudicator.positions import judged_record_position
 from adjudicator.replay import RecordError, Replay, UnsupportedVariant, replay_game
 from adjudicator.rulesets import Ruleset
-from adjudicator.services import Services
+from adjudicator.services import MateOracle, Services
 
 RESULTS = ("1-0", "0-1", "1/2-1/2")
 SIDES = ("white", "black")
@@ -132,14 +132,16 @@ def records(lines: Iterable[str]) -> Iterator[str]:
         yield "".join(current)
 
 
-def check_record(text: str, game: str, ruleset: Ruleset, services: Services) -> list[GameCheck]:
-    """Every game of one record (as :func:`records` cut it), checked in order."""
+def check_record(
+    text: str, game: str, ruleset: Ruleset, services: Services, dead_screen: MateOracle | None = None
+) -> list[GameCheck]:
+    """Every game of one record (as :func:`records` cut it), in order (``dead_screen``: see :func:`check_chess`)."""
     if game == "checkers":
         from adjudicator.checkers.collection import check_checkers
         from adjudicator.checkers.pdn import split_games as split_pdn
 
         return [check_checkers(part) for part in split_pdn(text)]
-    return [check_chess(part, ruleset, services) for part in split_games(text)]
+    return [check_chess(part, ruleset, services, dead_screen) for part in split_games(text)]
 
 
 def is_collection(text: str, game: str) -> bool:
@@ -178,8 +180,17 @@ def _ref(ruleset: Ruleset, fide: str, us: str) -> str:
     return ruleset.ref(us if ruleset.is_a("uschess") else fide)
 
 
-def check_chess(game: RawGame, ruleset: Ruleset, services: Services) -> GameCheck:
-    """Check one chess game's recorded result against ``ruleset`` (see the module docstring)."""
+def check_chess(
+    game: RawGame, ruleset: Ruleset, services: Services, dead_screen: MateOracle | None = None
+) -> GameCheck:
+    """Check one chess game's recorded result against ``ruleset`` (see the module docstring).
+
+    ``dead_screen``: a cheaper helpmate search (a smaller node budget) for the dead-position
+    test of positions the game reached (5.2.2). The test is sound whatever its budget: a
+    position is dead only when both sides are proven unable to mate, and an undecided search
+    counts as alive, so a small budget can only miss a dead position that needs a long proof,
+    never invent one. The loss-on-time question (6.9) always gets ``services.mate``'s full budget.
+    """
     tags = tuple(game.tags)
     recorded = recorded_result(game.result if game.result not in (None, "*") else game.tag("Result"))
     language = ruleset.get_str("record.language", "") or None
@@ -201,7 +212,11 @@ def check_chess(game: RawGame, ruleset: Ruleset, services: Services) -> GameChec
     if judged is not None and deadness.mode == "helpmate" and not judged.board.is_insufficient_material():
         winner = chess.WHITE if recorded == "1-0" else chess.BLACK
         deadness.search(judged.board, winner)  # the 6.9 question first: the dead-position test reuses it
-    ended = game_end(replay, replay.final_board, ruleset, deadness, SIDES)
+    screen = deadness
+    if dead_screen is not None and deadness.mode == "helpmate":
+        screen = Deadness(deadness.configured, dead_screen)
+        screen.searches.update(deadness.searches)  # the winner's full 6.9 answer stands
+    ended = game_end(replay, replay.final_board, ruleset, screen, SIDES)
     if ended is not None and ended.is_mandatory:
         ended_result = _armageddon(ruleset, ended.result)
         if recorded != ended_result:

@@ -26,13 +26,17 @@ from typing import Any
 
 from adjudicator.collection import Finding, GameCheck, check_record
 from adjudicator.rulesets import RulesetBook
-from adjudicator.services import Services
+from adjudicator.services import MateOracle, Services
 
 CHUNK_GAMES = 64
 """Records per task: large enough that sending them costs little, small enough to keep the workers even."""
 IN_FLIGHT_PER_WORKER = 2
+DEAD_SCREEN_NODES = 2_000
+"""Node budget of the dead-position test on each game's positions (sound at any budget:
+undecided counts as alive; see :func:`adjudicator.collection.check_chess`). A loss on
+time gets the analyser's full budget."""
 
-_CONTEXTS: dict[tuple[int, str], tuple[RulesetBook, Services]] = {}
+_CONTEXTS: dict[tuple[int, str], tuple[RulesetBook, Services, MateOracle]] = {}
 """Per process: the rulesets and the services built from a configuration (at most a few)."""
 
 
@@ -40,8 +44,9 @@ class WorkerError(RuntimeError):
     """A worker process died while checking games (the check cannot go on)."""
 
 
-def _context(config: Mapping[str, Any]) -> tuple[RulesetBook, Services]:
+def _context(config: Mapping[str, Any]) -> tuple[RulesetBook, Services, MateOracle]:
     from engines import build_services
+    from engines.unwinnable import UnwinnabilityAnalyser
 
     key = (os.getpid(), json.dumps(config, sort_keys=True, default=str))
     if key not in _CONTEXTS:
@@ -49,7 +54,8 @@ def _context(config: Mapping[str, Any]) -> tuple[RulesetBook, Services]:
             _CONTEXTS.pop(next(iter(_CONTEXTS)))[1].close()
         # deterministic: the helpmate search answers on its node budget alone, so every worker agrees
         services = build_services(config, deterministic=True, engine=False)
-        _CONTEXTS[key] = (RulesetBook.from_config(config), services)
+        screen = UnwinnabilityAnalyser(node_limit=DEAD_SCREEN_NODES, time_limit=float("inf"))
+        _CONTEXTS[key] = (RulesetBook.from_config(config), services, screen)
     return _CONTEXTS[key]
 
 
@@ -64,13 +70,13 @@ def check_chunk(task: Mapping[str, Any]) -> list[dict[str, Any]]:
     A game whose check fails inside (a fault of this program, not of the record) gets a
     ``check-failed`` finding naming the fault, and the others go on.
     """
-    book, services = _context(task["config"])
+    book, services, screen = _context(task["config"])
     ruleset = book[str(task["ruleset"])]
     game = str(task["game"])
     out: list[dict[str, Any]] = []
     for text in task["records"]:
         try:
-            checks = check_record(str(text), game, ruleset, services)
+            checks = check_record(str(text), game, ruleset, services, screen)
         except Exception as exc:  # one faulty game must not stop the collection; the line says what failed
             failed = Finding("check-failed", 0, "", f"the check failed: {type(exc).__name__}: {exc}")
             checks = [GameCheck((), None, None, (failed,))]
