@@ -39,15 +39,22 @@ def check_checkers(text: str) -> GameCheck:
     except CheckersRecordError as exc:
         return GameCheck(tags, recorded, None, (Finding("unreadable", 0, ART_RECORD, f"{exc.message}."),))
     findings = [
-        Finding("illegal-move", p.number, ART_IMPROPER_MOVE, f"{p.label} was illegal as played: {p.reason}.")
+        Finding(
+            "illegal-move", p.number, ART_IMPROPER_MOVE,
+            f"{p.label} was illegal as played: {p.reason}."
+            + ("" if p.is_made else " It cannot be made on the board, so the record is checked only up to it."),
+        )
         for p in replay.illegal
     ]
+    stopped = bool(replay.plies) and not replay.plies[-1].is_made
     ended = _no_moves(replay)
     if ended is not None:
         ply, lawful = ended
         if lawful != recorded:
             findings.append(_mismatch(replay, ply, lawful, recorded))
         return GameCheck(tags, recorded, lawful, tuple(findings))
+    if stopped:
+        return GameCheck(tags, recorded, None, tuple(findings))
     if replay.unreadable:
         bad = replay.unreadable[0]
         hint = f"; it may be {' or '.join(bad.candidates)}" if bad.candidates else ""

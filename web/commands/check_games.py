@@ -141,7 +141,8 @@ def run(args: argparse.Namespace) -> int:
         if first is None or not is_collection(first, game):
             kind = "PGN" if game == "chess" else "PDN"
             what = "contains no game" if first is None else f"is not a {kind} game collection"
-            raise CollectionError("not_a_collection", f"{args.file} {what}", "file")
+            name = "standard input" if args.file == "-" else args.file
+            raise CollectionError("not_a_collection", f"{name} {what}", "file")
         games = with_findings = 0
         for line in check_collection(
             itertools.chain([first], found), game=game, ruleset=ruleset, config=config, workers=workers
