@@ -146,7 +146,8 @@ def test_bad_input_exits_2_with_an_error(tmp_path: Path) -> None:
 
 
 def test_a_stream_that_breaks_after_some_games_gives_their_lines_then_the_error(tmp_path: Path) -> None:
-    whole = gzip.compress((COLLECTION * 20).encode())
+    games = "".join(COLLECTION.replace('"test"', f'"round {n}"') for n in range(100))  # 1,000 games
+    whole = gzip.compress(games.encode())
     path = tmp_path / "cut.pgn.gz"
     path.write_bytes(whole[: len(whole) // 2])
     proc = run(str(path))
