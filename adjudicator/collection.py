@@ -185,11 +185,11 @@ def check_chess(
 ) -> GameCheck:
     """Check one chess game's recorded result against ``ruleset`` (see the module docstring).
 
-    ``dead_screen``: a cheaper helpmate search (a smaller node budget) for the dead-position
-    test of positions the game reached (5.2.2). The test is sound whatever its budget: a
-    position is dead only when both sides are proven unable to mate, and an undecided search
-    counts as alive, so a small budget can only miss a dead position that needs a long proof,
-    never invent one. The loss-on-time question (6.9) always gets ``services.mate``'s full budget.
+    ``dead_screen``: a cheaper helpmate oracle for the dead-position test of the positions the
+    game reached (5.2.2), such as ``engines.unwinnable.screen.DeadScreen``. The test stays
+    sound: a position is dead only when both sides are proven unable to mate, and an undecided
+    answer counts as alive, so a cheaper oracle can only miss a dead position that needs a long
+    proof, never invent one. The loss-on-time question (6.9) always gets ``services.mate``.
     """
     tags = tuple(game.tags)
     recorded = recorded_result(game.result if game.result not in (None, "*") else game.tag("Result"))

@@ -31,10 +31,6 @@ from adjudicator.services import MateOracle, Services
 CHUNK_GAMES = 64
 """Records per task: large enough that sending them costs little, small enough to keep the workers even."""
 IN_FLIGHT_PER_WORKER = 2
-DEAD_SCREEN_NODES = 2_000
-"""Node budget of the dead-position test on each game's positions (sound at any budget:
-undecided counts as alive; see :func:`adjudicator.collection.check_chess`). A loss on
-time gets the analyser's full budget."""
 
 _CONTEXTS: dict[tuple[int, str], tuple[RulesetBook, Services, MateOracle]] = {}
 """Per process: the rulesets and the services built from a configuration (at most a few)."""
@@ -46,7 +42,7 @@ class WorkerError(RuntimeError):
 
 def _context(config: Mapping[str, Any]) -> tuple[RulesetBook, Services, MateOracle]:
     from engines import build_services
-    from engines.unwinnable import UnwinnabilityAnalyser
+    from engines.unwinnable.screen import DeadScreen
 
     key = (os.getpid(), json.dumps(config, sort_keys=True, default=str))
     if key not in _CONTEXTS:
@@ -54,8 +50,8 @@ def _context(config: Mapping[str, Any]) -> tuple[RulesetBook, Services, MateOrac
             _CONTEXTS.pop(next(iter(_CONTEXTS)))[1].close()
         # deterministic: the helpmate search answers on its node budget alone, so every worker agrees
         services = build_services(config, deterministic=True, engine=False)
-        screen = UnwinnabilityAnalyser(node_limit=DEAD_SCREEN_NODES, time_limit=float("inf"))
-        _CONTEXTS[key] = (RulesetBook.from_config(config), services, screen)
+        # the dead-position test of each game: the analysis's quick, sound steps (engines/unwinnable/screen.py)
+        _CONTEXTS[key] = (RulesetBook.from_config(config), services, DeadScreen())
     return _CONTEXTS[key]
 
 

@@ -142,6 +142,18 @@ def test_dead_position_under_us_chess_is_the_14d_material_list(book: RulesetBook
     assert codes(check(DEAD, book, services, "uschess")) == [("dead-position", 1, "US Chess 14D")]
 
 
+def test_5_2_2_a_pawn_blockade_reached_in_play_is_dead_there(config: dict[str, Any]) -> None:
+    """P15: after 1.g4 no pawn can move and neither king can cross; a flag in a dead position changes nothing."""
+    locked = pgn("1. g4 Kc7 2. Ke3 Kd6 3. Kf3 Ke7", "1-0", "8/8/1k6/p1p1p1p1/P1P1P3/6P1/5K2/8 w - - 0 1")
+    flagged = pgn("1. Kg2 Kc7 2. Kf3 Kd6", "0-1", "8/8/1k6/p1p1p1p1/P1P1P1P1/8/5K2/8 w - - 0 1",
+                  Termination="Time forfeit")
+    first, second = check_chunk(make_task([locked, flagged], "chess", "fide-standard", config))
+    assert [(f["code"], f["ply"]) for f in first["findings"]] == [("dead-position", 1)]
+    assert first["lawful_result"] == "1/2-1/2"
+    assert [(f["code"], f["ply"]) for f in second["findings"]] == [("dead-position", 0)]
+    assert second["lawful_result"] == "1/2-1/2"
+
+
 def test_9_6_1_fivefold_draws_even_when_the_game_went_on(book: RulesetBook, services: Services) -> None:
     line = check(FIVEFOLD, book, services)
     assert line["lawful_result"] == "1/2-1/2"
