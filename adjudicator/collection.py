@@ -47,10 +47,12 @@ from adjudicator.services import MateOracle, Services
 
 RESULTS = ("1-0", "0-1", "1/2-1/2")
 SIDES = ("white", "black")
-MAX_RECORD_LINES = 100_000
+MAX_RECORD_LINES = 20_000
 """A record longer than this is cut (a file with no tag lines is not held whole in memory)."""
 
 _TAG_LINE = re.compile(r'\s*\[\s*[A-Za-z0-9_]+\s+"')
+_RESULT_AT_END = re.compile(r"(?:^|\s)(?:1-0|0-1|1/2-1/2|2-0|0-2|1-1|\*)$")
+"""A line ending in a result token (chess, and PDN's 2-0 / 0-2 / 1-1)."""
 _TIME_FORFEIT = re.compile(
     r"time\s*forfeit|\b(?:won|lost|loses|wins)\s+on\s+time\b|\btime-?out\b|\bflag(?:ged|\s*fall)?\b", re.IGNORECASE
 )
@@ -108,26 +110,33 @@ class GameCheck:
 
 
 def records(lines: Iterable[str]) -> Iterator[str]:
-    """The game records of a file's lines, in order: a tag line after move text starts the next record.
+    """The game records of a file's lines, in order, one held at a time.
 
-    One record is held at a time. A record still holding several games (moves after a
-    result, games without tags) is split further by the game's own splitter. A record
-    of more than :data:`MAX_RECORD_LINES` lines is cut there (the reader then reports
-    what it makes of the pieces), so memory stays bounded whatever the file holds.
+    A tag line after move text starts the next record, and so does a line after a blank
+    line that follows a result token ending a line (games written without tags). A
+    record still holding several games is split further by the game's own splitter. A
+    record of more than :data:`MAX_RECORD_LINES` lines is cut there (the reader then
+    reports what it makes of the pieces), so memory stays bounded whatever the file holds.
     """
     current: list[str] = []
-    has_moves = False
+    has_moves = ended = False
     for line in lines:
+        stripped = line.strip()
         if _TAG_LINE.match(line):
             if has_moves:
                 yield "".join(current)
                 current, has_moves = [], False
-        elif line.strip():
+            ended = False
+        elif stripped:
+            if ended and not current[-1].strip():
+                yield "".join(current)
+                current = []
             has_moves = True
+            ended = _RESULT_AT_END.search(stripped) is not None
         current.append(line)
         if len(current) >= MAX_RECORD_LINES:
             yield "".join(current)
-            current, has_moves = [], False
+            current, has_moves, ended = [], False, False
     if any(line.strip() for line in current):
         yield "".join(current)
 
@@ -144,8 +153,12 @@ def check_record(
     return [check_chess(part, ruleset, services, dead_screen) for part in split_games(text)]
 
 
-def is_collection(text: str, game: str) -> bool:
-    """Whether the first record of a file is a game record at all (else the file is no collection)."""
+def has_game(text: str, game: str) -> bool | None:
+    """Whether a record holds a game record at all (None: it holds nothing, e.g. only comments).
+
+    A game record has a tag pair, a result token, or a first move that reads; binary data
+    (a NUL byte) is none.
+    """
     if "\x00" in text:
         return False
     if game == "checkers":
@@ -154,9 +167,14 @@ def is_collection(text: str, game: str) -> bool:
         from adjudicator.checkers.pdn import split_games as split_pdn
 
         parts = split_pdn(text)
-        return bool(parts) and looks_like_checkers_game(read_game(parts[0]))
+        return looks_like_checkers_game(read_game(parts[0])) if parts else None
     first = next(split_games(text), None)
-    return first is not None and looks_like_chess_game(first)
+    return None if first is None else looks_like_chess_game(first)
+
+
+def is_collection(text: str, game: str) -> bool:
+    """Whether a record is a game record (see :func:`has_game`)."""
+    return has_game(text, game) is True
 
 
 def looks_like_chess_game(game: RawGame) -> bool:

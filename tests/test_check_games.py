@@ -258,9 +258,16 @@ def test_records_are_cut_at_tag_lines_after_moves_one_at_a_time() -> None:
     first = next(found)
     assert first == CLEAN
     rest = list(found)
-    assert len(rest) == 2 and rest[0].startswith(FIVEFOLD)
-    # tagless games after the result are split by the game's own splitter
-    assert len(list(split_games(rest[0]))) == 3
+    # a blank line after a result ends a record too (games without tags); games with no
+    # blank line between them stay in one record, and the game's own splitter splits them
+    assert rest == [FIVEFOLD, "1. d4 d5 1-0\n1. c4 c5 0-1\n", ILLEGAL]
+    assert len(list(split_games(rest[1]))) == 2
+
+
+def test_a_file_without_tag_lines_is_still_read_a_game_at_a_time() -> None:
+    games = "".join(f"1. e4 e5 2. Nf3 Nc6 {n}. a3 1-0\n\n" for n in range(3, 1003))
+    cut = list(records(io.StringIO(games)))
+    assert len(cut) == 1000 and all(len(list(split_games(r))) == 1 for r in cut)
 
 
 def test_what_is_no_collection(book: RulesetBook) -> None:

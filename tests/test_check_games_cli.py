@@ -120,6 +120,15 @@ def test_latin_1_lines_are_read(tmp_path: Path) -> None:
     assert game["headers"]["White"] == "Müller"
 
 
+def test_text_before_the_first_game_is_shown_as_what_it_is_never_skipped() -> None:
+    clean = CHESS_GAMES["clean"].encode()
+    out = lines(run("-", stdin=b"; exported by the club\n\n" + clean))
+    assert [g["findings"] for g in out[:-1]] == [[]]  # a comment holds no game
+    out = lines(run("-", stdin=b"Games of round 3\n\n" + clean))
+    assert [[f["code"] for f in g["findings"]] for g in out[:-1]] == [["unreadable"], []]
+    assert out[0]["findings"][0]["evidence"]["token"] == "Games"
+
+
 def error_of(proc: subprocess.CompletedProcess[bytes]) -> dict[str, Any]:
     assert proc.returncode == 2, proc.stdout.decode()
     body: dict[str, Any] = json.loads(proc.stdout.decode().splitlines()[-1])

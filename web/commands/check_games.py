@@ -24,13 +24,17 @@ import time
 from collections.abc import Iterator
 from typing import IO, Any
 
-from adjudicator.collection import is_collection, records
+from adjudicator.collection import has_game, records
 from adjudicator.contract import ContractError
 from adjudicator.rulesets import RulesetBook
 from web.cli import emit
 from web.config import load_config
 
 MAX_WORKERS = 64
+HEAD_RECORDS = 16
+"""Records looked at for a first game before the file is taken for no collection."""
+MAX_LINE_BYTES = 1 << 20
+"""A longer line is read in pieces (a file of one endless line is not held whole)."""
 _MAGIC = {b"\x1f\x8b": "gz", b"BZh": "bz2", b"\x28\xb5\x2f\xfd": "zst"}
 
 
@@ -98,15 +102,14 @@ def _stream_errors() -> tuple[type[BaseException], ...]:
 def lines(stream: IO[bytes], path: str) -> Iterator[str]:
     """The decoded lines of ``stream``; a broken stream becomes a :class:`CollectionError` naming the file."""
     errors = _stream_errors()
-    iterator = iter(stream)
     while True:
         try:
-            line = next(iterator)
-        except StopIteration:
-            return
+            line = stream.readline(MAX_LINE_BYTES)
         except errors as exc:
             what = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
             raise CollectionError("unreadable_input", f"{path} cannot be read on: {what}", "file") from None
+        if not line:
+            return
         try:
             yield line.decode("utf-8")
         except UnicodeDecodeError:
@@ -127,6 +130,27 @@ def _ruleset(args: argparse.Namespace, book: RulesetBook) -> tuple[str, str]:
     return game, chosen
 
 
+def _head(found: Iterator[str], game: str, path: str) -> list[str]:
+    """The records up to the first that holds a game; a file whose first records hold none is no collection.
+
+    Records before it (a preamble of words, say) stay in the output as the unreadable
+    games they are: nothing is skipped unseen.
+    """
+    head: list[str] = []
+    verdicts: set[bool | None] = set()
+    for record in found:
+        head.append(record)
+        verdicts.add(has_game(record, game))
+        if True in verdicts or "\x00" in record or len(head) >= HEAD_RECORDS:
+            break
+    if True not in verdicts:
+        kind = "PGN" if game == "chess" else "PDN"
+        what = f"is not a {kind} game collection" if False in verdicts else "contains no game"
+        name = "standard input" if path == "-" else path
+        raise CollectionError("not_a_collection", f"{name} {what}", "file")
+    return head
+
+
 def run(args: argparse.Namespace) -> int:
     from engines.collection import check_collection
 
@@ -137,15 +161,10 @@ def run(args: argparse.Namespace) -> int:
     stream = open_collection(args.file)
     try:
         found = records(lines(stream, args.file))
-        first = next(found, None)
-        if first is None or not is_collection(first, game):
-            kind = "PGN" if game == "chess" else "PDN"
-            what = "contains no game" if first is None else f"is not a {kind} game collection"
-            name = "standard input" if args.file == "-" else args.file
-            raise CollectionError("not_a_collection", f"{name} {what}", "file")
+        head = _head(found, game, args.file)
         games = with_findings = 0
         for line in check_collection(
-            itertools.chain([first], found), game=game, ruleset=ruleset, config=config, workers=workers
+            itertools.chain(head, found), game=game, ruleset=ruleset, config=config, workers=workers
         ):
             games += 1
             with_findings += bool(line["findings"])
