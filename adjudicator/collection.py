@@ -222,6 +222,12 @@ def check_chess(
         return GameCheck(tags, recorded, None, (finding,))
     recorded = replay.result if replay.result in RESULTS else None
     findings = [_illegal(replay, ply, ruleset) for ply in (p.number for p in replay.illegal)]
+    tag = recorded_result(game.tag("Result"))
+    if tag is not None and recorded is not None and tag != recorded:
+        findings.append(
+            Finding("result-conflict", len(replay.plies), _ref(ruleset, "8.7", "15A"),
+                    f"The Result tag says {tag} but the moves end with {recorded}; {recorded} is taken as recorded.")
+        )
     if replay.unreadable:
         findings.append(_unreadable(replay, ruleset))
     deadness = Deadness(ruleset.get_choice("flag.dead_position", ("helpmate", "material"), "helpmate"), services.mate)

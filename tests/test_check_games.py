@@ -201,6 +201,14 @@ def test_an_unreadable_token_stops_the_check_at_its_ply(book: RulesetBook, servi
     assert line["lawful_result"] is None
 
 
+def test_a_result_tag_that_contradicts_the_result_after_the_moves_is_shown(
+    book: RulesetBook, services: Services
+) -> None:
+    line = check(CLEAN.replace('[Result "1-0"]', '[Result "0-1"]'), book, services)
+    assert line["recorded_result"] == "1-0" and line["lawful_result"] == "1-0"
+    assert [(f["code"], f["ply"]) for f in line["findings"]] == [("result-conflict", 7)]
+
+
 def test_no_result_recorded(book: RulesetBook, services: Services) -> None:
     line = check(pgn("1. e4 e5", "*"), book, services)
     assert line["recorded_result"] is None and line["lawful_result"] is None
