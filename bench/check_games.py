@@ -14,8 +14,10 @@ checkmates. It runs the real command (a subprocess, as a user would) and prints:
   sampled every 20 ms from /proc) on the first 1,000 games and on 100,000 games (the
   collection repeated), both with 2 workers.
 
-The machine is shared with other developers' tests: figures are noisy; when the load
-average printed beside them is above the core count, they are contended.
+The machine is shared with other developers' tests: figures are noisy. Each run also
+prints the seconds its processes spent on a CPU and the seconds they were ready to run
+but waited for one (/proc/<pid>/schedstat): the same CPU seconds with 1 and 2 workers
+and a large wait mean the work divides but other programs held the cores.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import chess
@@ -190,28 +193,59 @@ def build(path: Path, games: int) -> None:
             out.write(rng.choice(kinds)(rng, n))
 
 
-def _tree_rss(pid: int) -> int:
-    """Resident memory of ``pid`` and all its descendants, in bytes (Linux /proc)."""
-    total, stack = 0, [pid]
+def _tree(pid: int) -> list[int]:
+    """``pid`` and all its descendants (Linux /proc)."""
+    found, stack = [pid], [pid]
     while stack:
         current = stack.pop()
         try:
-            with open(f"/proc/{current}/status") as status:
-                for line in status:
-                    if line.startswith("VmRSS:"):
-                        total += int(line.split()[1]) * 1024
             for task in os.listdir(f"/proc/{current}/task"):
                 with open(f"/proc/{current}/task/{task}/children") as children:
-                    stack.extend(int(c) for c in children.read().split())
+                    kids = [int(c) for c in children.read().split()]
+                found += kids
+                stack += kids
         except (FileNotFoundError, ProcessLookupError):
             continue
-    return total
+    return found
 
 
-def run(path: Path, workers: int) -> tuple[float, int, int]:
-    """(seconds, games checked, peak RSS of the process tree) for one run of the command."""
+def _rss(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            return next((int(line.split()[1]) * 1024 for line in status if line.startswith("VmRSS:")), 0)
+    except (FileNotFoundError, ProcessLookupError):
+        return 0
+
+
+def _schedstat(pid: int) -> tuple[int, int] | None:
+    """(nanoseconds on a CPU, nanoseconds runnable but waiting for one) of ``pid``."""
+    try:
+        with open(f"/proc/{pid}/schedstat") as stat:
+            on_cpu, waiting, _ = (int(x) for x in stat.read().split())
+            return on_cpu, waiting
+    except (FileNotFoundError, ProcessLookupError, ValueError):
+        return None
+
+
+@dataclass
+class Run:
+    seconds: float
+    games: int
+    peak_rss: int
+    on_cpu: float
+    """Seconds the command's processes ran on a CPU, summed."""
+    waiting: float
+    """Seconds they were ready to run but waited for a CPU (other programs on the machine)."""
+
+    def cpu_text(self) -> str:
+        return f"on a CPU {self.on_cpu:.1f} s, waiting for one {self.waiting:.1f} s"
+
+
+def run(path: Path, workers: int) -> Run:
+    """One run of the command: time, games checked, peak RSS of the process tree, CPU time and CPU wait."""
     command = [sys.executable, "-m", "adjudicator", "check-games", str(path), "--workers", str(workers)]
     peak = 0
+    sched: dict[int, tuple[int, int]] = {}
     started = time.monotonic()
     with subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
         done = threading.Event()
@@ -219,7 +253,12 @@ def run(path: Path, workers: int) -> tuple[float, int, int]:
         def sample() -> None:
             nonlocal peak
             while not done.is_set():
-                peak = max(peak, _tree_rss(proc.pid))
+                pids = _tree(proc.pid)
+                peak = max(peak, sum(_rss(pid) for pid in pids))
+                for pid in pids:
+                    stat = _schedstat(pid)
+                    if stat is not None:
+                        sched[pid] = stat
                 time.sleep(0.02)
 
         sampler = threading.Thread(target=sample, daemon=True)
@@ -234,10 +273,13 @@ def run(path: Path, workers: int) -> tuple[float, int, int]:
         done.set()
         sampler.join()
         if proc.returncode != 0:
+            assert proc.stderr is not None
             raise SystemExit(f"check-games failed ({proc.returncode}): {proc.stderr.read()[-2000:]}")
     seconds = time.monotonic() - started
     assert '"summary"' in last, last
-    return seconds, count - 1, peak
+    on_cpu = sum(s[0] for s in sched.values()) / 1e9
+    waiting = sum(s[1] for s in sched.values()) / 1e9
+    return Run(seconds, count - 1, peak, on_cpu, waiting)
 
 
 def main() -> None:
@@ -254,11 +296,11 @@ def main() -> None:
         print(f"machine: {os.cpu_count()} cores, load average at start {os.getloadavg()[0]:.2f}")
         rates = {}
         for workers in (1, 2):
-            seconds, games, _ = run(base, workers)
-            assert games == args.games, (games, args.games)
-            rates[workers] = games / seconds
-            print(f"workers={workers}: {games} games in {seconds:.1f} s = {rates[workers]:.0f} games/s "
-                  f"(load average {os.getloadavg()[0]:.2f})")
+            done = run(base, workers)
+            assert done.games == args.games, (done.games, args.games)
+            rates[workers] = done.games / done.seconds
+            print(f"workers={workers}: {done.games} games in {done.seconds:.1f} s = {rates[workers]:.0f} games/s "
+                  f"({done.cpu_text()}; load average {os.getloadavg()[0]:.2f})")
         print(f"ratio 2 workers / 1 worker: {rates[2] / rates[1]:.2f} (target >= 1.8)")
         small = Path(folder) / "first-1000.pgn"
         games_text = text.split('[Event "bench ')
@@ -267,15 +309,17 @@ def main() -> None:
         with big.open("w", encoding="utf-8") as out:
             for _ in range(max(1, args.memory_games // args.games)):
                 out.write(text)
-        peaks = []
+        peaks, counts = [], []
         for path in (small, big):
-            seconds, games, peak = run(path, 2)
-            peaks.append(peak)
-            print(f"peak RSS at {games:,} games (2 workers, all processes): {peak / 2**20:.1f} MB "
-                  f"({games / seconds:.0f} games/s, load average {os.getloadavg()[0]:.2f})")
+            done = run(path, 2)
+            peaks.append(done.peak_rss)
+            counts.append(done.games)
+            print(f"peak RSS at {done.games:,} games (2 workers, all processes): {done.peak_rss / 2**20:.1f} MB "
+                  f"({done.games / done.seconds:.0f} games/s, {done.cpu_text()}; "
+                  f"load average {os.getloadavg()[0]:.2f})")
         low, high = peaks
         growth = (high - low) / 2**20
-        print(f"memory growth from 1,000 to {args.memory_games:,} games: {growth:+.1f} MB (target within 50 MB)")
+        print(f"memory growth from {counts[0]:,} to {counts[1]:,} games: {growth:+.1f} MB (target within 50 MB)")
 
 
 if __name__ == "__main__":
