@@ -20,7 +20,7 @@ import multiprocessing
 import os
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -99,14 +99,24 @@ def check_collection(
     config: Mapping[str, Any],
     workers: int = 1,
     chunk_games: int = CHUNK_GAMES,
+    executor: Executor | None = None,
 ) -> Iterator[dict[str, Any]]:
     """The contract lines of every game of ``records``, in file order, numbered from 1.
 
     ``workers`` > 1 starts that many local processes; chunks of ``chunk_games`` records go
     to them with at most :data:`IN_FLIGHT_PER_WORKER` chunks per worker in flight.
+    ``executor``: any :class:`concurrent.futures.Executor` to send the chunks to instead
+    (the seam for a task queue: an executor whose ``submit(check_chunk, task)`` sends the
+    JSON task to the queue's workers and whose future resolves to the JSON lines);
+    ``workers`` then bounds the chunks in flight.
     """
     tasks = (make_task(chunk, game, ruleset, config) for chunk in _chunks(records, chunk_games))
-    results = _in_process(tasks) if workers <= 1 else _in_pool(tasks, workers)
+    if executor is not None:
+        results = _in_executor(tasks, executor, max(1, workers) * IN_FLIGHT_PER_WORKER)
+    elif workers <= 1:
+        results = _in_process(tasks)
+    else:
+        results = _in_pool(tasks, workers)
     for index, line in enumerate(results, start=1):
         line["index"] = index
         yield line
@@ -120,18 +130,25 @@ def _in_process(tasks: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
 def _in_pool(tasks: Iterator[dict[str, Any]], workers: int) -> Iterator[dict[str, Any]]:
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method))
+    try:
+        yield from _in_executor(tasks, pool, workers * IN_FLIGHT_PER_WORKER)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _in_executor(tasks: Iterator[dict[str, Any]], executor: Executor, in_flight: int) -> Iterator[dict[str, Any]]:
+    """The tasks' lines in task order, with at most ``in_flight`` tasks submitted and not yet handed back."""
     pending: deque[Future[list[dict[str, Any]]]] = deque()
     try:
         for task in tasks:
-            pending.append(pool.submit(check_chunk, task))
-            if len(pending) >= workers * IN_FLIGHT_PER_WORKER:
+            pending.append(executor.submit(check_chunk, task))
+            if len(pending) >= in_flight:
                 yield from _result(pending.popleft())
         while pending:
             yield from _result(pending.popleft())
     finally:
         for future in pending:
             future.cancel()
-        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _result(future: Future[list[dict[str, Any]]]) -> list[dict[str, Any]]:

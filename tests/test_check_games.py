@@ -295,3 +295,34 @@ def test_a_chunk_gives_the_same_lines_whenever_and_in_whatever_process(config: d
     ]
     assert check_chunk(make_task(texts[::-1], "chess", "fide-standard", config)) == first[::-1]
     assert check_chunk(task) == first
+
+
+def test_chunks_sent_to_an_executor_come_back_in_file_order_with_few_in_flight(config: dict[str, Any]) -> None:
+    """The seam a task queue plugs into: any Executor; at most 2 chunks per worker are out at once."""
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+    from engines.collection import check_collection
+
+    texts = list(CHESS_GAMES.values()) * 3
+    seen = 0
+    outstanding: list[int] = []
+
+    class Counting(ThreadPoolExecutor):
+        submitted = 0
+
+        def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+            self.submitted += 1
+            outstanding.append(self.submitted - seen)
+            return super().submit(fn, *args, **kwargs)
+
+    expected = list(check_collection(iter(texts), game="chess", ruleset="fide-standard", config=config))
+    got = []
+    with Counting(max_workers=2) as executor:
+        for line in check_collection(
+            iter(texts), game="chess", ruleset="fide-standard", config=config, workers=2, chunk_games=1,
+            executor=executor,
+        ):
+            seen += 1
+            got.append(line)
+    assert got == expected and [line["index"] for line in got] == list(range(1, len(texts) + 1))
+    assert max(outstanding) <= 4 and executor.submitted == len(texts)
