@@ -3,16 +3,16 @@ JSON object, 422 for a case the contract rejects, both as ``{"error": {...}}``."
 
 from __future__ import annotations
 
-import json
 from datetime import UTC
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request, url_for
+from flask import Blueprint, Response, jsonify, url_for
 
 from adjudicator.contract import ContractError
 from web import submit
 from web.api.openapi import openapi
 from web.db import get_session
+from web.inputs import json_body
 from web.store import RulingRow
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -27,14 +27,7 @@ def error(status: int, code: str, message: str, field: str | None = None) -> tup
 @bp.post("/rulings")
 def create() -> tuple[Response, int]:
     """Rule on a case; 201 with the ruling and its stored ``id``."""
-    raw = request.get_data(cache=False)
-    try:
-        data: Any = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        message = exc.msg if isinstance(exc, json.JSONDecodeError) else "the body is not UTF-8"
-        return error(400, "invalid_json", f"the body is not valid JSON: {message}", "body")
-    except RecursionError:
-        return error(400, "invalid_json", "the body's JSON is nested too deeply", "body")
+    data: Any = json_body()  # decoded and checked before the view (web.inputs)
     if not isinstance(data, dict):
         return error(400, "invalid_case", "a case must be a JSON object", None)
     given = data.get("meta")

@@ -26,6 +26,7 @@ from web.audit import append, canonical, now
 from web.auth.models import User
 from web.committee.models import CommitteeCase
 from web.committee.service import CaseRefused, recommend
+from web.inputs import MAX_ID
 
 COMPARED = ("verdict", "result", "rule_refs", "reasons", "evidence", "confidence", "adjustments", "instructions")
 """The parts of a ruling an appeal compares between the original and the re-run."""
@@ -104,9 +105,11 @@ def load_subject(session: Session, subject: str) -> dict[str, Any]:
     """
     kind, _, ident_text = subject.partition(":")
     try:
-        ident = int(ident_text)
+        ident = int(ident_text) if len(ident_text) <= 10 else -1
     except ValueError:
         raise CaseRefused(422, "invalid_field", f"cannot appeal {subject!r}", "subject") from None
+    if not 0 < ident <= MAX_ID:  # beyond any stored id (and the database's integer range)
+        raise CaseRefused(404, "not_found", f"there is nothing stored as {subject!r}", "subject")
     if kind == "committee-case":
         case = session.get(CommitteeCase, ident)
         if case is None:
