@@ -17,6 +17,9 @@ from web.store import RulingRow
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
+UNAVAILABLE = ("ruling_failed", "engine_unavailable")
+"""Error codes that mean the service could not rule now (503), not that the case is wrong."""
+
 META = ("event", "round", "board", "first_player", "second_player")
 
 
@@ -40,7 +43,7 @@ def create() -> tuple[Response, int]:
     if not job.wait(submit.adjudicator().api_timeout_seconds):
         submit.adjudicator().persist(job)
     if job.error is not None:
-        status = 422 if job.error.get("code") != "ruling_failed" else 503
+        status = 503 if job.error.get("code") in UNAVAILABLE else 422
         return jsonify({"error": job.error}), status
     if job.ruling_id is None:
         return error(503, "not_ready", "the ruling is taking longer than the API waits; try again", None)
