@@ -162,3 +162,11 @@ def test_the_committee_api_refuses_deep_nesting_and_huge_numbers(
     assert huge.status_code == 400 and huge.get_json()["error"]["field"] == "round"
     ok = client.post("/api/v1/committee-cases", json=checkers_case(members), headers=bearer(td))
     assert ok.status_code == 201
+
+
+def test_a_checkers_position_with_fifteen_men_a_side_is_not_ruled_on(client: Any) -> None:
+    case = {"game": "checkers", "ruleset": "acf", "claim": "unfinished-game", "fen": "B:W18-32:B1-15"}
+    response = client.post("/api/v1/rulings", json=case)
+    assert response.status_code == 422
+    error = response.get_json()["error"]
+    assert error["field"] == "fen" and "at most 12" in error["message"]
