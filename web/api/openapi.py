@@ -141,8 +141,8 @@ SCHEMAS: dict[str, dict[str, Any]] = {
 }
 """Every schema of the document; an area adds its own here (``SCHEMAS["Event"] = ...``)."""
 
-BEARER = [{"bearerAuth": []}]
-ID = {"name": "id", "in": "path", "required": True,
+BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
+ID: dict[str, Any] = {"name": "id", "in": "path", "required": True,
       "schema": {"type": "integer", "minimum": 1, "maximum": 2**31 - 1},
       "description": "a stored id; any other number is 404"}
 
