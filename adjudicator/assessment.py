@@ -309,13 +309,9 @@ def _from_engine(
             if last.is_mate or not t.draw_score_cp < abs(last.white_score()) < t.escalate_below_cp:
                 break
             nodes = min(nodes * 10, t.max_nodes)
-    except EngineUnavailable as exc:
+    except EngineUnavailable:
         if not searches:
-            return Assessment(
-                None, "none", 0.0,
-                (*reasons, f"The engine is unavailable ({exc}); the position could not be judged."),
-                tuple(refs), can_mate, engine_error=str(exc), thresholds=t,
-            )
+            raise  # no analysis at all: an error for the caller, never a ruling without a result (issue 11)
     last = searches[-1]
     score = last.white_score()
     who = "White" if score > 0 else "Black"

@@ -45,6 +45,19 @@ def position_problem(board: chess.Board) -> str | None:
     return "; ".join(text for flag, text in _STATUS.items() if status & flag) or f"status {status}"
 
 
+def legal_position(fen: str, field: str = "fen") -> chess.Board:
+    """The position of ``fen`` when a legal game can reach it: the check every entry point shares.
+
+    :raises ContractError: ``invalid_fen`` naming ``field``, when ``fen`` is not a FEN or
+        no legal game reaches it (see :func:`position_problem`: 40 queens, two kings, ...).
+    """
+    board = parse_fen(fen, field)
+    problem = position_problem(board)
+    if problem is not None:
+        raise ContractError("invalid_fen", f"{field} is not a legal position: {problem}", field)
+    return board
+
+
 @dataclass(frozen=True)
 class JudgedPosition:
     """The position a claim judges (FIDE 7.5.1 applied), the case field it came from, and why.
@@ -107,11 +120,7 @@ def judged_position(case: Case) -> JudgedPosition:
         )
     if case.fen or case.start_fen:
         field = "fen" if case.fen else "start_fen"
-        board = parse_fen(case.fen or case.start_fen or "", field)
-        problem = position_problem(board)
-        if problem is not None:
-            raise ContractError("invalid_fen", f"{field} is not a legal position: {problem}", field)
-        return JudgedPosition(board, field)
+        return JudgedPosition(legal_position(case.fen or case.start_fen or "", field), field)
     raise ContractError("missing_field", "give the record or the position (fen)", "record")
 
 

@@ -1,8 +1,9 @@
 """Stockfish (or any UCI engine) behind one wrapper: a small pool, limits, a hard timeout, restarts.
 
 Implements :class:`adjudicator.analysis.Analyst`. Every analysis runs under a node
-and/or time limit *and* a hard wall-clock timeout; an engine that crashes or hangs is
-killed and restarted once, and if the retry fails too the caller gets
+and/or time limit *and* a hard wall-clock timeout; an idle engine is checked to be alive
+before it is handed out (one that died in the pool is replaced without costing the
+retry); an engine that crashes or hangs is killed and restarted once, and if the retry fails too the caller gets
 :class:`~adjudicator.analysis.EngineUnavailable` with the reason. Deterministic mode
 (committee and appeal work) runs one thread with the hash cleared and a node limit
 only, so a re-run gives identical numbers.
@@ -117,6 +118,21 @@ class _Process:
     def pid(self) -> int:
         return int(self.engine.transport.get_pid())
 
+    def is_alive(self, timeout: float = 2.0) -> bool:
+        """Whether the process still runs and answers ``isready`` within ``timeout`` seconds.
+
+        An engine can die while idle in the pool (killed, out of memory); handing it out
+        would spend the analysis's one retry on a process that was already gone.
+        """
+        try:
+            if self.engine.protocol.returncode.done() or self.engine.transport.get_returncode() is not None:
+                return False
+            ping = asyncio.run_coroutine_threadsafe(self.engine.protocol.ping(), self.engine.protocol.loop)
+            ping.result(timeout=timeout)
+        except Exception:
+            return False
+        return True
+
     def configure(self, wanted: Mapping[str, str | int | bool]) -> None:
         known = self.engine.options
         send = {k: v for k, v in wanted.items() if k in known and self.options.get(k) != str(v)}
@@ -174,13 +190,18 @@ class StockfishPool:
 
     # -- pool management
     def _acquire(self, deadline: float) -> _Process | None:
+        """An idle engine that is alive, or None (a slot: start one); a dead one is discarded here."""
         try:
-            return self._idle.get(timeout=max(0.0, deadline - time.monotonic()))
+            process = self._idle.get(timeout=max(0.0, deadline - time.monotonic()))
         except queue.Empty:
             raise EngineUnavailable(
                 f"every engine in the pool ({self.settings.pool_size}) stayed busy for "
                 f"{self.settings.timeout_seconds:g} s"
             ) from None
+        if process is not None and not process.is_alive(min(2.0, self.settings.start_timeout_seconds)):
+            self._discard(process)  # died while idle: a fresh one starts, and the retry is still there
+            return None
+        return process
 
     def _start(self) -> _Process:
         if self._closed:

@@ -26,7 +26,15 @@ def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
         ('{"ruleset": "nope", "claim": "flag"}', "ruleset"),
         ('{"ruleset": "acf", "claim": "threefold-repetition"}', "ruleset"),
         ('{"ruleset": "fide-standard", "claim": "forty-move"}', "claim"),
+        # hostile documents (issue 11): exit 2 naming the field, never an internal error
+        ('{"ruleset": "fide-standard", "claim": "flag", "alleged_illegal_ply": ' + "9" * 5000 + "}",
+         "alleged_illegal_ply"),
+        ('{"ruleset": "fide-standard", "claim": "flag", "clock": ' + "[" * 100_000 + "]" * 100_000 + "}",
+         "clock"),
+        ('{"ruleset": "fide-standard", "claim": "flag", "note": "a\\u0000b"}', "note"),
+        ('{"ruleset": "fide-standard", "claim": "flag", "clock": {"white": 1e400}}', "clock.white"),
     ],
+    ids=lambda value: value[:40],
 )
 def test_bad_case_exits_2_naming_the_field(stdin: str, field: str) -> None:
     proc = run("rule", "-", stdin=stdin)

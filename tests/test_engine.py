@@ -193,17 +193,53 @@ def test_closing_the_services_ends_the_engine_processes(config: dict[str, Any]) 
     assert not any(_alive(pid) for pid in pids)
 
 
-def test_a_missing_engine_is_reported_in_the_ruling(config: dict[str, Any], book: RulesetBook) -> None:
+def test_a_missing_engine_is_an_error_never_a_ruling_without_a_result(
+    config: dict[str, Any], book: RulesetBook
+) -> None:
     broken = {**config, "engines": {**config["engines"], "stockfish": "/nonexistent/stockfish"}}
     services = build_services(broken, tablebases=False)
     try:
         case = parse_case({"ruleset": "fide-standard", "claim": "unfinished-game", "fen": MIDDLEGAME})
-        ruling = rule(case, book, services)
+        with pytest.raises(EngineUnavailable, match="/nonexistent/stockfish"):
+            rule(case, book, services)
     finally:
         services.close()
-    assert ruling.result is None and ruling.confidence == 0.0
-    assert "unavailable" in " ".join(ruling.reasons)
-    assert "/nonexistent/stockfish" in ruling.evidence["engine_error"]
+
+
+def test_an_engine_that_died_idle_in_the_pool_is_replaced_and_the_retry_is_kept(pool: StockfishPool) -> None:
+    """The idle engine is killed; the fresh one is killed mid-search too: the one retry must still be there."""
+    board = chess.Board(MIDDLEGAME)
+    pool.analyse(board, AnalysisLimits(nodes=1_000))
+    (idle,) = pool.pids()
+    os.kill(idle, signal.SIGKILL)
+    killed: list[int] = []
+
+    def kill_the_fresh_one() -> None:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            fresh = [pid for pid in pool.pids() if pid != idle]
+            if fresh:
+                time.sleep(0.3)
+                os.kill(fresh[0], signal.SIGKILL)
+                killed.append(fresh[0])
+                return
+            time.sleep(0.01)
+
+    killer = threading.Thread(target=kill_the_fresh_one)
+    killer.start()
+    evidence = pool.analyse(board, AnalysisLimits(nodes=None, seconds=1.5))
+    killer.join()
+    assert killed, "no fresh engine was started"
+    assert evidence.depth > 0
+    assert idle not in pool.pids() and killed[0] not in pool.pids()
+
+
+def test_a_live_idle_engine_is_handed_out_again(pool: StockfishPool) -> None:
+    board = chess.Board(MIDDLEGAME)
+    pool.analyse(board, AnalysisLimits(nodes=1_000))
+    before = pool.pids()
+    pool.analyse(board, AnalysisLimits(nodes=1_000))
+    assert pool.pids() == before  # the liveness check keeps a healthy engine
 
 
 def _alive(pid: int) -> bool:

@@ -96,3 +96,57 @@ def test_checkers_records_go_to_the_checkers_replay(
     else:
         assert status == 0
         assert lines[0]["plies"] == 4 and str(lines[0]["final_fen"]).startswith("B:")
+
+
+PEAK = """
+import resource, subprocess, sys
+proc = subprocess.run([sys.executable, "-m", "adjudicator", "replay", *sys.argv[1:]], capture_output=True, text=True)
+sys.stdout.write(proc.stdout)
+sys.stderr.write(f"{proc.returncode} {resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}")
+"""
+
+
+def replay_measured(*args: str) -> tuple[int, list[dict[str, object]], int]:
+    """Exit status, output lines, and the peak memory (kB) of ``adjudicator replay`` alone."""
+    proc = subprocess.run([sys.executable, "-c", PEAK, *args], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    status, peak = proc.stderr.split()[-2:]
+    return int(status), [json.loads(line) for line in proc.stdout.splitlines()], int(peak)
+
+
+@pytest.mark.slow
+def test_a_40_mb_collection_streams_in_flat_memory(tmp_path: Path) -> None:
+    """Issue 11: a 50 MB PGN took 1.67 GB; the file is now read game by game."""
+    game = '[Event "big €"]\n[White "a"]\n[Black "b"]\n\n1. e4 {' + "analyse € " * 10_000 + "} e5 2. Nf3 Nc6 1-0\n\n"
+    path = tmp_path / "big.pgn"
+    with path.open("w", encoding="utf-8") as handle:
+        for _ in range(400):
+            handle.write(game)
+    assert path.stat().st_size > 40_000_000
+    status, lines, peak = replay_measured(str(path))
+    assert status == 0 and len(lines) == 400
+    assert all(line["plies"] == 4 for line in lines)
+    assert peak < 80_000, f"{peak} kB: the file was held in memory"  # the text alone would be 80 MB
+
+
+def test_a_game_beyond_the_limit_is_an_error_line_and_the_next_game_is_read(tmp_path: Path) -> None:
+    from adjudicator.movetext import MAX_GAME_CHARS
+
+    path = tmp_path / "mixed.pgn"
+    huge = '[Event "huge"]\n\n1. e4 {' + ("x" * 1000 + "\n") * (MAX_GAME_CHARS // 1000 + 10) + "} e5 1-0\n\n"
+    path.write_text('[Event "one"]\n\n1. d4 d5 1/2-1/2\n\n' + huge + "1. e4 e5 0-1\n" + "z" * 3_000_000 +
+                    '\n\n[Event "three"]\n\n1. c4 c5 *\n')
+    proc = run(str(path))
+    assert proc.returncode == 2
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    # one, huge (skipped), the tagless game after it, a 3 MB line of one word (skipped), three
+    assert [line.get("plies") for line in lines] == [2, None, 2, None, 2]
+    assert [line["error"]["game"] for line in lines if "error" in line] == [2, 4]
+    assert all(line["error"]["code"] == "record_too_long" for line in lines if "error" in line)
+    assert "game 2" in proc.stderr
+
+
+def test_a_start_fen_is_checked_as_rule_checks_it() -> None:
+    proc = run("-", "--start-fen", "QQQQQQQQ/QQQQQQQQ/QQQQQQQQ/8/8/8/8/k6K w - - 0 1", stdin="1. Kb2 *\n")
+    assert proc.returncode == 2
+    error = json.loads(proc.stdout)["error"]
+    assert error["field"] == "start_fen" and "more than 16 pieces" in error["message"]

@@ -81,3 +81,28 @@ def test_bad_input_exits_2_naming_the_field(args: list[str], field: str) -> None
     body = json.loads(proc.stdout)
     assert body["error"]["field"] == field
     assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("fen", "problem"),
+    [
+        ("QQQQQQQQ/QQQQQQQQ/QQQQQQQQ/QQQQQQQQ/QQQQQQQQ/8/8/k6K b - - 0 1", "more than 16 pieces"),
+        ("4k3/8/8/8/8/8/PPPPPPPP/P3K3 w - - 0 1", "more than 8 pawns"),
+        ("4k3/8/8/8/8/8/8/4K2R b - - 0 1", None),  # a legal position: answered
+    ],
+)
+def test_positions_are_checked_as_rule_checks_them(fen: str, problem: str | None) -> None:
+    """``unwinnable`` refuses what ``rule`` refuses (issue 11: it used to answer a position with 40 queens)."""
+    proc = run(fen, "--color", "white")
+    rule = subprocess.run(
+        [sys.executable, "-m", "adjudicator", "rule", "-"], capture_output=True, text=True, cwd=ROOT, timeout=120,
+        input=json.dumps({"ruleset": "fide-standard", "claim": "flag", "claimant": "white", "fen": fen,
+                          "clock": {"flagged": ["black"]}}),
+    )
+    if problem is None:
+        assert proc.returncode == 0 and rule.returncode == 0, (proc.stdout, rule.stdout)
+        return
+    assert proc.returncode == 2 and rule.returncode == 2
+    mine, theirs = json.loads(proc.stdout)["error"], json.loads(rule.stdout)["error"]
+    assert problem in mine["message"] and mine["field"] == "fen"
+    assert (mine["code"], mine["message"]) == (theirs["code"], theirs["message"])

@@ -43,7 +43,7 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     from flask_wtf.csrf import CSRFProtect
 
     from adjudicator.rulesets import RulesetBook
-    from web import db, errors, htmx
+    from web import db, errors, htmx, inputs
     from web.config import load_config, resolve_path
     from web.jobs import Adjudicator
 
@@ -53,6 +53,7 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     web_config = config.get("web", {})
 
     app = Flask(__name__, instance_relative_config=True)
+    inputs.init_app(app)  # before any route: ids beyond the database's range are 404
     app.config["ADJUDICATOR"] = config
     app.config["MAX_CONTENT_LENGTH"] = int(web_config.get("max_content_length", 2_000_000))
     app.config["MAX_FORM_MEMORY_SIZE"] = app.config["MAX_CONTENT_LENGTH"]

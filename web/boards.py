@@ -134,7 +134,7 @@ def parse_pdn_fen(fen: str) -> dict[int, str] | None:
                     return None
                 numbers = range(low, high + 1)
             else:
-                if not digits.isdigit():
+                if not digits.isdigit() or len(digits) > 2:  # squares are 1-32 (and int() refuses 5,000 digits)
                     return None
                 numbers = range(int(digits), int(digits) + 1)
             for number in numbers:

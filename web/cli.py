@@ -2,6 +2,7 @@
 
 Each subcommand lives in ``web/commands/<name>.py`` with ``register(subparsers)``.
 Bad input exits 2 with ``{"error": {...}}`` on stdout and one line on stderr;
+an analysis that cannot be done (no engine) exits 3 with ``engine_unavailable``;
 never a traceback.
 """
 
@@ -21,6 +22,10 @@ from web.config import ConfigError
 COMMANDS = ("rule", "replay", "unwinnable", "serve", "users", "build_db", "audit", "events", "check_games")
 
 
+EXIT_STATUS = {"internal_error": 1, "engine_unavailable": 3}
+"""Exit status by error code: 2 (bad input) unless named here; 3 means the analysis could not be done."""
+
+
 class UsageError(ContractError):
     """The command line itself is wrong."""
 
@@ -37,10 +42,15 @@ def emit(obj: Any) -> None:
 
 
 def error_json(exc: Exception) -> dict[str, Any]:
+    from adjudicator.analysis import EngineUnavailable  # here: a command that rules on nothing starts fast
+
     if isinstance(exc, ContractError):
         return exc.to_json()
     if isinstance(exc, RulesetError):
         return {"error": {"code": "invalid_ruleset", "message": str(exc), "field": exc.key}}
+    if isinstance(exc, EngineUnavailable):
+        return {"error": {"code": "engine_unavailable", "message": f"the analysis cannot be done: {exc}",
+                          "field": None}}
     if isinstance(exc, ConfigError):
         return {"error": {"code": "invalid_config", "message": str(exc), "field": "config"}}
     return {"error": {"code": "internal_error", "message": f"{type(exc).__name__}: {exc}", "field": None}}
@@ -52,7 +62,7 @@ def fail(exc: Exception) -> int:
     err = body["error"]
     where = f" ({err['field']})" if err.get("field") else ""
     sys.stderr.write(f"adjudicator: {err['message']}{where}\n")
-    return 2 if err["code"] != "internal_error" else 1
+    return EXIT_STATUS.get(err["code"], 2)
 
 
 def read_input(path: str, field: str = "input") -> str:

@@ -23,6 +23,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from adjudicator.analysis import EngineUnavailable
 from adjudicator.contract import Case, ContractError
 from adjudicator.rule import rule
 from adjudicator.rulesets import RulesetBook, RulesetError
@@ -222,6 +223,12 @@ class Adjudicator:
             return
         except RulesetError as exc:
             self._fail(job, {"code": "invalid_ruleset", "message": str(exc), "field": exc.key}, "invalid")
+            return
+        except EngineUnavailable as exc:  # the analysis cannot be done: no ruling is stored
+            log.warning("no engine for case %s: %s", job.case_id, exc)
+            error = {"code": "engine_unavailable", "message": f"the analysis cannot be done now: {exc}",
+                     "field": None}
+            self._fail(job, error, "failed")
             return
         except Exception as exc:
             log.exception("ruling on case %s failed", job.case_id)

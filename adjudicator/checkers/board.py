@@ -141,6 +141,10 @@ def squares(bb: int) -> Iterator[int]:
         bb ^= low
 
 
+MAX_PIECES: Final = 12
+"""Pieces a side can have in any game: the 12 men it starts with (no move adds a piece)."""
+
+
 class FenError(ValueError):
     """A PDN FEN string that does not describe a checkers position."""
 
@@ -392,7 +396,7 @@ class Position(NamedTuple):
                 try:
                     if "-" in body:
                         lo, hi = (int(x) for x in body.split("-", 1))
-                        numbers = list(range(lo, hi + 1))
+                        numbers = list(range(lo, min(hi, 33) + 1))  # past 32 is refused below, not listed
                     else:
                         numbers = [int(body)]
                 except ValueError:
@@ -406,6 +410,11 @@ class Position(NamedTuple):
                     boards[colour] |= bit
                     if is_king:
                         kings |= bit
+        for colour, name in (("B", "Red"), ("W", "White")):
+            count = boards[colour].bit_count()
+            if count > MAX_PIECES:
+                raise FenError(f"{fen!r}: {name} has {count} pieces; a side has at most {MAX_PIECES} (12 men at the "
+                               "start, and no move adds a piece)")
         return cls(boards["B"], boards["W"], kings, red_to_move)
 
 

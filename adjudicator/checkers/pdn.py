@@ -32,7 +32,10 @@ Nothing here knows the rules; :mod:`adjudicator.checkers.replay` plays the moves
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+
+from adjudicator.movetext import MAX_GAME_CHARS, OversizedGame
 
 _TAG = re.compile(r'^\s*\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _LEXEME = re.compile(
@@ -155,6 +158,55 @@ def split_games(text: str) -> list[str]:
                 break
             header, body = "", body[cut:]
     return games
+
+
+def stream_games(pieces: Iterable[str], max_chars: int = MAX_GAME_CHARS) -> Iterator[str | OversizedGame]:
+    """The game texts :func:`split_games` gives for the whole file, from its lines read one by one.
+
+    Streaming (``adjudicator replay --game checkers``): :func:`split_games` first cuts the
+    file before each tag line that follows move text, and the parts are independent, so
+    each part is split as soon as the next begins; at most one part is held. A part over
+    ``max_chars`` gives an :class:`~adjudicator.movetext.OversizedGame` instead.
+    """
+    held: list[str] = []
+    size = 0
+    has_moves = False
+    for line in _lines(pieces, max_chars):
+        for sub in line.splitlines(keepends=True):
+            stripped = sub.strip()
+            if stripped.startswith("[") and _TAG.match(stripped):
+                if has_moves:
+                    yield from _part(held, size, max_chars)
+                    held, size, has_moves = [], 0, False
+            elif stripped:
+                has_moves = True
+            size += len(sub)
+            if size <= max_chars:
+                held.append(sub)
+            else:
+                held = []  # too long: only counted from here on
+    yield from _part(held, size, max_chars)
+
+
+def _part(held: list[str], size: int, max_chars: int) -> Iterator[str | OversizedGame]:
+    if size > max_chars:
+        yield OversizedGame(size, max_chars)
+    elif held:
+        yield from split_games("".join(held))
+
+
+def _lines(pieces: Iterable[str], max_chars: int) -> Iterator[str]:
+    """Whole lines from pieces of lines (a line beyond ``max_chars`` in parts: its game is too long anyway)."""
+    partial: list[str] = []
+    partial_size = 0
+    for piece in pieces:
+        partial.append(piece)
+        partial_size += len(piece)
+        if piece.endswith("\n") or partial_size > max_chars:
+            yield "".join(partial)
+            partial, partial_size = [], 0
+    if partial:
+        yield "".join(partial)
 
 
 def _read_word(word: str) -> tuple[str, MoveToken | None]:

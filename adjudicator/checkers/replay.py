@@ -37,6 +37,9 @@ from adjudicator.checkers.pdn import RESULTS, PdnGame, read_game, split_games
 from adjudicator.checkers.played import RED_CROWN, WHITE_CROWN, Move, physical, play_token, push_as_played
 from adjudicator.contract import ContractError
 
+MAX_PLIES = 20_000
+"""More plies than any game can have (the 40-move rule ends a game long before), as in chess's replay."""
+
 
 class CheckersRecordError(ContractError):
     """A checkers record (or its start position) that cannot be read at all."""
@@ -230,6 +233,8 @@ def _ballot_start(game: PdnGame, ballot: int | None) -> tuple[Position, list[str
 
 def replay_game(game: PdnGame, start_fen: str | None = None, ballot: int | None = None) -> CheckersReplay:
     """Replay one read game. ``start_fen`` applies when the record has no FEN tag."""
+    if len(game.moves) > MAX_PLIES:
+        raise CheckersRecordError(f"the record has {len(game.moves):,} moves, more than any game can have")
     if start_fen and not game.tag("FEN"):
         position: Position = parse_position(start_fen, "start_fen")
         notes: list[str] = []

@@ -12,6 +12,7 @@ from adjudicator.checkers.board import (
     RED_KING_ROW,
     START,
     WHITE_KING_ROW,
+    FenError,
     Move,
     Position,
     perft,
@@ -66,6 +67,22 @@ def test_fen_round_trips_and_reads_ranges() -> None:
     kings = Position.from_fen("W:WK14,K23:BK32,5.")
     assert kings.fen() == "W:WK14,K23:B5,K32"
     assert not kings.red_to_move
+
+
+@pytest.mark.parametrize(("fen", "side"), [("B:W18-32:B1-15", "Red has 15"), ("W:W9-21:B1-3", "White has 13"),
+                                           ("B:W1-12,K21,K22,K23:B30", "White has 15")])
+def test_a_side_has_at_most_twelve_pieces(fen: str, side: str) -> None:
+    with pytest.raises(FenError, match=f"{side} pieces; a side has at most 12"):
+        Position.from_fen(fen)
+
+
+def test_twelve_a_side_kings_included_is_a_position() -> None:
+    assert Position.from_fen("B:W21-32:BK1-12").piece_count == 24
+
+
+def test_a_huge_square_range_is_refused_without_listing_it() -> None:
+    with pytest.raises(FenError, match="square 33"):
+        Position.from_fen("B:W1-" + "9" * 40 + ":B5")
 
 
 def test_a_jump_is_compulsory_and_a_man_crowned_mid_jump_stops() -> None:

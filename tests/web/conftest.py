@@ -3,6 +3,7 @@ server (werkzeug, threaded, 127.0.0.1 only) and Debian's Chromium through Playwr
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -163,6 +164,20 @@ def postgres_url() -> Iterator[str]:
 
     Yields the contract's URL form (``postgresql://``), which ``web.db`` gives to psycopg.
     """
+    with postgres_cluster() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def postgres_module_url() -> Iterator[str]:
+    """As :func:`postgres_url`, one cluster for a whole test module."""
+    with postgres_cluster() as url:
+        yield url
+
+
+@contextlib.contextmanager
+def postgres_cluster() -> Iterator[str]:
+    """Start a throw-away PostgreSQL cluster; its URL; stopped and removed afterwards (skips where there is none)."""
     pytest.importorskip("psycopg", reason="psycopg is not installed")
     initdb = shutil.which("initdb") or next(iter(sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))), None)
     if initdb is None:

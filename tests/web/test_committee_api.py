@@ -155,7 +155,10 @@ def test_bad_votes_and_unknown_cases(app: Flask, tokens: dict[str, str]) -> None
     bad = vote(client, tokens["m1"], case_id, "white wins")
     assert bad.status_code == 422 and bad.get_json()["error"]["field"] == "result"
     not_json = client.post(f"/api/v1/committee-cases/{case_id}/votes", data="1-0", headers=bearer(tokens["m1"]))
-    assert not_json.status_code == 400
+    assert not_json.status_code == 415  # a JSON write needs Content-Type: application/json (issue 11)
+    not_object = client.post(f"/api/v1/committee-cases/{case_id}/votes", data="1", headers=bearer(tokens["m1"]),
+                             content_type="application/json")
+    assert not_object.status_code == 400
     assert vote(client, tokens["m1"], 999, "1-0").status_code == 404
     assert client.get("/api/v1/committee-cases/999", headers=bearer(tokens["m1"])).status_code == 404
     assert vote(client, tokens["m1"], case_id, "1-0").status_code == 201  # the refused attempts cost nothing

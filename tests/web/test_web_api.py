@@ -93,10 +93,10 @@ def test_the_api_needs_no_csrf_token_but_forms_do(tmp_path: Path, stand_ins: dic
     app.extensions["adjudicator"].shutdown()
 
 
-def test_the_openapi_document_describes_both_paths(client: FlaskClient) -> None:
+def test_the_openapi_document_describes_the_rulings_paths(client: FlaskClient) -> None:
     document = client.get("/api/v1/openapi.json").get_json()
     assert document["openapi"].startswith("3.")
-    assert set(document["paths"]) == {"/api/v1/rulings", "/api/v1/rulings/{id}"}
+    assert {"/api/v1/rulings", "/api/v1/rulings/{id}"} <= set(document["paths"])  # every API route: test_web_openapi
     case = document["components"]["schemas"]["Case"]
     assert "threefold-repetition" in case["properties"]["claim"]["enum"]
     assert {"400", "422", "201"} <= set(document["paths"]["/api/v1/rulings"]["post"]["responses"])

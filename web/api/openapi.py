@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from adjudicator.contract import CLAIMS
@@ -89,6 +90,67 @@ ERROR: dict[str, Any] = {
 }
 
 
+VOTE: dict[str, Any] = {
+    "type": "object",
+    "required": ["result"],
+    "properties": {
+        "result": {"type": "string", "enum": ["1-0", "0-1", "1/2-1/2"]},
+        "comment": {"type": "string", "maxLength": 4000},
+    },
+}
+
+COMMITTEE_CASE_IN: dict[str, Any] = {
+    "type": "object",
+    "required": ["ruleset", "members"],
+    "description": "a case as for /api/v1/rulings (claim unfinished-game), with the members who vote",
+    "properties": {
+        **CASE["properties"],
+        "claim": {"type": "string", "enum": ["unfinished-game"], "default": "unfinished-game"},
+        "members": {"type": "array", "items": {"type": "string"}, "description": "the members' user names"},
+        "players": {"type": "object", "description": "per side: a name, or {name, club, team}"},
+        "round": {"type": ["string", "integer", "null"]},
+        "board": {"type": ["string", "integer", "null"]},
+    },
+}
+
+COMMITTEE_CASE: dict[str, Any] = {
+    "type": "object",
+    "required": ["id", "status", "votes_cast", "votes_required", "members"],
+    "properties": {
+        "id": {"type": "integer"},
+        "status": {"type": "string", "enum": ["voting", "decided"]},
+        "game": {"type": "string", "enum": ["chess", "checkers"]},
+        "ruleset": {"type": "string"},
+        "round": {"type": ["string", "null"]},
+        "board": {"type": ["string", "null"]},
+        "players": {"type": "object"},
+        "members": {"type": "array", "items": {"type": "string"}},
+        "votes_cast": {"type": "integer", "minimum": 0},
+        "votes_required": {"type": "integer", "minimum": 1},
+        "votes": {"type": ["array", "null"], "items": {"type": "object"},
+                  "description": "names, results and comments, once every member has voted"},
+        "result": {"type": ["string", "null"], "enum": ["1-0", "0-1", "1/2-1/2", None]},
+        "decision": {"type": ["object", "null"]},
+        "recommendation": {"type": ["object", "null"], "description": "the engine/database ruling attached"},
+        "recommendation_note": {"type": ["string", "null"]},
+        "position": {"type": "object"},
+        "opened_at": {"type": "string"},
+        "opened_by": {"type": "string"},
+    },
+}
+
+SCHEMAS: dict[str, dict[str, Any]] = {
+    "Case": CASE, "Ruling": RULING, "Error": ERROR, "Vote": VOTE,
+    "CommitteeCaseIn": COMMITTEE_CASE_IN, "CommitteeCase": COMMITTEE_CASE,
+}
+"""Every schema of the document; an area adds its own here (``SCHEMAS["Event"] = ...``)."""
+
+BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
+ID: dict[str, Any] = {"name": "id", "in": "path", "required": True,
+      "schema": {"type": "integer", "minimum": 1, "maximum": 2**31 - 1},
+      "description": "a stored id; any other number is 404"}
+
+
 def _error(description: str) -> dict[str, Any]:
     return {
         "description": description,
@@ -96,48 +158,132 @@ def _error(description: str) -> dict[str, Any]:
     }
 
 
+def _json(schema: str, description: str) -> dict[str, Any]:
+    return {"description": description,
+            "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}}}
+
+
+def _body(schema: str) -> dict[str, Any]:
+    return {"required": True, "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}}}
+
+
+WRITE_ERRORS = {
+    "400": _error("the body is not JSON, not an object, nests too deeply, or holds a NUL or a huge number "
+                  "(the field is named)"),
+    "413": _error("the body is too large"),
+    "415": _error("the body is not sent as Content-Type: application/json"),
+}
+AUTH_ERRORS = {
+    "401": _error("no bearer token, or not a valid one"),
+    "403": _error("the token's user may not do this"),
+}
+
+
+def rulings_paths() -> dict[str, Any]:
+    """``/api/v1/rulings``: the contract's case in, its ruling out (web.api)."""
+    return {
+        "/api/v1/rulings": {
+            "post": {
+                "summary": "Rule on a case",
+                "operationId": "createRuling",
+                "requestBody": _body("Case"),
+                "responses": {
+                    "201": _json("Ruling", "the ruling, stored"),
+                    **WRITE_ERRORS,
+                    "422": _error("the case breaks the contract (the field is named)"),
+                    "503": _error("no ruling now: the analysis cannot be done (engine_unavailable), failed, "
+                                  "or took longer than the API waits (not_ready); nothing is stored as a ruling"),
+                },
+            }
+        },
+        "/api/v1/rulings/{id}": {
+            "get": {
+                "summary": "A stored ruling",
+                "operationId": "getRuling",
+                "parameters": [ID],
+                "responses": {"200": _json("Ruling", "the ruling as it was given"), "404": _error("no such ruling")},
+            }
+        },
+        "/api/v1/openapi.json": {
+            "get": {
+                "summary": "This document",
+                "operationId": "getOpenApi",
+                "responses": {"200": {"description": "the OpenAPI document",
+                                      "content": {"application/json": {"schema": {"type": "object"}}}}},
+            }
+        },
+    }
+
+
+def committee_paths() -> dict[str, Any]:
+    """``/api/v1/committee-cases``: the contract's Committee API, bearer tokens (web.committee.api)."""
+    return {
+        "/api/v1/committee-cases": {
+            "post": {
+                "summary": "Open a committee case (role td or admin)",
+                "operationId": "openCommitteeCase",
+                "security": BEARER,
+                "requestBody": _body("CommitteeCaseIn"),
+                "responses": {
+                    "201": _json("CommitteeCase", "the case, voting, with its recommendation"),
+                    **WRITE_ERRORS, **AUTH_ERRORS,
+                    "422": _error("the case or its members are refused (the field is named)"),
+                },
+            }
+        },
+        "/api/v1/committee-cases/{id}": {
+            "get": {
+                "summary": "A committee case: status, votes cast, the votes once all are in, the result",
+                "operationId": "getCommitteeCase",
+                "security": BEARER,
+                "parameters": [ID],
+                "responses": {"200": _json("CommitteeCase", "the case"), **AUTH_ERRORS,
+                              "404": _error("no such case")},
+            }
+        },
+        "/api/v1/committee-cases/{id}/votes": {
+            "post": {
+                "summary": "Vote (an assigned member)",
+                "operationId": "voteOnCommitteeCase",
+                "security": BEARER,
+                "parameters": [ID],
+                "requestBody": _body("Vote"),
+                "responses": {
+                    "201": _json("CommitteeCase", "the case with the vote counted (decided after the last)"),
+                    **WRITE_ERRORS, **AUTH_ERRORS,
+                    "404": _error("no such case"),
+                    "409": _error("a second vote by the same member, or the case is decided"),
+                    "422": _error("not a result"),
+                },
+            }
+        },
+    }
+
+
+AREAS: list[Callable[[], dict[str, Any]]] = [rulings_paths, committee_paths]
+"""Each API area's paths; a new area appends its function (every /api/ route must be in the document:
+tests/web/test_web_openapi.py checks the app's URL map against it)."""
+
+
 def openapi() -> dict[str, Any]:
     """The document."""
+    paths: dict[str, Any] = {}
+    for area in AREAS:
+        paths.update(area())
     return {
         "openapi": "3.1.0",
         "info": {
             "title": "The arbiter's assistant",
             "version": "1",
-            "description": "Case in, ruling out: the contract of shared/contract.md over HTTP.",
+            "description": "Case in, ruling out: the contract of shared/contract.md over HTTP. Every error is "
+                           '{"error": {"code", "message", "field"}}.',
         },
-        "paths": {
-            "/api/v1/rulings": {
-                "post": {
-                    "summary": "Rule on a case",
-                    "requestBody": {
-                        "required": True,
-                        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Case"}}},
-                    },
-                    "responses": {
-                        "201": {
-                            "description": "the ruling, stored",
-                            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Ruling"}}},
-                        },
-                        "400": _error("the body is not a JSON object"),
-                        "413": _error("the body is too large"),
-                        "422": _error("the case breaks the contract (the field is named)"),
-                        "503": _error("the analysis failed or took longer than the API waits"),
-                    },
-                }
-            },
-            "/api/v1/rulings/{id}": {
-                "get": {
-                    "summary": "A stored ruling",
-                    "parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}}],
-                    "responses": {
-                        "200": {
-                            "description": "the ruling as it was given",
-                            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Ruling"}}},
-                        },
-                        "404": _error("no such ruling"),
-                    },
-                }
+        "paths": paths,
+        "components": {
+            "schemas": dict(SCHEMAS),
+            "securitySchemes": {
+                "bearerAuth": {"type": "http", "scheme": "bearer",
+                               "description": "a user's API token, from `adjudicator users add`"},
             },
         },
-        "components": {"schemas": {"Case": CASE, "Ruling": RULING, "Error": ERROR}},
     }

@@ -3,11 +3,10 @@ JSON object, 422 for a case the contract rejects, both as ``{"error": {...}}``."
 
 from __future__ import annotations
 
-import json
 from datetime import UTC
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, request, url_for
+from flask import Blueprint, Response, current_app, jsonify, url_for
 
 from adjudicator.contract import ContractError
 from web import submit
@@ -16,9 +15,13 @@ from web.db import get_session
 from web.events import TokenRefused, bearer_actor, resolve_event
 from web.events.access import AccessRefused, may_see_rulings, share_code, shared_ruling_id
 from web.events.models import Event
+from web.inputs import json_body
 from web.store import CaseRow, RulingRow
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+UNAVAILABLE = ("ruling_failed", "engine_unavailable")
+"""Error codes that mean the service could not rule now (503), not that the case is wrong."""
 
 META = ("event", "round", "board", "first_player", "second_player")
 
@@ -30,14 +33,7 @@ def error(status: int, code: str, message: str, field: str | None = None) -> tup
 @bp.post("/rulings")
 def create() -> tuple[Response, int]:
     """Rule on a case; 201 with the ruling and its stored ``id``."""
-    raw = request.get_data(cache=False)
-    try:
-        data: Any = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        message = exc.msg if isinstance(exc, json.JSONDecodeError) else "the body is not UTF-8"
-        return error(400, "invalid_json", f"the body is not valid JSON: {message}", "body")
-    except RecursionError:
-        return error(400, "invalid_json", "the body's JSON is nested too deeply", "body")
+    data: Any = json_body()  # decoded and checked before the view (web.inputs)
     if not isinstance(data, dict):
         return error(400, "invalid_case", "a case must be a JSON object", None)
     given = data.get("meta")
@@ -60,7 +56,7 @@ def create() -> tuple[Response, int]:
     if not job.wait(submit.adjudicator().api_timeout_seconds):
         submit.adjudicator().persist(job)
     if job.error is not None:
-        status = 422 if job.error.get("code") != "ruling_failed" else 503
+        status = 503 if job.error.get("code") in UNAVAILABLE else 422
         return jsonify({"error": job.error}), status
     if job.ruling_id is None:
         return error(503, "not_ready", "the ruling is taking longer than the API waits; try again", None)

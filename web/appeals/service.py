@@ -28,6 +28,7 @@ from web.committee.models import CommitteeCase
 from web.committee.service import CaseRefused, recommend
 from web.events.access import Actor, roles_in
 from web.events.models import Event
+from web.inputs import MAX_ID
 from web.store import CaseRow, RulingRow
 
 COMPARED = ("verdict", "result", "rule_refs", "reasons", "evidence", "confidence", "adjustments", "instructions")
@@ -107,9 +108,11 @@ def load_subject(session: Session, subject: str) -> dict[str, Any]:
     """
     kind, _, ident_text = subject.partition(":")
     try:
-        ident = int(ident_text)
+        ident = int(ident_text) if len(ident_text) <= 10 else -1
     except ValueError:
         raise CaseRefused(422, "invalid_field", f"cannot appeal {subject!r}", "subject") from None
+    if not 0 < ident <= MAX_ID:  # beyond any stored id (and the database's integer range)
+        raise CaseRefused(404, "not_found", f"there is nothing stored as {subject!r}", "subject")
     if kind == "committee-case":
         case = session.get(CommitteeCase, ident)
         if case is None:

@@ -184,7 +184,7 @@ def to_case(claim_form: ClaimForm, default_ruleset: str) -> tuple[dict[str, Any]
     if claim_form.needs("alleged_illegal_ply"):
         ply = text("alleged_illegal_ply")
         if ply is not None:
-            if not (ply.isascii() and ply.isdigit()):
+            if not (ply.isascii() and ply.isdigit() and len(ply) <= 9):
                 raise ContractError(
                     "invalid_field", "alleged_illegal_ply must be a whole number of at least 1", "alleged_illegal_ply"
                 )

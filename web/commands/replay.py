@@ -3,20 +3,32 @@
 The shape is the contract's "Replay output". A game that cannot be read at all
 gives an ``{"error": ...}`` line (with its game number) and the others go on;
 the exit status is 2 when any game could not be read.
+
+Streams: the file is read a line at a time and each game is replayed and printed
+as soon as it is complete, so memory stays flat however large the collection. A
+single game is bounded too: more than :data:`adjudicator.movetext.MAX_GAME_CHARS`
+characters, or more plies than :data:`adjudicator.replay.MAX_PLIES`, is an error
+line for that game (``record_too_long``), and the next game is read.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import io
 import sys
+from collections.abc import Iterator
 from typing import Any
 
-from adjudicator.contract import MAX_RECORD_CHARS, ContractError
-from adjudicator.movetext import split_games
+from adjudicator.contract import ContractError
+from adjudicator.movetext import MAX_GAME_CHARS, OversizedGame, RawGame, stream_games
 from adjudicator.notation import LANGUAGES
 from adjudicator.replay import replay_game
-from web.cli import emit, error_json, read_input
+from web.cli import emit, error_json
+
+PIECE_CHARS = 1 << 16
+"""Longest piece of a line read at once (a file with no line breaks is still read in pieces)."""
 
 
 def register(sub: Any) -> None:
@@ -28,38 +40,66 @@ def register(sub: Any) -> None:
     parser.set_defaults(func=run)
 
 
-def _checkers(text: str, args: argparse.Namespace) -> int:
+@contextlib.contextmanager
+def pieces_of(path: str) -> Iterator[Iterator[str]]:
+    """The file (or standard input for ``-``) as pieces of lines, read as they are needed."""
+    if path == "-":
+        stdin = sys.stdin
+        if isinstance(stdin, io.TextIOWrapper):
+            stdin.reconfigure(errors="replace")
+        yield iter(lambda: stdin.readline(PIECE_CHARS), "")
+        return
+    try:
+        opened = open(path, encoding="utf-8", errors="replace")  # noqa: SIM115 (closed below)
+    except OSError as exc:
+        raise ContractError("unreadable_input", f"cannot read {path}: {exc.strerror}", "file") from None
+    with opened:
+        yield iter(lambda: opened.readline(PIECE_CHARS), "")
+
+
+def _game_error(number: int, exc: ContractError) -> int:
+    body = error_json(exc)
+    body["error"]["game"] = number
+    emit(body)
+    sys.stderr.write(f"adjudicator: game {number}: {exc.message} ({exc.field})\n")
+    return 2
+
+
+def _too_long(game: OversizedGame) -> ContractError:
+    return ContractError(
+        "record_too_long",
+        f"the game has {game.chars:,} characters, more than the {game.limit:,} a game may have; it was skipped",
+        "file",
+    )
+
+
+def _checkers(pieces: Iterator[str], args: argparse.Namespace) -> int:
     """PDN through the checkers package: one game per line, a bad game an error line (exit 2)."""
     try:
         module = importlib.import_module("adjudicator.checkers.replay")
+        pdn = importlib.import_module("adjudicator.checkers.pdn")
     except ModuleNotFoundError as exc:
         if not (exc.name or "").startswith("adjudicator.checkers"):
             raise
         raise ContractError(
             "not_implemented", "replaying checkers records is not available in this build", "game"
         ) from None
-    split, read, replay = (getattr(module, name, None) for name in ("split_games", "read_game", "replay_game"))
-    if not (callable(split) and callable(replay)):
-        raise ContractError("not_implemented", "the checkers package has no replay entry point", "game")
-    if not callable(read):
-        read = getattr(importlib.import_module("adjudicator.checkers.pdn"), "read_game", None)
-    games = list(split(text))
-    if not games:
+    if args.start_fen:
+        module.parse_position(args.start_fen, "start_fen")  # refused before any game is read
+    status = 0
+    number = 0
+    for number, game in enumerate(pdn.stream_games(pieces, MAX_GAME_CHARS), start=1):
+        try:
+            if isinstance(game, OversizedGame):
+                raise _too_long(game)
+            emit(module.replay_game(pdn.read_game(game), args.start_fen).to_json())
+        except ContractError as exc:
+            status = _game_error(number, exc)
+    if number == 0:
         if args.start_fen:
             emit(module.replay_checkers("", args.start_fen).to_json())
             return 0
         raise ContractError("unreadable_record", "the file contains no game", "file")
-    status = 0
-    for number, game in enumerate(games, start=1):
-        try:
-            parsed = read(game) if callable(read) else game
-            emit(replay(parsed, args.start_fen).to_json())
-        except ContractError as exc:
-            body = error_json(exc)
-            body["error"]["game"] = number
-            emit(body)
-            sys.stderr.write(f"adjudicator: game {number}: {exc.message} ({exc.field})\n")
-            status = 2
     return status
 
 
@@ -68,27 +108,24 @@ def run(args: argparse.Namespace) -> int:
         raise ContractError(
             "invalid_field", f"--language must be one of {', '.join(LANGUAGES)}, not {args.language!r}", "language"
         )
-    text = read_input(args.file, "file")
-    if len(text) > 50 * MAX_RECORD_CHARS:
-        raise ContractError("invalid_field", "the file is too large to replay at once", "file")
-    if args.game == "checkers":
-        return _checkers(text, args)
-    status = 0
-    count = 0
-    for number, game in enumerate(split_games(text), start=1):
-        count += 1
-        try:
-            emit(replay_game(game, args.start_fen, args.language).to_json())
-        except ContractError as exc:
-            body = error_json(exc)
-            body["error"]["game"] = number
-            emit(body)
-            sys.stderr.write(f"adjudicator: game {number}: {exc.message} ({exc.field})\n")
-            status = 2
-    if count == 0:
+    with pieces_of(args.file) as pieces:
+        if args.game == "checkers":
+            return _checkers(pieces, args)
         if args.start_fen:
-            from adjudicator.movetext import RawGame
+            from adjudicator.positions import legal_position
 
+            legal_position(args.start_fen, "start_fen")  # checked as rule checks it, before any game is read
+        status = 0
+        number = 0
+        for number, game in enumerate(stream_games(pieces, MAX_GAME_CHARS), start=1):
+            try:
+                if isinstance(game, OversizedGame):
+                    raise _too_long(game)
+                emit(replay_game(game, args.start_fen, args.language).to_json())
+            except ContractError as exc:
+                status = _game_error(number, exc)
+    if number == 0:
+        if args.start_fen:
             emit(replay_game(RawGame(), args.start_fen, args.language).to_json())
             return 0
         raise ContractError("unreadable_record", "the file contains no game", "file")

@@ -32,21 +32,13 @@ def register(sub: Any) -> None:
 
 
 def parse_board(fen: str) -> chess.Board:
-    """The position of ``fen``, or a :class:`ContractError` naming the field ``fen``."""
-    from engines.unwinnable import PositionError, check_position
+    """The position of ``fen``, checked as ``rule`` checks it; a :class:`ContractError` naming ``fen``."""
+    from adjudicator.positions import legal_position
 
     text = " ".join(fen.split())
     if not text:
         raise ContractError("invalid_fen", "no FEN given", "fen")
-    try:
-        board = chess.Board(text)
-    except ValueError as exc:
-        raise ContractError("invalid_fen", f"not a FEN position: {exc}", "fen") from None
-    try:
-        check_position(board)
-    except PositionError as exc:
-        raise ContractError("invalid_fen", str(exc), "fen") from None
-    return board
+    return legal_position(text, "fen")
 
 
 def parse_color(text: str | None, board: chess.Board) -> chess.Color:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, current_app, g, jsonify, request, url_for
+from flask import Blueprint, Response, current_app, g, jsonify, url_for
 
 from adjudicator.contract import ContractError
 from adjudicator.rulesets import RulesetBook, RulesetError
@@ -13,6 +13,7 @@ from web.committee.models import CommitteeCase
 from web.committee.service import CaseRefused, case_json, cast_vote, open_case
 from web.db import get_session as db
 from web.events.access import Actor, may_read_committee_case
+from web.inputs import json_body
 
 bp = Blueprint("committee_api", __name__, url_prefix="/api/v1/committee-cases")
 
@@ -33,11 +34,7 @@ def refused(exc: Exception) -> tuple[Response, int]:
 
 
 def _json_body() -> Any:
-    data = request.get_json(silent=True)
-    if data is None:
-        raise CaseRefused(400, "invalid_json", "the body must be a JSON object (Content-Type: application/json)",
-                          None)
-    return data
+    return json_body()  # decoded and checked before the view (web.inputs)
 
 
 def _scope() -> int | None:
