@@ -72,6 +72,7 @@ def test_every_api_route_of_the_app_is_in_the_document(served: tuple[Flask, dict
         if not rule.rule.startswith("/api/"):
             continue
         path = re.sub(r"<(?:[a-z]+:)?[a-z_]*id>", "{id}", rule.rule)
+        path = re.sub(r"<(?:[a-z]+:)?([a-z_]+)>", r"{\1}", path)
         assert path in document, f"{rule.rule} is not in the API document"
         for method in (rule.methods or set()) - {"HEAD", "OPTIONS"}:
             assert method.lower() in document[path], f"{method} {rule.rule} is not in the API document"

@@ -139,9 +139,50 @@ COMMITTEE_CASE: dict[str, Any] = {
     },
 }
 
+APPEAL_IN: dict[str, Any] = {
+    "type": "object",
+    "required": ["subject"],
+    "properties": {
+        "subject": {"type": "string", "pattern": "^(committee-case|ruling):[0-9]+$",
+                    "examples": ["committee-case:12", "ruling:340"]},
+        "grounds": {"type": "string", "maxLength": 4000},
+    },
+}
+
+APPEAL_DECISION: dict[str, Any] = {
+    "type": "object",
+    "required": ["outcome"],
+    "properties": {
+        "outcome": {"type": "string", "enum": ["upheld", "overturned"]},
+        "new_result": {"type": ["string", "null"], "enum": ["1-0", "0-1", "1/2-1/2", None]},
+        "reasons": {"type": "string", "maxLength": 4000},
+    },
+}
+
+APPEAL: dict[str, Any] = {
+    "type": "object",
+    "required": ["id", "event", "subject", "status"],
+    "properties": {
+        "id": {"type": "integer"},
+        "event": {"type": "string"},
+        "subject": {"type": "string"},
+        "status": {"type": "string"},
+        "filed_at": {"type": ["string", "null"]},
+        "filed_by": {"type": ["string", "null"]},
+        "grounds": {"type": ["string", "null"]},
+        "difference": {"description": "the re-run compared with the original"},
+        "outcome": {"type": ["string", "null"]},
+        "new_result": {"type": ["string", "null"]},
+        "reasons": {"type": ["string", "null"]},
+        "decided_by": {"type": ["string", "null"]},
+        "decided_at": {"type": ["string", "null"]},
+    },
+}
+
 SCHEMAS: dict[str, dict[str, Any]] = {
     "Case": CASE, "Ruling": RULING, "Error": ERROR, "Vote": VOTE,
     "CommitteeCaseIn": COMMITTEE_CASE_IN, "CommitteeCase": COMMITTEE_CASE,
+    "AppealIn": APPEAL_IN, "AppealDecision": APPEAL_DECISION, "Appeal": APPEAL,
 }
 """Every schema of the document; an area adds its own here (``SCHEMAS["Event"] = ...``)."""
 
@@ -201,7 +242,17 @@ def rulings_paths() -> dict[str, Any]:
                 "summary": "A stored ruling",
                 "operationId": "getRuling",
                 "parameters": [ID],
-                "responses": {"200": _json("Ruling", "the ruling as it was given"), "404": _error("no such ruling")},
+                "responses": {"200": _json("Ruling", "the ruling as it was given"),
+                              "401": _error("a bearer token was sent and is not valid"),
+                              "404": _error("no such ruling (or a private event's, for anyone but its staff)")},
+            }
+        },
+        "/api/v1/shared/{code}": {
+            "get": {
+                "summary": "A ruling through its share link (how a player of a private event gets it)",
+                "operationId": "getSharedRuling",
+                "parameters": [{"name": "code", "in": "path", "required": True, "schema": {"type": "string"}}],
+                "responses": {"200": _json("Ruling", "the ruling"), "404": _error("no ruling has this code")},
             }
         },
         "/api/v1/openapi.json": {
@@ -260,7 +311,55 @@ def committee_paths() -> dict[str, Any]:
     }
 
 
-AREAS: list[Callable[[], dict[str, Any]]] = [rulings_paths, committee_paths]
+def appeals_paths() -> dict[str, Any]:
+    """``/api/v1/appeals``: file, read and decide appeals, bearer tokens (web.appeals.api)."""
+    return {
+        "/api/v1/appeals": {
+            "post": {
+                "summary": "File an appeal against a committee decision or a ruling (a TD or appeals member "
+                           "of its event)",
+                "operationId": "fileAppeal",
+                "security": BEARER,
+                "requestBody": _body("AppealIn"),
+                "responses": {
+                    "201": _json("Appeal", "the appeal, with the re-run compared"),
+                    **WRITE_ERRORS, **AUTH_ERRORS,
+                    "404": _error("no such subject"),
+                    "409": _error("the subject cannot be appealed now"),
+                    "422": _error("the appeal is refused (the field is named)"),
+                },
+            }
+        },
+        "/api/v1/appeals/{id}": {
+            "get": {
+                "summary": "An appeal",
+                "operationId": "getAppeal",
+                "security": BEARER,
+                "parameters": [ID],
+                "responses": {"200": _json("Appeal", "the appeal"), **AUTH_ERRORS, "404": _error("no such appeal")},
+            }
+        },
+        "/api/v1/appeals/{id}/decision": {
+            "post": {
+                "summary": "Decide an appeal (the event's appeals committee; never a member who voted on the "
+                           "appealed decision)",
+                "operationId": "decideAppeal",
+                "security": BEARER,
+                "parameters": [ID],
+                "requestBody": _body("AppealDecision"),
+                "responses": {
+                    "201": _json("Appeal", "the appeal, decided"),
+                    **WRITE_ERRORS, **AUTH_ERRORS,
+                    "404": _error("no such appeal"),
+                    "409": _error("the appeal is already decided"),
+                    "422": _error("not an outcome or result (the field is named)"),
+                },
+            }
+        },
+    }
+
+
+AREAS: list[Callable[[], dict[str, Any]]] = [rulings_paths, committee_paths, appeals_paths]
 """Each API area's paths; a new area appends its function (every /api/ route must be in the document:
 tests/web/test_web_openapi.py checks the app's URL map against it)."""
 
