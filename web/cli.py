@@ -18,7 +18,7 @@ from adjudicator.contract import ContractError
 from adjudicator.rulesets import RulesetError
 from web.config import ConfigError
 
-COMMANDS = ("rule", "replay", "unwinnable", "serve", "users", "build_db", "audit", "events")
+COMMANDS = ("rule", "replay", "unwinnable", "serve", "users", "build_db", "audit", "events", "worker")
 
 
 class UsageError(ContractError):
