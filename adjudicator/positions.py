@@ -97,14 +97,9 @@ def judged_position(case: Case) -> JudgedPosition:
     """
     if case.record:
         replay = replay_for_case(case)
-        board = replay.final_board
-        problem = position_problem(board)
-        if problem is None:
-            return JudgedPosition(board, "record", replay)
-        for ply in range(len(replay.plies) - 1, -1, -1):
-            before = replay.board_after(ply)
-            if position_problem(before) is None:
-                return JudgedPosition(before, "record", replay, replay.plies[ply], problem)
+        judged = judged_record_position(replay)
+        if judged is not None:
+            return judged
         start_problem = position_problem(replay.start_board)
         field = "record" if replay.tag("FEN") is not None or not case.start_fen else "start_fen"
         raise ContractError(
@@ -118,3 +113,16 @@ def judged_position(case: Case) -> JudgedPosition:
             raise ContractError("invalid_fen", f"{field} is not a legal position: {problem}", field)
         return JudgedPosition(board, field)
     raise ContractError("missing_field", "give the record or the position (fen)", "record")
+
+
+def judged_record_position(replay: Replay) -> JudgedPosition | None:
+    """The position a record's end is judged on (FIDE 7.5.1 applied); None when even its start is no position."""
+    board = replay.final_board
+    problem = position_problem(board)
+    if problem is None:
+        return JudgedPosition(board, "record", replay)
+    for ply in range(len(replay.plies) - 1, -1, -1):
+        before = replay.board_after(ply)
+        if position_problem(before) is None:
+            return JudgedPosition(before, "record", replay, replay.plies[ply], problem)
+    return None

@@ -18,7 +18,8 @@ from adjudicator.contract import ContractError
 from adjudicator.rulesets import RulesetError
 from web.config import ConfigError
 
-COMMANDS = ("rule", "replay", "unwinnable", "serve", "users", "build_db", "audit", "events", "worker")
+COMMANDS = ("rule", "replay", "unwinnable", "serve", "users", "build_db", "audit", "events", "check_games",
+            "worker")
 
 
 class UsageError(ContractError):

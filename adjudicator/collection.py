@@ -1,0 +1,361 @@
+"""Checking a collection of games: each recorded result against the laws (contract: "Checking a collection").
+
+One game at a time, so a collection of any size streams:
+
+- :func:`records` cuts the lines of a PGN/PDN file into game records (a tag line after
+  move text starts the next one), holding one record at a time;
+- :func:`check_chess` checks one chess game, :func:`adjudicator.checkers.collection.check_checkers`
+  one checkers game; each gives a :class:`GameCheck` (headers, the recorded result, the
+  lawful result, the findings) with its JSON.
+
+The rules a finding rests on are the claims' own, reused here, not rewritten:
+
+- the automatic endings (checkmate 5.1.1, stalemate 5.2.1, dead position 5.2.2, fivefold
+  9.6.1, 75 moves 9.6.2; US Chess 12A, 14A, 14D) come from
+  :func:`adjudicator.clocks.game_end.game_end`, the same that a flag claim asks; under
+  US Chess 14K the fivefold and 75-move draws are the TD's to declare, so a result
+  that ignores them breaks no rule and gives no finding;
+- a loss on time is tested with the ruleset's no-win test (``flag.no_win_test``: FIDE 6.9
+  helpmate, US Chess 14E), :func:`adjudicator.clocks.no_win.win_chance`, on the position
+  the flag claim would judge (FIDE 7.5.1 applied to an impossible final position);
+- illegal and unreadable moves come from the record reader (:mod:`adjudicator.replay`).
+
+A finding is given only where the recorded result differs from the lawful one, or the
+record itself is faulty (an illegal move, an unreadable token, no result). An illegal
+move that stood (nobody corrected it during the game) does not change the result: FIDE
+7.5.1 corrects it only "during a game"; the lawful result is then decided on the record
+as played. No I/O: the caller passes the lines and the services.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import chess
+
+from adjudicator.claims.flag import NO_WIN_TESTS
+from adjudicator.clocks.game_end import Deadness, GameEnd, game_end
+from adjudicator.clocks.no_win import win_chance
+from adjudicator.movetext import RawGame, split_games
+from adjudicator.positions import judged_record_position
+from adjudicator.replay import RecordError, Replay, UnsupportedVariant, replay_game
+from adjudicator.rulesets import Ruleset
+from adjudicator.services import MateOracle, Services
+
+RESULTS = ("1-0", "0-1", "1/2-1/2")
+SIDES = ("white", "black")
+MAX_RECORD_LINES = 20_000
+"""A record longer than this is cut (a file with no tag lines is not held whole in memory)."""
+
+_TAG_LINE = re.compile(r'\s*\[\s*[A-Za-z0-9_]+\s+"')
+_RESULT_AT_END = re.compile(r"(?:^|\s)(?:1-0|0-1|1/2-1/2|2-0|0-2|1-1|\*)$")
+"""A line ending in a result token (chess, and PDN's 2-0 / 0-2 / 1-1)."""
+_TIME_FORFEIT = re.compile(
+    r"time\s*forfeit|\b(?:won|lost|loses|wins)\s+on\s+time\b|\btime-?out\b|\bflag(?:ged|\s*fall)?\b", re.IGNORECASE
+)
+"""``Termination`` values that mean a loss on time (PGN "time forfeit", lichess, chess.com "X won on time")."""
+_MISMATCH_CODES = {
+    "checkmate": "checkmate-mismatch",
+    "stalemate": "stalemate-mismatch",
+    "dead-position": "dead-position",
+    "fivefold": "fivefold",
+    "seventy-five-moves": "seventy-five-moves",
+}
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing the laws say about a game's record or result."""
+
+    code: str
+    ply: int
+    """The ply it stands at (0 = the start position; n = after the record's n-th move)."""
+    article: str
+    message: str
+    evidence: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"code": self.code, "ply": self.ply, "article": self.article, "message": self.message}
+        if self.evidence:
+            body["evidence"] = dict(self.evidence)
+        return body
+
+
+@dataclass(frozen=True)
+class GameCheck:
+    """One game checked: the recorded result, the result the laws give, and why they differ."""
+
+    headers: tuple[tuple[str, str], ...]
+    recorded_result: str | None
+    lawful_result: str | None
+    """None: the laws' result could not be decided (within the budget, or from the record); a finding says why."""
+    findings: tuple[Finding, ...] = ()
+
+    @property
+    def has_findings(self) -> bool:
+        return bool(self.findings)
+
+    def to_json(self, index: int) -> dict[str, Any]:
+        """The contract's line for the ``index``-th game of the collection (1 = the first)."""
+        return {
+            "index": index,
+            "headers": dict(self.headers),
+            "recorded_result": self.recorded_result,
+            "lawful_result": self.lawful_result,
+            "findings": [f.to_json() for f in self.findings],
+        }
+
+
+def records(lines: Iterable[str]) -> Iterator[str]:
+    """The game records of a file's lines, in order, one held at a time.
+
+    A tag line after move text starts the next record, and so does a line after a blank
+    line that follows a result token ending a line (games written without tags). A
+    record still holding several games is split further by the game's own splitter. A
+    record of more than :data:`MAX_RECORD_LINES` lines is cut there (the reader then
+    reports what it makes of the pieces), so memory stays bounded whatever the file holds.
+    """
+    current: list[str] = []
+    has_moves = ended = False
+    for line in lines:
+        stripped = line.strip()
+        if _TAG_LINE.match(line):
+            if has_moves:
+                yield "".join(current)
+                current, has_moves = [], False
+            ended = False
+        elif stripped:
+            if ended and not current[-1].strip():
+                yield "".join(current)
+                current = []
+            has_moves = True
+            ended = _RESULT_AT_END.search(stripped) is not None
+        current.append(line)
+        if len(current) >= MAX_RECORD_LINES:
+            yield "".join(current)
+            current, has_moves, ended = [], False, False
+    if any(line.strip() for line in current):
+        yield "".join(current)
+
+
+def check_record(
+    text: str, game: str, ruleset: Ruleset, services: Services, dead_screen: MateOracle | None = None
+) -> list[GameCheck]:
+    """Every game of one record (as :func:`records` cut it), in order (``dead_screen``: see :func:`check_chess`)."""
+    if game == "checkers":
+        from adjudicator.checkers.collection import check_checkers
+        from adjudicator.checkers.pdn import split_games as split_pdn
+
+        return [check_checkers(part) for part in split_pdn(text)]
+    return [check_chess(part, ruleset, services, dead_screen) for part in split_games(text)]
+
+
+def has_game(text: str, game: str) -> bool | None:
+    """Whether a record holds a game record at all (None: it holds nothing, e.g. only comments).
+
+    A game record has a tag pair, a result token, or a first move that reads; binary data
+    (a NUL byte) is none.
+    """
+    if "\x00" in text:
+        return False
+    if game == "checkers":
+        from adjudicator.checkers.collection import looks_like_checkers_game
+        from adjudicator.checkers.pdn import read_game
+        from adjudicator.checkers.pdn import split_games as split_pdn
+
+        parts = split_pdn(text)
+        return looks_like_checkers_game(read_game(parts[0])) if parts else None
+    first = next(split_games(text), None)
+    return None if first is None else looks_like_chess_game(first)
+
+
+def is_collection(text: str, game: str) -> bool:
+    """Whether a record is a game record (see :func:`has_game`)."""
+    return has_game(text, game) is True
+
+
+def looks_like_chess_game(game: RawGame) -> bool:
+    """Whether a split-off game is a game record at all: a tag pair, a result token, or a first move that reads."""
+    if game.tags or game.result is not None:
+        return True
+    if not game.moves or game.moves[0].unreadable is not None:
+        return False
+    try:
+        replay = replay_game(RawGame(moves=game.moves[:1]))
+    except RecordError:
+        return False
+    return bool(replay.plies)
+
+
+def recorded_result(text: str | None) -> str | None:
+    return text if text in RESULTS else None
+
+
+def _ref(ruleset: Ruleset, fide: str, us: str) -> str:
+    return ruleset.ref(us if ruleset.is_a("uschess") else fide)
+
+
+def check_chess(
+    game: RawGame, ruleset: Ruleset, services: Services, dead_screen: MateOracle | None = None
+) -> GameCheck:
+    """Check one chess game's recorded result against ``ruleset`` (see the module docstring).
+
+    ``dead_screen``: a cheaper helpmate oracle for the dead-position test of the positions the
+    game reached (5.2.2), such as ``engines.unwinnable.screen.DeadScreen``. The test stays
+    sound: a position is dead only when both sides are proven unable to mate, and an undecided
+    answer counts as alive, so a cheaper oracle can only miss a dead position that needs a long
+    proof, never invent one. The loss-on-time question (6.9) always gets ``services.mate``.
+    """
+    tags = tuple(game.tags)
+    recorded = recorded_result(game.result if game.result not in (None, "*") else game.tag("Result"))
+    language = ruleset.get_str("record.language", "") or None
+    try:
+        replay = replay_game(game, None, language)
+    except UnsupportedVariant as exc:
+        finding = Finding("unsupported-variant", 0, ruleset.ref("1.1"), f"{exc.message}; its result is not checked.")
+        return GameCheck(tags, recorded, None, (finding,))
+    except RecordError as exc:
+        finding = Finding("unreadable", exc.ply or 0, _ref(ruleset, "8.1.1", "15A"), f"{exc.message}.")
+        return GameCheck(tags, recorded, None, (finding,))
+    recorded = replay.result if replay.result in RESULTS else None
+    findings = [_illegal(replay, ply, ruleset) for ply in (p.number for p in replay.illegal)]
+    tag = recorded_result(game.tag("Result"))
+    if tag is not None and recorded is not None and tag != recorded:
+        findings.append(
+            Finding("result-conflict", len(replay.plies), _ref(ruleset, "8.7", "15A"),
+                    f"The Result tag says {tag} but the moves end with {recorded}; {recorded} is taken as recorded.")
+        )
+    if replay.unreadable:
+        findings.append(_unreadable(replay, ruleset))
+    deadness = Deadness(ruleset.get_choice("flag.dead_position", ("helpmate", "material"), "helpmate"), services.mate)
+    forfeit = _time_forfeit(replay, recorded)
+    judged = judged_record_position(replay) if forfeit is not None else None
+    if judged is not None and deadness.mode == "helpmate" and not judged.board.is_insufficient_material():
+        winner = chess.WHITE if recorded == "1-0" else chess.BLACK
+        deadness.search(judged.board, winner)  # the 6.9 question first: the dead-position test reuses it
+    screen = deadness
+    if dead_screen is not None and deadness.mode == "helpmate":
+        screen = Deadness(deadness.configured, dead_screen)
+        screen.searches.update(deadness.searches)  # the winner's full 6.9 answer stands
+    ended = game_end(replay, replay.final_board, ruleset, screen, SIDES)
+    if ended is not None and ended.is_mandatory:
+        ended_result = _armageddon(ruleset, ended.result)
+        if recorded != ended_result:
+            findings.append(_ended(replay, ended, recorded, ended_result))
+        return GameCheck(tags, recorded, ended_result, tuple(findings))
+    if replay.unreadable:
+        return GameCheck(tags, recorded, None, tuple(findings))
+    if forfeit is not None and judged is not None:
+        lawful, flag_finding = _flag(
+            replay, judged.board, judged.reinstated, recorded or "", forfeit, ruleset, services, deadness
+        )
+        if flag_finding is not None:
+            findings.append(flag_finding)
+        return GameCheck(tags, recorded, lawful, tuple(findings))
+    if recorded is None:
+        findings.append(
+            Finding("no-result", len(replay.plies), _ref(ruleset, "8.7", "15A"),
+                    "The record gives no result and the laws did not end the game: its result cannot be checked.")
+        )
+    return GameCheck(tags, recorded, recorded, tuple(findings))
+
+
+def _illegal(replay: Replay, number: int, ruleset: Ruleset) -> Finding:
+    ply = replay.plies[number - 1]
+    return Finding(
+        "illegal-move", number, _ref(ruleset, "7.5.1", "11A"),
+        f"{replay.label(number)} was illegal as played: {ply.reason}.",
+    )
+
+
+def _unreadable(replay: Replay, ruleset: Ruleset) -> Finding:
+    bad = replay.unreadable[0]
+    hint = f"; it may be {' or '.join(bad.candidates)}" if bad.candidates else ""
+    return Finding(
+        "unreadable", bad.ply, _ref(ruleset, "8.1.1", "15A"),
+        f"Ply {bad.ply} ({bad.token!r}) cannot be read as a move: {bad.reason}{hint}. "
+        "The record is checked only up to it.",
+        {"token": bad.token, "candidates": list(bad.candidates)},
+    )
+
+
+def later_plies(count: int) -> str:
+    """The sentence on moves recorded after the game ended (none: empty)."""
+    if count <= 0:
+        return ""
+    return f" {count} more {'ply was' if count == 1 else 'plies were'} recorded after it; they do not count."
+
+
+def _ended(replay: Replay, ended: GameEnd, recorded: str | None, lawful: str) -> Finding:
+    later = len(replay.plies) - ended.ply
+    after = later_plies(later)
+    evidence = {"fen": replay.fen_at(ended.ply), **ended.evidence}
+    return Finding(
+        _MISMATCH_CODES[ended.kind], ended.ply, ended.articles[0],
+        f"{ended.reason}{after} The laws give {lawful}; the record gives {recorded or 'no result'}.",
+        evidence,
+    )
+
+
+def _time_forfeit(replay: Replay, recorded: str | None) -> str | None:
+    """How the record shows a loss on time (a Termination tag, the loser's last clock at 0), if it does."""
+    if recorded not in ("1-0", "0-1"):
+        return None
+    termination = replay.tag("Termination") or ""
+    if _TIME_FORFEIT.search(termination):
+        return f'the Termination tag says "{termination}"'
+    loser = chess.BLACK if recorded == "1-0" else chess.WHITE
+    for ply in reversed(replay.plies):
+        if ply.mover == loser:
+            if ply.clock is not None and ply.clock <= 0:
+                return f"{'White' if loser else 'Black'}'s last clock reading ([%clk]) is 0:00:00"
+            break
+    return None
+
+
+def _flag(
+    replay: Replay,
+    board: chess.Board,
+    reinstated: Any,
+    recorded: str,
+    forfeit: str,
+    ruleset: Ruleset,
+    services: Services,
+    deadness: Deadness,
+) -> tuple[str | None, Finding | None]:
+    """A recorded loss on time under the ruleset's no-win test (FIDE 6.9 helpmate, US Chess 14E)."""
+    winner = "white" if recorded == "1-0" else "black"
+    color = chess.WHITE if winner == "white" else chess.BLACK
+    test = ruleset.get_choice("flag.no_win_test", NO_WIN_TESTS)
+    chance = win_chance(board, winner, color, test, ruleset, services, deadness)
+    ply = len(replay.plies) if reinstated is None else reinstated.number - 1
+    loser = "Black" if winner == "white" else "White"
+    evidence: dict[str, Any] = {"fen": board.fen(), "test": chance.test, "lost_on_time": forfeit, **chance.evidence}
+    article = chance.articles[0] if chance.articles else ruleset.ref("6.9")
+    if chance.can_win is None:
+        return None, Finding(
+            "time-forfeit-undecided", ply, article,
+            f"{loser} lost on time ({forfeit}); {' '.join(chance.reasons)} The arbiter decides the result.",
+            evidence,
+        )
+    if chance.can_win:
+        return recorded, None
+    lawful = _armageddon(ruleset, "1/2-1/2")
+    if lawful == recorded:
+        return lawful, None
+    return lawful, Finding(
+        "time-forfeit-unwinnable", ply, article,
+        f"{loser} lost on time ({forfeit}), but {' '.join(chance.reasons)} The game is drawn.",
+        evidence,
+    )
+
+
+def _armageddon(ruleset: Ruleset, result: str) -> str:
+    """Armageddon (``flag.armageddon``): a draw counts as a win for ``flag.armageddon_draw_winner``."""
+    if result != "1/2-1/2" or not ruleset.get_bool("flag.armageddon", False):
+        return result
+    winner = ruleset.get_choice("flag.armageddon_draw_winner", SIDES, "black")
+    return "1-0" if winner == "white" else "0-1"
