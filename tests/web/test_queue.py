@@ -6,7 +6,8 @@ watched, killed and cancelled half-way).
 - an engine claim entered on the web is ruled on by a worker, its progress shown on the case page;
 - a worker SIGKILLed mid-job leaves the job to the other worker, which rules on it once;
 - a cancel from the web process stops the job on its worker;
-- a committee recommendation computed by a worker is the one computed in-process.
+- a committee recommendation computed by a worker is the one computed in-process;
+- ``check-games`` gives the same lines through the workers as in its own process.
 """
 
 from __future__ import annotations
@@ -69,7 +70,9 @@ def _config(folder: Path) -> Path:
     for name in ("syzygy", "gaviota", "checkers-db"):
         text = text.replace(f'"data/{name}"', json.dumps(str(PROJECT_ROOT / "data" / name)))
     text = text.replace('url = "sqlite:///instance/adjudicator.db"', f'url = "sqlite:///{folder / "shared.db"}"')
-    text += "\n[queue]\nheartbeat_seconds = 0.5\nlease_seconds = 3\nwait_seconds = 60\n"
+    for key, value in (("heartbeat_seconds", "0.5"), ("lease_seconds", "3"), ("wait_seconds", "60")):
+        text, count = re.subn(rf"^{key} = \S+", f"{key} = {value}", text, count=1, flags=re.MULTILINE)
+        assert count == 1, f"config.toml has no [queue] {key}"
     path = folder / "config.toml"
     path.write_text(text)
     return path
@@ -89,6 +92,7 @@ class Worker:
 class Queue:
     app: Flask
     client: FlaskClient
+    env: dict[str, str]
     workers: list[Worker] = field(default_factory=list)
 
     def row(self, case_id: int) -> JobRow | None:
@@ -159,7 +163,7 @@ def queue(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Queue]:
         app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test",
                           "CONFIG_PATH": str(config)})  # migrates the shared database first
         assert app.extensions["adjudicator"].remote is not None
-        found = Queue(app, app.test_client())
+        found = Queue(app, app.test_client(), env)
         for number in (1, 2):
             log = folder / f"worker{number}.log"
             with log.open("wb") as handle:
@@ -200,6 +204,30 @@ def test_an_engine_claim_is_ruled_on_by_a_worker_with_its_progress_on_the_page(q
     [ruling] = queue.rulings(case_id)
     assert done.ruling_id == ruling.id and ruling.verdict == "adjudicated"
     assert queue.client.get(f"/cases/{case_id}").headers["Location"].endswith(f"/rulings/{ruling.id}")
+
+
+def test_check_games_gives_the_same_lines_through_the_workers(queue: Queue, tmp_path: Path) -> None:
+    from tests.test_check_games import CHESS_GAMES
+
+    path = tmp_path / "event.pgn"
+    path.write_text("".join(CHESS_GAMES.values()) * 13, encoding="utf-8")  # 130 games: three chunks
+
+    def check(*extra: str) -> list[dict[str, Any]]:
+        done = subprocess.run([sys.executable, "-m", "adjudicator", "check-games", str(path), *extra],
+                              cwd=PROJECT_ROOT, env=queue.env, capture_output=True, timeout=120)
+        assert done.returncode == 0, done.stderr.decode()
+        *games, summary = [json.loads(line) for line in done.stdout.decode().splitlines()]
+        return [*games, {k: v for k, v in summary["summary"].items() if k != "seconds"}]
+
+    here = check("--workers", "1")  # this process
+    with queue.app.extensions["db_sessions"]() as session:
+        before = session.query(JobRow).filter(JobRow.kind == "check-chunk").count()
+    through = check()  # ADJUDICATOR_BROKER_URL is set: the workers
+    assert through == here
+    assert [g["index"] for g in through[:-1]] == list(range(1, 131))
+    assert sum(bool(g["findings"]) for g in through[:-1]) == 13 * 8  # the collection's eight wrong games, each time
+    with queue.app.extensions["db_sessions"]() as session:  # the chunks' rows are gone once read
+        assert session.query(JobRow).filter(JobRow.kind == "check-chunk").count() == before == 0
 
 
 def test_a_worker_killed_mid_job_leaves_the_job_to_the_other(queue: Queue) -> None:

@@ -206,6 +206,8 @@ class Runtime:
 
     def _check_chunk(self, row: JobRow) -> None:
         """A chunk of a collection (``adjudicator check-games``): one JSON result per game, in order."""
-        from engines.collection import check_chunk  # type: ignore[import-not-found,unused-ignore]
+        from engines.collection import check_chunk, make_task
 
-        self._end(row, "done", result=check_chunk(row.payload))
+        payload = row.payload or {}
+        task = make_task(list(payload["records"]), str(payload["game"]), str(payload["ruleset"]), self.config)
+        self._end(row, "done", result=check_chunk(task))
