@@ -19,7 +19,8 @@ from adjudicator.contract import ContractError
 from adjudicator.rulesets import RulesetError
 from web.config import ConfigError
 
-COMMANDS = ("rule", "replay", "unwinnable", "serve", "users", "build_db", "audit", "events", "check_games")
+COMMANDS = ("rule", "replay", "unwinnable", "serve", "users", "build_db", "audit", "events", "check_games",
+            "worker")
 
 
 EXIT_STATUS = {"internal_error": 1, "engine_unavailable": 3}

@@ -141,6 +141,10 @@ class Adjudicator:
         self._pending_lock = threading.Lock()
         self._jobs: OrderedDict[int, Job] = OrderedDict()
         self.keep_jobs = 500
+        from web.queue.remote import Remote
+
+        self.remote = Remote.from_environment(config, sessions)
+        """The task queue's workers (``ADJUDICATOR_BROKER_URL``): background jobs go there; None: this process."""
 
     def services(self) -> Services:
         """The engines and probes, started on first use (a page that rules on nothing starts none)."""
@@ -159,6 +163,12 @@ class Adjudicator:
         """Start ruling on a validated case in an event (a background job's case is stored first)."""
         job = Job(case=case, data=data, meta=meta, source=source, is_background=self.is_background(case.claim),
                   event_id=event_id, submitted_by_id=submitted_by_id)
+        if job.is_background and self.remote is not None:
+            from web.queue import claims
+
+            queued = claims.submit(self.remote, job, self._writing)
+            self._register(queued)
+            return queued
         if job.is_background:
             self.persist(job)
         pool = self.slow if job.is_background else self.quick
@@ -187,12 +197,29 @@ class Adjudicator:
                 del self._jobs[oldest_id]
 
     def job(self, case_id: int) -> Job | None:
+        """The case's job: in this process, or (with the queue) its row as a worker last wrote it."""
         with self._lock:
-            return self._jobs.get(case_id)
+            found = self._jobs.get(case_id)
+        if self.remote is None or (found is not None and not found.is_background):
+            return found
+        from web.queue.claims import RemoteJob
+
+        if isinstance(found, RemoteJob):
+            return found.refresh()
+        loaded = RemoteJob.load(self.remote, case_id)
+        if loaded is not None:
+            self._register(loaded)
+        return loaded
 
     def cancel(self, case_id: int) -> Job | None:
         """Ask a job to stop; a job not yet started never starts."""
         job = self.job(case_id)
+        if self.remote is not None and job is not None and job.is_background:
+            from web.queue import claims
+
+            if not job.is_finished:
+                claims.cancel(self.remote, case_id, self._writing)
+            return self.job(case_id)
         if job is None or job.is_finished:
             return job
         job.cancel_requested.set()

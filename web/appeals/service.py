@@ -160,7 +160,7 @@ def rerun(session: Session, appeal: Appeal, book: RulesetBook, config: Mapping[s
     if not isinstance(case_data, Mapping):
         raise CaseRefused(422, "no_case", "the appealed record keeps no case to re-run", "subject")
     contract_part = {k: v for k, v in case_data.items() if k not in ("round", "board", "players", "members")}
-    ruling, note, settings = recommend(parse_case(contract_part), book, config)
+    ruling, note, settings = recommend(parse_case(contract_part), book, config, contract_part)
     original = record.get("recommendation") if record.get("kind") == "committee-case" else record.get("ruling")
     appeal.rerun_json = canonical({"ruling": ruling, "note": note or None, "engine_settings": settings})
     appeal.difference_json = canonical(differences(original, ruling, record.get("recommendation_note"),

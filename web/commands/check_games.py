@@ -48,7 +48,9 @@ def register(sub: Any) -> None:
     parser.add_argument("--game", choices=("chess", "checkers"), default=None,
                         help="the game (default: the ruleset's, else chess)")
     parser.add_argument("--ruleset", default=None, help="ruleset id (default: fide-standard; acf for checkers)")
-    parser.add_argument("--workers", default="1", help="local worker processes (default 1: this one)")
+    parser.add_argument("--workers", default=None,
+                        help="local worker processes (default: the broker's workers when ADJUDICATOR_BROKER_URL "
+                             "is set, else 1: this one)")
     parser.set_defaults(func=run)
 
 
@@ -154,8 +156,9 @@ def _head(found: Iterator[str], game: str, path: str) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     from engines.collection import check_collection
 
-    workers = _workers(str(args.workers))
+    workers = _workers(str(args.workers or "1"))
     config = load_config()
+    remote = _broker(config) if args.workers is None else None
     game, ruleset = _ruleset(args, RulesetBook.from_config(config))
     started = time.monotonic()
     stream = open_collection(args.file)
@@ -163,9 +166,14 @@ def run(args: argparse.Namespace) -> int:
         found = records(lines(stream, args.file))
         head = _head(found, game, args.file)
         games = with_findings = 0
-        for line in check_collection(
-            itertools.chain(head, found), game=game, ruleset=ruleset, config=config, workers=workers
-        ):
+        if remote is not None:
+            from web.queue.collection import check_on_queue
+
+            checked = check_on_queue(itertools.chain(head, found), game=game, ruleset=ruleset, remote=remote)
+        else:
+            checked = check_collection(itertools.chain(head, found), game=game, ruleset=ruleset, config=config,
+                                       workers=workers)
+        for line in checked:
             games += 1
             with_findings += bool(line["findings"])
             emit(line)
@@ -174,3 +182,19 @@ def run(args: argparse.Namespace) -> int:
             stream.close()
     emit({"summary": {"games": games, "with_findings": with_findings, "seconds": round(time.monotonic() - started, 3)}})
     return 0
+
+
+def _broker(config: dict[str, Any]) -> Any:
+    """The broker's workers (``ADJUDICATOR_BROKER_URL``) and the shared database, or None."""
+    from web.queue import broker_url
+
+    url = broker_url()
+    if url is None:
+        return None
+    from web.committee.store import database_url
+    from web.db import make_engine, make_sessionmaker, migrate
+    from web.queue.remote import Remote
+
+    engine = make_engine(database_url(config))
+    migrate(engine)
+    return Remote(url, config, make_sessionmaker(engine))

@@ -86,9 +86,43 @@ def players_of(case: Case, raw: object) -> dict[str, dict[str, str | None]]:
     return found
 
 
-def recommend(case: Case, book: RulesetBook, config: Mapping[str, Any]) -> tuple[dict[str, Any] | None, str,
-                                                                                  dict[str, Any]]:
-    """The engine/database recommendation (deterministic settings), or why there is none.
+def recommend(case: Case, book: RulesetBook, config: Mapping[str, Any], data: Mapping[str, Any] | None = None
+              ) -> tuple[dict[str, Any] | None, str, dict[str, Any]]:
+    """The engine/database recommendation: here, or on the task queue's workers when there is one.
+
+    With ``ADJUDICATOR_BROKER_URL`` set (and the case's contract ``data`` given) a worker
+    computes it (:func:`recommend_here` there) while this request waits up to
+    ``[queue] wait_seconds``.
+
+    :raises CaseRefused: 503 when no worker answers in time (nothing is stored: the TD tries again).
+    """
+    remote = _remote()
+    if remote is None or data is None:
+        return recommend_here(case, book, config)
+    from web.queue.remote import JobFailed, QueueTimeout
+
+    try:
+        found = remote.run("recommend", {"case": dict(data)})
+    except QueueTimeout as exc:
+        raise CaseRefused(503, "queue_timeout", f"the recommendation is not ready: {exc}", None) from None
+    except JobFailed as exc:
+        return None, f"No recommendation available: {exc.error.get('message')}.", {}
+    return found["ruling"], str(found["note"] or ""), dict(found["settings"])
+
+
+def _remote() -> Any:
+    """The app's task queue (None: no broker, or outside a request)."""
+    from flask import current_app, has_app_context
+
+    if not has_app_context():
+        return None
+    adjudicator = current_app.extensions.get("adjudicator")
+    return getattr(adjudicator, "remote", None)
+
+
+def recommend_here(case: Case, book: RulesetBook, config: Mapping[str, Any]) -> tuple[dict[str, Any] | None, str,
+                                                                                       dict[str, Any]]:
+    """The engine/database recommendation (deterministic settings), computed in this process, or why there is none.
 
     Never fails the case: a claim module not yet available, or an analysis that
     breaks, gives "no recommendation available" with the reason.
@@ -158,7 +192,7 @@ def open_case(session: Session, data: object, opener: User, book: RulesetBook,
     rules = CommitteeRules.for_ruleset(ruleset)
     players = players_of(case, data.get("players"))
     members = _members(session, data.get("members"), rules, players, event)
-    recommendation, note, settings = recommend(case, book, config)
+    recommendation, note, settings = recommend(case, book, config, contract_part)
     row = CommitteeCase(
         opened_at=now(), opened_by_id=opener.id, game=case.game, ruleset=case.ruleset,
         round=_text(data.get("round"), "round", 40), board=_text(data.get("board"), "board", 40),

@@ -1,0 +1,282 @@
+"""The task queue with its real parts (issue 12): Debian's redis-server on a free loopback port, two
+``python3 -m adjudicator worker`` processes and the web app, sharing one SQLite file, with the real
+Stockfish doing the work (a 3,000,000-node adjudication takes a few seconds: a job that can be
+watched, killed and cancelled half-way).
+
+- an engine claim entered on the web is ruled on by a worker, its progress shown on the case page;
+- a worker SIGKILLed mid-job leaves the job to the other worker, which rules on it once;
+- a cancel from the web process stops the job on its worker;
+- a committee recommendation computed by a worker is the one computed in-process;
+- ``check-games`` gives the same lines through the workers as in its own process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from web import create_app
+from web.config import PROJECT_ROOT
+from web.queue.models import JobRow
+from web.queue.rows import claim_job_id
+from web.store import CaseRow, RulingRow, notes_for_case
+
+pytestmark = [pytest.mark.engine, pytest.mark.slow]
+
+REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
+MIDDLEGAME = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+"""An opening position: the engine has to search its whole node budget (no tablebase, no book)."""
+KRK = "8/8/8/4k3/8/8/4K3/7R w - - 0 1"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _wait(condition: Callable[[], Any], seconds: float, what: str) -> Any:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        found = condition()
+        if found:
+            return found
+        time.sleep(0.1)
+    raise AssertionError(f"timed out after {seconds} s waiting for {what}")
+
+
+def _config(folder: Path) -> Path:
+    """config.toml with a slow adjudication, absolute data paths, a short lease and the shared database."""
+    text = (PROJECT_ROOT / "config.toml").read_text()
+    first = "nodes = 100000                       # first search"
+    ceiling = "max_nodes = 1000000                  # scores between the bands"
+    assert first in text and ceiling in text, "config.toml's adjudication budget lines changed"
+    text = text.replace(first, "nodes = 3000000  # first search").replace(ceiling, "max_nodes = 30000000  #")
+    for name in ("syzygy", "gaviota", "checkers-db"):
+        text = text.replace(f'"data/{name}"', json.dumps(str(PROJECT_ROOT / "data" / name)))
+    text = text.replace('url = "sqlite:///instance/adjudicator.db"', f'url = "sqlite:///{folder / "shared.db"}"')
+    for key, value in (("heartbeat_seconds", "0.5"), ("lease_seconds", "3"), ("wait_seconds", "60")):
+        text, count = re.subn(rf"^{key} = \S+", f"{key} = {value}", text, count=1, flags=re.MULTILINE)
+        assert count == 1, f"config.toml has no [queue] {key}"
+    path = folder / "config.toml"
+    path.write_text(text)
+    return path
+
+
+@dataclass
+class Worker:
+    process: subprocess.Popen[bytes]
+    log: Path
+    name: str = ""
+
+    def is_ready(self) -> bool:
+        return "ready." in self.log.read_text(errors="replace")
+
+
+@dataclass
+class Queue:
+    app: Flask
+    client: FlaskClient
+    env: dict[str, str]
+    workers: list[Worker] = field(default_factory=list)
+
+    def row(self, case_id: int) -> JobRow | None:
+        with self.app.extensions["db_sessions"]() as session:
+            return session.get(JobRow, claim_job_id(case_id))
+
+    def rulings(self, case_id: int) -> list[RulingRow]:
+        with self.app.extensions["db_sessions"]() as session:
+            return list(session.query(RulingRow).filter(RulingRow.case_id == case_id))
+
+    def alive(self) -> list[Worker]:
+        return [w for w in self.workers if w.process.poll() is None]
+
+    def claim(self) -> int:
+        """Enter an engine claim on the web; the case's id."""
+        response = self.client.post("/claims", data={"game": "chess", "ruleset": "fide-standard",
+                                                      "claim": "unfinished-game", "fen": MIDDLEGAME})
+        assert response.status_code == 303, response.text
+        found = re.search(r"/cases/(\d+)$", response.headers["Location"])
+        assert found, response.headers["Location"]
+        return int(found.group(1))
+
+    def running(self, case_id: int) -> JobRow:
+        """Wait until a worker has reported progress on the case's job (it is half-way, not just taken)."""
+        return _wait(lambda: (r := self.row(case_id)) is not None and r.status == "running"
+                     and (r.fraction or 0) > 0 and r, 30, f"progress on case {case_id}")
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(10)
+
+
+@pytest.fixture(scope="module")
+def queue(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Queue]:
+    if not os.access(REDIS_SERVER, os.X_OK):
+        pytest.fail(f"redis-server is not installed at {REDIS_SERVER}: run `bash .ci/install` "
+                    "(APT_PACKAGES installs Debian's redis-server)")
+    folder = tmp_path_factory.mktemp("queue")
+    config = _config(folder)
+    port = _free_port()
+    redis = subprocess.Popen([REDIS_SERVER, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                              "--appendonly", "no", "--dir", str(folder)],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env = {**os.environ, "ADJUDICATOR_CONFIG": str(config), "ADJUDICATOR_BROKER_URL": f"redis://127.0.0.1:{port}/0",
+           "PYTHONPATH": str(PROJECT_ROOT)}
+    env.pop("ADJUDICATOR_DATABASE_URL", None)
+    saved = {k: os.environ.get(k) for k in ("ADJUDICATOR_BROKER_URL", "ADJUDICATOR_DATABASE_URL")}
+    processes: list[subprocess.Popen[bytes]] = [redis]
+    app = None
+    try:
+        def pong() -> bool:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1) as sock:
+                    sock.sendall(b"PING\r\n")
+                    return sock.recv(16).startswith(b"+PONG")
+            except OSError:
+                return False
+
+        _wait(pong, 10, "redis-server to answer")
+        os.environ["ADJUDICATOR_BROKER_URL"] = env["ADJUDICATOR_BROKER_URL"]
+        os.environ.pop("ADJUDICATOR_DATABASE_URL", None)
+        app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test",
+                          "CONFIG_PATH": str(config)})  # migrates the shared database first
+        assert app.extensions["adjudicator"].remote is not None
+        found = Queue(app, app.test_client(), env)
+        for number in (1, 2):
+            log = folder / f"worker{number}.log"
+            with log.open("wb") as handle:
+                process = subprocess.Popen([sys.executable, "-m", "adjudicator", "worker"], cwd=PROJECT_ROOT,
+                                           env=env, stdout=subprocess.PIPE, stderr=handle)
+            processes.append(process)
+            found.workers.append(Worker(process, log))
+        for worker in found.workers:
+            assert worker.process.stdout is not None
+            line = worker.process.stdout.readline()
+            assert line, worker.log.read_text()
+            worker.name = json.loads(line)["worker"]
+            _wait(worker.is_ready, 30, f"worker {worker.name} to connect")
+        yield found
+    finally:
+        for process in reversed(processes):
+            _stop(process)
+        if app is not None:
+            app.extensions["adjudicator"].shutdown()
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+def test_an_engine_claim_is_ruled_on_by_a_worker_with_its_progress_on_the_page(queue: Queue) -> None:
+    case_id = queue.claim()
+    row = queue.running(case_id)
+    assert row.worker in {w.name for w in queue.workers}  # a worker, not the web process, runs it
+    page = queue.client.get(f"/cases/{case_id}")
+    assert page.status_code == 200
+    shown = re.search(r'<progress id="job-progress" max="100" value="(\d+)"', page.text)
+    assert shown and int(shown.group(1)) > 0, page.text  # the worker's progress, read from the database
+    assert "engine depth" in page.text
+    done = _wait(lambda: (r := queue.row(case_id)) is not None and r.is_finished and r, 40, "the ruling")
+    assert done.status == "done", done.error
+    [ruling] = queue.rulings(case_id)
+    assert done.ruling_id == ruling.id and ruling.verdict == "adjudicated"
+    assert queue.client.get(f"/cases/{case_id}").headers["Location"].endswith(f"/rulings/{ruling.id}")
+
+
+def test_check_games_gives_the_same_lines_through_the_workers(queue: Queue, tmp_path: Path) -> None:
+    from tests.test_check_games import CHESS_GAMES
+
+    path = tmp_path / "event.pgn"
+    path.write_text("".join(CHESS_GAMES.values()) * 13, encoding="utf-8")  # 130 games: three chunks
+
+    def check(*extra: str) -> list[dict[str, Any]]:
+        done = subprocess.run([sys.executable, "-m", "adjudicator", "check-games", str(path), *extra],
+                              cwd=PROJECT_ROOT, env=queue.env, capture_output=True, timeout=120)
+        assert done.returncode == 0, done.stderr.decode()
+        *games, summary = [json.loads(line) for line in done.stdout.decode().splitlines()]
+        return [*games, {k: v for k, v in summary["summary"].items() if k != "seconds"}]
+
+    here = check("--workers", "1")  # this process
+    with queue.app.extensions["db_sessions"]() as session:
+        before = session.query(JobRow).filter(JobRow.kind == "check-chunk").count()
+    through = check()  # ADJUDICATOR_BROKER_URL is set: the workers
+    assert through == here
+    assert [g["index"] for g in through[:-1]] == list(range(1, 131))
+    assert sum(bool(g["findings"]) for g in through[:-1]) == 13 * 8  # the collection's eight wrong games, each time
+    with queue.app.extensions["db_sessions"]() as session:  # the chunks' rows are gone once read
+        assert session.query(JobRow).filter(JobRow.kind == "check-chunk").count() == before == 0
+
+
+def test_a_worker_killed_mid_job_leaves_the_job_to_the_other(queue: Queue) -> None:
+    assert len(queue.alive()) == 2
+    case_id = queue.claim()
+    row = queue.running(case_id)
+    [victim] = [w for w in queue.workers if w.name == row.worker]
+    victim.process.send_signal(signal.SIGKILL)
+    victim.process.wait(10)
+    done = _wait(lambda: (r := queue.row(case_id)) is not None and r.is_finished and r, 45,
+                 "the other worker to finish the job")
+    assert done.status == "done", done.error
+    assert done.worker != victim.name and done.worker in {w.name for w in queue.alive()}
+    assert done.attempts == 1  # given up by the dead worker once, then ruled on
+    assert len(queue.rulings(case_id)) == 1
+    # the dead worker's unacknowledged message comes back one day: a task for a case ruled on does nothing
+    queue.app.extensions["adjudicator"].remote.publish(claim_job_id(case_id))
+    time.sleep(1.5)
+    assert len(queue.rulings(case_id)) == 1
+    assert queue.row(case_id).ruling_id == done.ruling_id  # type: ignore[union-attr]
+
+
+def test_a_cancel_from_the_web_stops_the_job_on_its_worker(queue: Queue) -> None:
+    case_id = queue.claim()
+    queue.running(case_id)
+    asked = time.monotonic()
+    response = queue.client.post(f"/cases/{case_id}/cancel")
+    assert response.status_code == 303
+    ended = _wait(lambda: (r := queue.row(case_id)) is not None and r.is_finished and r, 20, "the cancel")
+    assert ended.status == "cancelled"
+    assert time.monotonic() - asked < 5  # stopped at its next heartbeat, not at the end of the search
+    assert queue.rulings(case_id) == []
+    page = queue.client.get(f"/cases/{case_id}")
+    assert "Cancelled." in page.text
+    with queue.app.extensions["db_sessions"]() as session:
+        assert [n.kind for n in notes_for_case(session, case_id)] == ["cancelled"]
+        assert session.get(CaseRow, case_id) is not None  # the case stays, without a ruling
+
+
+def test_a_committee_recommendation_from_a_worker_is_the_one_computed_here(queue: Queue) -> None:
+    from adjudicator.contract import parse_case
+    from web.committee.service import recommend_here
+
+    data = {"game": "chess", "ruleset": "fide-standard", "claim": "unfinished-game", "fen": KRK}
+    remote = queue.app.extensions["adjudicator"].remote
+    found = remote.run("recommend", {"case": data}, timeout=40)
+    here, note, _settings = recommend_here(parse_case(data), queue.app.extensions["rulesets"],
+                                           queue.app.config["ADJUDICATOR"])
+    assert found["ruling"] is not None and found["note"] == note
+    for key in ("verdict", "result", "rule_refs"):
+        assert found["ruling"][key] == here[key]  # type: ignore[index]
+    assert found["ruling"]["result"] == "1-0"

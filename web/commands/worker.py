@@ -1,0 +1,67 @@
+"""``adjudicator worker [--concurrency N]``: take jobs from the task queue (``ADJUDICATOR_BROKER_URL``).
+
+The worker rules on engine claims, computes committee recommendations and appeal
+re-runs, and checks chunks of game collections, with its own engine pool
+(``engines.build_services``), writing every job's state into the shared database. It
+prints one JSON line naming itself when it is ready, then Celery's log on stderr; it
+runs until stopped (SIGTERM/Ctrl-C: running jobs finish first; SIGKILL: they go to
+another worker once this one's heartbeat is older than ``[queue] lease_seconds``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from typing import Any
+
+from adjudicator.contract import ContractError
+from web.cli import emit
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser("worker", help="take jobs from the task queue (needs ADJUDICATOR_BROKER_URL)")
+    parser.add_argument("--concurrency", type=int, default=None,
+                        help="jobs run at once (default [queue] concurrency, 1)")
+    parser.add_argument("--loglevel", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from web.committee.store import database_url
+    from web.config import load_config
+    from web.db import make_engine, make_sessionmaker, migrate
+    from web.queue import BROKER_ENV, QUEUE_NAME, TASK_NAME, QueueSettingsError, broker_url
+    from web.queue.remote import Remote
+    from web.queue.worker import Runtime
+
+    url = broker_url()
+    if url is None:
+        raise ContractError("missing_broker", f"set {BROKER_ENV} to the broker's URL (e.g. redis://localhost:6379/0)",
+                            BROKER_ENV)
+    config = load_config()
+    engine = make_engine(database_url(config))
+    migrate(engine)  # the same revisions as the web app's (a no-op when it migrated first)
+    try:
+        remote = Remote(url, config, make_sessionmaker(engine))
+    except QueueSettingsError as exc:
+        raise ContractError("invalid_config", str(exc), "queue") from None
+    concurrency = args.concurrency or remote.settings.concurrency
+    if concurrency < 1:
+        raise ContractError("invalid_field", "--concurrency must be at least 1", "concurrency")
+    runtime = Runtime(config, remote.sessions, remote.settings, remote.publish)
+
+    @remote.celery.task(name=TASK_NAME)  # type: ignore[untyped-decorator]
+    def run_job(job_id: str) -> None:
+        runtime.run(job_id)
+
+    logging.basicConfig(level=args.loglevel, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    runtime.start()
+    emit({"worker": runtime.name, "concurrency": concurrency, "queue": QUEUE_NAME})
+    try:
+        remote.celery.worker_main(["worker", "--pool=threads", f"--concurrency={concurrency}",
+                                   f"--loglevel={args.loglevel}", "-Q", QUEUE_NAME, "--without-gossip",
+                                   "--without-mingle", "-n", f"adjudicator-{runtime.name.replace(':', '-')}@%h"])
+    finally:
+        runtime.stop()
+    return 0
+

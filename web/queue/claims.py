@@ -1,0 +1,109 @@
+"""Engine claims on the queue: the web process stores the case with its job row and publishes it;
+the progress page and the API read the row back (:class:`RemoteJob`), a cancel is written into it."""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from adjudicator.contract import parse_case
+from web import store
+from web.jobs import Job
+from web.queue import rows
+from web.queue.models import JobRow
+from web.queue.remote import Remote
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class RemoteJob(Job):
+    """A claim's job run by a worker: what the page shows is its row in the database."""
+
+    remote: Remote | None = None
+    created_at: float = 0.0
+    started_at: float | None = None
+    finished_at: float | None = None
+    worker: str | None = None
+
+    @property
+    def job_id(self) -> str:
+        assert self.case_id is not None
+        return rows.claim_job_id(self.case_id)
+
+    @property
+    def elapsed(self) -> float:
+        start = self.started_at or self.created_at or time.time()
+        return max(0.0, (self.finished_at or time.time()) - start)
+
+    def refresh(self) -> RemoteJob:
+        """Read the job's row again (state, progress, message, error, ruling)."""
+        assert self.remote is not None
+        row = self.remote.row(self.job_id)
+        if row is not None:
+            self._take(row)
+        return self
+
+    def _take(self, row: JobRow) -> None:
+        self.state, self.fraction, self.message = row.status, row.fraction, row.message or ""
+        self.error, self.ruling_id, self.worker = row.error, row.ruling_id, row.worker
+        self.created_at, self.started_at, self.finished_at = row.created_at, row.started_at, row.finished_at
+        if row.status in ("done", "failed", "cancelled"):
+            self.finished = time.monotonic() if self.finished is None else self.finished
+
+    def wait(self, seconds: float) -> bool:
+        """Wait up to ``seconds`` for a worker to finish the job; whether it has."""
+        deadline = time.monotonic() + seconds
+        while not self.refresh().is_finished and time.monotonic() < deadline:
+            time.sleep(min(Remote.POLL_SECONDS, max(0.0, deadline - time.monotonic())))
+        return self.is_finished
+
+    @classmethod
+    def load(cls, remote: Remote, case_id: int) -> RemoteJob | None:
+        """The job of a stored case (submitted by any web process), or None when it has no job row."""
+        with remote.sessions() as session:
+            row = session.get(JobRow, rows.claim_job_id(case_id))
+            case = None if row is None else session.get(store.CaseRow, case_id)
+            if row is None or case is None:
+                return None
+            job = cls(case=parse_case(case.data), data=case.data, meta={}, source=case.source, is_background=True,
+                      case_id=case_id, event_id=case.event_id, submitted_by_id=case.submitted_by_id, remote=remote)
+        job._take(row)
+        return job
+
+
+def submit(remote: Remote, job: Job, writing: Any) -> RemoteJob:
+    """Store the case and its job row in one transaction, then publish the job to the workers.
+
+    A broker that cannot be reached fails the job at once, with the reason on the case.
+    """
+    with writing, remote.sessions() as session:
+        case = store.add_case(session, job.data, job.meta, job.source, job.event_id, job.submitted_by_id)
+        session.add(rows.new_row(rows.claim_job_id(case.id), "claim", case_id=case.id))
+        session.commit()
+        case_id = case.id
+    queued = RemoteJob(case=job.case, data=job.data, meta=job.meta, source=job.source, is_background=True,
+                       case_id=case_id, event_id=job.event_id, submitted_by_id=job.submitted_by_id, remote=remote,
+                       created_at=time.time())
+    try:
+        remote.publish(queued.job_id)
+    except Exception as exc:
+        log.exception("could not publish the job of case %s", case_id)
+        message = f"the task queue cannot be reached: {type(exc).__name__}"
+        with writing, remote.sessions() as session:
+            if rows.fail_unsent(session, queued.job_id, {"code": "ruling_failed", "message": message, "field": None}):
+                store.add_note(session, case_id, "failed", message)
+            session.commit()
+    return queued.refresh()
+
+
+def cancel(remote: Remote, case_id: int, writing: Any) -> None:
+    """Ask the job's worker to stop (read at its next heartbeat); a job no worker took yet ends now."""
+    with writing, remote.sessions() as session:
+        status, ended = rows.request_cancel(session, rows.claim_job_id(case_id))
+        if ended:
+            store.add_note(session, case_id, "cancelled", "cancelled by the TD before a ruling")
+        session.commit()
+    log.info("cancel of case %s asked (job %s)", case_id, status)

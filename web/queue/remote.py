@@ -1,0 +1,79 @@
+"""The web (or a command's) side of the queue: write a job's row, publish its id, read its state back."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from web.queue import TASK_NAME, QueueSettings, broker_url, make_celery, rows
+from web.queue.models import JobRow
+
+
+class QueueTimeout(TimeoutError):
+    """The workers did not finish a job the caller waits for in time (none running, or all busy)."""
+
+
+class JobFailed(RuntimeError):
+    """A job the caller waits for failed on its worker; ``error`` is the contract's error object."""
+
+    def __init__(self, error: Mapping[str, Any]) -> None:
+        super().__init__(str(error.get("message")))
+        self.error = dict(error)
+
+
+class Remote:
+    """Publishes jobs to the broker's workers; the job rows are the only state."""
+
+    POLL_SECONDS = 0.1
+
+    def __init__(self, url: str, config: Mapping[str, Any], sessions: sessionmaker[Session]) -> None:
+        self.url = url
+        self.settings = QueueSettings.from_config(config)
+        self.sessions = sessions
+        self.celery = make_celery(url, self.settings)
+
+    @classmethod
+    def from_environment(cls, config: Mapping[str, Any], sessions: sessionmaker[Session]) -> Remote | None:
+        """The queue named by ``ADJUDICATOR_BROKER_URL``, or None (jobs run in this process)."""
+        url = broker_url()
+        return None if url is None else cls(url, config, sessions)
+
+    def publish(self, job_id: str) -> None:
+        """Send the job's id to the workers (its row is committed already)."""
+        self.celery.send_task(TASK_NAME, args=[job_id], task_id=f"{job_id}#{uuid.uuid4().hex[:8]}")
+
+    def row(self, job_id: str) -> JobRow | None:
+        with self.sessions() as session:
+            return session.get(JobRow, job_id)
+
+    def run(self, kind: str, payload: Any, timeout: float | None = None) -> Any:
+        """Run one job on the workers and wait for its result.
+
+        :raises QueueTimeout: not finished within ``timeout`` (default ``[queue] wait_seconds``).
+        :raises JobFailed: the job failed on its worker.
+        """
+        job_id = f"{kind}:{uuid.uuid4().hex}"
+        with self.sessions() as session:
+            session.add(rows.new_row(job_id, kind, payload=payload))
+            session.commit()
+        self.publish(job_id)
+        return self.result(job_id, timeout)
+
+    def result(self, job_id: str, timeout: float | None = None) -> Any:
+        """Wait for job ``job_id`` and give its result."""
+        deadline = time.monotonic() + (self.settings.wait_seconds if timeout is None else timeout)
+        while True:
+            found = self.row(job_id)
+            if found is not None and found.is_finished:
+                if found.status != "done":
+                    raise JobFailed(found.error or {"code": "ruling_failed", "message": f"the job was {found.status}",
+                                                    "field": None})
+                return found.result
+            if time.monotonic() > deadline:
+                raise QueueTimeout(f"no worker finished job {job_id} in time (is `adjudicator worker` running?)")
+            time.sleep(self.POLL_SECONDS)
+

@@ -1,0 +1,124 @@
+"""The job rows' transitions, each one conditional update, so that two processes never both win one.
+
+queued -> running (a worker wins the row), running -> done/failed/cancelled (only the worker
+holding it), running -> queued (its worker fell silent: :func:`reap`), queued -> cancelled
+(the TD cancelled before any worker took it).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session, sessionmaker
+
+from web.queue.models import JobRow
+
+
+def claim_job_id(case_id: int) -> str:
+    """The idempotent name of the job that rules on case ``case_id``."""
+    return f"case:{case_id}"
+
+
+def new_row(job_id: str, kind: str, *, case_id: int | None = None, payload: Any = None) -> JobRow:
+    return JobRow(id=job_id, kind=kind, case_id=case_id, status="queued", message="", cancel_requested=False,
+                  payload_json=None if payload is None else json.dumps(payload, ensure_ascii=False),
+                  attempts=0, created_at=time.time())
+
+
+def _changed(session: Session, statement: Any) -> bool:
+    result: Any = session.execute(statement.execution_options(synchronize_session=False))
+    return bool(result.rowcount)
+
+
+def take(sessions: sessionmaker[Session], job_id: str, worker: str) -> JobRow | None:
+    """Win a queued job for ``worker`` (None: finished, taken by another, or no such job)."""
+    now = time.time()
+    with sessions() as session:
+        won = _changed(session, update(JobRow).where(JobRow.id == job_id, JobRow.status == "queued").values(
+            status="running", worker=worker, started_at=now, heartbeat_at=now))
+        session.commit()
+        return session.get(JobRow, job_id) if won else None
+
+
+def finish(session: Session, job_id: str, worker: str, status: str, *, result: Any = None,
+           error: Mapping[str, Any] | None = None, ruling_id: int | None = None) -> bool:
+    """End ``worker``'s job (in the caller's transaction); False when the worker no longer holds it."""
+    values: dict[str, Any] = {"status": status, "finished_at": time.time(), "heartbeat_at": time.time()}
+    if status == "done":
+        values["fraction"] = 1.0
+    if result is not None:
+        values["result_json"] = json.dumps(result, ensure_ascii=False, default=str)
+    if error is not None:
+        values["error_json"] = json.dumps(dict(error), ensure_ascii=False)
+    if ruling_id is not None:
+        values["ruling_id"] = ruling_id
+    return _changed(session, update(JobRow).where(JobRow.id == job_id, JobRow.worker == worker,
+                                                  JobRow.status == "running").values(**values))
+
+
+def beat(sessions: sessionmaker[Session], worker: str, progress: Mapping[str, tuple[float | None, str]]) -> set[str]:
+    """Write ``worker``'s heartbeat and the progress of its running jobs; the ids whose cancel was asked."""
+    if not progress:
+        return set()
+    now = time.time()
+    with sessions() as session:
+        for job_id, (fraction, message) in progress.items():
+            session.execute(update(JobRow).where(JobRow.id == job_id, JobRow.worker == worker,
+                                                 JobRow.status == "running")
+                            .values(heartbeat_at=now, fraction=fraction, message=message[:200])
+                            .execution_options(synchronize_session=False))
+        cancelled = session.scalars(select(JobRow.id).where(JobRow.id.in_(sorted(progress)),
+                                                            JobRow.cancel_requested.is_(True))).all()
+        session.commit()
+    return set(cancelled)
+
+
+def reap(sessions: sessionmaker[Session], lease_seconds: float, max_attempts: int) -> list[str]:
+    """Put back on the queue every running job whose worker has been silent for ``lease_seconds``.
+
+    Returns the ids put back (to publish again). A job whose worker died ``max_attempts``
+    times fails instead, with the reason (noted on its case).
+    """
+    from web import store
+
+    stale = time.time() - lease_seconds
+    requeued: list[str] = []
+    with sessions() as session:
+        silent = session.execute(select(JobRow.id, JobRow.attempts, JobRow.worker, JobRow.case_id).where(
+            JobRow.status == "running", JobRow.heartbeat_at < stale)).all()
+        for job_id, attempts, worker, case_id in silent:
+            where = (JobRow.id == job_id, JobRow.status == "running", JobRow.worker == worker,
+                     JobRow.heartbeat_at < stale)
+            if attempts + 1 >= max_attempts:
+                message = f"the job's worker stopped {attempts + 1} times; the job is given up"
+                error = {"code": "ruling_failed", "field": None, "message": message}
+                if _changed(session, update(JobRow).where(*where).values(
+                        status="failed", error_json=json.dumps(error), finished_at=time.time(),
+                        attempts=attempts + 1)) and case_id is not None:
+                    store.add_note(session, case_id, "failed", message)
+            elif _changed(session, update(JobRow).where(*where).values(
+                    status="queued", worker=None, attempts=attempts + 1, message="worker lost; waiting for another")):
+                requeued.append(job_id)
+        session.commit()
+    return requeued
+
+
+def request_cancel(session: Session, job_id: str) -> tuple[str | None, bool]:
+    """Ask for a cancel (in the caller's transaction): a queued job ends at once, a running one at its
+    worker's next heartbeat. The job's state after, and whether this call ended it."""
+    _changed(session, update(JobRow).where(JobRow.id == job_id, JobRow.status.in_(("queued", "running")))
+             .values(cancel_requested=True))
+    ended = _changed(session, update(JobRow).where(JobRow.id == job_id, JobRow.status == "queued")
+                     .values(status="cancelled", finished_at=time.time()))
+    status = session.scalar(select(JobRow.status).where(JobRow.id == job_id))
+    return status, ended
+
+
+def fail_unsent(session: Session, job_id: str, error: Mapping[str, Any]) -> bool:
+    """Fail a queued job that could not be published (in the caller's transaction)."""
+    return _changed(session, update(JobRow).where(JobRow.id == job_id, JobRow.status == "queued").values(
+        status="failed", finished_at=time.time(), error_json=json.dumps(dict(error), ensure_ascii=False)))
