@@ -10,9 +10,12 @@ from werkzeug.wrappers import Response
 from adjudicator.contract import ContractError
 from web import submit
 from web.boards import checkers_grid, edit_checkers
+from adjudicator.requirements import missing_facts
 from web.claims.forms import (
     CLAIM_LABELS,
+    FINDINGS,
     GAME_LABELS,
+    REQUESTS,
     ClaimForm,
     claims_for,
     read_form,
@@ -60,6 +63,8 @@ def render_form(claim_form: ClaimForm, status: int = 200) -> tuple[str, int]:
         "checkers_grid": checkers_grid(claim_form.value("fen")) if game == "checkers" else [],
         "red_to_move": not claim_form.value("fen").strip().upper().startswith("W"),
         "events": rulable_events(get_session(), current_actor()),
+        "findings": FINDINGS,
+        "requests": REQUESTS,
         "event_slug": claim_form.value(EVENT_FIELD) or session.get(EVENT_FIELD) or DEFAULT_SLUG,
     }
     template = "claims/_form.html" if is_htmx() else "claims/new.html"
@@ -121,6 +126,11 @@ def create() -> Response | tuple[str, int]:
     try:
         event = resolve_event(claim_form.value(EVENT_FIELD) or None, EVENT_FIELD)
         data, meta = to_case(claim_form, event.ruleset or default_ruleset(claim_form.game))
+        missing = missing_facts(data)
+        if missing:  # a slip on the form: refused before any ruling is made or stored
+            for exc in missing:
+                claim_form.add_error(exc, visible)
+            return render_form(claim_form, 422)
         job = submit.start(data, meta, "web", event, current_actor())
     except AccessRefused as exc:
         claim_form.general_errors.append(exc.message)
@@ -149,6 +159,10 @@ def _values_from_case(row: CaseRow) -> dict[str, Any]:
         intended_move=data.get("intended_move"),
         time_control=data.get("time_control"),
         alleged_illegal_ply=data.get("alleged_illegal_ply"),
+        td_finding=data.get("td_finding"),
+        request=data.get("request"),
+        opponent_bonus=data.get("opponent_bonus") is True or None,
+        postponed=data.get("postponed") is True or None,
         event=row.event,
         round=row.round,
         board=row.board,
