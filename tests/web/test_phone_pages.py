@@ -136,3 +136,20 @@ def test_the_appeal_pages_fit_a_phone_pass_axe_and_hide_the_raw_record(site: Sit
     assert "m3" in visible and "White holds in the double corner" in visible
     page.click("summary:has-text('Show the raw record')")
     assert '"fen"' in page.locator("main").inner_text()
+
+
+def test_a_trf_import_fills_the_players_for_round_and_board(site: Site, phone_as: Any) -> None:
+    page = phone_as("tina")
+    page.goto(f"{site.base}/events/default/pairings")
+    page.set_input_files("#trf", str(Path(__file__).resolve().parent.parent / "data" / "club.trf"))
+    page.click("button[type=submit].primary")
+    page.wait_for_selector("#imported")
+    check_page(page, site.base, "phone-pairings")
+    page.goto(f"{site.base}/claims/new")
+    page.click("summary:has-text('Event, round')")
+    page.fill("#f-round", "2")
+    page.fill("#f-board", "1")
+    page.press("#f-board", "Tab")
+    page.wait_for_function("() => document.querySelector('#f-first_player').value === 'Beta, Bob'")
+    assert page.input_value("#f-second_player") == "Alpha, Ann"
+    check_page(page, site.base, "phone-claim-players-filled")

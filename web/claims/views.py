@@ -24,7 +24,8 @@ from web.claims.forms import (
 )
 from web.db import get_session
 from web.events import current_actor, remember_case, resolve_event
-from web.events.access import AccessRefused, may_see_rulings, rulable_events
+from web.events.access import AccessRefused, event_named, may_see_rulings, rulable_events
+from web.events.pairings import pairing_for
 from web.events.models import DEFAULT_SLUG, Event
 from web.htmx import is_htmx
 from web.store import CaseRow
@@ -71,6 +72,20 @@ def render_form(claim_form: ClaimForm, status: int = 200) -> tuple[str, int]:
     return render_template(template, **context), status
 
 
+def fill_players(claim_form: ClaimForm) -> None:
+    """Round and board fill in the players from the event's imported pairings (typed names win)."""
+    if claim_form.value("first_player").strip() or claim_form.value("second_player").strip():
+        return
+    try:
+        event = event_named(get_session(), claim_form.value(EVENT_FIELD) or None, EVENT_FIELD)
+    except ContractError:
+        return
+    game = pairing_for(get_session(), event, claim_form.value("round"), claim_form.value("board"))
+    if game is not None:
+        claim_form.values["first_player"] = game.white
+        claim_form.values["second_player"] = game.black
+
+
 @bp.get("/")
 def index() -> Response:
     return redirect(url_for("claims.new"))
@@ -102,6 +117,7 @@ def redraw() -> tuple[str, int]:
     """
     claim_form = read_form(request.form)
     claim_form.values[EVENT_FIELD] = request.form.get(EVENT_FIELD, "")
+    fill_players(claim_form)
     if claim_form.game == "checkers":
         action = request.form.get("place", "")
         turn = request.form.get("checkers_turn")
@@ -117,6 +133,7 @@ def create() -> Response | tuple[str, int]:
     """Rule on the claim: the ruling page when it is quick, the job's progress page otherwise."""
     claim_form = read_form(request.form, request.files)
     claim_form.values[EVENT_FIELD] = request.form.get(EVENT_FIELD, "")
+    fill_players(claim_form)
     for key in (*REMEMBERED, EVENT_FIELD):
         if claim_form.value(key):
             session[key] = claim_form.value(key)
