@@ -79,7 +79,8 @@ def parse_trf(text: str) -> Tournament:
             raise TrfError(f"line {number}: the starting rank (columns 5-8) is not a number: {rank_text!r}")
         rank = int(rank_text)
         rating_text = line[48:52].strip()
-        tournament.players[rank] = Player(rank, line[14:47].strip(), int(rating_text) if rating_text.isdigit() else None)
+        rating = int(rating_text) if rating_text.isdigit() else None
+        tournament.players[rank] = Player(rank, line[14:47].strip(), rating)
         rounds[rank] = _rounds(line)
     if not tournament.players:
         raise TrfError("no player lines (001) in the file: is it a FIDE TRF file?")

@@ -49,7 +49,8 @@ def test_the_appeal_page_shows_the_full_record_and_the_rerun(app: Flask) -> None
         assert re.search(rf"<td>{member}</td><td[^>]*>{re.escape(vote)}</td>", page), member
     assert "White holds" in page
     # vote times: readable on the page, the exact instant kept in <time datetime>
-    assert re.search(r'<time datetime="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z"><span class="nowrap">\d{4}-\d\d-\d\d</span> '
+    assert re.search(r'<time datetime="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z">'
+                     r'<span class="nowrap">\d{4}-\d\d-\d\d</span> '
                      r'<span class="nowrap">\d\d:\d\d UTC</span></time>', page)
     assert "B:W21,22,23,K30:B9,10,11" in page  # the inputs
     assert "&#34;deterministic&#34;: true" in page or '"deterministic": true' in page  # engine settings

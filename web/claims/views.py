@@ -8,9 +8,9 @@ from flask import Blueprint, current_app, redirect, render_template, request, se
 from werkzeug.wrappers import Response
 
 from adjudicator.contract import ContractError
+from adjudicator.requirements import missing_facts
 from web import submit
 from web.boards import checkers_grid, edit_checkers
-from adjudicator.requirements import missing_facts
 from web.claims.forms import (
     CLAIM_LABELS,
     FINDINGS,
@@ -25,8 +25,8 @@ from web.claims.forms import (
 from web.db import get_session
 from web.events import current_actor, remember_case, resolve_event
 from web.events.access import AccessRefused, event_named, may_see_rulings, rulable_events
-from web.events.pairings import pairing_for
 from web.events.models import DEFAULT_SLUG, Event
+from web.events.pairings import pairing_for
 from web.htmx import is_htmx
 from web.store import CaseRow
 
