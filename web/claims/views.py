@@ -7,7 +7,7 @@ from typing import Any
 from flask import Blueprint, current_app, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response
 
-from adjudicator.contract import ContractError
+from adjudicator.contract import ContractError, parse_case
 from adjudicator.requirements import missing_facts
 from web import submit
 from web.boards import checkers_grid, edit_checkers
@@ -143,10 +143,15 @@ def create() -> Response | tuple[str, int]:
     try:
         event = resolve_event(claim_form.value(EVENT_FIELD) or None, EVENT_FIELD)
         data, meta = to_case(claim_form, event.ruleset or default_ruleset(claim_form.game))
-        missing = missing_facts(data)
-        if missing:  # a slip on the form: refused before any ruling is made or stored
-            for exc in missing:
-                claim_form.add_error(exc, visible)
+        problems: list[ContractError] = []
+        try:
+            parse_case(data)  # what the contract refuses, shown together with the missing facts
+        except ContractError as exc:
+            problems.append(exc)
+        problems.extend(missing_facts(data))
+        if problems:  # a slip on the form: refused before any ruling is made or stored
+            for problem in problems:
+                claim_form.add_error(problem, visible)
             return render_form(claim_form, 422)
         job = submit.start(data, meta, "web", event, current_actor())
     except AccessRefused as exc:
