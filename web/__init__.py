@@ -23,8 +23,10 @@ BLUEPRINTS: list[str] = [
     "web.rulings:bp",
     "web.history:bp",
     "web.api:bp",
+    "web.events.pairings_views:bp",  # an event's TRF pairings (issue 13)
     "web.committee:init_app",  # users, committee cases, appeals, audit (issue 7)
     "web.security:init_app",  # ProxyFix, cookie flags, security headers (issue 11)
+    "web.timefmt:init_app",  # the |when filter: readable times (issue 13)
 ]
 """Every area of the app, registered in this order."""
 

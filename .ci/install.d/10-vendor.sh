@@ -13,6 +13,7 @@ VENDOR=web/static/vendor
 PACKAGES=(
   "htmx.org@2.0.11|htmx-2.0.11|LICENSE dist/htmx.min.js"
   "cm-chessboard@8.15.1|cm-chessboard-8.15.1|LICENSE src assets/chessboard.css assets/pieces/standard.svg assets/extensions/markers/markers.css assets/extensions/markers/markers.svg"
+  "axe-core@4.14.1|axe-core-4.14.1|LICENSE axe.min.js"
 )
 
 check() {  # all files listed for $1 in VENDOR.md are present with the right sum

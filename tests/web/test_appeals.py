@@ -46,9 +46,12 @@ def test_the_appeal_page_shows_the_full_record_and_the_rerun(app: Flask) -> None
     page = login(app, "april", "appeals-password").get(url).get_data(as_text=True)
     assert "Red says the win is clear" in page
     for member, vote in (("m1", "1-0"), ("m2", "1-0"), ("m3", "1/2-1/2")):
-        assert re.search(rf"<td>{member}</td><td>{re.escape(vote)}</td>", page), member
+        assert re.search(rf"<td>{member}</td><td[^>]*>{re.escape(vote)}</td>", page), member
     assert "White holds" in page
-    assert re.search(r"<td>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z</td>", page)  # vote times
+    # vote times: readable on the page, the exact instant kept in <time datetime>
+    assert re.search(r'<time datetime="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z">'
+                     r'<span class="nowrap">\d{4}-\d\d-\d\d</span> '
+                     r'<span class="nowrap">\d\d:\d\d UTC</span></time>', page)
     assert "B:W21,22,23,K30:B9,10,11" in page  # the inputs
     assert "&#34;deterministic&#34;: true" in page or '"deterministic": true' in page  # engine settings
     assert "ACF Master Division local rules" in page
@@ -63,9 +66,11 @@ def test_a_changed_analysis_shows_as_a_difference(app: Flask, tmp_path: Path) ->
     _td, url = file_appeal(app)
     page = login(app, "april", "appeals-password").get(url).get_data(as_text=True)
     assert "difference(s) from the original analysis" in page
-    # no analysis now: the whole recommendation differs; with one, at least its reasons do
-    assert "<td>recommendation</td>" in page or "<td>reasons</td>" in page
-    assert "Red wins" in page
+    # in words, part by part, before the raw record: the reasons differ, and both are written out
+    readable = page.split('id="raw"')[0]
+    assert re.search(r"<strong>Reasons</strong>:\s*<span class=\"tag rejected\">differs</span>", readable)
+    assert "Original: Red wins" in readable
+    assert "Result</strong>:" in readable and "Original: 1-0" in readable
 
 
 def test_the_appeals_committee_overturns_with_a_new_result_and_reasons(app: Flask) -> None:

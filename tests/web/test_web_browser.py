@@ -118,6 +118,7 @@ def test_cancel_an_engine_claim(live_server: str, phone: Any, stand_ins: dict[st
 
 def test_print_the_ruling_sheet(live_server: str, phone: Any, stand_ins: dict[str, str]) -> None:
     open_form(phone, live_server, stand_ins["quick"])
+    phone.check('input[name="claimant"][value="white"]', force=True)  # a player's claim names the claimant
     phone.fill("#f-record", THREEFOLD)
     phone.click("summary:has-text('Event, round')")
     phone.fill("#f-round", "3")
@@ -145,7 +146,7 @@ def test_a_form_error_names_the_field_and_keeps_the_input(
     phone.fill("#f-clock_white", "1:99:00")
     phone.click("button[type=submit].primary")
     phone.wait_for_selector("#clock_white-error")
-    assert "clock.white" in phone.inner_text("#clock_white-error")
+    assert "1:99:00" in phone.inner_text("#clock_white-error")
     assert phone.input_value("#f-clock_white") == "1:99:00"
     assert "4. Ng1 Ng8" in phone.input_value("#f-record")
     shot(phone, "form-error")

@@ -10,6 +10,7 @@ from adjudicator.committee import RESULTS
 from adjudicator.contract import ContractError
 from adjudicator.rulesets import RulesetBook
 from web.appeals.models import Appeal
+from web.appeals.readable import compare, raw, record_diagram, words
 from web.appeals.service import decide_appeal, file_appeal, rerun
 from web.auth import login_required, page_user
 from web.committee.models import CommitteeCase
@@ -72,8 +73,17 @@ def file() -> Response | tuple[str, int]:
 @login_required()
 def show(appeal_id: int) -> str:
     appeal = _appeal_or_404(appeal_id)
-    return render_template("appeals/show.html", appeal=appeal, user=page_user(), results=RESULTS,
-                           error=request.args.get("error"))
+    return _page(appeal, request.args.get("error"))
+
+
+def _page(appeal: Appeal, error: str | None) -> str:
+    """The appeal as a readable page: the case, the votes, the diagram, the re-run compared in words."""
+    record = appeal.record
+    original = record.get("recommendation") if record.get("kind") == "committee-case" else record.get("ruling")
+    rerun_ruling = (appeal.rerun or {}).get("ruling") if appeal.rerun else None
+    return render_template("appeals/show.html", appeal=appeal, user=page_user(), results=RESULTS, error=error,
+                           diagram=record_diagram(record), lines=compare(original, rerun_ruling),
+                           original=original, raw=raw, words=words)
 
 
 @bp.post("/<int:appeal_id>/rerun")
@@ -105,8 +115,6 @@ def decision(appeal_id: int) -> Response | tuple[str, int]:
         if status == 403:
             abort(403, exc.message)
         if status == 409:
-            fresh = _appeal_or_404(appeal_id)
-            return render_template("appeals/show.html", appeal=fresh, user=page_user(), results=RESULTS,
-                                   error=exc.message), 409
+            return _page(_appeal_or_404(appeal_id), exc.message), 409
         return redirect(url_for("appeals.show", appeal_id=appeal_id, error=exc.message), 303)
     return redirect(url_for("appeals.show", appeal_id=appeal_id), 303)

@@ -31,7 +31,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "fifty-move": ("position", "intended_move"),
     "forty-move": ("position", "intended_move"),
     "flag": ("position", "clocks", "flagged", "time_control"),
-    "insufficient-losing-chances": ("position", "clocks", "time_control"),
+    "insufficient-losing-chances": ("position", "clocks", "time_control", "finding"),
     "unfinished-game": ("position", "clocks", "time_control"),
     "illegal-move": ("position", "alleged_illegal_ply", "clocks", "time_control"),
 }
@@ -41,6 +41,22 @@ GAME_LABELS = {"chess": "Chess", "checkers": "Checkers"}
 MAX_UPLOAD_BYTES = 1_000_000
 
 TEXT_FIELDS = ("record", "fen", "intended_move", "time_control", "alleged_illegal_ply", *META_FIELDS)
+
+FINDINGS: dict[str, str] = {
+    "": "Recommend one from the position",
+    "clear": "Clear: the claimant cannot lose by normal means",
+    "unclear": "Unclear: decide later (postpone)",
+    "incorrect": "Incorrect: the claim is wrong",
+}
+"""The TD's own finding on an insufficient-losing-chances claim (``td_finding``; README "Case fields")."""
+REQUESTS: dict[str, str] = {"draw": "A draw (III.5)", "increment": "A 5 s increment for both (III.4)"}
+FINDING_CHECKS = ("opponent_bonus", "postponed")
+"""The finding's yes/no facts: the opponent's 2 minutes (III.5.2), a claim postponed earlier and decided now."""
+
+FIELD_ORDER = ("event_slug", "game", "ruleset", "claim", "claimant", "record", "record_file", "fen", "intended_move",
+               "alleged_illegal_ply", "clock_white", "clock_red", "clock_black", "flagged", "time_control",
+               "td_finding", "request", "opponent_bonus", "postponed", *META_FIELDS)
+"""The fields in the order the form shows them: focus goes to the first one in error."""
 
 
 def claims_for(game: str) -> list[str]:
@@ -52,15 +68,21 @@ def side_label(side: str) -> str:
     return side.capitalize()
 
 
-def form_field(contract_field: str | None) -> str | None:
-    """The form field that shows a contract field's error (``clock.white`` -> ``clock_white``)."""
+def form_field(contract_field: str | None, game: str = "chess") -> str | None:
+    """The form field that shows a contract field's error (``clock.white`` -> ``clock_white``).
+
+    In checkers the first mover's clock may be called ``black`` (PDN's name for Red); in chess
+    ``clock.black`` is Black's clock, shown by the Black field.
+    """
     if contract_field is None:
         return None
     if contract_field in ("clock.flagged", "flagged"):
         return "flagged"
     if contract_field.startswith("clock."):
         side = contract_field.split(".", 1)[1].lower()
-        return f"clock_{'red' if side == 'black' else side}" if side in ("red", "black") else f"clock_{side}"
+        if game == "checkers" and side == "black":
+            side = "red"
+        return f"clock_{side}"
     if contract_field == "start_fen":
         return "fen"
     return contract_field
@@ -100,10 +122,18 @@ class ClaimForm:
         flagged = self.values.get("flagged") or []
         return [str(f) for f in flagged]
 
+    @property
+    def first_error(self) -> str | None:
+        """The first field in error, in the form's order (it gets the focus)."""
+        return next((name for name in FIELD_ORDER if name in self.errors), next(iter(self.errors), None))
+
     def add_error(self, exc: ContractError, visible: set[str]) -> None:
-        name = form_field(exc.field)
+        name = form_field(exc.field, self.game)
         if name is not None and name in visible:
-            self.errors[name] = exc.message
+            message = exc.message
+            if exc.field and message.startswith(f"{exc.field}: "):  # the field is named by where it shows
+                message = message[len(exc.field) + 2 :]
+            self.errors.setdefault(name, message)
         else:
             where = f" ({exc.field})" if exc.field else ""
             self.general_errors.append(f"{exc.message}{where}")
@@ -119,6 +149,8 @@ class ClaimForm:
             shown |= {f"clock_{side}" for side in self.sides}
         if self.needs("flagged"):
             shown.add("flagged")
+        if self.needs("finding"):
+            shown |= {"td_finding", "request", *FINDING_CHECKS}
         return shown
 
 
@@ -126,10 +158,12 @@ def read_form(form: MultiDict[str, str], files: Mapping[str, FileStorage] | None
     """The posted form's values (typed text kept as typed), with an upload read as the record."""
     values: dict[str, Any] = {}
     names = ("game", "ruleset", "claim", "claimant", *TEXT_FIELDS, "clock_white", "clock_black", "clock_red")
-    for name in (*names, "checkers_piece", "checkers_turn"):
+    for name in (*names, "checkers_piece", "checkers_turn", "td_finding", "request"):
         if name in form:
             values[name] = form.get(name, "")
     values["flagged"] = form.getlist("flagged")
+    for name in FINDING_CHECKS:
+        values[name] = form.get(name) == "yes"
     claim_form = ClaimForm(values=values)
     upload = (files or {}).get("record_file")
     if upload is not None and upload.filename:
@@ -189,5 +223,20 @@ def to_case(claim_form: ClaimForm, default_ruleset: str) -> tuple[dict[str, Any]
                     "invalid_field", "alleged_illegal_ply must be a whole number of at least 1", "alleged_illegal_ply"
                 )
             case["alleged_illegal_ply"] = int(ply)
+    if claim_form.needs("finding"):
+        finding = text("td_finding")
+        if finding is not None:
+            if finding not in FINDINGS:
+                raise ContractError("invalid_field", f"td_finding must be one of {', '.join(f for f in FINDINGS if f)}",
+                                    "td_finding")
+            case["td_finding"] = finding
+        request = text("request")
+        if request is not None and request != "draw":
+            if request not in REQUESTS:
+                raise ContractError("invalid_field", "request must be draw or increment", "request")
+            case["request"] = request
+        for name in FINDING_CHECKS:
+            if v.get(name) is True:
+                case[name] = True
     meta = {name: text(name) for name in META_FIELDS}
     return {k: val for k, val in case.items() if val is not None}, meta

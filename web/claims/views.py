@@ -7,12 +7,15 @@ from typing import Any
 from flask import Blueprint, current_app, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response
 
-from adjudicator.contract import ContractError
+from adjudicator.contract import ContractError, parse_case
+from adjudicator.requirements import missing_facts
 from web import submit
 from web.boards import checkers_grid, edit_checkers
 from web.claims.forms import (
     CLAIM_LABELS,
+    FINDINGS,
     GAME_LABELS,
+    REQUESTS,
     ClaimForm,
     claims_for,
     read_form,
@@ -21,8 +24,9 @@ from web.claims.forms import (
 )
 from web.db import get_session
 from web.events import current_actor, remember_case, resolve_event
-from web.events.access import AccessRefused, may_see_rulings, rulable_events
+from web.events.access import AccessRefused, event_named, may_see_rulings, rulable_events
 from web.events.models import DEFAULT_SLUG, Event
+from web.events.pairings import pairing_for
 from web.htmx import is_htmx
 from web.store import CaseRow
 
@@ -60,10 +64,26 @@ def render_form(claim_form: ClaimForm, status: int = 200) -> tuple[str, int]:
         "checkers_grid": checkers_grid(claim_form.value("fen")) if game == "checkers" else [],
         "red_to_move": not claim_form.value("fen").strip().upper().startswith("W"),
         "events": rulable_events(get_session(), current_actor()),
+        "findings": FINDINGS,
+        "requests": REQUESTS,
         "event_slug": claim_form.value(EVENT_FIELD) or session.get(EVENT_FIELD) or DEFAULT_SLUG,
     }
     template = "claims/_form.html" if is_htmx() else "claims/new.html"
     return render_template(template, **context), status
+
+
+def fill_players(claim_form: ClaimForm) -> None:
+    """Round and board fill in the players from the event's imported pairings (typed names win)."""
+    if claim_form.value("first_player").strip() or claim_form.value("second_player").strip():
+        return
+    try:
+        event = event_named(get_session(), claim_form.value(EVENT_FIELD) or None, EVENT_FIELD)
+    except ContractError:
+        return
+    game = pairing_for(get_session(), event, claim_form.value("round"), claim_form.value("board"))
+    if game is not None:
+        claim_form.values["first_player"] = game.white
+        claim_form.values["second_player"] = game.black
 
 
 @bp.get("/")
@@ -97,6 +117,7 @@ def redraw() -> tuple[str, int]:
     """
     claim_form = read_form(request.form)
     claim_form.values[EVENT_FIELD] = request.form.get(EVENT_FIELD, "")
+    fill_players(claim_form)
     if claim_form.game == "checkers":
         action = request.form.get("place", "")
         turn = request.form.get("checkers_turn")
@@ -112,6 +133,7 @@ def create() -> Response | tuple[str, int]:
     """Rule on the claim: the ruling page when it is quick, the job's progress page otherwise."""
     claim_form = read_form(request.form, request.files)
     claim_form.values[EVENT_FIELD] = request.form.get(EVENT_FIELD, "")
+    fill_players(claim_form)
     for key in (*REMEMBERED, EVENT_FIELD):
         if claim_form.value(key):
             session[key] = claim_form.value(key)
@@ -121,6 +143,16 @@ def create() -> Response | tuple[str, int]:
     try:
         event = resolve_event(claim_form.value(EVENT_FIELD) or None, EVENT_FIELD)
         data, meta = to_case(claim_form, event.ruleset or default_ruleset(claim_form.game))
+        problems: list[ContractError] = []
+        try:
+            parse_case(data)  # what the contract refuses, shown together with the missing facts
+        except ContractError as exc:
+            problems.append(exc)
+        problems.extend(missing_facts(data))
+        if problems:  # a slip on the form: refused before any ruling is made or stored
+            for problem in problems:
+                claim_form.add_error(problem, visible)
+            return render_form(claim_form, 422)
         job = submit.start(data, meta, "web", event, current_actor())
     except AccessRefused as exc:
         claim_form.general_errors.append(exc.message)
@@ -149,6 +181,10 @@ def _values_from_case(row: CaseRow) -> dict[str, Any]:
         intended_move=data.get("intended_move"),
         time_control=data.get("time_control"),
         alleged_illegal_ply=data.get("alleged_illegal_ply"),
+        td_finding=data.get("td_finding"),
+        request=data.get("request"),
+        opponent_bonus=data.get("opponent_bonus") is True or None,
+        postponed=data.get("postponed") is True or None,
         event=row.event,
         round=row.round,
         board=row.board,

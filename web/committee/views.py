@@ -163,7 +163,8 @@ def tally(case_id: int) -> str | BaseResponse:
     """The live count (a fragment; polled every few seconds until the case is decided)."""
     if not is_htmx():
         return redirect(url_for("committee.case", case_id=case_id), 303)
-    return render_template("committee/_tally.html", case=_case_or_404(case_id), poll=_poll_seconds())
+    return render_template("committee/_tally.html", case=_case_or_404(case_id), poll=_poll_seconds(),
+                           user=page_user())
 
 
 @bp.post("/cases/<int:case_id>/votes")

@@ -22,6 +22,13 @@ let stylesAllowed = null
 function allowStylesUnderCsp() {
   stylesAllowed ??= import(VENDOR + "src/lib/Svg.js").then(({Svg}) => {
     const addElement = Svg.addElement
+    const createSvg = Svg.createSvg
+    // cm-chessboard gives its svg role="img" without a name (axe: svg-img-alt): name it
+    Svg.createSvg = (container) => {
+      const svg = createSvg.call(Svg, container)
+      svg.setAttribute("aria-label", "chess board: choose a piece above, then tap a square to place it")
+      return svg
+    }
     Svg.addElement = (parent, name, attributes = {}) => {
       const {style, ...rest} = attributes
       const element = addElement.call(Svg, parent, name, rest)

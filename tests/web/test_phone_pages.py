@@ -1,0 +1,155 @@
+"""Every page a TD, a committee member or an appeals member opens, on a 390x844 touch phone in
+Debian's Chromium: it fits the screen (scrollWidth <= 390 px) and axe-core finds no WCAG 2 A/AA
+violation. Screenshots of each page are saved in tests/artifacts/phone-*.png."""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from committee_support import add_user, bearer, checkers_case, make_app
+from werkzeug.serving import make_server
+
+from tests.web.conftest import PHONE
+from tests.web.phone_support import check_page
+
+pytestmark = pytest.mark.browser
+
+PASSWORD = "password-xxxx"
+THREEFOLD = {
+    "game": "chess", "ruleset": "fide-standard", "claim": "threefold-repetition", "claimant": "white",
+    "record": '[White "Alpha"]\n[Black "Beta"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *',
+}
+
+
+@dataclass
+class Site:
+    base: str
+    ruling: int
+    decided: int
+    voting: int
+    appeal: int
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    mp = pytest.MonkeyPatch()
+    app = make_app(tmp_path_factory.mktemp("phone"), mp, COMMITTEE_POLL_SECONDS=1, WTF_CSRF_ENABLED=True)
+    td = add_user(app, "tina", "td", password=PASSWORD)
+    members = {name: add_user(app, name, "committee", password=PASSWORD) for name in ("m1", "m2", "m3")}
+    add_user(app, "april", "appeals", password=PASSWORD)
+    client = app.test_client()
+    ruling = client.post("/api/v1/rulings", json=THREEFOLD, headers=bearer(td))
+    assert ruling.status_code == 201, ruling.json
+    decided = client.post("/api/v1/committee-cases", json=checkers_case(list(members)), headers=bearer(td)).json["id"]
+    for name, result, comment in (("m1", "1-0", "Red breaks through on the long diagonal"), ("m2", "1-0", ""),
+                                  ("m3", "1/2-1/2", "White holds in the double corner")):
+        client.post(f"/api/v1/committee-cases/{decided}/votes", json={"result": result, "comment": comment},
+                    headers=bearer(members[name]))
+    voting = client.post("/api/v1/committee-cases", json=checkers_case(list(members)), headers=bearer(td)).json["id"]
+    appeal = client.post("/api/v1/appeals", json={"subject": f"committee-case:{decided}",
+                                                 "grounds": "Red says the win is clear"}, headers=bearer(td))
+    assert appeal.status_code == 201, appeal.json
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield Site(f"http://127.0.0.1:{server.server_port}", ruling.json["id"], decided, voting, appeal.json["id"])
+    server.shutdown()
+    app.extensions["adjudicator"].shutdown()
+    mp.undo()
+
+
+@pytest.fixture
+def phone_as(browser: Any, site: Site) -> Iterator[Any]:
+    contexts: list[Any] = []
+
+    def login(name: str | None) -> Any:
+        context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True)
+        contexts.append(context)
+        page = context.new_page()
+        if name is not None:
+            page.goto(f"{site.base}/login")
+            page.fill("input[name=name]", name)
+            page.fill("input[name=password]", PASSWORD)
+            page.click("button[type=submit]")
+            page.wait_for_url(lambda url: "/login" not in url)
+        return page
+
+    yield login
+    for context in contexts:
+        context.close()
+
+
+def test_the_td_pages_fit_a_phone_and_pass_axe(site: Site, phone_as: Any) -> None:
+    page = phone_as(None)
+    page.goto(f"{site.base}/login")
+    check_page(page, site.base, "phone-login")
+    page = phone_as("tina")
+    page.goto(f"{site.base}/claims/new")
+    check_page(page, site.base, "phone-claim-chess")
+    page.select_option("#f-claim", "flag")
+    page.wait_for_selector("#f-clock_black")
+    check_page(page, site.base, "phone-claim-flag")
+    page.select_option("#f-game", "checkers")
+    page.wait_for_selector("#checkers-editor")
+    check_page(page, site.base, "phone-claim-checkers")
+    page.goto(f"{site.base}/rulings/{site.ruling}")
+    check_page(page, site.base, "phone-ruling")
+    page.goto(f"{site.base}/history")
+    check_page(page, site.base, "phone-history")
+
+
+def test_the_committee_pages_fit_a_phone_and_pass_axe(site: Site, phone_as: Any) -> None:
+    page = phone_as("tina")
+    page.goto(f"{site.base}/committee/")
+    check_page(page, site.base, "phone-committee-cases")
+    page.goto(f"{site.base}/committee/cases/new")
+    check_page(page, site.base, "phone-committee-new")
+    box = page.locator("input[name=members]").first.bounding_box()
+    assert box is not None and box["height"] >= 24  # the label around it makes the whole row tappable
+    row = page.locator("label:has(input[name=members])").first.bounding_box()
+    assert row is not None and row["height"] >= 44
+    page.goto(f"{site.base}/committee/cases/{site.decided}")
+    check_page(page, site.base, "phone-committee-decided")
+    member = phone_as("m1")
+    member.goto(f"{site.base}/committee/cases/{site.voting}")
+    check_page(member, site.base, "phone-committee-voting")
+
+
+def test_the_appeal_pages_fit_a_phone_pass_axe_and_hide_the_raw_record(site: Site, phone_as: Any) -> None:
+    page = phone_as("april")
+    page.goto(f"{site.base}/appeals/")
+    check_page(page, site.base, "phone-appeals")
+    page.goto(f"{site.base}/appeals/{site.appeal}")
+    page.click("#rerun button[type=submit]")
+    page.wait_for_url(re.compile(rf"/appeals/{site.appeal}$"))
+    check_page(page, site.base, "phone-appeal")
+    visible = page.locator("main").inner_text()
+    assert "{" not in visible and "\\u0027" not in visible, "raw JSON shows by default"
+    assert str(Path.cwd()) not in page.content(), "a server path is shown"
+    assert page.locator("#position svg").count() == 1, "a diagram of the position"
+    assert "m3" in visible and "White holds in the double corner" in visible
+    page.click("summary:has-text('Show the raw record')")
+    assert '"fen"' in page.locator("main").inner_text()
+
+
+def test_a_trf_import_fills_the_players_for_round_and_board(site: Site, phone_as: Any) -> None:
+    page = phone_as("tina")
+    page.goto(f"{site.base}/events/default/pairings")
+    page.set_input_files("#trf", str(Path(__file__).resolve().parent.parent / "data" / "club.trf"))
+    page.click("button[type=submit].primary")
+    page.wait_for_selector("#imported")
+    check_page(page, site.base, "phone-pairings")
+    page.goto(f"{site.base}/claims/new")
+    page.click("summary:has-text('Event, round')")
+    page.fill("#f-round", "2")
+    page.fill("#f-board", "1")
+    page.press("#f-board", "Tab")
+    page.wait_for_function("() => document.querySelector('#f-first_player').value === 'Beta, Bob'")
+    assert page.input_value("#f-second_player") == "Alpha, Ann"
+    check_page(page, site.base, "phone-claim-players-filled")

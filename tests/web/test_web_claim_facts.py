@@ -1,0 +1,104 @@
+"""A hurried TD cannot turn a slip into a ruling: each claim's required facts are checked
+before anything is ruled or stored; an error sits on its field (the Black clock on the Black
+field) with the focus there; the TD's own finding on the form rules an ILC claim."""
+
+from __future__ import annotations
+
+import re
+import time
+
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import func, select
+
+from web.store import CaseRow, RulingRow
+
+FEN = "4k3/8/8/8/8/8/8/4K2R b K - 0 1"
+ILC_FEN = "8/8/8/4k3/8/8/3NK3/8 b - - 0 60"  # Black (on move, bare king) against king and knight
+
+
+def stored(app: Flask) -> tuple[int, int]:
+    with app.extensions["db_sessions"]() as session:
+        return (session.scalar(select(func.count()).select_from(CaseRow)) or 0,
+                session.scalar(select(func.count()).select_from(RulingRow)) or 0)
+
+
+def flag_form(**fields: str | list[str]) -> dict[str, str | list[str]]:
+    data: dict[str, str | list[str]] = {"game": "chess", "ruleset": "fide-standard", "claim": "flag",
+                                        "claimant": "white", "fen": FEN, "clock_white": "0:01:10",
+                                        "clock_black": "0:00:00"}
+    data.update(fields)
+    return data
+
+
+def test_a_flag_claim_with_no_flag_ticked_is_refused_and_nothing_is_stored(app: Flask, client: FlaskClient) -> None:
+    response = client.post("/claims", data=flag_form())
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert 'id="flagged-error"' in page and "tick whose flag is down" in page
+    assert re.search(r'name="flagged" value="white"[^>]*autofocus', page), "focus goes to the flag boxes"
+    assert 'value="0:01:10"' in page, "what was typed is kept"
+    assert stored(app) == (0, 0)
+
+
+def test_the_same_flag_claim_with_the_flag_ticked_is_ruled(app: Flask, client: FlaskClient) -> None:
+    response = client.post("/claims", data=flag_form(flagged="black"))
+    assert response.status_code == 303 and "/rulings/" in response.headers["Location"]
+    assert stored(app) == (1, 1)
+
+
+def test_a_draw_claim_with_no_claimant_is_refused_and_nothing_is_stored(app: Flask, client: FlaskClient) -> None:
+    data = {"game": "chess", "ruleset": "fide-standard", "claim": "threefold-repetition",
+            "record": "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8"}
+    response = client.post("/claims", data=data)
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert 'id="claimant-error"' in page and "say who makes the claim" in page
+    assert stored(app) == (0, 0)
+
+
+def test_a_bad_black_clock_shows_on_the_black_field_with_the_focus(app: Flask, client: FlaskClient) -> None:
+    for typed in ("5:7x", "1:75:00"):
+        page = client.post("/claims", data=flag_form(clock_black=typed, flagged="black")).get_data(as_text=True)
+        field = re.search(r'<input type="text" id="f-clock_black"[^>]*>', page)
+        assert field is not None
+        assert 'aria-invalid="true"' in field.group(0) and "autofocus" in field.group(0)
+        assert f'value="{typed}"' in field.group(0)
+        error = re.search(r'<div class="error" id="clock_black-error">([^<]*)</div>', page)
+        assert error is not None and typed in error.group(1)
+        assert "(clock.black)" not in page and not error.group(1).startswith("clock.black")
+        assert 'id="clock_red-error"' not in page
+    assert stored(app) == (0, 0)
+
+
+def ilc(client: FlaskClient, **fields: str) -> str:
+    data = {"game": "chess", "ruleset": "fide-standard-guidelines-iii", "claim": "insufficient-losing-chances",
+            "claimant": "black", "fen": ILC_FEN, "clock_white": "0:05:00", "clock_black": "0:01:30",
+            "time_control": "5400+0"}
+    data.update(fields)
+    response = client.post("/claims", data=data)
+    assert response.status_code == 303, response.get_data(as_text=True)[:2000]
+    location = response.headers["Location"]
+    deadline = time.monotonic() + 60
+    while "/rulings/" not in location:  # an ILC claim works as a job: its page redirects once ruled
+        assert time.monotonic() < deadline, "no ruling within a minute"
+        time.sleep(0.2)
+        polled = client.get(location)
+        if polled.status_code == 303:
+            location = polled.headers["Location"]
+    return client.get(location).get_data(as_text=True)
+
+
+def verdict(page: str) -> str:
+    found = re.search(r'id="verdict">([^<]+)<', page)
+    assert found is not None
+    return found.group(1).strip().lower()
+
+
+def test_the_td_s_finding_on_the_form_rules_the_ilc_claim(client: FlaskClient) -> None:
+    form = client.post("/claims/form", data={"game": "chess", "claim": "insufficient-losing-chances"})
+    assert 'name="td_finding"' in form.get_data(as_text=True)
+    clear = ilc(client, td_finding="clear")
+    assert verdict(clear) == "upheld" and "½–½" in clear
+    incorrect = ilc(client, td_finding="incorrect")
+    assert verdict(incorrect) == "rejected" and "½–½" not in incorrect

@@ -1,0 +1,60 @@
+"""An event's pairings from its TRF file: imported by a TD, looked up by round and board so
+the claim form fills in the players (and History search, the sheet and the exports, which
+read the case's players, get them without the TD typing them twice)."""
+
+from __future__ import annotations
+
+from sqlalchemy import ForeignKey, Integer, String, UniqueConstraint, delete, select
+from sqlalchemy.orm import Mapped, Session, mapped_column
+
+from adjudicator.trf import parse_trf
+from web.audit import append, now
+from web.db import Base
+from web.events.models import Event
+
+
+class Pairing(Base):
+    __tablename__ = "event_pairings"
+    __table_args__ = (UniqueConstraint("event_id", "round", "board", name="uq_event_pairings_board"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"))
+    round: Mapped[int] = mapped_column(Integer)
+    board: Mapped[int] = mapped_column(Integer)
+    white: Mapped[str] = mapped_column(String(200))
+    black: Mapped[str] = mapped_column(String(200))
+    white_rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    black_rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    imported_at: Mapped[str] = mapped_column(String(40))
+
+
+def import_trf(session: Session, event: Event, text: str, actor: str) -> int:
+    """Replace the event's pairings with the file's; the number of games imported (audited).
+
+    :raises adjudicator.trf.TrfError: the file cannot be read (nothing is changed).
+    """
+    tournament = parse_trf(text)
+    session.execute(delete(Pairing).where(Pairing.event_id == event.id))
+    stamp = now()
+    for p in tournament.pairings:
+        session.add(Pairing(event_id=event.id, round=p.round, board=p.board, white=p.white.name[:200],
+                            black=p.black.name[:200], white_rating=p.white.rating, black_rating=p.black.rating,
+                            imported_at=stamp))
+    append(session, "event-pairings", event.subject,
+           {"games": len(tournament.pairings), "players": len(tournament.players), "name": tournament.name},
+           actor=actor)
+    session.commit()
+    return len(tournament.pairings)
+
+
+def pairing_for(session: Session, event: Event, round_text: str, board_text: str) -> Pairing | None:
+    """The game on that board in that round (round and board as typed: whole numbers)."""
+    if not (round_text.strip().isdigit() and board_text.strip().isdigit()):
+        return None
+    return session.scalar(select(Pairing).where(Pairing.event_id == event.id, Pairing.round == int(round_text),
+                                                Pairing.board == int(board_text)))
+
+
+def rounds_of(session: Session, event: Event) -> list[Pairing]:
+    return list(session.scalars(select(Pairing).where(Pairing.event_id == event.id)
+                                .order_by(Pairing.round, Pairing.board)))
