@@ -1,7 +1,7 @@
 """An event's players and pairings, imported from its FIDE TRF file (issue 13, item 5).
 
-Revision ID: 0005
-Revises: 0004 (log-in security)
+Revision ID: 0006
+Revises: 0005 (jobs)
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0005"
-down_revision = "0004"
+revision = "0006"
+down_revision = "0005"
 branch_labels = None
 depends_on = None
 
