@@ -17,6 +17,7 @@ Facts per ply (ply 1 = the record's first move):
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -429,6 +430,18 @@ def replay_games(text: str, start_fen: str | None = None, language: str | None =
         yield replay_game(game, start_fen, language)
 
 
+@functools.lru_cache(maxsize=8)
+def _first_game(text: str, start_fen: str | None, language: str | None) -> Replay:
+    """The first game of ``text`` replayed. Kept for the few most recent records: a ruling reads its
+    record more than once (the claim, then :mod:`adjudicator.readings`), and a Replay never changes."""
+    game = next(split_games(text), None)
+    if game is None:
+        if start_fen is None:
+            raise RecordError("the record contains no game")
+        game = RawGame()
+    return replay_game(game, start_fen, language)
+
+
 def replay_chess(
     text: str, start_fen: str | None = None, language: str | None = None, *, allow_unreadable: bool = False
 ) -> Replay:
@@ -437,12 +450,7 @@ def replay_chess(
     :raises RecordError: the record holds no game, or (unless ``allow_unreadable``)
         a token cannot be read as any move: the error names the ply and the likely moves.
     """
-    game = next(split_games(text), None)
-    if game is None:
-        if start_fen is None:
-            raise RecordError("the record contains no game")
-        game = RawGame()
-    replay = replay_game(game, start_fen, language)
+    replay = _first_game(text, start_fen, language)
     if replay.unreadable and not allow_unreadable:
         bad = replay.unreadable[0]
         hint = f"; it may be {' or '.join(bad.candidates)}" if bad.candidates else ""
