@@ -102,3 +102,30 @@ def test_the_td_s_finding_on_the_form_rules_the_ilc_claim(client: FlaskClient) -
     assert verdict(clear) == "upheld" and "½–½" in clear
     incorrect = ilc(client, td_finding="incorrect")
     assert verdict(incorrect) == "rejected" and "½–½" not in incorrect
+
+
+def _illegal_bishop_claim(client: FlaskClient, language: str) -> str:
+    # only K and B letters: English reads 2.Bb5 as the f1 bishop passing e2 (illegal), German as the pawn b4-b5
+    data = {"game": "chess", "ruleset": "fide-standard", "claim": "illegal-move", "claimant": "black",
+            "record": "1. b4 e5 2. Bb5 Ke7", "alleged_illegal_ply": "3", "language": language}
+    response = client.post("/claims", data=data)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return client.get(response.headers["Location"]).get_data(as_text=True)
+
+
+def test_the_scoresheet_letters_chosen_on_the_form_are_the_reading_ruled_on(client: FlaskClient) -> None:
+    form = client.post("/claims/form", data={"game": "chess", "claim": "illegal-move"}).get_data(as_text=True)
+    assert 'name="language"' in form and "German (K D T L S)" in form
+    by_rule = _illegal_bishop_claim(client, "")
+    assert 'class="verdict upheld"' in by_rule and "German" in by_rule  # English by rule; the German reading shown
+    german = _illegal_bishop_claim(client, "de")
+    assert 'class="verdict rejected"' in german and "2.b5" in german
+
+
+def test_an_unknown_language_on_the_form_is_an_error_on_its_field(app: Flask, client: FlaskClient) -> None:
+    data = {"game": "chess", "ruleset": "fide-standard", "claim": "illegal-move", "claimant": "black",
+            "record": "1. b4 e5 2. Bb5 Ke7", "language": "klingon"}
+    response = client.post("/claims", data=data)
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert 'id="language-error"' in page and stored(app) == (0, 0)

@@ -14,6 +14,7 @@ from werkzeug.datastructures import FileStorage, MultiDict
 
 from adjudicator.claims import HANDLERS
 from adjudicator.contract import SIDES, ContractError
+from adjudicator.notation import LANGUAGE_NAMES, LANGUAGES
 from web.store import META_FIELDS
 
 CLAIM_LABELS: dict[str, str] = {
@@ -53,7 +54,8 @@ REQUESTS: dict[str, str] = {"draw": "A draw (III.5)", "increment": "A 5 s increm
 FINDING_CHECKS = ("opponent_bonus", "postponed")
 """The finding's yes/no facts: the opponent's 2 minutes (III.5.2), a claim postponed earlier and decided now."""
 
-FIELD_ORDER = ("event_slug", "game", "ruleset", "claim", "claimant", "record", "record_file", "fen", "intended_move",
+FIELD_ORDER = ("event_slug", "game", "ruleset", "claim", "claimant", "record", "record_file", "language", "fen",
+               "intended_move",
                "alleged_illegal_ply", "clock_white", "clock_red", "clock_black", "flagged", "time_control",
                "td_finding", "request", "opponent_bonus", "postponed", *META_FIELDS)
 """The fields in the order the form shows them: focus goes to the first one in error."""
@@ -138,10 +140,21 @@ class ClaimForm:
             where = f" ({exc.field})" if exc.field else ""
             self.general_errors.append(f"{exc.message}{where}")
 
+    @property
+    def languages(self) -> list[tuple[str, str]]:
+        """The scoresheet languages a chess record may be read in (FIDE C.3), with their piece letters."""
+        def letters(code: str) -> str:
+            table = LANGUAGES[code]
+            return " ".join(next(k for k, v in table.items() if v == p) for p in (6, 5, 4, 3, 2) if p in table.values())
+
+        return [(code, f"{LANGUAGE_NAMES[code]} ({letters(code)})") for code in LANGUAGES]
+
     def visible_fields(self) -> set[str]:
         shown = {"game", "ruleset", "claim", "claimant", *META_FIELDS}
         if self.needs("position"):
             shown |= {"record", "record_file", "fen"}
+            if self.game == "chess":
+                shown.add("language")
         for name in ("intended_move", "time_control", "alleged_illegal_ply"):
             if self.needs(name):
                 shown.add(name)
@@ -158,7 +171,7 @@ def read_form(form: MultiDict[str, str], files: Mapping[str, FileStorage] | None
     """The posted form's values (typed text kept as typed), with an upload read as the record."""
     values: dict[str, Any] = {}
     names = ("game", "ruleset", "claim", "claimant", *TEXT_FIELDS, "clock_white", "clock_black", "clock_red")
-    for name in (*names, "checkers_piece", "checkers_turn", "td_finding", "request"):
+    for name in (*names, "checkers_piece", "checkers_turn", "td_finding", "request", "language"):
         if name in form:
             values[name] = form.get(name, "")
     values["flagged"] = form.getlist("flagged")
@@ -202,6 +215,8 @@ def to_case(claim_form: ClaimForm, default_ruleset: str) -> tuple[dict[str, Any]
         case["fen"] = text("fen")
         if case["record"] is None and case["fen"] is None:
             raise ContractError("missing_field", "paste or upload the record, or set up the position", "record")
+        if claim_form.game == "chess" and text("language"):
+            case["language"] = text("language")  # the contract checks it is a known language
     if claim_form.needs("intended_move"):
         case["intended_move"] = text("intended_move")
     if claim_form.needs("time_control"):
