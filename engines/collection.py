@@ -80,7 +80,8 @@ def check_chunk(task: Mapping[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def _chunks(records: Iterable[str], size: int) -> Iterator[list[str]]:
+def chunks(records: Iterable[str], size: int) -> Iterator[list[str]]:
+    """``records`` in lists of ``size`` (the last may be shorter), in order: the unit a worker checks."""
     chunk: list[str] = []
     for record in records:
         chunk.append(record)
@@ -110,7 +111,7 @@ def check_collection(
     JSON task to the queue's workers and whose future resolves to the JSON lines);
     ``workers`` then bounds the chunks in flight.
     """
-    tasks = (make_task(chunk, game, ruleset, config) for chunk in _chunks(records, chunk_games))
+    tasks = (make_task(chunk, game, ruleset, config) for chunk in chunks(records, chunk_games))
     if executor is not None:
         results = _in_executor(tasks, executor, max(1, workers) * IN_FLIGHT_PER_WORKER)
     elif workers <= 1:

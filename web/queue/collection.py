@@ -16,23 +16,13 @@ from typing import Any
 
 from sqlalchemy import delete
 
+from engines.collection import chunks
 from web.queue import rows
 from web.queue.models import JobRow
 from web.queue.remote import Remote
 
 CHUNK_GAMES = 64
 IN_FLIGHT = 8
-
-
-def _chunks(records: Iterable[str], size: int) -> Iterator[list[str]]:
-    chunk: list[str] = []
-    for record in records:
-        chunk.append(record)
-        if len(chunk) >= size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
 
 
 def check_on_queue(records: Iterable[str], *, game: str, ruleset: str, remote: Remote,
@@ -46,7 +36,7 @@ def check_on_queue(records: Iterable[str], *, game: str, ruleset: str, remote: R
     pending: deque[str] = deque()
     index = 0
     try:
-        for number, chunk in enumerate(_chunks(records, chunk_games)):
+        for number, chunk in enumerate(chunks(records, chunk_games)):
             job_id = f"check:{run}:{number}"
             with remote.sessions() as session:
                 session.add(rows.new_row(job_id, "check-chunk",
