@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from typing import Literal
 
 from adjudicator.checkers.board import Move, Position
 from engines.checkers.database import EndgameDatabase
@@ -29,7 +30,7 @@ Key = tuple[int, int, int, bool]
 class Closure:
     """The solved part of the game below a root."""
 
-    value: str
+    value: Literal["win", "loss", "draw"]
     """``win``, ``loss`` or ``draw`` for the side to move at the root."""
     line: tuple[Move, ...]
     positions: int
@@ -94,8 +95,8 @@ def solve_closure(root: Position, database: EndgameDatabase | None, max_position
                     value[i] = LOSS
                     dist[i] = 1 + max(dist[k] for k in succ[i])
                     frontier.append(i)
-    names = {WIN: "win", LOSS: "loss", UNKNOWN: "draw", DRAW: "draw"}
-    return Closure(names[value[0]], _line(0, value, dist, succ, moves_of), n)
+    root_value: Literal["win", "loss", "draw"] = "win" if value[0] == WIN else "loss" if value[0] == LOSS else "draw"
+    return Closure(root_value, _line(0, value, dist, succ, moves_of), n)
 
 
 def _known(position: Position, database: EndgameDatabase | None) -> tuple[int, int] | None:
