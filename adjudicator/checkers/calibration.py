@@ -5,8 +5,9 @@ measured on endgame-database positions searched with one piece more than the
 database at their leaves (``engines/checkers/calibrate.py``, ``python3 bench/checkers.py
 --calibrate``): per band of the score, how often the side it favours wins. The chance
 reported is the lower 90% Wilson bound of that rate, so that it errs low, never high;
-it is capped at :data:`CAP`, since positions with many more pieces than were measured
-are further from any database.
+it is capped at :data:`CAP` (below the 0.8 this project calls confident), and lower still
+at :data:`CAP_UNMEASURED` with more pieces than were measured. An evaluation is never a
+confident call: only a proof is.
 """
 
 from __future__ import annotations
@@ -19,10 +20,14 @@ MEASURED: tuple[tuple[int, int], ...] = ((19, 108), (19, 28), (151, 151), (274, 
 """(favoured-side wins, positions) per band: 748 four-piece positions (3-piece leaves, seed 101) and 720
 three-piece ones (2-piece leaves, seed 102), 2,000 nodes a search; unproven ones only. The favoured side
 lost none; at scores under 40 most were draws (19 wins, 89 draws)."""
-CAP = 0.9
-"""The highest chance reported where it was measured: one piece beyond the database at the leaves."""
-CAP_UNMEASURED = 0.7
-"""The highest chance reported with more pieces than that (never measured): never a confident call."""
+CAP = 0.75
+"""The highest chance reported where it was measured (one piece beyond the database at the leaves).
+
+Below 0.8, the level this project calls confident. The measured rates reach 1.0 for a man ahead,
+but they do not carry over: W. Grey's published draw (5 pieces, White a man up, Boland's *Famous
+Positions*) scores -80, which the table alone would call 0.98 for White."""
+CAP_UNMEASURED = 0.6
+"""The highest chance reported with more pieces than that (never measured)."""
 MEASURED_BEYOND = 1
 
 

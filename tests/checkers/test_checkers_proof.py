@@ -103,14 +103,15 @@ def test_a_deferred_position_gives_the_best_line_and_why_nothing_was_proven(
 
 
 def test_the_evaluation_is_never_confidently_wrong_on_database_positions(checkers_db: EndgameDatabase) -> None:
-    """Fresh positions (another seed than the calibration run): a chance of 0.8 or more is never a draw or loss."""
+    """Fresh positions (another seed than the calibration run): the chance reported never exceeds how often
+    the favoured side really won, and never reaches 0.8 (only a proof is a confident call)."""
     small = EndgameDatabase.build_in_memory(3)
     bands = measure(checkers_db, small, sample_positions(checkers_db, 4, 8, seed=2024), nodes=1_000)
     judged = 0
     for band in bands.values():
         for confidence in band.confidences:
             judged += 1
-            assert confidence < 0.8 or (band.draws == 0 and band.losses == 0)
+            assert confidence < 0.8
         if band.total >= 20:
             assert max(band.confidences) <= band.wins / band.total + 0.05
     assert judged > 50
