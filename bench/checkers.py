@@ -170,7 +170,7 @@ def main() -> None:
     parser.add_argument("--compare", action="store_true", help="also time pydraughts on the same game")
     parser.add_argument("--proofs", action="store_true", help="only the proof-search sets")
     parser.add_argument("--database", type=Path, help="a database folder already built (with --proofs)")
-    parser.add_argument("--budget", type=int, default=400_000, help="proof budget (default: the ruleset's)")
+    parser.add_argument("--budget", type=int, default=200_000, help="proof budget (default: the ruleset's)")
     args = parser.parse_args()
     print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     if args.proofs:

@@ -22,7 +22,8 @@ from engines.checkers.proof import prove
 from engines.checkers.search import PROVEN, WIN, Searcher
 
 VERSION = "2"
-DEFAULT_PROOF_NODES = 400_000
+DEFAULT_PROOF_NODES = 200_000
+"""The machine's cap on a ruleset's ``adjudication.proof_nodes`` (``[checkers] proof_nodes``)."""
 
 
 class CheckersAnalyst:
@@ -57,7 +58,8 @@ class CheckersAnalyst:
     def identity(self, proof_nodes: int | None = None) -> dict[str, Any]:
         db = self.database
         return {
-            "name": "adjudicator checkers proof search (df-pn) and alpha-beta",
+            "name": "adjudicator checkers search",
+            "proof": "df-pn, both sides, then the closed part solved backwards",
             "version": VERSION,
             "max_nodes": self.max_nodes,
             "proof_nodes": proof_nodes or self.proof_nodes,
@@ -76,7 +78,7 @@ class CheckersAnalyst:
                     "database", known, line, None, probe.plies if not probe.is_draw else None,
                     engine={"name": "adjudicator checkers WLD database", "pieces": db.max_pieces, "version": VERSION},
                 )
-        budget = proof_nodes or self.proof_nodes
+        budget = min(proof_nodes, self.proof_nodes) if proof_nodes else self.proof_nodes
         proof = prove(position, db, budget)
         identity = self.identity(budget)
         if proof.value is not None:

@@ -64,7 +64,7 @@ def confidence_of(score: int) -> float:
 
 def _proof_nodes(ruleset: Ruleset) -> int:
     """``adjudication.proof_nodes``: positions the proof search may expand for one adjudication."""
-    nodes = ruleset.get_int("adjudication.proof_nodes", 400_000)
+    nodes = ruleset.get_int("adjudication.proof_nodes", 200_000)
     if nodes <= 0:
         raise RulesetError(ruleset.key("adjudication.proof_nodes"), "must be a positive number of positions")
     return nodes
