@@ -70,7 +70,9 @@ class ForcedWinOracle(Protocol):
 class CheckersOracle(Protocol):
     """The checkers endgame database and search (``engines/checkers``)."""
 
-    def analyse(self, position: CheckersPosition) -> CheckersAnalysis: ...
+    def analyse(self, position: CheckersPosition, proof_nodes: int | None = None) -> CheckersAnalysis:
+        """The position's value for the side to move; ``proof_nodes``: the ruleset's proof budget."""
+        ...
 
     def identity(self) -> dict[str, Any]: ...
 

@@ -2,6 +2,8 @@
 
     python3 bench/checkers.py            # replay, perft(8), <=4-piece build, search
     python3 bench/checkers.py --five     # also build the 5-piece database (tens of minutes)
+    python3 bench/checkers.py --proofs   # the proof search on the 5-piece forced-jump set and the published set
+    python3 bench/checkers.py --proofs --database DIR   # ... with a database already built in DIR
     python3 bench/checkers.py --compare  # also replay the same game with pydraughts
 
 Figures are wall-clock on whatever else the machine is doing; run twice and read the better.
@@ -24,7 +26,10 @@ from adjudicator.checkers.board import START, Position, perft, perft_by_layers  
 from adjudicator.checkers.pdn import read_game, split_games  # noqa: E402
 from adjudicator.checkers.replay import replay_checkers  # noqa: E402
 from engines.checkers.database import EndgameDatabase, build_database  # noqa: E402
+from engines.checkers.proof import prove  # noqa: E402
+from engines.checkers.published import PUBLISHED  # noqa: E402
 from engines.checkers.search import Searcher  # noqa: E402
+from engines.checkers.sets import forced_jump_set  # noqa: E402
 
 
 def _game_of(plies: int) -> str:
@@ -103,7 +108,8 @@ def bench_database(five: bool) -> Path:
         size5 = int(manifest["pieces"]["5"]["bytes"])
         wld5 = int(manifest["pieces"]["5"].get("wld_bytes", 0))
         print(f"database 5 pieces: built in {seconds / 60:.1f} min wall, {(time.process_time() - cpu) / 60:.1f} min "
-              f"CPU (target <= 60 min); {size5 / 1e6:.1f} MB on disk, of which win/loss/draw {wld5 / 1e6:.1f} MB")
+              f"CPU (target <= 10 min), peak memory {_peak_mb():,.0f} MB (target <= 2 GB); {size5 / 1e6:.1f} MB on "
+              f"disk, of which win/loss/draw {wld5 / 1e6:.1f} MB (load average {os.getloadavg()[0]:.1f})")
     return folder
 
 
@@ -122,16 +128,59 @@ def bench_search(folder: Path) -> None:
     print(f"search: {total_nodes / total_seconds:,.0f} nodes/s wall, {total_nodes / cpu_seconds:,.0f} nodes/s CPU")
 
 
+def _peak_mb() -> float:
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def bench_proofs(folder: Path, budget: int) -> None:
+    """Proof rate, time and nodes on both sets, at the default budget; wrong results counted against the truth."""
+    db = EndgameDatabase.open(folder)
+    print(f"proof search, budget {budget:,} positions, database <= {db.max_pieces} pieces "
+          f"(load average {os.getloadavg()[0]:.1f})")
+    known = [(k.position, k.value, "forced jump") for k in forced_jump_set(db, per_value=200, seed=14)]
+    published = [(Position.from_fen(fen), result, name) for name, fen, result, _ in PUBLISHED]
+    for title, items in (("5-piece forced-jump set", known), ("published positions", published)):
+        proven = wrong = nodes = 0
+        seconds = 0.0
+        per_value: dict[str, list[int]] = {}
+        for position, expected, name in items:
+            proof = prove(position, db, budget)
+            nodes += proof.nodes
+            seconds += proof.seconds
+            counts = per_value.setdefault(expected, [0, 0])
+            counts[1] += 1
+            if proof.value is not None:
+                proven += 1
+                counts[0] += 1
+                wrong += proof.value != expected
+            if title == "published positions":
+                print(f"    {name}: expected {expected}, {proof.value or 'not proven (' + str(proof.reason) + ')'}, "
+                      f"{proof.nodes:,} nodes, {proof.seconds:.1f} s, proof size {proof.size}", flush=True)
+        rates = ", ".join(f"{v} {c[0]}/{c[1]}" for v, c in sorted(per_value.items()))
+        print(f"  {title}: {proven}/{len(items)} proven ({rates}), {wrong} wrong; "
+              f"{seconds / len(items):.2f} s and {nodes / len(items):,.0f} nodes a position "
+              f"(load average {os.getloadavg()[0]:.1f})", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--five", action="store_true", help="also build the 5-piece database")
     parser.add_argument("--compare", action="store_true", help="also time pydraughts on the same game")
+    parser.add_argument("--proofs", action="store_true", help="only the proof-search sets")
+    parser.add_argument("--database", type=Path, help="a database folder already built (with --proofs)")
+    parser.add_argument("--budget", type=int, default=200_000, help="proof budget (default: the ruleset's)")
     args = parser.parse_args()
     print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    if args.proofs:
+        bench_proofs(args.database or ROOT / "data" / "checkers-db", args.budget)
+        return
     bench_replay(args.compare)
     bench_perft()
     folder = bench_database(args.five)
     bench_search(folder)
+    bench_proofs(folder, args.budget)
 
 
 if __name__ == "__main__":

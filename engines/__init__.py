@@ -83,10 +83,13 @@ def _forced_win(tables: Tablebases | None) -> ForcedWinOracle:
 
 def _checkers(config: Mapping[str, Any]) -> Any:
     """The checkers analyst: the endgame database (``[checkers] database``) and the search."""
-    from engines.checkers.analyst import CheckersAnalyst
+    from engines.checkers.analyst import DEFAULT_PROOF_NODES, CheckersAnalyst
 
     section = config.get("checkers", {})
     folder = Path(str(section.get("database", "data/checkers-db")))
     if not folder.is_absolute():
         folder = Path(str(config.get("_root", PROJECT_ROOT))) / folder
-    return CheckersAnalyst(folder, max_nodes=int(section.get("search_nodes", 100_000)))
+    return CheckersAnalyst(
+        folder, max_nodes=int(section.get("search_nodes", 100_000)),
+        proof_nodes=int(section.get("proof_nodes", DEFAULT_PROOF_NODES)),
+    )

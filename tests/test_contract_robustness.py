@@ -61,7 +61,8 @@ def services(config: dict[str, Any]) -> Services:
         base,
         mate=UnwinnabilityAnalyser(node_limit=3000, time_limit=0.5, first_stretch=1000, closure_positions=1000),
         forced_win=ForcedMateSearch(max_moves=2, node_budget=2000),
-        checkers=CheckersAnalyst(Path(str(config["_root"])) / "data" / "checkers-db", max_nodes=2000),
+        checkers=CheckersAnalyst(Path(str(config["_root"])) / "data" / "checkers-db", max_nodes=2000,
+                                 proof_nodes=2000),
     )
 
 

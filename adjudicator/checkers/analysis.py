@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-Method = Literal["database", "search", "none"]
+Method = Literal["database", "proof", "search", "none"]
 Value = Literal["win", "loss", "draw"]
 
 
@@ -19,7 +19,8 @@ class CheckersAnalysis:
     """The analysis of one position, from the side to move's point of view."""
 
     method: Method
-    """``database``: an exact probe; ``search``: alpha-beta (with the database at its leaves)."""
+    """``database``: an exact probe; ``proof``: the proof search (database at its leaves) settled it;
+    ``search``: nothing proven, the alpha-beta evaluation and best line are evidence only."""
     value: Value | None
     """Proven value for the side to move, or None when the search proved nothing."""
     line: tuple[str, ...] = ()
@@ -33,6 +34,17 @@ class CheckersAnalysis:
     seconds: float = 0.0
     engine: Mapping[str, Any] = field(default_factory=dict)
     """Name, version and settings of what produced the analysis (for appeals)."""
+    proof_size: int | None = None
+    """Positions in the proof tree, when proven by the proof search."""
+    proof_nodes: int = 0
+    """Positions the proof search expanded (proven or not)."""
+    unproven_reason: str | None = None
+    """Why no proof was found: ``budget`` (the node budget ran out), ``depth`` (a line ran past the depth cap)
+    or ``out-of-database`` (no endgame database here to end the lines in)."""
+    settled: tuple[str, ...] = ()
+    """What the proof search established, e.g. ``Red cannot force a win``."""
+    confidence: float | None = None
+    """For an unproven position: the calibrated chance that the favoured side wins (None if not measured)."""
 
     @property
     def is_proven(self) -> bool:

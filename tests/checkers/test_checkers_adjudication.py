@@ -60,7 +60,7 @@ def test_search_with_database_leaves_proves_a_win_beyond_the_database(checkers_d
 def test_a_search_proof_is_a_ruling_with_the_line(book: RulesetBook, checkers_db: EndgameDatabase) -> None:
     services = Services(checkers=CheckersAnalyst(None, max_nodes=20_000, database=checkers_db))
     ruling = _adjudicate(book, services, fen="B:W14,K32:BK10,K1,K5")
-    assert ruling.evidence["method"] == "search"
+    assert ruling.evidence["method"] == "proof"
     assert ruling.verdict == "adjudicated" and ruling.result == "1-0" and ruling.confidence == 1.0
     assert "proven by search" in ruling.reasons[0]
     assert ruling.evidence["line_pdn"].startswith("1. 10x17")

@@ -26,7 +26,8 @@ def small_budgets(monkeypatch: pytest.MonkeyPatch) -> None:
     real = engines.build_services
 
     def build(config: Any, *, deterministic: bool = False) -> Any:
-        smaller = {**config, "checkers": {**config.get("checkers", {}), "search_nodes": SEARCH_NODES}}
+        smaller = {**config, "checkers": {**config.get("checkers", {}), "search_nodes": SEARCH_NODES,
+                                                          "proof_nodes": SEARCH_NODES}}
         return real(smaller, deterministic=deterministic)
 
     monkeypatch.setattr(engines, "build_services", build)

@@ -9,11 +9,14 @@ committee's evidence:
 * **proven by database**: the position is in the endgame database; the result is
   exact and the winning line (best play to the end) is given for the committee to
   play through on a board;
-* **proven by search**: the alpha-beta search, with the database at its leaves,
-  found a forced win; the line is given;
-* otherwise the search's evaluation and a confidence, and **no result** (the notes'
-  advice: report "favours Red", never declare a result from an evaluation); the
-  case is deferred to the committee's vote.
+* **proven by the proof search**: the proof-number search, with the database at its
+  leaves, proved a win, a loss or a **draw** (neither side can force a win) within the
+  ruleset's budget ``adjudication.proof_nodes``; the proof's main line and size are given;
+* otherwise the best line and score of the alpha-beta search, the calibrated chance
+  that the favoured side wins, the reason no proof was found (the budget, a line past
+  the depth cap, or no database here), and **no result** (the notes' advice: report
+  "favours Red", never declare a result from an evaluation); the case is deferred to
+  the committee's vote.
 
 Games not started ``round.unstarted_drawn_minutes`` (30) minutes before the end of the
 round are drawn (Master Division). Case fields: ``game_started`` (false: never
@@ -29,7 +32,7 @@ from adjudicator.checkers.analysis import CheckersAnalysis
 from adjudicator.checkers.board import Position
 from adjudicator.checkers.claims import ART_ADJUDICATION, game_for_case, side_name, side_to_move
 from adjudicator.contract import Case
-from adjudicator.rulesets import Ruleset
+from adjudicator.rulesets import Ruleset, RulesetError
 from adjudicator.ruling import Result, Ruling, Verdict, win_for
 from adjudicator.services import Services
 
@@ -57,6 +60,21 @@ def confidence_of(score: int) -> float:
     A heuristic, not a probability: evaluations are evidence for the committee, not results.
     """
     return round(0.5 + 0.45 * math.tanh(abs(score) / 150), 2)
+
+
+def _proof_nodes(ruleset: Ruleset) -> int:
+    """``adjudication.proof_nodes``: positions the proof search may expand for one adjudication."""
+    nodes = ruleset.get_int("adjudication.proof_nodes", 200_000)
+    if nodes <= 0:
+        raise RulesetError(ruleset.key("adjudication.proof_nodes"), "must be a positive number of positions")
+    return nodes
+
+
+_REASONS = {
+    "budget": "the proof search's budget ran out before every line reached a result",
+    "depth": "a line ran past the proof search's depth cap without reaching the database",
+    "out-of-database": "no endgame database is installed here for the lines to end in",
+}
 
 
 def _article(ruleset: Ruleset) -> str:
@@ -90,7 +108,7 @@ def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
         reasons = ("No checkers analysis is available on this machine; the committee must analyse the position.",)
         return Ruling(CLAIM, Verdict.DEFERRED, None, refs, reasons, (), (_vote_note(ruleset),),
                       {"fen": position.fen()}, 0.0)
-    analysis = services.checkers.analyse(position)
+    analysis = services.checkers.analyse(position, _proof_nodes(ruleset))
     return _ruling(case, ruleset, refs, position, analysis, game.notes)
 
 
@@ -114,14 +132,25 @@ def _ruling(
         "seconds": round(analysis.seconds, 3),
         "engine": dict(analysis.engine),
         "notes": list(notes),
+        "proof_size": analysis.proof_size,
+        "proof_nodes": analysis.proof_nodes,
+        "settled": list(analysis.settled),
     }
-    how = "proven by database" if analysis.method == "database" else "proven by search with the database at its leaves"
+    if analysis.method == "database":
+        how = "proven by database"
+    else:
+        size = f", {analysis.proof_size} positions in the proof" if analysis.proof_size else ""
+        how = f"proven by search with the database at its leaves ({analysis.nodes} positions searched{size})"
     instructions: tuple[str, ...] = (
         "The committee verifies the position and plays through the line on a board before voting.",
         _vote_note(ruleset),
     )
     if analysis.value == "draw":
-        reasons: tuple[str, ...] = (f"The position ({position.fen()}) is a draw with best play: {how}.",)
+        reasons: tuple[str, ...] = (
+            f"The position ({position.fen()}) is a draw with best play: {how}; neither side can force a win.",
+        )
+        if analysis.line:
+            reasons += (f"Main line of the proof: {line}.",)
         return Ruling(CLAIM, Verdict.ADJUDICATED, "1/2-1/2", refs, reasons, (), instructions, evidence)
     if analysis.value in ("win", "loss"):
         winner = mover if analysis.value == "win" else other
@@ -135,14 +164,22 @@ def _ruling(
     favoured = mover if score > 0 else other
     level = abs(score) < 40
     verdict_text = "The position is about level" if level else f"The position favours {side_name(favoured)}"
+    why = _REASONS.get(analysis.unproven_reason or "budget", _REASONS["budget"])
+    confidence = analysis.confidence if analysis.confidence is not None else confidence_of(score)
     reasons = (
         f"{verdict_text} (search score {score:+d} for {side_name(mover)}, depth {analysis.depth}, "
-        f"{analysis.nodes} nodes); nothing is proven, so no result is declared.",
+        f"{analysis.nodes} nodes); nothing is proven ({why}), so no result is declared.",
     )
+    if not level:
+        reasons += (f"Chance that {side_name(favoured)} wins, measured on endgame-database positions: "
+                    f"{confidence:.2f}.",)
+    if analysis.line:
+        reasons += (f"Best line found: {line}.",)
     evidence["favours"] = None if level else favoured
+    evidence["unproven_reason"] = analysis.unproven_reason
     return Ruling(
         CLAIM, Verdict.DEFERRED, None, refs, reasons, (), instructions, evidence,
-        0.5 if level else confidence_of(score),
+        0.5 if level else confidence,
     )
 
 
