@@ -202,3 +202,52 @@ def test_the_tables_match_the_models_and_0007_follows_0006(tmp_path: Path) -> No
         command.downgrade(cfg, "0006")
         assert not {"game_checks", "game_check_games"} & set(sa.inspect(connection).get_table_names())
     engine.dispose()
+
+
+@pytest.fixture
+def td_site(tmp_path: Path) -> Any:
+    """The app with CSRF on, served on 127.0.0.1:<free port>, with a TD ``tina``."""
+    import threading
+
+    from werkzeug.serving import make_server
+
+    from tests.web.conftest import make_app
+
+    application = make_app(tmp_path, WTF_CSRF_ENABLED=True, TESTING=False)
+    add_user(application, "tina", "td", password=PASSWORD)
+    server = make_server("127.0.0.1", 0, application, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    application.extensions["adjudicator"].shutdown()
+
+
+@pytest.mark.browser
+def test_on_a_phone_upload_watch_and_open_a_finding(td_site: str, phone: Any) -> None:
+    from tests.web.phone_support import check_page
+
+    phone.goto(f"{td_site}/login")
+    phone.fill("input[name=name]", "tina")
+    phone.fill("input[name=password]", PASSWORD)
+    phone.click("button[type=submit]")
+    phone.wait_for_url(lambda url: "/login" not in url)
+    phone.goto(f"{td_site}/events/default/checks")
+    check_page(phone, td_site, "phone-checks-upload")
+    phone.set_input_files("#collection", files=[{"name": "event.pgn", "mimeType": "application/x-chess-pgn",
+                                                 "buffer": COLLECTION}])
+    phone.click("#start-check")
+    phone.wait_for_url(re.compile(r"/checks/\d+$"))
+    phone.wait_for_selector("#found", timeout=240_000)  # the progress widget polls until the report replaces it
+    assert "8 of 10 games with findings" in phone.inner_text("#check-state")
+    check_page(phone, td_site, "phone-checks-report")
+    phone.click("#found a[href$='/games/5']")
+    phone.wait_for_url(re.compile(r"/games/5$"))
+    assert "FIDE 9.6.1" in phone.inner_text("#findings")
+    assert "After 8... Ng8" in phone.inner_text("#caption-game")
+    check_page(phone, td_site, "phone-checks-game")
+    phone.locator("#line-game .nav a[aria-label='start']").click()
+    phone.wait_for_selector("#caption-game:has-text('Start position')")
+    phone.goto(f"{td_site}/events/default/checks")
+    assert "event.pgn" in phone.inner_text("#earlier")
+    check_page(phone, td_site, "phone-checks-earlier")
