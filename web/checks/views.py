@@ -18,8 +18,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, stream_with_context, url_for
+from flask import Blueprint, abort, current_app, redirect, render_template, request, stream_with_context, url_for
 from sqlalchemy import select
+from werkzeug.wrappers import Response
 
 from adjudicator.contract import ContractError
 from web.articles import summary
