@@ -228,6 +228,11 @@ def _facts(evidence: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
     return tuple(facts)
 
 
+def facts(evidence: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    """The evidence's plain facts as (label, text), for a page to list."""
+    return _facts(evidence)
+
+
 def present(case: Mapping[str, Any], ruling: Mapping[str, Any] | None) -> Presentation:
     """What to show for a case and its ruling."""
     game = str(case.get("game") or "chess")

@@ -1,0 +1,264 @@
+"""The game-check pages: ``/events/<slug>/checks`` (upload, earlier checks), ``/checks/<id>`` (the
+job's progress, then its report), its downloads, and ``/checks/<id>/games/<n>`` (one game's findings
+with the record replayed to the finding's ply).
+
+Who: only the event's TDs (and admins) upload and cancel. The report is seen by the event's staff
+(TDs, committee, appeals; admins), also in a public event: a finding is not a ruling but the
+TD's working material about named players' results, so publishing it is the TD's decision.
+Anyone else gets 403 in a public event and 404 in a private one (its checks are not even said
+to exist).
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, abort, current_app, redirect, render_template, request, stream_with_context, url_for
+from sqlalchemy import select
+from werkzeug.wrappers import Response
+
+from adjudicator.contract import ContractError
+from web.articles import summary
+from web.checks.models import CheckedGame, GameCheck
+from web.checks.runner import Checks, check_file, csv_text, save_upload
+from web.db import get_session
+from web.events import current_actor
+from web.events.access import event_named, roles_in
+from web.events.models import Event
+from web.evidence import Line, Presentation, facts, present
+from web.htmx import is_htmx
+
+bp = Blueprint("checks", __name__)
+DEFAULT_MAX_BYTES = 20_000_000
+"""``[web] max_collection_bytes``: the largest upload (a compressed file holds many more games)."""
+SHOWN_CLEAN = 200
+"""Clean games listed on the report page (the downloads hold them all)."""
+
+
+def _event(slug: str) -> Event:
+    try:
+        return event_named(get_session(), slug)
+    except ContractError:
+        abort(404, f"There is no event {slug!r}.")
+
+
+def _roles(event: Event) -> frozenset[str]:
+    return roles_in(get_session(), current_actor(), event)
+
+
+def _is_td(event: Event) -> bool:
+    return bool(_roles(event) & {"td", "admin"})
+
+
+def _refuse(event: Event, message: str) -> None:
+    abort(404 if event.is_private and not _roles(event) else 403, message)
+
+
+def _check(check_id: int) -> tuple[GameCheck, Event]:
+    """The check and its event; 404 when none, 403/404 (see the module) for anyone not the event's staff."""
+    session = get_session()
+    check = session.get(GameCheck, check_id)
+    event = session.get(Event, check.event_id) if check is not None else None
+    if check is None or event is None:
+        abort(404, f"There is no game check {check_id}.")
+    if not _roles(event):
+        _refuse(event, "Only the event's staff see its game checks.")
+    return check, event
+
+
+def _rulesets(event: Event) -> list[Any]:
+    book = current_app.extensions["rulesets"]
+    return [r for r in book if event.ruleset is None or r.id == event.ruleset]
+
+
+@bp.route("/events/<slug>/checks", methods=["GET", "POST"])
+def new(slug: str) -> Response | tuple[str, int]:
+    """The upload form and the event's earlier checks; POST starts a check (303 to its page)."""
+    event = _event(slug)
+    if not _is_td(event):
+        _refuse(event, "Only the event's TDs check its games.")
+    session = get_session()
+    rulesets = _rulesets(event)
+    chosen = event.ruleset or request.form.get("ruleset") or "fide-standard"
+    errors: dict[str, str] = {}
+    if request.method == "POST":
+        config = current_app.config["ADJUDICATOR"]
+        request.max_content_length = int(config.get("web", {}).get("max_collection_bytes", DEFAULT_MAX_BYTES))
+        upload = request.files.get("collection")
+        ruleset = next((r for r in rulesets if r.id == chosen), None)
+        if ruleset is None:
+            errors["ruleset"] = f"choose one of the rulesets: {', '.join(r.id for r in rulesets)}"
+        if upload is None or not upload.filename:
+            errors["collection"] = "choose the event's PGN (chess) or PDN (checkers) file"
+        if not errors and upload is not None and ruleset is not None:
+            name = Path(upload.filename or "games.pgn").name[:200]
+            folder = Path(tempfile.gettempdir()) / "adjudicator-checks"
+            path = save_upload(iter(lambda: upload.stream.read(1 << 16), b""), name, folder)
+            try:
+                check_file(path, name, ruleset.game)
+            except ContractError as exc:
+                Path(path).unlink(missing_ok=True)
+                errors["collection"] = exc.message
+            else:
+                actor = current_actor().user
+                now = time.time()
+                check = GameCheck(event_id=event.id, submitted_by_id=actor.id if actor is not None else None,
+                                  filename=name, game=ruleset.game, ruleset=ruleset.id, status="queued",
+                                  games=0, with_findings=0, message="waiting to start", created_at=now,
+                                  updated_at=now)
+                session.add(check)
+                session.commit()
+                checks: Checks = current_app.extensions["game_checks"]
+                checks.start(check.id, path)
+                return redirect(url_for("checks.show", check_id=check.id), 303)
+    earlier = session.scalars(select(GameCheck).where(GameCheck.event_id == event.id)
+                              .order_by(GameCheck.id.desc()).limit(20)).all()
+    page = render_template("checks/new.html", event=event, rulesets=rulesets, chosen=chosen, errors=errors,
+                           earlier=earlier)
+    return page, 422 if errors else 200
+
+
+@bp.get("/checks/<int:check_id>")
+def show(check_id: int) -> str:
+    """The check: its progress (the fragment htmx polls) until done, then its report, findings first."""
+    check, event = _check(check_id)
+    context: dict[str, Any] = {"check": check, "event": event, "can_cancel": _is_td(event)}
+    if is_htmx() and not check.is_finished:
+        return render_template("checks/_progress.html", **context)
+    session = get_session()
+    base = select(CheckedGame).where(CheckedGame.check_id == check.id)
+    context["found"] = session.scalars(base.where(CheckedGame.has_findings.is_(True))
+                                       .order_by(CheckedGame.index)).all()
+    context["clean"] = session.scalars(base.where(CheckedGame.has_findings.is_(False))
+                                       .order_by(CheckedGame.index).limit(SHOWN_CLEAN)).all()
+    if is_htmx():
+        return render_template("checks/_report.html", **context)
+    return render_template("checks/show.html", **context)
+
+
+@bp.post("/checks/<int:check_id>/cancel")
+def cancel(check_id: int) -> Response | str:
+    """Stop a check (the event's TDs): it ends at its next write, keeping the games checked so far."""
+    check, event = _check(check_id)
+    if not _is_td(event):
+        abort(403, "Only the event's TDs cancel its game checks.")
+    session = get_session()
+    if not check.is_finished:
+        check.cancel_requested = True
+        if check.is_stalled:  # nothing works on it: end it now
+            check.status, check.finished_at, check.message = "cancelled", time.time(), "cancelled by the TD"
+        session.commit()
+    if is_htmx():
+        return show(check_id)
+    return redirect(url_for("checks.show", check_id=check_id), 303)
+
+
+def _lines(check: GameCheck) -> Iterator[dict[str, Any]]:
+    session = get_session()
+    query = (select(CheckedGame.line_json).where(CheckedGame.check_id == check.id).order_by(CheckedGame.index)
+             .execution_options(yield_per=500))
+    for text in session.scalars(query):
+        yield json.loads(text)
+
+
+def _download(check: GameCheck, body: Iterator[str], kind: str, suffix: str) -> Response:
+    stem = Path(check.filename).name.split(".")[0] or "games"
+    response = Response(stream_with_context(body), mimetype=kind)
+    response.headers["Content-Disposition"] = f'attachment; filename="{stem}-check-{check.id}.{suffix}"'
+    return response
+
+
+@bp.get("/checks/<int:check_id>/games.jsonl")
+def download_json(check_id: int) -> Response:
+    """The contract's check-games lines, in file order, and the summary line: what the command prints."""
+    check, _event = _check(check_id)
+    if check.status != "done":
+        abort(409, "The check has not finished; its report is not complete.")
+
+    def body() -> Iterator[str]:
+        for line in _lines(check):
+            yield json.dumps(line, ensure_ascii=False) + "\n"
+        yield json.dumps(check.summary(), ensure_ascii=False) + "\n"
+
+    return _download(check, body(), "application/x-ndjson", "jsonl")
+
+
+@bp.get("/checks/<int:check_id>/games.csv")
+def download_csv(check_id: int) -> Response:
+    """The report as CSV: one row per finding, a clean game one row without a finding; file order."""
+    check, _event = _check(check_id)
+    if check.status != "done":
+        abort(409, "The check has not finished; its report is not complete.")
+    return _download(check, csv_text(_lines(check)), "text/csv", "csv")
+
+
+def _game(check_id: int, index: int) -> tuple[GameCheck, CheckedGame, Presentation]:
+    check, _event = _check(check_id)
+    found = get_session().scalar(select(CheckedGame).where(CheckedGame.check_id == check.id,
+                                                           CheckedGame.index == index))
+    if found is None:
+        abort(404, f"Game check {check_id} has no game {index}.")
+    findings = found.findings
+    evidence: dict[str, Any] = {}
+    for finding in findings:
+        evidence.update(finding.get("evidence") or {})
+    evidence["plies"] = [f["ply"] for f in findings if isinstance(f.get("ply"), int)]
+    if any(f["code"] == "illegal-move" for f in findings):
+        evidence["illegal_plies"] = [f["ply"] for f in findings if f["code"] == "illegal-move"]
+    claim = "illegal-move" if "illegal_plies" in evidence else "check-games"
+    presentation = present({"game": check.game, "record": found.record, "claim": claim}, {"evidence": evidence})
+    return check, found, presentation
+
+
+def _focus(found: CheckedGame, line: Line | None) -> int:
+    asked = request.args.get("ply", type=int)
+    if line is None:
+        return 0
+    if asked is not None:
+        return line.clamp(asked)
+    plies = [f["ply"] for f in found.findings if isinstance(f.get("ply"), int)]
+    return line.clamp(plies[0] if plies else len(line.steps))
+
+
+def _step_url(check_id: int, index: int) -> Any:
+    def url(key: str, ply: int) -> str:
+        return url_for("checks.board", check_id=check_id, index=index, line=key, ply=ply)
+
+    return url
+
+
+@bp.get("/checks/<int:check_id>/games/<int:index>")
+def game(check_id: int, index: int) -> str:
+    """One game: its players and results, each finding with its article and message, and the record
+    replayed to the finding's ply (step through it move by move)."""
+    from web.rulings.views import board_for
+
+    check, found, presentation = _game(check_id, index)
+    line = presentation.lines.get("game")
+    findings = [{**f, "summary": summary(f["article"]) if f.get("article") else "",
+                 "facts": facts(f.get("evidence") or {})} for f in found.findings]
+    return render_template("checks/game.html", check=check, found=found, findings=findings,
+                           presentation=presentation, line=line, ply=_focus(found, line), board_for=board_for,
+                           step_url=_step_url(check.id, index))
+
+
+@bp.get("/checks/<int:check_id>/games/<int:index>/board")
+def board(check_id: int, index: int) -> str | Response:
+    """One position of the game's record: the fragment for htmx, else the game's page at that ply."""
+    from web.rulings.views import board_for
+
+    key = request.args.get("line", "game")
+    ply = request.args.get("ply", type=int)
+    if not is_htmx():
+        return redirect(url_for("checks.game", check_id=check_id, index=index, ply=ply, _anchor=f"line-{key}"))
+    check, found, presentation = _game(check_id, index)
+    line = presentation.lines.get(key)
+    if line is None:
+        abort(404, f"Game {index} has no line {key!r}.")
+    return render_template("rulings/_line.html", line=line, ply=line.clamp(ply if ply is not None else line.focus),
+                           presentation=presentation, board_for=board_for, step_url=_step_url(check.id, index))
