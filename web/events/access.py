@@ -161,6 +161,8 @@ def share_code(secret: str, ruling_id: int) -> str:
 
 def shared_ruling_id(secret: str, code: str) -> int | None:
     """The ruling a share code opens, or None when the code is not one this app made."""
+    if not code.isascii():  # '¹' is a digit to str.isdigit, and compare_digest takes ASCII only
+        return None
     ident, _, _mac = code.partition("-")
     if not ident.isdigit() or len(ident) > 18:
         return None
