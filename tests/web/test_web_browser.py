@@ -36,6 +36,8 @@ def open_form(page: Any, base: str, claim: str) -> None:
     page.goto(f"{base}/claims/new")
     page.select_option("#f-claim", claim)
     page.wait_for_selector(f'#f-claim option[value="{claim}"][selected]', state="attached")
+    # the choice redraws the form (htmx); wait until the new form is in, or what is typed next is lost with the old
+    page.wait_for_load_state("networkidle")
 
 
 def test_paste_a_record_and_get_the_threefold_draw(live_server: str, phone: Any) -> None:
