@@ -13,7 +13,7 @@ import random
 import chess
 
 from engines.unwinnable.movegen import legal_moves
-from engines.unwinnable.positions import child_key, in_check, position_key
+from engines.unwinnable.positions import child_key, in_check, position_key, set_board
 
 STARTS = (
     chess.STARTING_FEN,
@@ -55,4 +55,21 @@ def test_key_after_a_move_is_the_key_of_the_position_reached() -> None:
             board.push(move)
             assert predicted == position_key(board), (board.fen(), move.uci())
             assert in_check(predicted) == board.is_check()
+            board.pop()
+
+
+def test_stepping_by_key_gives_the_board_the_move_gives() -> None:
+    """The search steps to a child by its key instead of playing the move: same pieces, same moves."""
+    for board in random_positions(300, seed=3):
+        key = position_key(board)
+        for move in list(board.legal_moves):
+            kind = board.piece_type_at(move.from_square)
+            assert kind is not None
+            stepped = board.copy(stack=False)
+            set_board(stepped, child_key(key, move, kind))
+            board.push(move)
+            assert stepped.board_fen() == board.board_fen(), (board.fen(), move.uci())
+            assert (stepped.turn, stepped.ep_square, stepped.castling_rights) == (
+                board.turn, board.ep_square, board.clean_castling_rights())
+            assert legal_moves(stepped) == list(board.generate_legal_moves()), (board.fen(), move.uci())
             board.pop()

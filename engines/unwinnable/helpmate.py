@@ -28,7 +28,7 @@ import chess
 from .bitboards import DARK, KING_DISTANCE, KNIGHT_DISTANCE, LIGHT
 from .material import is_material_unwinnable, material_dead, needs_loser_promotion
 from .movegen import legal_moves
-from .positions import Key, Snapshot, child_key, in_check, position_key
+from .positions import Key, Snapshot, child_key, in_check, position_key, set_board
 
 NORMAL, REWARD, PUNISH = 0, 1, 2
 _NO_REWARD_AFTER = 400
@@ -75,13 +75,15 @@ class _Node:
     Each child is ``[variation, move, moving piece type, key of the position after it or None]``.
     """
 
-    __slots__ = ("children", "semi_blocked", "snapshot")
+    __slots__ = ("children", "mates_looked_for", "semi_blocked", "snapshot")
 
     def __init__(self, children: list[list[Any]], semi_blocked: bool,
                  snapshot: Snapshot) -> None:
         self.children = children
         self.semi_blocked = semi_blocked
         self.snapshot = snapshot
+        self.mates_looked_for = False
+        """W to move: every child was checked for a mate once (none is one)."""
 
 
 class HelpmateSearch:
@@ -245,9 +247,9 @@ class HelpmateSearch:
                     if known is not None:
                         stack.append((child, known.snapshot))
                         continue
-                    board.push(entry[1])
+                    set_board(board, child)
                     stack.append((child, Snapshot(board)))
-                    board.pop()
+                    node.snapshot.restore(board)
                     self.nodes += 1
             return False
         finally:
@@ -311,6 +313,11 @@ class HelpmateSearch:
         board = self.board
         line = self.line
         facts = self.facts
+        if not node.mates_looked_for and board.turn == self.winner:
+            mate = self._mate_in_one(node, key)
+            if mate is not None:
+                self.mate = [*line, mate]
+                return True
         child_semi = node.semi_blocked or was_semi_blocked
         rewards_on = len(line) <= _NO_REWARD_AFTER
         normal_depth = depth if past_progress else depth + 1
@@ -348,17 +355,39 @@ class HelpmateSearch:
             if known is not None:
                 known.snapshot.restore(board)
             else:
-                board.push(move)
+                set_board(board, child)
             line.append(move)
             found = self._find(new_depth, rewarded, child_semi, child)
             line.pop()
-            if known is not None:
-                node.snapshot.restore(board)
-            else:
-                board.pop()
+            node.snapshot.restore(board)
             if found:
                 return True
         return False
+
+    def _mate_in_one(self, node: _Node, key: Key) -> chess.Move | None:
+        """W to move at ``node``: a move that mates at once, looked for before any line is followed.
+
+        Only checking moves are tried (from the child's key); a depth-first pass would otherwise
+        follow a whole subtree under the first move before meeting a mate one move away.
+        """
+        node.mates_looked_for = True
+        board = self.board
+        facts = self.facts
+        for entry in node.children:
+            child = entry[3]
+            if child is None:
+                child = entry[3] = child_key(key, entry[1], entry[2])
+            fact = facts.get(child)
+            if fact is None:
+                fact = self._key_facts(child)
+                if fact is None:  # the loser is in check: is it mate?
+                    self.nodes += 1
+                    set_board(board, child)
+                    fact = self._leaf_facts(child)
+                    node.snapshot.restore(board)
+            if fact == _MATE:
+                return entry[1]  # type: ignore[no-any-return]
+        return None
 
     def _key_facts(self, key: Key) -> int | None:
         """Dead (material) or live, from the key alone; None when a board is needed (the loser is in check)."""
