@@ -23,9 +23,11 @@ that the piece can never stand there.
 The verdict (FIDE 6.9: can W mate by any series of legal moves?): W can check
 the loser's king only with a piece that can enter the loser king's region (a
 pawn: attack a square of it). No such piece: unwinnable. When the only such
-pieces are bishops of one square colour, a mate needs every flight square of the
-other colour to be filled by a loser piece (W's king is too far to help), and the
-analysis checks whether the loser has enough pieces that can get there.
+pieces are pawns whose checks the king can always answer by taking the pawn, also
+unwinnable (:mod:`.pawnchecks`). When the only such pieces are bishops of one square
+colour, a mate needs every flight square of the other colour that W's king cannot
+cover (it covers the squares next to those it can reach) to be filled by a loser
+piece, and the analysis checks whether the loser has enough pieces that can get there.
 """
 
 from __future__ import annotations
@@ -47,8 +49,8 @@ from .bitboards import (
     pawn_attack_spread,
     pawn_push_spread,
     queen_spread,
-    ring2,
 )
+from .pawnchecks import pawns_never_mate
 
 _SPREAD = {
     chess.KNIGHT: knight_spread,
@@ -232,8 +234,8 @@ class Reachability:
                         c == self.winner
                         and piece.kind != chess.KING
                         and piece.kind != chess.BISHOP
-                        and (reach | (pawn_attack_spread(reach, c) if piece.kind == chess.PAWN else 0))
-                        & self.pieces[0].reach
+                        and (piece.kind != chess.PAWN or reach == ALL)  # other pawns: see pawnchecks
+                        and reach & self.pieces[0].reach
                     ):
                         raise _Potential
             if changed and self.winner is not None:
@@ -264,6 +266,8 @@ class Reachability:
         region = self.king_region(not self.winner)
         colours = 0
         for piece in self.visitors(region, self.winner):
+            if piece.kind == chess.PAWN and piece.reach != ALL:
+                continue  # its checks may all be answered by capturing it (pawnchecks), decided at the end
             if piece.kind != chess.BISHOP:
                 raise _Potential
             colours |= 1 if chess.BB_SQUARES[piece.square] & DARK else 2
@@ -278,6 +282,8 @@ class Reachability:
         region = self.king_region(loser)
         visitors = self.visitors(region, winner)
         if not visitors:
+            return True
+        if pawns_never_mate(visitors, [p for p in self.pieces if p.color == winner], region):
             return True
         if any(p.kind != chess.BISHOP for p in visitors):
             return False
@@ -304,8 +310,6 @@ class Reachability:
         bb = chess.BB_SQUARES[square]
         if not any(b.reach & bb for b in bishops):
             return False
-        if w_king.reach & ring2(square):
-            return True  # W's king may help cover flight squares: no proof here
         around = neighbours(square) & region
         escapes = around & ~colour
         # One checking bishop covers one diagonal through the square; with a single
@@ -315,6 +319,8 @@ class Reachability:
             diag_a = _RISING[square] & around & colour
             diag_b = around & colour & ~diag_a
             escapes |= diag_b if diag_b.bit_count() < diag_a.bit_count() else diag_a
+        # W's king covers the flight squares next to any square it can reach; the others need blockers
+        escapes &= ~king_spread(w_king.reach)
         if not escapes:
             return True
         for esc in chess.scan_forward(escapes):
