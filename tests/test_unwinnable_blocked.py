@@ -1,0 +1,105 @@
+"""FIDE 6.9 / 5.2.2 in locked pawn structures: static proofs, never a wrong one.
+
+The rows are CHA's own test vectors with eight pawns or more
+(tests/data/cha-test-vectors-blocked.txt, labelled by the reference analyser for both
+colours). A static proof (the blockade analysis of the position, or of every position
+one move later) may only ever call unwinnable what the label calls unwinnable; and it
+should settle most of the unwinnable rows, where a search cannot end.
+"""
+
+from __future__ import annotations
+
+import chess
+
+from engines.unwinnable import UnwinnabilityAnalyser, is_blockade_unwinnable, replays_to_mate
+from engines.unwinnable.helpmate import HelpmateSearch
+from tests.conftest import TEST_DATA
+
+VECTORS = TEST_DATA / "cha-test-vectors-blocked.txt"
+
+
+def vector_rows() -> list[tuple[chess.Board, chess.Color, bool]]:
+    """(position, W, unwinnable for W) for every legal position of the file, both colours."""
+    rows = []
+    for line in VECTORS.read_text(encoding="utf-8").splitlines():
+        label, fen = line[:2], line[3:].strip()
+        board = chess.Board(fen)
+        if not board.is_valid():
+            continue
+        rows.append((board, chess.WHITE, label[0] == "-"))
+        rows.append((board, chess.BLACK, label[1] == "-"))
+    return rows
+
+
+ROWS = vector_rows()
+
+
+def statically_unwinnable(board: chess.Board, winner: chess.Color) -> bool:
+    """The analysis's static steps: the blockade of the position, or of every position one move later."""
+    if is_blockade_unwinnable(board, winner):
+        return True
+    analyser = UnwinnabilityAnalyser()
+    moves = list(board.legal_moves)
+    if not moves:
+        return False
+    for move in moves:
+        board.push(move)
+        try:
+            if not analyser._settled_after(board, winner):
+                return False
+        finally:
+            board.pop()
+    return True
+
+
+def test_the_blocked_vectors_are_present() -> None:
+    assert len(ROWS) > 2000
+
+
+def test_no_winnable_vector_is_called_dead() -> None:
+    wrong = [(b.fen(), w) for b, w, unwinnable in ROWS if not unwinnable and statically_unwinnable(b, w)]
+    assert wrong == []
+
+
+def test_most_unwinnable_vectors_are_proved_without_a_search() -> None:
+    unwinnable = [(b, w) for b, w, dead in ROWS if dead]
+    proved = sum(1 for b, w in unwinnable if statically_unwinnable(b, w))
+    # 916 before the pawn-check and king-cover rules of the blockade analysis, 942 with them
+    assert proved >= 940, f"{proved} of {len(unwinnable)}"
+
+
+def test_a_pawn_check_the_king_can_always_answer_by_taking_never_mates() -> None:
+    # Black's d-pawn is Black's only man that can come at White's king, and it checks
+    # only from squares no other black piece can ever guard: the king takes it. A test
+    # vector of CHA, labelled unwinnable for Black; every reachable position is visited
+    # to confirm it.
+    board = chess.Board("3k4/1p1p1p1p/1P1P1P1P/3p4/8/8/3P3P/4K3 w - - 0 1")
+    assert is_blockade_unwinnable(board, chess.BLACK)
+    assert HelpmateSearch(board, chess.BLACK, 10**7, float("inf")).exhaust(400_000) is False
+
+
+def test_a_pawn_check_guarded_by_the_king_or_a_knight_is_not_dismissed() -> None:
+    analyser = UnwinnabilityAnalyser(time_limit=60.0)
+    for fen in (
+        "8/1p1p1p1p/1P1P1P1P/3p4/1k6/8/3P3P/4K3 w - - 0 1",  # Black's king is on White's side of the wall
+        "3k4/1p1p1p1p/1P1P1P1P/8/8/3p4/3P1n1P/4K3 w - - 0 1",  # a black knight can guard the pawn
+    ):
+        board = chess.Board(fen)
+        assert not is_blockade_unwinnable(board, chess.BLACK), fen
+        found = analyser.search(board, chess.BLACK)
+        assert found.unwinnable is False and found.helpmate is not None, fen
+        assert replays_to_mate(board, found.helpmate, chess.BLACK), fen
+
+
+def test_the_kings_cover_is_counted_flight_square_by_flight_square() -> None:
+    # White's king is walled in on a1 (a2 and b3 guard its exits), so it can help a mate
+    # only near a1; there the dark bishop would need two light flight squares blocked and
+    # Black has one light bishop for them. Unwinnable for White (a CHA test vector).
+    walled = chess.Board("k7/1b6/8/8/8/1pB5/pP6/K7 w - - 0 1")
+    assert is_blockade_unwinnable(walled, chess.WHITE)
+    # Without the a2 pawn White's king walks out and helps: a helpmate exists.
+    free = chess.Board("k7/1b6/8/8/8/1pB5/1P6/K7 w - - 0 1")
+    assert not is_blockade_unwinnable(free, chess.WHITE)
+    found = UnwinnabilityAnalyser(time_limit=60.0).search(free, chess.WHITE)
+    assert found.unwinnable is False and found.helpmate is not None
+    assert replays_to_mate(free, found.helpmate, chess.WHITE)
