@@ -103,3 +103,35 @@ def test_the_kings_cover_is_counted_flight_square_by_flight_square() -> None:
     found = UnwinnabilityAnalyser(time_limit=60.0).search(free, chess.WHITE)
     assert found.unwinnable is False and found.helpmate is not None
     assert replays_to_mate(free, found.helpmate, chess.WHITE)
+
+
+def test_the_open_position_shortcut_never_hides_a_blockade_proof() -> None:
+    """``is_plainly_open`` lets the blockade analysis stop at once; on real game positions (and a
+    few random moves later) and on the blocked vectors it must only fire where the full analysis
+    proves nothing either."""
+    import random
+
+    from engines.unwinnable.blockade import Reachability, _shuttle_unwinnable
+    from engines.unwinnable.openness import is_plainly_open
+
+    rng = random.Random(20261201)
+    boards = [board for board, _, _ in ROWS[::2]]
+    for line in (TEST_DATA / "lichess-real-1000.txt").read_text(encoding="utf-8").splitlines()[:400]:
+        board = chess.Board(" ".join(line.split()[:4]))
+        boards.append(board)
+        for _ in range(rng.randint(1, 12)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        boards.append(chess.Board(board.fen()))
+    fired = 0
+    for board in boards:
+        if not board.is_valid():
+            continue
+        for winner in (chess.WHITE, chess.BLACK):
+            if is_plainly_open(board, winner):
+                fired += 1
+                assert not Reachability(board, winner).is_unwinnable(winner), (board.fen(), winner)
+                assert not _shuttle_unwinnable(board, winner), (board.fen(), winner)
+    assert fired > 800

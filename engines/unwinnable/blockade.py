@@ -50,6 +50,7 @@ from .bitboards import (
     pawn_push_spread,
     queen_spread,
 )
+from .openness import is_plainly_open
 from .pawnchecks import pawns_never_mate
 
 _SPREAD = {
@@ -344,6 +345,8 @@ def is_blockade_unwinnable(board: chess.Board, winner: chess.Color) -> bool:
     and its verdict used only if, in that model too, W's pieces never move and
     W's king stays on the two squares.
     """
+    if is_plainly_open(board, winner):
+        return False
     if board.ep_square is not None and board.has_legal_en_passant():
         return False
     if Reachability(board, winner).is_unwinnable(winner):
