@@ -284,7 +284,8 @@ class Reachability:
         visitors = self.visitors(region, winner)
         if not visitors:
             return True
-        if pawns_never_mate(visitors, [p for p in self.pieces if p.color == winner], region):
+        never_empty = ALL & ~(self.clear[chess.WHITE] & self.clear[chess.BLACK])
+        if pawns_never_mate(visitors, [p for p in self.pieces if p.color == winner], region, never_empty):
             return True
         if any(p.kind != chess.BISHOP for p in visitors):
             return False

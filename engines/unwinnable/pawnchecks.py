@@ -9,7 +9,8 @@ square is out of reach of all its side's other pieces never mates.
 
 Attacks are over-approximated from the reachability sets: a king, knight or pawn attacks
 from any square it can reach; a bishop, rook or queen along its lines from any square it
-can reach, as on an empty board. When the only pieces of W that can ever come at the
+can reach, each line stopping only at a square that is never empty (its piece can never
+move nor be taken). When the only pieces of W that can ever come at the
 loser's king are such pawns, the last move of a mate would have to be one of their
 checks (a discovered or double check needs a checker of another kind, which would itself
 come at the king): W can never mate.
@@ -24,9 +25,6 @@ import chess
 
 from .bitboards import ALL, Bitboard, king_spread, knight_spread, pawn_attack_spread
 
-_DIAGONALS = [chess.BB_DIAG_ATTACKS[s][0] for s in chess.SQUARES]
-_LINES = [chess.BB_RANK_ATTACKS[s][0] | chess.BB_FILE_ATTACKS[s][0] for s in chess.SQUARES]
-
 
 class _Reaching(Protocol):
     square: chess.Square
@@ -35,8 +33,12 @@ class _Reaching(Protocol):
     reach: Bitboard
 
 
-def ever_attacked(piece: _Reaching) -> Bitboard:
-    """Every square ``piece`` might ever attack (an over-approximation)."""
+def ever_attacked(piece: _Reaching, fixed: Bitboard = 0) -> Bitboard:
+    """Every square ``piece`` might ever attack (an over-approximation).
+
+    ``fixed``: squares that are never empty (their pieces never move and are never taken);
+    a line stops there.
+    """
     reach = piece.reach
     if reach == ALL:
         return ALL
@@ -50,9 +52,10 @@ def ever_attacked(piece: _Reaching) -> Bitboard:
     attacked = 0
     for sq in chess.scan_forward(reach):
         if kind != chess.ROOK:
-            attacked |= _DIAGONALS[sq]
+            attacked |= chess.BB_DIAG_ATTACKS[sq][chess.BB_DIAG_MASKS[sq] & fixed]
         if kind != chess.BISHOP:
-            attacked |= _LINES[sq]
+            attacked |= (chess.BB_RANK_ATTACKS[sq][chess.BB_RANK_MASKS[sq] & fixed]
+                         | chess.BB_FILE_ATTACKS[sq][chess.BB_FILE_MASKS[sq] & fixed])
     return attacked
 
 
@@ -65,11 +68,13 @@ def checking_squares(pawn: _Reaching, region: Bitboard) -> Bitboard:
     return found
 
 
-def pawns_never_mate(visitors: Sequence[_Reaching], side: Sequence[_Reaching], region: Bitboard) -> bool:
+def pawns_never_mate(
+    visitors: Sequence[_Reaching], side: Sequence[_Reaching], region: Bitboard, fixed: Bitboard = 0
+) -> bool:
     """All ``visitors`` are pawns that can never promote and never check from a defensible square.
 
     ``side``: every piece of the visitors' colour (king included); ``region``: the squares
-    the enemy king can ever stand on.
+    the enemy king can ever stand on; ``fixed``: squares that are never empty.
     """
     for pawn in visitors:
         if pawn.kind != chess.PAWN or pawn.reach == ALL:
@@ -77,7 +82,7 @@ def pawns_never_mate(visitors: Sequence[_Reaching], side: Sequence[_Reaching], r
         defended = 0
         for other in side:
             if other is not pawn:
-                defended |= ever_attacked(other)
+                defended |= ever_attacked(other, fixed)
         if checking_squares(pawn, region) & defended:
             return False
     return True
