@@ -155,6 +155,7 @@ class UnwinnabilityAnalyser:
         iteration_nodes: int = 10_000,
         first_stretch: int = 40_000,
         closure_positions: int = 30_000,
+        other_order_nodes: int = 100_000,
     ) -> None:
         self.node_limit = node_limit
         self.time_limit = time_limit
@@ -162,6 +163,7 @@ class UnwinnabilityAnalyser:
         self.iteration_nodes = iteration_nodes
         self.first_stretch = first_stretch
         self.closure_positions = closure_positions
+        self.other_order_nodes = other_order_nodes
 
     def is_dead_position(self, board: chess.Board) -> DeadPosition:
         """FIDE 5.2.2: the analysis for both colours."""
@@ -259,9 +261,28 @@ class UnwinnabilityAnalyser:
                     if closure is True:
                         assert visit.mate is not None
                         return result(False, "closure", prefix + visit.mate)
+                    other = self._other_order(work, color, deadline, probe, self.node_limit - nodes)
+                    nodes += other.nodes
+                    if other.mate is not None:
+                        return result(False, "search", prefix + other.mate)
         if proved == len(roots):
             return result(True, "search" if len(roots) == 1 else "blockade+search")
         return result(None, "budget")
+
+    def _other_order(
+        self, board: chess.Board, color: chess.Color, deadline: float, probe: HelpmateSearch, budget: int
+    ) -> HelpmateSearch:
+        """A second iterative deepening from the root with the moves in the other order (rewarded
+        first), on a part of the budget: where the first order stalls this one often meets the
+        mate early. Only a mate found is used (``.mate``); the first search goes on otherwise."""
+        other = HelpmateSearch(board, color, min(self.other_order_nodes, budget), deadline, share=probe, by_kind=False)
+        try:
+            while other.next_depth <= _MAX_DEPTH:
+                if other.deepen(self.iteration_nodes, stop=other.next_depth) is not None:
+                    break
+        except BudgetExhausted:
+            pass
+        return other
 
     @staticmethod
     def _terminal(board: chess.Board, color: chess.Color) -> bool | None:

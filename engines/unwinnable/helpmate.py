@@ -70,6 +70,10 @@ def _not_a_pawn(entry: list[Any]) -> bool:
     return bool(entry[2] != chess.PAWN)
 
 
+def _kind(entry: list[Any]) -> int:
+    return int(entry[2])
+
+
 _DEAD, _MATE, _LIVE = 0, 1, 2
 """Facts of a position that do not depend on the path: no mate can follow, W has mated, or neither."""
 
@@ -106,10 +110,13 @@ class HelpmateSearch:
         node_limit: int,
         deadline: float,
         share: HelpmateSearch | None = None,
+        by_kind: bool = True,
     ) -> None:
         """``deadline``: in ``time.process_time()`` seconds (this process's processor time, so a
         busy machine does not change the verdict); ``share``: an earlier search for the same
-        winner whose expanded positions may be reused."""
+        winner whose expanded positions may be reused; ``by_kind``: the order moves are tried
+        in (see :meth:`_expand`)."""
+        self.by_kind = by_kind
         self.board = board.copy(stack=False)
         self.winner = winner
         self.loser = not winner
@@ -133,8 +140,9 @@ class HelpmateSearch:
         self.facts: dict[Key, int] = {}
         self.expanded: tuple[dict[Key, _Node], dict[Key, _Node]] = ({}, {})
         if share is not None and share.winner == winner:
-            self.facts = share.facts
-            self.expanded = share.expanded
+            self.facts = share.facts  # facts do not depend on the order of moves
+            if share.by_kind == by_kind:
+                self.expanded = share.expanded
         self.line: list[chess.Move] = []
         self.mate: list[chess.Move] | None = None
 
@@ -493,7 +501,16 @@ class HelpmateSearch:
         # the same tree in a better order, so that mates are met sooner: rewarded moves first, and
         # within each group pawn moves first (W's pawns head for promotion, the loser's make blockers;
         # on real game positions this order needs about a third less processor time)
-        if winners_turn:
-            rewarded.sort(key=_not_a_pawn)
-        others.sort(key=_not_a_pawn)
-        return _Node(rewarded + others, semi_blocked, Snapshot(board))
+        # The same tree in either order; the order decides how soon a mate is met. By kind (pawns,
+        # knights, bishops, rooks, queens, king, as Stockfish generates them, which CHA follows):
+        # better on real game positions and long blocked lines. Rewarded moves first (pawn moves
+        # first within each group): better where the loser's king must walk into a corner.
+        if self.by_kind:
+            children = rewarded + others
+            children.sort(key=_kind)
+        else:
+            if winners_turn:
+                rewarded.sort(key=_not_a_pawn)
+            others.sort(key=_not_a_pawn)
+            children = rewarded + others
+        return _Node(children, semi_blocked, Snapshot(board))
