@@ -113,18 +113,29 @@ def _two_or_more(board: chess.Board) -> tuple[chess.Move | None, bool]:
 
 def _forced_line(board: chess.Board) -> tuple[list[chess.Move], bool]:
     """Plays single legal moves on ``board``; returns them and whether the line repeated a position."""
+    played, repeated, _ = forced_moves(board)
+    return played, repeated
+
+
+def forced_moves(board: chess.Board) -> tuple[list[chess.Move], bool, bool]:
+    """:func:`_forced_line`, and whether the side to move at its end has a legal move."""
     played: list[chess.Move] = []
     seen = {board._transposition_key()}
     while True:
         move, more = _two_or_more(board)
         if move is None or more:
-            return played, False
+            return played, False, move is not None
         board.push(move)
         played.append(move)
         key = board._transposition_key()
         if key in seen:
-            return played, True
+            return played, True, True
         seen.add(key)
+
+
+def game_over_for(board: chess.Board, color: chess.Color) -> bool:
+    """The side to move has no legal move: True (unwinnable for ``color``) unless ``color`` has mated."""
+    return not (board.turn != color and board.is_check())
 
 
 def replays_to_mate(board: chess.Board, moves: list[str] | tuple[str, ...], winner: chess.Color) -> bool:
@@ -190,10 +201,10 @@ class UnwinnabilityAnalyser:
             return MateSearch(color=color, unwinnable=unwinnable, helpmate=helpmate, method=method, nodes=nodes)
 
         # 1-2. forced moves, terminal positions
-        prefix, repeated = _forced_line(work)
+        prefix, repeated, has_move = forced_moves(work)
         if repeated:
             return result(True, "forced-repetition")
-        terminal = self._terminal(work, color)
+        terminal = None if has_move else game_over_for(work, color)
         if terminal is not None:
             return result(terminal, "checkmate" if terminal is False else "terminal", prefix)
         # 3. material
@@ -294,11 +305,11 @@ class UnwinnabilityAnalyser:
 
     def _settled_after(self, board: chess.Board, color: chess.Color) -> bool:
         """After one move: do forced moves, the end of the game or the blockade prove W cannot mate?"""
-        forced, repeated = _forced_line(board)
+        forced, repeated, has_move = forced_moves(board)
         try:
             if repeated:
                 return True
-            terminal = self._terminal(board, color)
+            terminal = None if has_move else game_over_for(board, color)
             if terminal is not None:
                 return terminal
             return is_blockade_unwinnable(board, color)
