@@ -15,7 +15,9 @@ neither side can). The steps, cheapest first, each able to end the analysis:
 6. iterative-deepening helpmate search (:mod:`.helpmate`) over the first moves
    the blockade analysis could not settle; once a first stretch of it has
    failed, every reachable position is visited if there are few enough
-   (the *closure*: no mate among them is a proof, a mate gives the line).
+   (the *closure*: no mate among them is a proof, a mate gives the line),
+   and a second deepening tries the moves in the other order on a part of
+   the budget (a mate it finds is the answer; else the first search goes on).
 
 The result is three-valued: unwinnable (a proof), winnable (with a helpmate
 that replays to mate), or undecided when the node or time budget runs out.
