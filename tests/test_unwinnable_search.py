@@ -73,3 +73,24 @@ def test_stepping_by_key_gives_the_board_the_move_gives() -> None:
                 board.turn, board.ep_square, board.clean_castling_rights())
             assert legal_moves(stepped) == list(board.generate_legal_moves()), (board.fen(), move.uci())
             board.pop()
+
+
+def test_both_move_orders_search_the_same_moves() -> None:
+    """The two orders of the search (by kind, rewarded first) differ in order only: same moves, same
+    classification, so a proof by an exhausted pass means the same in both."""
+    import time
+
+    from engines.unwinnable.helpmate import HelpmateSearch
+
+    for board in random_positions(200, seed=4):
+        if board.is_game_over():
+            continue
+        for winner in (chess.WHITE, chess.BLACK):
+            nodes = []
+            for by_kind in (True, False):
+                search = HelpmateSearch(board, winner, 10**6, time.process_time() + 60, by_kind=by_kind)
+                node = search._expand(False)
+                assert node is not None
+                nodes.append(sorted((entry[1].uci(), entry[0]) for entry in node.children))
+            assert nodes[0] == nodes[1], board.fen()
+            assert [m for m, _ in nodes[0]] == sorted(m.uci() for m in board.legal_moves)
