@@ -108,7 +108,8 @@ def ours(queries: list[Query], slow: int, label: str) -> Figures:
                 agree += 1
             else:
                 print(f"DISAGREE {q.fen} {name}: expected {q.expected}, got {found.unwinnable} ({found.method})")
-        if found.unwinnable is False and not (found.helpmate is not None and replays_to_mate(board, found.helpmate, q.color)):
+        replayed = found.helpmate is not None and replays_to_mate(board, found.helpmate, q.color)
+        if found.unwinnable is False and not replayed:
             bad += 1
             print(f"BAD HELPMATE {q.fen} {name}: {found.helpmate}")
     batch = time.process_time() - batch_start
@@ -156,12 +157,12 @@ def summary(seconds: list[float], batch: float) -> str:
 
 def compare(label: str, queries: list[Query], mine: Figures, theirs: Figures) -> int:
     contradictions = 0
-    for q, a, b in zip(queries, mine.verdicts, theirs.verdicts):
+    for q, a, b in zip(queries, mine.verdicts, theirs.verdicts, strict=True):
         if a is not None and b is not None and a != b:
             contradictions += 1
             print(f"CONTRADICTS CHA {q.fen} {'white' if q.color else 'black'}: ours {a}, CHA {b}")
-    only_ours = sum(1 for a, b in zip(mine.verdicts, theirs.verdicts) if a is not None and b is None)
-    only_cha = sum(1 for a, b in zip(mine.verdicts, theirs.verdicts) if a is None and b is not None)
+    only_ours = sum(1 for a, b in zip(mine.verdicts, theirs.verdicts, strict=True) if a is not None and b is None)
+    only_cha = sum(1 for a, b in zip(mine.verdicts, theirs.verdicts, strict=True) if a is None and b is not None)
     ratio = mine.batch / theirs.batch if theirs.batch else float("inf")
     print(f"[{label}] ours / CHA batch processor time: {ratio:.1f}x  contradictions {contradictions}  "
           f"decided only by us {only_ours}, only by CHA {only_cha}")
@@ -183,7 +184,7 @@ def main() -> int:
         batches.append(("real", read_real(args.real, args.real_queries)))
     for label, queries in batches:
         mine = ours(queries, args.slow, label)
-        failures += sum(1 for q, v in zip(queries, mine.verdicts) if q.expected is not None and v != q.expected)
+        failures += sum(1 for q, v in zip(queries, mine.verdicts, strict=True) if q.expected is not None and v != q.expected)
         if args.cha:
             failures += compare(label, queries, mine, cha(args.cha, queries, label))
     load = os.getloadavg()

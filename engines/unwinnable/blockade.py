@@ -26,8 +26,9 @@ pawn: attack a square of it). No such piece: unwinnable. When the only such
 pieces are pawns whose checks the king can always answer by taking the pawn, also
 unwinnable (:mod:`.pawnchecks`). When the only such pieces are bishops of one square
 colour, a mate needs every flight square of the other colour that W's king cannot
-cover (it covers the squares next to those it can reach) to be filled by a loser
-piece, and the analysis checks whether the loser has enough pieces that can get there.
+cover (it stands on one square it can reach, not next to the mated king, and covers
+the squares next to it) to be filled by a loser piece, and the analysis checks
+whether the loser has enough pieces that can get there.
 """
 
 from __future__ import annotations
@@ -321,15 +322,23 @@ class Reachability:
             diag_a = _RISING[square] & around & colour
             diag_b = around & colour & ~diag_a
             escapes |= diag_b if diag_b.bit_count() < diag_a.bit_count() else diag_a
-        # W's king covers the flight squares next to any square it can reach; the others need blockers
-        escapes &= ~king_spread(w_king.reach)
-        if not escapes:
-            return True
-        for esc in chess.scan_forward(escapes):
-            if not any(p.reach & chess.BB_SQUARES[esc] for p in blockers):
-                return False
-        helpers = sum(1 for p in blockers if p.reach & escapes)
-        return helpers >= escapes.bit_count()
+        # W's king stands on one square it can reach, not next to the mated king, and covers the
+        # flight squares next to it; the other flight squares need loser blockers
+        left_over = set()
+        for king_square in chess.scan_forward(w_king.reach & ~king_spread(bb)):
+            left_over.add(escapes & ~chess.BB_KING_ATTACKS[king_square])
+        return any(_blockable(rest, blockers) for rest in left_over)
+
+
+def _blockable(escapes: Bitboard, blockers: list[_Piece]) -> bool:
+    """Could the loser's pieces fill every square of ``escapes`` (as far as their reach shows)?"""
+    if not escapes:
+        return True
+    for esc in chess.scan_forward(escapes):
+        if not any(p.reach & chess.BB_SQUARES[esc] for p in blockers):
+            return False
+    helpers = sum(1 for p in blockers if p.reach & escapes)
+    return helpers >= escapes.bit_count()
 
 
 def is_blockade_unwinnable(board: chess.Board, winner: chess.Color) -> bool:
