@@ -184,7 +184,8 @@ def main() -> int:
         batches.append(("real", read_real(args.real, args.real_queries)))
     for label, queries in batches:
         mine = ours(queries, args.slow, label)
-        failures += sum(1 for q, v in zip(queries, mine.verdicts, strict=True) if q.expected is not None and v != q.expected)
+        pairs = zip(queries, mine.verdicts, strict=True)
+        failures += sum(1 for q, v in pairs if q.expected is not None and v != q.expected)
         if args.cha:
             failures += compare(label, queries, mine, cha(args.cha, queries, label))
     load = os.getloadavg()
