@@ -1,19 +1,34 @@
-"""Agreement and per-query time of the unwinnability analysis over the public set.
+"""Processor time of the unwinnability analysis (FIDE 6.9, 5.2.2), beside the reference's.
 
-Usage: ``python bench/unwinnable.py [TSV] [--slow N]`` (default: the public
-set ``tests/data/unwinnable-public.tsv``). One process, one core; prints agreement with the
-reference verdicts, the helpmate replay check, and median / p90 / max time per
-query. Timing includes everything the analyser does for a query (not process
-start-up), like the reference's own figures.
+Usage: ``python bench/unwinnable.py [--public TSV] [--real FILE] [--real-queries N] [--cha PATH] [--slow N]``
+
+Two batches, one process, one core:
+
+* the public set ``tests/data/unwinnable-public.tsv`` (composed positions labelled by the
+  reference analyser): agreement with the labels, the helpmate replay check, undecided rows;
+* a real-position sample, ``tests/data/lichess-real-1000.txt`` (real Lichess game positions,
+  tests/data/README.md): each position asked for both colours, first the side not to move
+  (the one whose opponent flagged), ``--real-queries`` questions in all.
+
+For each batch it prints the processor seconds of the whole batch and per query (median,
+p90, max), ``time.process_time`` of this process. With ``--cha PATH`` (a CHA binary built
+outside the project by ``../shared/tools/build-cha.sh``, a measuring instrument only) the
+same queries go to the reference in the same run: its processor seconds for the batch
+(``getrusage`` of the child, start-up included), its own per-query times (microseconds it
+measures itself), and where the two verdicts differ (an undecided answer on either side
+counts as a difference only when the other side decided and they contradict).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
+import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import chess
@@ -26,78 +41,157 @@ from engines.unwinnable import UnwinnabilityAnalyser, replays_to_mate  # noqa: E
 TEST_DATA = ROOT / "tests" / "data"  # public data copied into the repository (tests/data/README.md)
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("tsv", nargs="?", default=str(TEST_DATA / "unwinnable-public.tsv"))
-    parser.add_argument("--slow", type=int, default=10, help="list the N slowest queries")
-    parser.add_argument("--profile", action="store_true", help="cProfile the whole run")
-    args = parser.parse_args()
+@dataclass
+class Query:
+    fen: str
+    color: chess.Color
+    expected: bool | None  # the label, when the set has one
 
+
+@dataclass
+class Figures:
+    seconds: list[float]
+    batch: float
+    verdicts: list[bool | None]
+
+
+def read_public(path: str) -> list[Query]:
     rows = []
-    with open(args.tsv, encoding="utf-8") as handle:
+    with open(path, encoding="utf-8") as handle:
         next(handle)
         for line in handle:
             fen, color, expected = line.rstrip("\n").split("\t")
-            rows.append((fen, color == "white", {"true": True, "false": False}[expected]))
+            rows.append(Query(fen, color == "white", {"true": True, "false": False}[expected]))
+    return rows
 
+
+def read_real(path: str, count: int) -> list[Query]:
+    positions = []
+    with open(path, encoding="utf-8") as handle:
+        for line in handle:
+            fields = line.split()
+            if len(fields) >= 4:
+                positions.append(" ".join(fields[:4]) + " 0 1")
+    rows = []
+    for fen in positions:
+        turn = chess.Board(fen).turn
+        rows.append(Query(fen, not turn, None))
+    for fen in positions:
+        turn = chess.Board(fen).turn
+        rows.append(Query(fen, turn, None))
+    return rows[:count]
+
+
+def ours(queries: list[Query], slow: int, label: str) -> Figures:
     analyser = UnwinnabilityAnalyser()
-    profiler = None
-    if args.profile:
-        import cProfile
-
-        profiler = cProfile.Profile()
-        profiler.enable()
-    times: list[tuple[float, str, str, str]] = []
-    agree = 0
-    bad_mates = 0
-    undecided = 0
+    seconds: list[float] = []
+    verdicts: list[bool | None] = []
     methods: dict[str, int] = {}
-    cpu: list[float] = []
-    total_nodes = 0
-    for fen, color, expected in rows:
-        board = chess.Board(fen)
-        start = time.perf_counter()
-        cpu_start = time.process_time()
-        found = analyser.search(board, color)
-        cpu.append(time.process_time() - cpu_start)
-        elapsed = time.perf_counter() - start
-        total_nodes += found.nodes
-        name = "white" if color else "black"
-        times.append((elapsed, fen, name, f"{found.method} nodes={found.nodes}"))
+    agree = bad = undecided = nodes = 0
+    slowest: list[tuple[float, str]] = []
+    batch_start = time.process_time()
+    for q in queries:
+        board = chess.Board(q.fen)
+        start = time.process_time()
+        found = analyser.search(board, q.color)
+        elapsed = time.process_time() - start
+        seconds.append(elapsed)
+        verdicts.append(found.unwinnable)
+        nodes += found.nodes
         methods[found.method] = methods.get(found.method, 0) + 1
+        name = "white" if q.color else "black"
+        slowest.append((elapsed, f"{q.fen} {name}  {found.method} nodes={found.nodes}"))
         if found.unwinnable is None:
             undecided += 1
-        if found.unwinnable == expected:
-            agree += 1
-        else:
-            print(f"DISAGREE {fen} {name}: expected {expected}, got {found.unwinnable} ({found.method})")
-        proven = found.helpmate is not None and replays_to_mate(board, found.helpmate, color)
-        if found.unwinnable is False and not proven:
-            bad_mates += 1
-            print(f"BAD HELPMATE {fen} {name}: {found.helpmate}")
-    if profiler is not None:
-        import pstats
+        if q.expected is not None:
+            if found.unwinnable == q.expected:
+                agree += 1
+            else:
+                print(f"DISAGREE {q.fen} {name}: expected {q.expected}, got {found.unwinnable} ({found.method})")
+        replayed = found.helpmate is not None and replays_to_mate(board, found.helpmate, q.color)
+        if found.unwinnable is False and not replayed:
+            bad += 1
+            print(f"BAD HELPMATE {q.fen} {name}: {found.helpmate}")
+    batch = time.process_time() - batch_start
+    labelled = sum(1 for q in queries if q.expected is not None)
+    agreement = f"agreement {agree}/{labelled}  " if labelled else ""
+    print(f"[{label}] ours: {len(queries)} queries  {agreement}undecided {undecided}  bad helpmates {bad}  "
+          f"search nodes {nodes}")
+    print(f"[{label}] ours: {summary(seconds, batch)}")
+    print(f"[{label}] ours: methods " + ", ".join(f"{k} {v}" for k, v in sorted(methods.items())))
+    for elapsed, info in sorted(slowest, reverse=True)[:slow]:
+        print(f"    {1000 * elapsed:8.1f} ms  {info}")
+    return Figures(seconds, batch, verdicts)
 
-        profiler.disable()
-        pstats.Stats(profiler).sort_stats("cumulative").print_stats(25)
 
-    print(f"queries {len(rows)}  agreement {agree}/{len(rows)} ({100.0 * agree / len(rows):.1f}%)  "
-          f"undecided {undecided}  bad helpmates {bad_mates}  search nodes {total_nodes}")
-    for label, values in (("wall", [t[0] for t in times]), ("cpu", cpu)):
-        seconds = sorted(values)
-        p90 = seconds[min(len(seconds) - 1, int(0.9 * len(seconds)))]
-        print(f"{label} time per query: median {1000 * statistics.median(seconds):.2f} ms  p90 {1000 * p90:.2f} ms  "
-              f"max {1000 * seconds[-1]:.1f} ms  total {sum(seconds):.2f} s")
-    try:
-        load = os.getloadavg()
-        print(f"load average during the run: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores "
-              "(shared machine: wall times are noisy; cpu time is this process's own)")
-    except OSError:
-        pass
-    print("methods: " + ", ".join(f"{k} {v}" for k, v in sorted(methods.items())))
-    for elapsed, fen, name, info in sorted(times, reverse=True)[: args.slow]:
-        print(f"  {1000 * elapsed:8.1f} ms  {fen} {name}  {info}")
-    return 0 if agree == len(rows) and bad_mates == 0 else 1
+def cha(binary: str, queries: list[Query], label: str) -> Figures:
+    """The reference on the same queries: one process, all queries on its stdin."""
+    text = "".join(f"{' '.join(q.fen.split()[:4])} {'white' if q.color else 'black'}\n" for q in queries)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    out = subprocess.run([binary], input=text, capture_output=True, text=True, check=True).stdout
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    batch = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    seconds: list[float] = []
+    verdicts: list[bool | None] = []
+    for line in out.splitlines():
+        words = line.split()
+        first = words[0].rstrip("#") if words else ""  # "winnable#": the position is already mate
+        if first not in ("winnable", "unwinnable", "undetermined"):
+            continue
+        verdicts.append({"winnable": False, "unwinnable": True}.get(first))
+        seconds.append(int(words[words.index("time") + 1]) / 1e6)
+    if len(verdicts) != len(queries):
+        raise SystemExit(f"CHA answered {len(verdicts)} of {len(queries)} queries")
+    undecided = sum(1 for v in verdicts if v is None)
+    print(f"[{label}] CHA:  {len(queries)} queries  undecided {undecided}")
+    print(f"[{label}] CHA:  {summary(seconds, batch)} (per query: CHA's own clock)")
+    return Figures(seconds, batch, verdicts)
+
+
+def summary(seconds: list[float], batch: float) -> str:
+    ordered = sorted(seconds)
+    p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
+    return (f"batch {batch:.3f} s processor time; per query median {1000 * statistics.median(ordered):.3f} ms  "
+            f"p90 {1000 * p90:.3f} ms  max {1000 * ordered[-1]:.1f} ms")
+
+
+def compare(label: str, queries: list[Query], mine: Figures, theirs: Figures) -> int:
+    contradictions = 0
+    for q, a, b in zip(queries, mine.verdicts, theirs.verdicts, strict=True):
+        if a is not None and b is not None and a != b:
+            contradictions += 1
+            print(f"CONTRADICTS CHA {q.fen} {'white' if q.color else 'black'}: ours {a}, CHA {b}")
+    only_ours = sum(1 for a, b in zip(mine.verdicts, theirs.verdicts, strict=True) if a is not None and b is None)
+    only_cha = sum(1 for a, b in zip(mine.verdicts, theirs.verdicts, strict=True) if a is None and b is not None)
+    ratio = mine.batch / theirs.batch if theirs.batch else float("inf")
+    print(f"[{label}] ours / CHA batch processor time: {ratio:.1f}x  contradictions {contradictions}  "
+          f"decided only by us {only_ours}, only by CHA {only_cha}")
+    return contradictions
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--public", default=str(TEST_DATA / "unwinnable-public.tsv"))
+    parser.add_argument("--real", default=str(TEST_DATA / "lichess-real-1000.txt"))
+    parser.add_argument("--real-queries", type=int, default=1000, help="questions on the real sample (0: skip)")
+    parser.add_argument("--cha", help="a CHA binary: run the reference on the same queries")
+    parser.add_argument("--slow", type=int, default=5, help="list the N slowest queries of each batch")
+    args = parser.parse_args()
+
+    failures = 0
+    batches = [("public", read_public(args.public))]
+    if args.real_queries:
+        batches.append(("real", read_real(args.real, args.real_queries)))
+    for label, queries in batches:
+        mine = ours(queries, args.slow, label)
+        pairs = zip(queries, mine.verdicts, strict=True)
+        failures += sum(1 for q, v in pairs if q.expected is not None and v != q.expected)
+        if args.cha:
+            failures += compare(label, queries, mine, cha(args.cha, queries, label))
+    load = os.getloadavg()
+    print(f"load average after the run: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores "
+          "(shared machine; processor times are each process's own)")
+    return 0 if failures == 0 else 1
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ import random
 import chess
 
 from engines.unwinnable.movegen import legal_moves
-from engines.unwinnable.positions import child_key, in_check, position_key
+from engines.unwinnable.positions import child_key, in_check, position_key, set_board
 
 STARTS = (
     chess.STARTING_FEN,
@@ -56,3 +56,41 @@ def test_key_after_a_move_is_the_key_of_the_position_reached() -> None:
             assert predicted == position_key(board), (board.fen(), move.uci())
             assert in_check(predicted) == board.is_check()
             board.pop()
+
+
+def test_stepping_by_key_gives_the_board_the_move_gives() -> None:
+    """The search steps to a child by its key instead of playing the move: same pieces, same moves."""
+    for board in random_positions(300, seed=3):
+        key = position_key(board)
+        for move in list(board.legal_moves):
+            kind = board.piece_type_at(move.from_square)
+            assert kind is not None
+            stepped = board.copy(stack=False)
+            set_board(stepped, child_key(key, move, kind))
+            board.push(move)
+            assert stepped.board_fen() == board.board_fen(), (board.fen(), move.uci())
+            assert (stepped.turn, stepped.ep_square, stepped.castling_rights) == (
+                board.turn, board.ep_square, board.clean_castling_rights())
+            assert legal_moves(stepped) == list(board.generate_legal_moves()), (board.fen(), move.uci())
+            board.pop()
+
+
+def test_both_move_orders_search_the_same_moves() -> None:
+    """The two orders of the search (by kind, rewarded first) differ in order only: same moves, same
+    classification, so a proof by an exhausted pass means the same in both."""
+    import time
+
+    from engines.unwinnable.helpmate import HelpmateSearch
+
+    for board in random_positions(200, seed=4):
+        if board.is_game_over():
+            continue
+        for winner in (chess.WHITE, chess.BLACK):
+            nodes = []
+            for by_kind in (True, False):
+                search = HelpmateSearch(board, winner, 10**6, time.process_time() + 60, by_kind=by_kind)
+                node = search._expand(False)
+                assert node is not None
+                nodes.append(sorted((entry[1].uci(), entry[0]) for entry in node.children))
+            assert nodes[0] == nodes[1], board.fen()
+            assert [m for m, _ in nodes[0]] == sorted(m.uci() for m in board.legal_moves)

@@ -15,7 +15,9 @@ neither side can). The steps, cheapest first, each able to end the analysis:
 6. iterative-deepening helpmate search (:mod:`.helpmate`) over the first moves
    the blockade analysis could not settle; once a first stretch of it has
    failed, every reachable position is visited if there are few enough
-   (the *closure*: no mate among them is a proof, a mate gives the line).
+   (the *closure*: no mate among them is a proof, a mate gives the line),
+   and a second deepening tries the moves in the other order on a part of
+   the budget (a mate it finds is the answer; else the first search goes on).
 
 The result is three-valued: unwinnable (a proof), winnable (with a helpmate
 that replays to mate), or undecided when the node or time budget runs out.
@@ -113,18 +115,29 @@ def _two_or_more(board: chess.Board) -> tuple[chess.Move | None, bool]:
 
 def _forced_line(board: chess.Board) -> tuple[list[chess.Move], bool]:
     """Plays single legal moves on ``board``; returns them and whether the line repeated a position."""
+    played, repeated, _ = forced_moves(board)
+    return played, repeated
+
+
+def forced_moves(board: chess.Board) -> tuple[list[chess.Move], bool, bool]:
+    """:func:`_forced_line`, and whether the side to move at its end has a legal move."""
     played: list[chess.Move] = []
     seen = {board._transposition_key()}
     while True:
         move, more = _two_or_more(board)
         if move is None or more:
-            return played, False
+            return played, False, move is not None
         board.push(move)
         played.append(move)
         key = board._transposition_key()
         if key in seen:
-            return played, True
+            return played, True, True
         seen.add(key)
+
+
+def game_over_for(board: chess.Board, color: chess.Color) -> bool:
+    """The side to move has no legal move: True (unwinnable for ``color``) unless ``color`` has mated."""
+    return not (board.turn != color and board.is_check())
 
 
 def replays_to_mate(board: chess.Board, moves: list[str] | tuple[str, ...], winner: chess.Color) -> bool:
@@ -155,6 +168,7 @@ class UnwinnabilityAnalyser:
         iteration_nodes: int = 10_000,
         first_stretch: int = 40_000,
         closure_positions: int = 30_000,
+        other_order_nodes: int = 100_000,
     ) -> None:
         self.node_limit = node_limit
         self.time_limit = time_limit
@@ -162,6 +176,7 @@ class UnwinnabilityAnalyser:
         self.iteration_nodes = iteration_nodes
         self.first_stretch = first_stretch
         self.closure_positions = closure_positions
+        self.other_order_nodes = other_order_nodes
 
     def is_dead_position(self, board: chess.Board) -> DeadPosition:
         """FIDE 5.2.2: the analysis for both colours."""
@@ -188,10 +203,10 @@ class UnwinnabilityAnalyser:
             return MateSearch(color=color, unwinnable=unwinnable, helpmate=helpmate, method=method, nodes=nodes)
 
         # 1-2. forced moves, terminal positions
-        prefix, repeated = _forced_line(work)
+        prefix, repeated, has_move = forced_moves(work)
         if repeated:
             return result(True, "forced-repetition")
-        terminal = self._terminal(work, color)
+        terminal = None if has_move else game_over_for(work, color)
         if terminal is not None:
             return result(terminal, "checkmate" if terminal is False else "terminal", prefix)
         # 3. material
@@ -259,9 +274,28 @@ class UnwinnabilityAnalyser:
                     if closure is True:
                         assert visit.mate is not None
                         return result(False, "closure", prefix + visit.mate)
+                    other = self._other_order(work, color, deadline, probe, self.node_limit - nodes)
+                    nodes += other.nodes
+                    if other.mate is not None:
+                        return result(False, "search", prefix + other.mate)
         if proved == len(roots):
             return result(True, "search" if len(roots) == 1 else "blockade+search")
         return result(None, "budget")
+
+    def _other_order(
+        self, board: chess.Board, color: chess.Color, deadline: float, probe: HelpmateSearch, budget: int
+    ) -> HelpmateSearch:
+        """A second iterative deepening from the root with the moves in the other order (rewarded
+        first), on a part of the budget: where the first order stalls this one often meets the
+        mate early. Only a mate found is used (``.mate``); the first search goes on otherwise."""
+        other = HelpmateSearch(board, color, min(self.other_order_nodes, budget), deadline, share=probe, by_kind=False)
+        try:
+            while other.next_depth <= _MAX_DEPTH:
+                if other.deepen(self.iteration_nodes, stop=other.next_depth) is not None:
+                    break
+        except BudgetExhausted:
+            pass
+        return other
 
     @staticmethod
     def _terminal(board: chess.Board, color: chess.Color) -> bool | None:
@@ -273,11 +307,11 @@ class UnwinnabilityAnalyser:
 
     def _settled_after(self, board: chess.Board, color: chess.Color) -> bool:
         """After one move: do forced moves, the end of the game or the blockade prove W cannot mate?"""
-        forced, repeated = _forced_line(board)
+        forced, repeated, has_move = forced_moves(board)
         try:
             if repeated:
                 return True
-            terminal = self._terminal(board, color)
+            terminal = None if has_move else game_over_for(board, color)
             if terminal is not None:
                 return terminal
             return is_blockade_unwinnable(board, color)

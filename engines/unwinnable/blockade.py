@@ -23,9 +23,12 @@ that the piece can never stand there.
 The verdict (FIDE 6.9: can W mate by any series of legal moves?): W can check
 the loser's king only with a piece that can enter the loser king's region (a
 pawn: attack a square of it). No such piece: unwinnable. When the only such
-pieces are bishops of one square colour, a mate needs every flight square of the
-other colour to be filled by a loser piece (W's king is too far to help), and the
-analysis checks whether the loser has enough pieces that can get there.
+pieces are pawns whose checks the king can always answer by taking the pawn, also
+unwinnable (:mod:`.pawnchecks`). When the only such pieces are bishops of one square
+colour, a mate needs every flight square of the other colour that W's king cannot
+cover (it stands on one square it can reach, not next to the mated king, and covers
+the squares next to it) to be filled by a loser piece, and the analysis checks
+whether the loser has enough pieces that can get there.
 """
 
 from __future__ import annotations
@@ -47,8 +50,9 @@ from .bitboards import (
     pawn_attack_spread,
     pawn_push_spread,
     queen_spread,
-    ring2,
 )
+from .openness import is_plainly_open
+from .pawnchecks import pawns_never_mate
 
 _SPREAD = {
     chess.KNIGHT: knight_spread,
@@ -232,8 +236,8 @@ class Reachability:
                         c == self.winner
                         and piece.kind != chess.KING
                         and piece.kind != chess.BISHOP
-                        and (reach | (pawn_attack_spread(reach, c) if piece.kind == chess.PAWN else 0))
-                        & self.pieces[0].reach
+                        and (piece.kind != chess.PAWN or reach == ALL)  # other pawns: see pawnchecks
+                        and reach & self.pieces[0].reach
                     ):
                         raise _Potential
             if changed and self.winner is not None:
@@ -264,6 +268,8 @@ class Reachability:
         region = self.king_region(not self.winner)
         colours = 0
         for piece in self.visitors(region, self.winner):
+            if piece.kind == chess.PAWN and piece.reach != ALL:
+                continue  # its checks may all be answered by capturing it (pawnchecks), decided at the end
             if piece.kind != chess.BISHOP:
                 raise _Potential
             colours |= 1 if chess.BB_SQUARES[piece.square] & DARK else 2
@@ -278,6 +284,9 @@ class Reachability:
         region = self.king_region(loser)
         visitors = self.visitors(region, winner)
         if not visitors:
+            return True
+        never_empty = ALL & ~(self.clear[chess.WHITE] & self.clear[chess.BLACK])
+        if pawns_never_mate(visitors, [p for p in self.pieces if p.color == winner], region, never_empty):
             return True
         if any(p.kind != chess.BISHOP for p in visitors):
             return False
@@ -304,8 +313,6 @@ class Reachability:
         bb = chess.BB_SQUARES[square]
         if not any(b.reach & bb for b in bishops):
             return False
-        if w_king.reach & ring2(square):
-            return True  # W's king may help cover flight squares: no proof here
         around = neighbours(square) & region
         escapes = around & ~colour
         # One checking bishop covers one diagonal through the square; with a single
@@ -315,13 +322,23 @@ class Reachability:
             diag_a = _RISING[square] & around & colour
             diag_b = around & colour & ~diag_a
             escapes |= diag_b if diag_b.bit_count() < diag_a.bit_count() else diag_a
-        if not escapes:
-            return True
-        for esc in chess.scan_forward(escapes):
-            if not any(p.reach & chess.BB_SQUARES[esc] for p in blockers):
-                return False
-        helpers = sum(1 for p in blockers if p.reach & escapes)
-        return helpers >= escapes.bit_count()
+        # W's king stands on one square it can reach, not next to the mated king, and covers the
+        # flight squares next to it; the other flight squares need loser blockers
+        left_over = set()
+        for king_square in chess.scan_forward(w_king.reach & ~king_spread(bb)):
+            left_over.add(escapes & ~chess.BB_KING_ATTACKS[king_square])
+        return any(_blockable(rest, blockers) for rest in left_over)
+
+
+def _blockable(escapes: Bitboard, blockers: list[_Piece]) -> bool:
+    """Could the loser's pieces fill every square of ``escapes`` (as far as their reach shows)?"""
+    if not escapes:
+        return True
+    for esc in chess.scan_forward(escapes):
+        if not any(p.reach & chess.BB_SQUARES[esc] for p in blockers):
+            return False
+    helpers = sum(1 for p in blockers if p.reach & escapes)
+    return helpers >= escapes.bit_count()
 
 
 def is_blockade_unwinnable(board: chess.Board, winner: chess.Color) -> bool:
@@ -338,6 +355,8 @@ def is_blockade_unwinnable(board: chess.Board, winner: chess.Color) -> bool:
     and its verdict used only if, in that model too, W's pieces never move and
     W's king stays on the two squares.
     """
+    if is_plainly_open(board, winner):
+        return False
     if board.ep_square is not None and board.has_legal_en_passant():
         return False
     if Reachability(board, winner).is_unwinnable(winner):

@@ -77,6 +77,28 @@ def child_key(key: Key, move: chess.Move, kind: int) -> Key:
     return (own, enemy, pawns, knights, bishops, rooks, queens, True, new_ep, castling)
 
 
+def set_board(board: chess.Board, key: Key) -> None:
+    """Puts ``board`` into the position ``key`` (its move stack is left alone; clocks are not part of a key).
+
+    The search steps from a position to the next by the child's key instead of
+    ``board.push``: the same board as the move would give (tested), a fraction of the cost.
+    """
+    black, white, pawns, knights, bishops, rooks, queens, turn, ep, castling = key
+    occupied = white | black
+    board.pawns = pawns
+    board.knights = knights
+    board.bishops = bishops
+    board.rooks = rooks
+    board.queens = queens
+    board.kings = occupied & ~(pawns | knights | bishops | rooks | queens)
+    board.occupied_co[chess.WHITE] = white
+    board.occupied_co[chess.BLACK] = black
+    board.occupied = occupied
+    board.turn = turn
+    board.ep_square = ep
+    board.castling_rights = castling
+
+
 def in_check(key: Key) -> bool:
     """Is the side to move in the position ``key`` in check?"""
     black, white, pawns, knights, bishops, rooks, queens, turn, _, _ = key

@@ -18,7 +18,7 @@ import chess
 
 from adjudicator.services import MateSearch
 
-from .analyser import PositionError, UnwinnabilityAnalyser, _forced_line, check_position
+from .analyser import PositionError, check_position, forced_moves, game_over_for
 from .blockade import is_blockade_unwinnable
 from .material import is_material_unwinnable
 
@@ -33,10 +33,10 @@ class DeadScreen:
         except PositionError as exc:
             return MateSearch(color=color, unwinnable=None, helpmate=None, method=f"illegal-position: {exc}")
         work = board.copy(stack=False)
-        prefix, repeated = _forced_line(work)
+        prefix, repeated, has_move = forced_moves(work)
         if repeated:
             return MateSearch(color=color, unwinnable=True, helpmate=None, method="forced-repetition")
-        terminal = UnwinnabilityAnalyser._terminal(work, color)
+        terminal = None if has_move else game_over_for(work, color)
         if terminal is False:
             line = tuple(m.uci() for m in prefix)
             return MateSearch(color=color, unwinnable=False, helpmate=line, method="checkmate")
