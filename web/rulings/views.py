@@ -20,6 +20,7 @@ from web.events.models import Event
 from web.evidence import Line, Presentation, present
 from web.htmx import is_htmx
 from web.jobs import Job
+from web.rulings.sheet import sheet_diagram
 from web.store import CaseRow, RulingRow
 
 bp = Blueprint("rulings", __name__)
@@ -97,6 +98,8 @@ def context_for(ruling: RulingRow, case: CaseRow) -> dict[str, Any]:
         "sides": sides,
         "hms": hms,
         "board_for": board_for,
+        "diagram": sheet_diagram(case.claim, data, presentation, board_for),
+        "ruled_at": ruling.created_at.strftime("%Y-%m-%d %H:%M UTC"),
     }
 
 
