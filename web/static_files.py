@@ -116,8 +116,6 @@ class StaticFiles:
         use_gzip = entry.gzipped is not None and request.accept_encodings["gzip"] > 0
         body = entry.gzipped if use_gzip and entry.gzipped is not None else entry.data
         response = Response(body, mimetype=entry.mimetype)
-        if entry.mimetype.startswith("text/"):
-            response.charset = "utf-8"
         if entry.gzipped is not None:
             response.vary.add("Accept-Encoding")
         if use_gzip:
