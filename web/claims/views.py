@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app, redirect, render_template, request, session, url_for
+from flask import Blueprint, current_app, jsonify, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response
 
 from adjudicator.contract import ContractError, parse_case
-from adjudicator.requirements import missing_facts
+from adjudicator.requirements import missing_facts, position_errors
 from web import submit
 from web.boards import checkers_grid, edit_checkers
 from web.claims.forms import (
@@ -128,6 +128,18 @@ def redraw() -> tuple[str, int]:
     return render_form(claim_form)
 
 
+@bp.get("/claims/position")
+def check_position() -> Response:
+    """The board editor's live check of the position it sets up: the very check a submitted
+    position-only claim gets (:func:`adjudicator.requirements.position_errors`), as JSON
+    ``{"fen", "is_legal", "message"}`` (``is_legal`` null for no position)."""
+    fen = request.args.get("fen", "")[:120].strip()
+    if not fen:
+        return jsonify({"fen": "", "is_legal": None, "message": None})
+    errors = position_errors({"game": "chess", "fen": fen})
+    return jsonify({"fen": fen, "is_legal": not errors, "message": errors[0].message if errors else None})
+
+
 @bp.post("/claims")
 def create() -> Response | tuple[str, int]:
     """Rule on the claim: the ruling page when it is quick, the job's progress page otherwise."""
@@ -149,6 +161,8 @@ def create() -> Response | tuple[str, int]:
         except ContractError as exc:
             problems.append(exc)
         problems.extend(missing_facts(data))
+        if not any(p.field == "fen" for p in problems):
+            problems.extend(position_errors(data))
         if problems:  # a slip on the form: refused before any ruling is made or stored
             for problem in problems:
                 claim_form.add_error(problem, visible)
