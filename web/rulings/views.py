@@ -226,10 +226,13 @@ def cancel(case_id: int) -> Response | str:
 
 
 def _progress(job: Job | None) -> dict[str, Any]:
-    """Share done for the bar: the analysis's own figure, else an estimate from the time limit."""
+    """The bar: the analysis's own share done; none (an indeterminate bar) before it has measured any.
+
+    No estimate from the time limit: a search on a node budget, or a mate search, says how far it is
+    or nothing, and a bar that creeps along a clock and then jumps to the ruling misleads.
+    """
     if job is None:
-        return {"percent": 0, "is_estimate": True, "elapsed": 0.0}
-    if job.fraction is not None:
-        return {"percent": int(job.fraction * 100), "is_estimate": False, "elapsed": job.elapsed}
-    expected = submit.adjudicator().expected_seconds or 30.0
-    return {"percent": min(95, int(100 * job.elapsed / expected)), "is_estimate": True, "elapsed": job.elapsed}
+        return {"percent": None, "elapsed": 0.0, "stage": "", "line": ""}
+    stage, _, line = (job.message or "").partition("; best line ")
+    percent = int(job.fraction * 100) if job.fraction else None
+    return {"percent": percent, "elapsed": job.elapsed, "stage": stage, "line": line}
