@@ -82,3 +82,13 @@ def test_a_rejected_illegal_move_claim_shows_the_position_as_it_stands(app: Flas
     for san in ("e4", "e5", "Nf3", "Nc6"):
         board.push_san(san)
     assert _drawn(html) == str(board)
+
+
+def test_the_records_tags_name_the_players_nobody_typed(app: Flask) -> None:
+    ruling_id = _ruling(app, first_player="", second_player="", round="")
+    html, pages = _sheet(app, ruling_id)
+    assert "White player: Ann Alpha" in pages[0] and "Black player: Bob Beta" in pages[0]
+    found = app.test_client().get("/history?player=alpha").get_data(as_text=True)
+    assert "Ann Alpha" in found, "History finds the ruling by the record's player"
+    typed = _ruling(app, first_player="A. Alpha", second_player="B. Beta")
+    assert "White player: A. Alpha" in _sheet(app, typed)[1][0], "typed names win"

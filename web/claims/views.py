@@ -73,17 +73,45 @@ def render_form(claim_form: ClaimForm, status: int = 200) -> tuple[str, int]:
 
 
 def fill_players(claim_form: ClaimForm) -> None:
-    """Round and board fill in the players from the event's imported pairings (typed names win)."""
+    """The players (and the round) nobody typed: from the event's imported pairings for round and board,
+    else from the record's own tags (PGN White/Black; PDN Black/Red and White). Typed names win."""
+    tags = _record_tags(claim_form)
+    if not claim_form.value("round").strip() and tags.get("Round"):
+        claim_form.values["round"] = tags["Round"][:20]
     if claim_form.value("first_player").strip() or claim_form.value("second_player").strip():
         return
+    game = None
     try:
         event = event_named(get_session(), claim_form.value(EVENT_FIELD) or None, EVENT_FIELD)
     except ContractError:
-        return
-    game = pairing_for(get_session(), event, claim_form.value("round"), claim_form.value("board"))
+        event = None
+    if event is not None:
+        game = pairing_for(get_session(), event, claim_form.value("round"), claim_form.value("board"))
     if game is not None:
         claim_form.values["first_player"] = game.white
         claim_form.values["second_player"] = game.black
+        return
+    first = tags.get("White") if claim_form.game == "chess" else tags.get("Black") or tags.get("Red")
+    second = tags.get("Black") if claim_form.game == "chess" else tags.get("White")
+    if first or second:
+        claim_form.values["first_player"] = (first or "")[:200]
+        claim_form.values["second_player"] = (second or "")[:200]
+
+
+def _record_tags(claim_form: ClaimForm) -> dict[str, str]:
+    """The first game's tags with a value ("?" and "-" mean unknown in PGN), read leniently."""
+    from adjudicator.movetext import split_games
+
+    record = claim_form.value("record")
+    if not record.lstrip().startswith("["):
+        return {}
+    try:
+        game = next(iter(split_games(record)), None)
+    except Exception:  # the record's own errors are reported when it is ruled on
+        return {}
+    if game is None:
+        return {}
+    return {key: value.strip() for key, value in game.tags if value.strip() not in ("", "?", "-", "??")}
 
 
 @bp.get("/")
