@@ -307,8 +307,12 @@ class StockfishPool:
             if progress is not None:
                 info = analysis.info
                 done = _fraction(info, limits, time.monotonic() - started)
+                try:  # the engine's info is written by its own thread: a half-written report is skipped
+                    message = progress_message(board, info, limits)
+                except Exception:
+                    message = f"engine depth {info.get('depth', 0)}"
                 try:
-                    progress(done, progress_message(board, info, limits))
+                    progress(done, message)
                 except BaseException as exc:
                     with contextlib.suppress(Exception):
                         analysis.stop()

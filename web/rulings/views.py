@@ -185,8 +185,11 @@ def job(case_id: int) -> Response | str | tuple[str, int]:
     if case is None:
         abort(404, f"There is no case {case_id}.")
     event = _visible_event_or_404(case, f"There is no case {case_id}.")
-    running = submit.adjudicator().job(case_id)
+    running = _snapshot(submit.adjudicator().job(case_id))  # read before the ruling: it may finish meanwhile
     ruling = store.ruling_for_case(session, case_id)
+    if ruling is None and running is not None and running.state == "done":
+        session.rollback()  # a read transaction begun before the ruling's commit does not see it (SQLite WAL)
+        ruling = store.ruling_for_case(session, case_id)
     if ruling is not None:
         target = url_for("rulings.show", ruling_id=ruling.id)
         if is_htmx():
@@ -223,6 +226,17 @@ def cancel(case_id: int) -> Response | str:
     if is_htmx():
         return job(case_id)  # type: ignore[return-value]
     return redirect(url_for("rulings.job", case_id=case_id), 303)
+
+
+def _snapshot(job: Job | None) -> Any:
+    """The job as it is now (state, message, share done, error): the widget shows one moment of it, so a job
+    finishing while the page is drawn is seen at the next poll instead of as 'done' with no ruling to open."""
+    if job is None:
+        return None
+    from types import SimpleNamespace
+
+    return SimpleNamespace(state=job.state, is_finished=job.is_finished, message=job.message,
+                           fraction=job.fraction, elapsed=job.elapsed, error=job.error)
 
 
 def _progress(job: Job | None) -> dict[str, Any]:

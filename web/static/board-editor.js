@@ -183,6 +183,12 @@ async function initEditor(root) {
   showControls(board.getPosition(), square0)
   if (input.value.trim()) check()
   root.hidden = false
+  // the editor appears above the rest of the form: keep a field below it that has the focus (the first
+  // error's, autofocused) on screen, where the browser had scrolled it before the editor pushed it down
+  const active = document.activeElement
+  if (active && active !== document.body && root.compareDocumentPosition(active) & Node.DOCUMENT_POSITION_FOLLOWING) {
+    active.scrollIntoView({block: "center"})
+  }
   root.dataset.ready = "2"
 }
 
