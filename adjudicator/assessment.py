@@ -362,11 +362,17 @@ def _from_engine(
 def _scaled(
     progress: Callable[[float, str], None] | None, stage: int, stages: int
 ) -> Callable[[float, str], None] | None:
+    """Search ``stage``'s progress as it is: its own share done, its message saying which search it is."""
     if progress is None:
         return None
     report = progress
 
     def scaled(done: float, message: str) -> None:
-        report((stage + done) / stages, message)
+        # each search's own share done: a later search runs only if this one leaves the score between the
+        # bands, so a bar over all of them would jump when the first one settles the position
+        if stages > 1:
+            head, found, line = message.partition("; best line ")
+            message = f"{head} (search {stage + 1} of up to {stages}){found}{line}"
+        report(done, message)
 
     return scaled

@@ -12,6 +12,9 @@ right is the claim's own rule.
 - A flag claim needs to say whose flag is down (FIDE 6.9, US Chess 13C, ACF 1.20):
   ``clock.flagged`` given and empty says "no flag is down", which is a slip on the form,
   not a claim.
+- A chess position entered alone (``fen`` with no record) must be one a legal game can
+  reach, whatever the claim: :func:`adjudicator.positions.legal_position`, the check every
+  entry point shares (and the board editor asks for while the TD sets the position up).
 """
 
 from __future__ import annotations
@@ -45,3 +48,21 @@ def missing_facts(data: Mapping[str, Any]) -> list[MissingFactError]:
         if isinstance(clock, Mapping) and "flagged" in clock and not clock.get("flagged"):
             missing.append(MissingFactError("tick whose flag is down (both: in the order they fell)", "clock.flagged"))
     return missing
+
+
+def position_errors(data: Mapping[str, Any]) -> list[ContractError]:
+    """A chess position entered alone (no record) that no legal game reaches, as ``invalid_fen`` on ``fen``.
+
+    The same check as :func:`adjudicator.positions.legal_position` (every entry point's), so the
+    board editor's live warning and the refusal on submitting are one rule.
+    """
+    fen = data.get("fen")
+    if data.get("game", "chess") != "chess" or not isinstance(fen, str) or not fen.strip() or data.get("record"):
+        return []
+    from adjudicator.positions import legal_position
+
+    try:
+        legal_position(fen, "fen")
+    except ContractError as exc:
+        return [exc]
+    return []

@@ -307,8 +307,12 @@ class StockfishPool:
             if progress is not None:
                 info = analysis.info
                 done = _fraction(info, limits, time.monotonic() - started)
+                try:  # the engine's info is written by its own thread: a half-written report is skipped
+                    message = progress_message(board, info, limits)
+                except Exception:
+                    message = f"engine depth {info.get('depth', 0)}"
                 try:
-                    progress(done, f"engine depth {info.get('depth', 0)}, {info.get('nodes', 0):,} nodes")
+                    progress(done, message)
                 except BaseException as exc:
                     with contextlib.suppress(Exception):
                         analysis.stop()
@@ -320,6 +324,45 @@ class StockfishPool:
             with contextlib.suppress(Exception):
                 progress(1.0, "engine analysis done")
         return _evidence(process, board, limits, info, seconds)
+
+
+PROGRESS_PLIES = 6
+"""How much of the engine's current best line a progress report shows."""
+
+
+def progress_message(board: chess.Board, info: Mapping[str, Any], limits: AnalysisLimits) -> str:
+    """What the search has done so far, in words: ``engine depth 14, 61,230 of 100,000 nodes, White +0.42;
+    best line 1. Kf3 Kd5 2. Rh5+`` (the score from White's side; the line in SAN, as far as it is legal)."""
+    nodes = int(info.get("nodes", 0))
+    budget = f"{nodes:,} of {limits.nodes:,} nodes" if limits.nodes else f"{nodes:,} nodes"
+    parts = [f"engine depth {int(info.get('depth', 0))}, {budget}"]
+    score = info.get("score")
+    if score is not None:
+        white = score.white()
+        if white.is_mate():
+            mate = white.mate() or 0
+            parts.append(f"{'White' if mate > 0 else 'Black'} mates in {abs(mate)}")
+        else:
+            parts.append(f"White {(white.score() or 0) / 100:+.2f}")
+    line = _san_line(board, list(info.get("pv", []))[:PROGRESS_PLIES])
+    text = ", ".join(parts)
+    return f"{text}; best line {line}" if line else text
+
+
+def _san_line(board: chess.Board, moves: list[chess.Move]) -> str:
+    """``moves`` from ``board`` numbered as a scoresheet (``23... Kf7 24. Rh8``), up to the first illegal one."""
+    replay = board.copy(stack=False)
+    words: list[str] = []
+    for move in moves:
+        if move not in replay.legal_moves:
+            break
+        if replay.turn == chess.WHITE:
+            words.append(f"{replay.fullmove_number}.")
+        elif not words:
+            words.append(f"{replay.fullmove_number}...")
+        words.append(replay.san(move))
+        replay.push(move)
+    return " ".join(words)
 
 
 def _fraction(info: Mapping[str, Any], limits: AnalysisLimits, elapsed: float) -> float:

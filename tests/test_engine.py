@@ -7,6 +7,7 @@ mid-search; every one must end in a clear error or a retried result, never a hun
 from __future__ import annotations
 
 import os
+import re
 import signal
 import threading
 import time
@@ -126,6 +127,24 @@ def test_progress_reaches_completion(pool: StockfishPool) -> None:
     pool.analyse(chess.Board(MIDDLEGAME), AnalysisLimits(nodes=300_000), progress=lambda f, m: seen.append((f, m)))
     assert seen[-1][0] == 1.0
     assert [f for f, _ in seen] == sorted(f for f, _ in seen)
+
+
+def test_progress_says_depth_nodes_score_and_the_current_best_line(pool: StockfishPool) -> None:
+    seen: list[tuple[float, str]] = []
+    board = chess.Board(ROOK_ENDING)  # Black to move: the line starts "60... "
+    pool.analyse(board, AnalysisLimits(nodes=300_000), progress=lambda f, m: seen.append((f, m)))
+    reports = [(f, m) for f, m in seen if "best line" in m]
+    assert reports, seen
+    done, message = reports[-1]
+    found = re.fullmatch(r"engine depth (\d+), ([\d,]+) of 300,000 nodes, (White [+-]\d+\.\d\d|\w+ mates in \d+); "
+                         r"best line (60\.\.\. .+)", message)
+    assert found, message
+    assert int(found.group(2).replace(",", "")) / 300_000 == pytest.approx(done, abs=0.01), "the bar is the nodes"
+    replay = board.copy()
+    for word in found.group(4).split():
+        if not word[0].isdigit():
+            replay.push_san(word)  # every move of the line is legal, in order
+    assert 1 <= len(replay.move_stack) <= 6
 
 
 def test_an_engine_that_hangs_is_killed_and_reported_within_the_limit() -> None:

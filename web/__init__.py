@@ -28,6 +28,7 @@ BLUEPRINTS: list[str] = [
     "web.committee:init_app",  # users, committee cases, appeals, audit (issue 7)
     "web.security:init_app",  # ProxyFix, cookie flags, security headers (issue 11)
     "web.timefmt:init_app",  # the |when filter: readable times (issue 13)
+    "web.static_files:init_app",  # static files: versioned URLs cached a year, gzip (issue 13)
 ]
 """Every area of the app, registered in this order."""
 

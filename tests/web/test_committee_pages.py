@@ -72,3 +72,40 @@ def test_members_vote_by_form_and_the_tally_is_a_fragment_for_htmx(app: Flask) -
     assert "<html" not in fragment
     assert "1 of 3 votes cast" in text(fragment) and "White wins" not in fragment
     assert m2.get(f"/committee/cases/{case_id}/tally").status_code == 303  # without htmx: the page
+
+
+def test_the_recommended_line_is_stepped_through_move_by_move(app: Flask) -> None:
+    td = login(app, "tina")
+    url = td.post("/committee/cases/new", data={**FORM, "members": ["m2", "m3", "m4"]}).headers["Location"]
+    case_id = url.rstrip("/").rsplit("/", 1)[1]
+    m2 = login(app, "m2")
+    page = m2.get(url).get_data(as_text=True)
+    steps = re.findall(rf'href="(/committee/cases/{case_id}/line\?ply=(\d+))"', page)
+    plies = [int(p) for _, p in steps]
+    last = plies[1]
+    assert plies == [1, last, *range(1, last + 1)] and last >= 2, "next and last move, then each move of the line"
+    assert "1. 9-13" in text(page) and "The position now" in text(page)
+    fragment = m2.get(f"/committee/cases/{case_id}/line?ply=2", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert "<html" not in fragment and "After 1... 23-18" in text(fragment) and "<svg" in fragment
+    assert "(ply 2 of" in text(fragment)
+    plain = m2.get(f"/committee/cases/{case_id}/line?ply=2")  # without JavaScript: the page at that move
+    assert plain.status_code == 303
+    assert plain.headers["Location"].endswith(f"/committee/cases/{case_id}?ply=2#recommendation")
+    assert "After 1... 23-18" in text(m2.get(plain.headers["Location"]).get_data(as_text=True))
+    outsider = login(app, "m1")  # not seated on this case
+    assert outsider.get(f"/committee/cases/{case_id}/line?ply=1", headers={"HX-Request": "true"}).status_code == 403
+
+
+def test_once_decided_the_voted_note_is_gone_and_times_read_to_the_minute(app: Flask) -> None:
+    td = login(app, "tina")
+    url = td.post("/committee/cases/new", data={**FORM, "members": ["m2", "m3", "m4"]}).headers["Location"]
+    case_id = url.rstrip("/").rsplit("/", 1)[1]
+    members = {name: login(app, name) for name in ("m2", "m3", "m4")}
+    for client in members.values():
+        client.post(f"{url}/votes", data={"result": "1/2-1/2", "comment": "drawn", "position_verified": "yes"})
+    page = members["m2"].get(url).get_data(as_text=True)
+    fragment = members["m2"].get(f"/committee/cases/{case_id}/tally", headers={"HX-Request": "true"})
+    for html in (page, fragment.get_data(as_text=True)):
+        assert "Decision:" in html and "You have voted" not in html
+        shown = re.findall(r"<time[^>]*>(.*?)</time>", html, re.S)
+        assert shown and all(re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", text(t)) for t in shown), shown

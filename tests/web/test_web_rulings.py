@@ -62,8 +62,21 @@ def test_an_engine_job_reports_progress_then_gives_its_ruling(client: FlaskClien
     widget = client.get(job_url, headers={"HX-Request": "true"}).get_data(as_text=True)
     value = int(re.search(r'<progress id="job-progress" max="100" value="(\d+)"', widget).group(1))  # type: ignore[union-attr]
     assert 0 < value < 100 and "depth" in widget
+    reported = int(re.search(r"depth \d+, ([\d,]+) of 40,000 nodes", widget).group(1).replace(",", ""))  # type: ignore[union-attr]
+    assert value == int(100 * reported / 40_000), "the bar is the analysis's own figure, not the clock"
+    assert "Best line so far: <span class=\"pv\">1. e4 e5 2. Nf3</span>" in widget
     page = client.get(wait_for_ruling(client, job_url)).get_data(as_text=True)
     assert "adjudicated" in page and "1–0" in page and "Engine line" in page
+
+
+def test_before_the_analysis_measures_anything_the_bar_is_indeterminate() -> None:
+    from types import SimpleNamespace
+
+    from web.rulings.views import _progress
+
+    job = SimpleNamespace(fraction=None, message="checking whether either side can still checkmate", elapsed=3.0)
+    shown = _progress(job)  # type: ignore[arg-type]
+    assert shown["percent"] is None and shown["stage"] == "checking whether either side can still checkmate"
 
 
 def test_when_done_htmx_polling_is_redirected(client: FlaskClient, stand_ins: dict[str, str]) -> None:

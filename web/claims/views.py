@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app, redirect, render_template, request, session, url_for
+from flask import Blueprint, current_app, jsonify, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response
 
 from adjudicator.contract import ContractError, parse_case
-from adjudicator.requirements import missing_facts
+from adjudicator.requirements import missing_facts, position_errors
 from web import submit
 from web.boards import checkers_grid, edit_checkers
 from web.claims.forms import (
@@ -73,17 +73,45 @@ def render_form(claim_form: ClaimForm, status: int = 200) -> tuple[str, int]:
 
 
 def fill_players(claim_form: ClaimForm) -> None:
-    """Round and board fill in the players from the event's imported pairings (typed names win)."""
+    """The players (and the round) nobody typed: from the event's imported pairings for round and board,
+    else from the record's own tags (PGN White/Black; PDN Black/Red and White). Typed names win."""
+    tags = _record_tags(claim_form)
+    if not claim_form.value("round").strip() and tags.get("Round"):
+        claim_form.values["round"] = tags["Round"][:20]
     if claim_form.value("first_player").strip() or claim_form.value("second_player").strip():
         return
+    game = None
     try:
         event = event_named(get_session(), claim_form.value(EVENT_FIELD) or None, EVENT_FIELD)
     except ContractError:
-        return
-    game = pairing_for(get_session(), event, claim_form.value("round"), claim_form.value("board"))
+        event = None
+    if event is not None:
+        game = pairing_for(get_session(), event, claim_form.value("round"), claim_form.value("board"))
     if game is not None:
         claim_form.values["first_player"] = game.white
         claim_form.values["second_player"] = game.black
+        return
+    first = tags.get("White") if claim_form.game == "chess" else tags.get("Black") or tags.get("Red")
+    second = tags.get("Black") if claim_form.game == "chess" else tags.get("White")
+    if first or second:
+        claim_form.values["first_player"] = (first or "")[:200]
+        claim_form.values["second_player"] = (second or "")[:200]
+
+
+def _record_tags(claim_form: ClaimForm) -> dict[str, str]:
+    """The first game's tags with a value ("?" and "-" mean unknown in PGN), read leniently."""
+    from adjudicator.movetext import split_games
+
+    record = claim_form.value("record")
+    if not record.lstrip().startswith("["):
+        return {}
+    try:
+        game = next(iter(split_games(record)), None)
+    except Exception:  # the record's own errors are reported when it is ruled on
+        return {}
+    if game is None:
+        return {}
+    return {key: value.strip() for key, value in game.tags if value.strip() not in ("", "?", "-", "??")}
 
 
 @bp.get("/")
@@ -128,6 +156,18 @@ def redraw() -> tuple[str, int]:
     return render_form(claim_form)
 
 
+@bp.get("/claims/position")
+def check_position() -> Response:
+    """The board editor's live check of the position it sets up: the very check a submitted
+    position-only claim gets (:func:`adjudicator.requirements.position_errors`), as JSON
+    ``{"fen", "is_legal", "message"}`` (``is_legal`` null for no position)."""
+    fen = request.args.get("fen", "")[:120].strip()
+    if not fen:
+        return jsonify({"fen": "", "is_legal": None, "message": None})
+    errors = position_errors({"game": "chess", "fen": fen})
+    return jsonify({"fen": fen, "is_legal": not errors, "message": errors[0].message if errors else None})
+
+
 @bp.post("/claims")
 def create() -> Response | tuple[str, int]:
     """Rule on the claim: the ruling page when it is quick, the job's progress page otherwise."""
@@ -149,6 +189,8 @@ def create() -> Response | tuple[str, int]:
         except ContractError as exc:
             problems.append(exc)
         problems.extend(missing_facts(data))
+        if not any(p.field == "fen" for p in problems):
+            problems.extend(position_errors(data))
         if problems:  # a slip on the form: refused before any ruling is made or stored
             for problem in problems:
                 claim_form.add_error(problem, visible)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from markupsafe import Markup
@@ -35,3 +36,32 @@ def diagram(game: str, fen: str | None) -> Markup | None:
         return Markup(chess_svg(fen, size=320) if game == "chess" else checkers_svg(fen, size=320))
     except Exception:  # a diagram is a help, never a failure
         return None
+
+
+def recommended_line(game: str, fen: str | None, recommendation: Mapping[str, Any] | None) -> Any:
+    """The recommendation's line as a steppable :class:`web.evidence.Line` (chess: the deciding engine search's
+    principal variation; checkers: the search's ``line``) with its :class:`~web.evidence.Presentation`, or None."""
+    from web.evidence import Line, Presentation, Step, _replay_checkers, present
+
+    evidence = (recommendation or {}).get("evidence") or {}
+    if not isinstance(evidence, Mapping):
+        return None
+    start = evidence.get("fen") if isinstance(evidence.get("fen"), str) else fen
+    if not start:
+        return None
+    if game == "chess":
+        shown = present({"game": "chess", "fen": start}, recommendation)
+        found = [line for key, line in shown.lines.items() if key != "game"]
+        return (found[-1], shown) if found else None  # the last search is the one the recommendation rests on
+    moves = evidence.get("line")
+    if not isinstance(moves, list) or not moves or not all(isinstance(m, str) for m in moves):
+        return None
+    try:
+        origin, raw = _replay_checkers(" ".join(moves), start)
+    except Exception:  # a line that cannot be replayed is still listed in the evidence
+        return None
+    steps = tuple(Step(n, label, after, squares, is_illegal) for n, (label, after, squares, is_illegal)
+                  in enumerate(raw, start=1))
+    if not steps:
+        return None
+    return Line("line", "Recommended line", origin, steps, 0), Presentation(game="checkers", position_fen=origin)

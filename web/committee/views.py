@@ -14,7 +14,7 @@ from adjudicator.rulesets import RulesetBook, RulesetError
 from web.appeals.models import Appeal
 from web.auth import login_required, page_user
 from web.committee.models import CommitteeCase
-from web.committee.position import diagram
+from web.committee.position import diagram, recommended_line
 from web.committee.service import CaseRefused, cast_vote, open_case
 from web.db import get_session as db
 from web.events.access import Actor, event_named, event_staff, may_read_committee_case, roles_in
@@ -153,8 +153,37 @@ def case(case_id: int) -> str:
         "committee/case.html", case=row, user=user, poll=_poll_seconds(),
         diagram=diagram(row.game, row.position.get("fen")), exports=_exports(row), appeals=_appeals(row),
         can_vote=row.is_member(user) and not row.has_voted(user) and not row.is_decided,
-        error=request.args.get("error"),
+        error=request.args.get("error"), **_line_context(row, request.args.get("ply", type=int)),
     )
+
+
+def _line_context(row: CommitteeCase, ply: int | None) -> dict[str, Any]:
+    """The recommended line to step through on the case page (none when the recommendation has no line)."""
+    from web.rulings.views import board_for
+
+    found = recommended_line(row.game, row.position.get("fen"), row.recommendation)
+    if found is None:
+        return {"line": None}
+    line, presentation = found
+
+    def step_url(key: str, target: int) -> str:
+        return url_for("committee.line", case_id=row.id, ply=target)
+
+    return {"line": line, "presentation": presentation, "ply": line.clamp(ply or 0), "board_for": board_for,
+            "step_url": step_url}
+
+
+@bp.get("/cases/<int:case_id>/line")
+@login_required()
+def line(case_id: int) -> str | BaseResponse:
+    """One position of the recommended line (a fragment for htmx; else the case page at that position)."""
+    ply = request.args.get("ply", type=int)
+    if not is_htmx():
+        return redirect(url_for("committee.case", case_id=case_id, ply=ply, _anchor="recommendation"), 303)
+    context = _line_context(_case_or_404(case_id), ply)
+    if context["line"] is None:
+        abort(404)
+    return render_template("rulings/_line.html", **context)
 
 
 @bp.get("/cases/<int:case_id>/tally")

@@ -20,6 +20,7 @@ from web.events.models import Event
 from web.evidence import Line, Presentation, present
 from web.htmx import is_htmx
 from web.jobs import Job
+from web.rulings.sheet import sheet_diagram
 from web.store import CaseRow, RulingRow
 
 bp = Blueprint("rulings", __name__)
@@ -97,6 +98,8 @@ def context_for(ruling: RulingRow, case: CaseRow) -> dict[str, Any]:
         "sides": sides,
         "hms": hms,
         "board_for": board_for,
+        "diagram": sheet_diagram(case.claim, data, presentation, board_for),
+        "ruled_at": ruling.created_at.strftime("%Y-%m-%d %H:%M UTC"),
     }
 
 
@@ -182,8 +185,11 @@ def job(case_id: int) -> Response | str | tuple[str, int]:
     if case is None:
         abort(404, f"There is no case {case_id}.")
     event = _visible_event_or_404(case, f"There is no case {case_id}.")
-    running = submit.adjudicator().job(case_id)
+    running = _snapshot(submit.adjudicator().job(case_id))  # read before the ruling: it may finish meanwhile
     ruling = store.ruling_for_case(session, case_id)
+    if ruling is None and running is not None and running.state == "done":
+        session.rollback()  # a read transaction begun before the ruling's commit does not see it (SQLite WAL)
+        ruling = store.ruling_for_case(session, case_id)
     if ruling is not None:
         target = url_for("rulings.show", ruling_id=ruling.id)
         if is_htmx():
@@ -222,11 +228,25 @@ def cancel(case_id: int) -> Response | str:
     return redirect(url_for("rulings.job", case_id=case_id), 303)
 
 
-def _progress(job: Job | None) -> dict[str, Any]:
-    """Share done for the bar: the analysis's own figure, else an estimate from the time limit."""
+def _snapshot(job: Job | None) -> Any:
+    """The job as it is now (state, message, share done, error): the widget shows one moment of it, so a job
+    finishing while the page is drawn is seen at the next poll instead of as 'done' with no ruling to open."""
     if job is None:
-        return {"percent": 0, "is_estimate": True, "elapsed": 0.0}
-    if job.fraction is not None:
-        return {"percent": int(job.fraction * 100), "is_estimate": False, "elapsed": job.elapsed}
-    expected = submit.adjudicator().expected_seconds or 30.0
-    return {"percent": min(95, int(100 * job.elapsed / expected)), "is_estimate": True, "elapsed": job.elapsed}
+        return None
+    from types import SimpleNamespace
+
+    return SimpleNamespace(state=job.state, is_finished=job.is_finished, message=job.message,
+                           fraction=job.fraction, elapsed=job.elapsed, error=job.error)
+
+
+def _progress(job: Job | None) -> dict[str, Any]:
+    """The bar: the analysis's own share done; none (an indeterminate bar) before it has measured any.
+
+    No estimate from the time limit: a search on a node budget, or a mate search, says how far it is
+    or nothing, and a bar that creeps along a clock and then jumps to the ruling misleads.
+    """
+    if job is None:
+        return {"percent": None, "elapsed": 0.0, "stage": "", "line": ""}
+    stage, _, line = (job.message or "").partition("; best line ")
+    percent = int(job.fraction * 100) if job.fraction else None
+    return {"percent": percent, "elapsed": job.elapsed, "stage": stage, "line": line}

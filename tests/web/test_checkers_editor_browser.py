@@ -1,0 +1,74 @@
+"""The checkers editor in the page (Debian's Chromium, a 390x844 phone): taps change the board and the
+PDN FEN without a request to the server, and the FEN it writes is the server's (web.boards)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from tests.web.phone_support import check_page
+from web.boards import CHECKERS_START, edit_checkers, parse_pdn_fen, pdn_fen
+
+pytestmark = pytest.mark.browser
+
+FENS = ["B:W21,22,23,K30:B9,10,11", "W:WK23,30:BK14", "B:W:B", CHECKERS_START, "[FEN \"W:W18,K23:B1-5\"]",
+        "W:B1,2:W32", "b:w5,6:bk7.", "B:W33:B1", "B:W1x:B2", "X:W1:B2", "B:W1-40:B2", "nonsense", "B:W123:B1"]
+
+
+def open_checkers(page: Any, base: str) -> None:
+    page.goto(f"{base}/claims/new")
+    page.select_option("#f-game", "checkers")
+    page.wait_for_selector("#checkers-editor[data-ready='1']")
+
+
+def test_the_editors_fen_rules_are_the_servers(live_server: str, phone: Any) -> None:
+    open_checkers(phone, live_server)
+    src = phone.get_attribute('script[src*="checkers-editor.js"]', "src")
+    found = phone.evaluate(
+        "async ([src, fens]) => { const m = await import(src);"
+        " return fens.map((f) => { const p = m.parsePdnFen(f); return p === null ? null : m.pdnFen(p, true) }) }",
+        [src, FENS],
+    )
+    expected = [None if parse_pdn_fen(f) is None else pdn_fen(parse_pdn_fen(f) or {}, True) for f in FENS]
+    assert found == expected
+
+
+def test_taps_edit_the_board_in_the_page(live_server: str, phone: Any) -> None:
+    open_checkers(phone, live_server)
+    posts: list[str] = []
+    phone.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    fen = ""
+    taps = [("clear", "x"), ("14", "R"), ("30", "w"), ("23", "W"), ("30", "w"), ("9", "r"), ("9", "x"), ("5", "r")]
+    for action, piece in taps:
+        if action == "clear":
+            phone.click("#checkers-editor button[value=clear]")
+        else:
+            phone.check(f'input[name="checkers_piece"][value="{piece}"]', force=True)
+            phone.click(f'#checkers-editor [data-square="{action}"]')
+        fen = edit_checkers(fen, action, piece, True)  # the server's rule for the same tap
+        assert phone.input_value("#f-fen") == fen, (action, piece)
+    assert fen == "B:WK23:B5,K14"
+    assert phone.get_attribute('#checkers-editor [data-square="23"]', "aria-label") == "square 23: white king"
+    assert phone.locator('#checkers-editor [data-square="30"] .piece').count() == 0, "a second tap took it off"
+    phone.select_option('select[name="checkers_turn"]', "white")
+    assert phone.input_value("#f-fen") == "W:WK23:B5,K14"
+    phone.fill("#f-fen", "B:W21,22:B1")
+    phone.dispatch_event("#f-fen", "change")
+    assert phone.locator("#checkers-editor .piece").count() == 3
+    assert phone.input_value('select[name="checkers_turn"]') == "red"
+    phone.click("#checkers-editor button[value=start]")
+    assert phone.input_value("#f-fen") == CHECKERS_START and phone.locator("#checkers-editor .piece").count() == 24
+    assert posts == [], f"no round trip: {posts}"
+    labels = phone.locator("#checkers-editor .editor-row button, #checkers-editor .segmented span").all_inner_texts()
+    for label in labels:  # nothing clipped: each control shows its whole word
+        assert re.fullmatch(r"[A-Za-z ]+", label), label
+    widths = phone.evaluate(
+        "() => [...document.querySelectorAll('#checkers-editor button, #checkers-editor select')]"
+        ".map((e) => e.scrollWidth - e.clientWidth)")
+    assert max(widths) <= 0, "a control's text overflows it"
+    heights = phone.evaluate("() => [...document.querySelectorAll('#checkers-editor .segmented span')]"
+                             ".map((e) => e.getBoundingClientRect().height)")
+    assert max(heights) - min(heights) < 2, f"a piece's label wraps: {heights}"
+    check_page(phone, live_server, "checkers-editor-start")

@@ -1,0 +1,71 @@
+"""The printable sheet's diagram: the position the game goes on from.
+
+After an illegal move the arbiter sets up the position before it (FIDE 7.5.1, US Chess 11A,
+ACF: the position before the improper move), so that is the diagram, with the illegal move's
+squares shaded to show which piece was touched. Any other ruling shows the position the
+ruling page opens on.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from web.boards import checkers_svg, chess_svg
+from web.evidence import Line, Presentation
+
+BoardFor = Callable[[Line | None, Presentation, int | None, int], str]
+
+
+@dataclass(frozen=True)
+class Diagram:
+    """An SVG diagram and the words under it."""
+
+    svg: str
+    caption: str
+
+
+def _same_position(first: str, second: str) -> bool:
+    """Same placement, side to move, castling and en passant (the counters aside)."""
+    return first.split()[:4] == second.split()[:4]
+
+
+def _reinstated_ply(ruling: Mapping[str, Any], line: Line) -> int | None:
+    """The illegal ply whose previous position an upheld illegal-move ruling reinstates (the game goes on)."""
+    evidence = ruling.get("evidence") or {}
+    ply = evidence.get("ply") if isinstance(evidence, Mapping) else None
+    if ruling.get("verdict") != "upheld" or ruling.get("result") or not isinstance(ply, int) or isinstance(ply, bool):
+        return None
+    return ply if 0 < ply <= len(line.steps) else None
+
+
+def sheet_diagram(claim: str, ruling: Mapping[str, Any], presentation: Presentation, board_for: BoardFor,
+                  size: int = 260) -> Diagram:
+    """The diagram for the sheet (see the module's docstring)."""
+    line = presentation.lines.get("game")
+    ply = _reinstated_ply(ruling, line) if claim == "illegal-move" and line is not None else None
+    if line is not None and ply is not None:
+        step = line.step(ply)
+        before = line.fen_at(ply - 1)
+        evidence = ruling.get("evidence") or {}
+        decided = evidence.get("fen") if presentation.game == "chess" else evidence.get("fen_before")
+        label = step.label if step else f"ply {ply}"
+        if isinstance(decided, str) and decided.strip() and not _same_position(decided, before):
+            # 7.5.2 (the promotion stands with a queen) or 7.5.3: the ruling's own position
+            svg = chess_svg(decided, size=size) if presentation.game == "chess" else checkers_svg(decided, size=size)
+            return Diagram(svg, f"Position to play on after the ruling (the irregularity was {label}, ply {ply})")
+        if presentation.game == "chess":
+            svg = chess_svg(before, step.uci if step else None, is_illegal=True, size=size)
+            shaded = "; the illegal move's squares are shaded"
+        else:
+            squares = [int(n) for n in re.split(r"[-x]", step.uci or "") if n.isdigit()] if step else []
+            svg = checkers_svg(before, marked=squares, size=size)
+            shaded = "; the squares of the improper move are shaded" if squares else ""
+        return Diagram(svg, f"Position to reinstate: before {label} (ply {ply}){shaded}")
+    svg = board_for(line, presentation, None, size)
+    if line is None:
+        return Diagram(svg, "The position of the claim" if svg else "")
+    step = line.step(line.focus)
+    return Diagram(svg, f"Position after {step.label} (ply {line.focus})" if step else "Start position")
