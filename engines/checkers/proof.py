@@ -27,6 +27,7 @@ The search is deterministic for a given node budget (no clock decides what it se
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -353,7 +354,11 @@ def _win_line(search: WinSearch, position: Position, database: EndgameDatabase |
     return tuple(line)
 
 
-def _win_size(search: WinSearch, root: Position, database: EndgameDatabase | None) -> int:
+def _strategy_size(
+    root: Position, database: EndgameDatabase | None, chooser: bool, choice: Callable[[Position], Move | None]
+) -> int:
+    """Positions in one side's strategy from ``root``: ``chooser`` (red_to_move) plays ``choice``, the other
+    side every legal move; database positions are leaves."""
     seen: set[Key] = set()
     stack = [root]
     while stack and len(seen) < 5_000_000:
@@ -363,31 +368,22 @@ def _win_size(search: WinSearch, root: Position, database: EndgameDatabase | Non
         seen.add(position.key)
         if _in_db(position, database):
             continue
-        if position.red_to_move == search.attacker:
-            move = _proven_child(search, position)
+        if position.red_to_move == chooser:
+            move = choice(position)
             stack.extend([] if move is None else [position.push(move)])
         else:
             stack.extend(position.push(m) for m in position.legal_moves())
     return len(seen)
+
+
+def _win_size(search: WinSearch, root: Position, database: EndgameDatabase | None) -> int:
+    """Positions in the attacker's winning strategy (each reply of the defender)."""
+    return _strategy_size(root, database, search.attacker, lambda p: _proven_child(search, p))
 
 
 def _draw_size(search: WinSearch, root: Position, database: EndgameDatabase | None) -> int:
     """Positions in the defender's drawing strategy against ``search.attacker`` (each reply of the attacker)."""
-    seen: set[Key] = set()
-    stack = [root]
-    while stack and len(seen) < 5_000_000:
-        position = stack.pop()
-        if position.key in seen:
-            continue
-        seen.add(position.key)
-        if _in_db(position, database):
-            continue
-        if position.red_to_move == search.attacker:
-            stack.extend(position.push(m) for m in position.legal_moves())
-        else:
-            move = search.refutation.get(position.key)
-            stack.extend([] if move is None else [position.push(move)])
-    return len(seen)
+    return _strategy_size(root, database, not search.attacker, lambda p: search.refutation.get(p.key))
 
 
 def _draw_line(
