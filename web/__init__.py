@@ -76,6 +76,10 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     url = _resolve_sqlite(url, config, resolve_path)
     app.config["DATABASE_URL"] = url
     db.init_app(app, url)
+    from web.events.cache import EventCache
+
+    app.extensions["event_cache"] = EventCache(float(app.config.get(
+        "EVENT_CACHE_SECONDS", web_config.get("event_cache_seconds", 2.0))))
 
     book = RulesetBook.from_config(config)
     app.extensions["rulesets"] = book

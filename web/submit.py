@@ -13,7 +13,7 @@ from adjudicator.claims import HANDLERS
 from adjudicator.contract import Case, ContractError, parse_case
 from adjudicator.rulesets import RulesetBook
 from web.events.access import ANONYMOUS, Actor, check_may_rule
-from web.events.models import Event
+from web.events.models import EventFacts
 from web.jobs import Adjudicator, Job
 
 
@@ -59,7 +59,7 @@ def validate(data: object) -> Case:
     return case
 
 
-def start(data: Mapping[str, Any], meta: Mapping[str, Any], source: str, event: Event | None = None,
+def start(data: Mapping[str, Any], meta: Mapping[str, Any], source: str, event: EventFacts | None = None,
           actor: Actor | None = None) -> Job:
     """Validate the case and start ruling on it in ``event`` (default: the default event) for ``actor``.
 

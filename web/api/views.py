@@ -14,7 +14,7 @@ from web.api.openapi import openapi
 from web.db import get_session
 from web.events import TokenRefused, bearer_actor, resolve_event
 from web.events.access import AccessRefused, may_see_rulings, share_code, shared_ruling_id
-from web.events.models import Event
+from web.events.models import Event, EventFacts
 from web.inputs import json_body
 from web.store import CaseRow, RulingRow
 
@@ -100,7 +100,7 @@ def _unauthorized() -> tuple[Response, int]:
     return response, status
 
 
-def _ruling_json(row: RulingRow, event: Event) -> Response:
+def _ruling_json(row: RulingRow, event: EventFacts) -> Response:
     body = dict(row.data)
     body["id"] = row.id
     body["case_id"] = row.case_id

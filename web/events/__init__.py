@@ -6,11 +6,12 @@ The models are in :mod:`web.events.models`, the rules of access in
 
 from __future__ import annotations
 
-from flask import g, request, session
+from flask import current_app, g, request, session
 
 from web.db import get_session
-from web.events.access import Actor, event_named, resolve_token
-from web.events.models import Event
+from web.events.access import Actor, event_snapshot, resolve_token
+from web.events.cache import EventCache
+from web.events.models import EventSnapshot
 
 MY_CASES = "my_cases"
 """Session key: the board cases this browser entered (kept to the last :data:`KEEP_CASES`)."""
@@ -63,9 +64,12 @@ def remember_case(case_id: int) -> None:
     session[MY_CASES] = [*kept, case_id]
 
 
-def resolve_event(slug: object, field: str = "event") -> Event:
-    """The event named by ``slug`` (absent: the default event); :class:`ContractError` names the field."""
-    return event_named(get_session(), slug, field)
+def resolve_event(slug: object, field: str = "event") -> EventSnapshot:
+    """The event a claim is entered in, named by ``slug`` (absent: the default event), as a
+    snapshot of its access facts read at most ``EVENT_CACHE_SECONDS`` ago (:mod:`web.events.cache`);
+    :class:`ContractError` names the field."""
+    cache: EventCache = current_app.extensions["event_cache"]
+    return event_snapshot(cache, get_session, slug, field)
 
 
 __all__ = ["Actor", "TokenRefused", "bearer_actor", "current_actor", "remember_case", "resolve_event"]

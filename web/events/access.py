@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from sqlalchemy import select
@@ -18,7 +18,16 @@ from sqlalchemy.orm import Session
 
 from adjudicator.contract import ContractError
 from web.auth.models import User, token_digest, user_by_token
-from web.events.models import DEFAULT_EVENT_ID, Event, EventStaff, EventToken, event_by_slug
+from web.events.cache import EventCache
+from web.events.models import (
+    DEFAULT_EVENT_ID,
+    Event,
+    EventFacts,
+    EventSnapshot,
+    EventStaff,
+    EventToken,
+    event_by_slug,
+)
 
 STAFF = frozenset({"td", "committee", "appeals"})
 
@@ -53,19 +62,36 @@ ANONYMOUS = Actor(None)
 
 def event_named(session: Session, slug: object, field: str = "event") -> Event:
     """The event named by ``slug`` (absent: the default event); :class:`ContractError` names the field."""
-    found: Event | None
-    if slug is None or slug == "":
-        found = session.get(Event, DEFAULT_EVENT_ID)
-    elif isinstance(slug, str) and len(slug) <= 40:
-        found = event_by_slug(session, slug)
-    else:
-        raise ContractError("invalid_field", "event must be an event's short name (its slug)", field)
+    found = _load_named(session, _event_key(slug, field))
     if found is None:
         raise ContractError("unknown_event", f"there is no event {slug!r}", field)
     return found
 
 
-def roles_in(session: Session, actor: Actor, event: Event) -> frozenset[str]:
+def _event_key(slug: object, field: str) -> int | str:
+    """The default event's id for an absent name, else the slug; :class:`ContractError` for a value no event has."""
+    if slug is None or slug == "":
+        return DEFAULT_EVENT_ID
+    if isinstance(slug, str) and len(slug) <= 40:
+        return slug
+    raise ContractError("invalid_field", "event must be an event's short name (its slug)", field)
+
+
+def _load_named(session: Session, key: int | str) -> Event | None:
+    return session.get(Event, key) if isinstance(key, int) else event_by_slug(session, key)
+
+
+def event_snapshot(cache: EventCache, sessions: Callable[[], Session], slug: object,
+                   field: str = "event") -> EventSnapshot:
+    """As :func:`event_named`, through ``cache`` (``sessions()`` is called only to read a stale entry)."""
+    key = _event_key(slug, field)
+    found = cache.get(key, lambda session: _load_named(session, key), sessions)
+    if found is None:
+        raise ContractError("unknown_event", f"there is no event {slug!r}", field)
+    return found
+
+
+def roles_in(session: Session, actor: Actor, event: EventFacts) -> frozenset[str]:
     """What the actor is in ``event``: ``admin`` and every staff role for an admin; their staff
     assignments; in an open event, also their own role."""
     user = actor.user
@@ -80,14 +106,14 @@ def roles_in(session: Session, actor: Actor, event: Event) -> frozenset[str]:
     return frozenset(roles)
 
 
-def may_rule(session: Session, actor: Actor, event: Event) -> bool:
+def may_rule(session: Session, actor: Actor, event: EventFacts) -> bool:
     """A TD rules in their events (an admin anywhere); anyone in an open event."""
     if not actor.reaches(event.id):
         return False
     return bool(event.is_open) or "td" in roles_in(session, actor, event)
 
 
-def check_may_rule(session: Session, actor: Actor, event: Event, ruleset: str) -> None:
+def check_may_rule(session: Session, actor: Actor, event: EventFacts, ruleset: str) -> None:
     """:raises AccessRefused: the actor may not rule in ``event``; :class:`ContractError`: not its ruleset."""
     if not may_rule(session, actor, event):
         if actor.user is None:
@@ -99,7 +125,7 @@ def check_may_rule(session: Session, actor: Actor, event: Event, ruleset: str) -
                             f"not {ruleset!r}", "ruleset")
 
 
-def may_see_rulings(session: Session, actor: Actor, event: Event) -> bool:
+def may_see_rulings(session: Session, actor: Actor, event: EventFacts) -> bool:
     """A public event's rulings are public; a private event's only for its staff (and admins)."""
     return not event.is_private or bool(roles_in(session, actor, event))
 

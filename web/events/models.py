@@ -9,8 +9,9 @@ serves it in their own role, so a fresh install works with no set-up.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import (
     Boolean,
@@ -78,6 +79,48 @@ class Event(Base):
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, **self.audit_payload()}
+
+
+class EventFacts(Protocol):
+    """What the access rules read of an event: an :class:`Event` row, or an :class:`EventSnapshot` of one."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def slug(self) -> str: ...
+    @property
+    def ruleset(self) -> str | None: ...
+    @property
+    def visibility(self) -> str: ...
+    @property
+    def is_open(self) -> bool: ...
+    @property
+    def is_private(self) -> bool: ...
+
+
+@dataclass(frozen=True)
+class EventSnapshot:
+    """An event's access facts as read at one moment, held by no database session (safe to share
+    between threads); see :mod:`web.events.cache`."""
+
+    id: int
+    slug: str
+    name: str
+    ruleset: str | None
+    visibility: str
+    is_open: bool
+
+    @classmethod
+    def of(cls, event: Event) -> EventSnapshot:
+        return cls(event.id, event.slug, event.name, event.ruleset, event.visibility, bool(event.is_open))
+
+    @property
+    def is_private(self) -> bool:
+        return self.visibility == "private"
+
+    @property
+    def subject(self) -> str:
+        return f"event:{self.id}"
 
 
 class EventStaff(Base):
