@@ -118,10 +118,6 @@ class EventSnapshot:
     def is_private(self) -> bool:
         return self.visibility == "private"
 
-    @property
-    def subject(self) -> str:
-        return f"event:{self.id}"
-
 
 class EventStaff(Base):
     __tablename__ = "event_staff"
