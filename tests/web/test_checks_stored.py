@@ -294,3 +294,45 @@ def test_a_check_made_before_0008_keeps_its_games_and_reads_no_collection(tmp_pa
             (1, "old.pgn", None)]
         assert connection.exec_driver_sql("SELECT check_id, record FROM game_check_games").all() == [(1, "1. e4 *")]
     engine.dispose()
+
+
+@pytest.mark.slow
+def test_on_postgresql_the_stored_bytes_are_append_only_and_0008_goes_back(postgres_url: str, tmp_path: Path) -> None:
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy.exc import DBAPIError
+
+    from tests.web.conftest import make_app
+    from web.audit import verify
+    from web.db import MIGRATIONS
+
+    app = make_app(tmp_path, DATABASE_URL=postgres_url)
+    engine = app.extensions["db_engine"]
+    try:
+        assert engine.dialect.name == "postgresql"
+        client = login(app, "tina", "td")
+        first = upload(client, data=gzip.compress(COLLECTION, mtime=0), name="round3.pgn.gz").headers["Location"]
+        finished(client, first)
+        [kept] = stored(app)
+        again = pick(client, kept.id, ruleset="fide-standard").headers["Location"]
+        finished(client, again)
+        assert without_seconds(lines_of(client, again)) == without_seconds(lines_of(client, first))
+        assert client.get(f"/events/default/collections/{kept.id}").data == gzip.compress(COLLECTION, mtime=0)
+        for statement in ("UPDATE game_collections SET content = '\\x00'::bytea WHERE id = :id",
+                          "DELETE FROM game_collections WHERE id = :id"):
+            with pytest.raises(DBAPIError, match="game_collections is append-only"), engine.begin() as connection:
+                connection.execute(sa.text(statement), {"id": kept.id})
+        with app.extensions["db_sessions"]() as session:
+            report = verify(session)
+        assert report.is_intact, report.to_json()
+        cfg = Config()
+        cfg.set_main_option("script_location", str(MIGRATIONS))
+        with engine.begin() as connection:
+            cfg.attributes["connection"] = connection
+            command.downgrade(cfg, "0007")
+            assert "game_collections" not in sa.inspect(connection).get_table_names()
+            assert "collection_id" not in {c["name"] for c in sa.inspect(connection).get_columns("game_checks")}
+        migrate(engine)  # and up again
+    finally:
+        app.extensions["adjudicator"].shutdown()
+        engine.dispose()
