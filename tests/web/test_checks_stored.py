@@ -140,7 +140,7 @@ def test_picking_refuses_what_is_not_this_events_collection(app: Flask) -> None:
     finished(client, upload(client, "other").headers["Location"])
     [elsewhere] = stored(app)
     before = len(checks(app))
-    for asked in (elsewhere.id, "abc", 999):
+    for asked in (elsewhere.id, "abc", 999, "9" * 30, "٣", ""):
         refused = pick(client, asked, ruleset="fide-standard")  # in the default event
         assert refused.status_code == 422 and "choose one of the event&#39;s stored collections" in refused.text
         assert 'id="collection_id-error"' in refused.text

@@ -50,6 +50,7 @@ from web.events.access import event_named, roles_in
 from web.events.models import Event
 from web.evidence import Line, Presentation, facts, present
 from web.htmx import is_htmx
+from web.inputs import MAX_ID
 
 bp = Blueprint("checks", __name__)
 SHOWN_CLEAN = 200
@@ -130,7 +131,8 @@ def _uploaded(event: Event, ruleset: Any, errors: dict[str, str]) -> GameCollect
 def _picked(event: Event, ruleset: Any, errors: dict[str, str]) -> GameCollection | None:
     """The stored collection the TD picked (of this event, for the ruleset's game); None: refused."""
     text = request.form.get("collection_id", "")
-    found = get_session().get(GameCollection, int(text)) if text.isdigit() else None
+    is_id = text.isascii() and text.isdigit() and len(text) <= 10 and int(text) <= MAX_ID
+    found = get_session().get(GameCollection, int(text)) if is_id else None
     if found is None or found.event_id != event.id:
         errors["collection_id"] = "choose one of the event's stored collections"
         return None
