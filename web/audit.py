@@ -246,7 +246,8 @@ def _load_all() -> None:
     """Import the modules that register derivers, and the rulings storage's mapped tables when present."""
     import importlib
 
-    for name in ("web.auth.models", "web.appeals.models", "web.committee.models", "web.store"):
+    for name in ("web.auth.models", "web.appeals.models", "web.committee.models", "web.store",
+                 "web.checks.collections"):
         try:
             importlib.import_module(name)
         except ModuleNotFoundError as exc:

@@ -47,8 +47,8 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException) -> tuple[Response | str, int]:
         status = exc.code or 500
-        if status == 413:
-            limit = app.config.get("MAX_CONTENT_LENGTH") or 0
+        if status == 413:  # the request's own limit: a route may allow more (a game collection's upload)
+            limit = request.max_content_length or app.config.get("MAX_CONTENT_LENGTH") or 0
             return _render(413, "too_large", f"The request is larger than the {limit // 1000} kB this app accepts.")
         description = exc.description or exc.name
         if status >= 500:

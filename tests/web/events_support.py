@@ -60,6 +60,8 @@ class World:
     board_cases: dict[str, int] = field(default_factory=dict)
     committee_cases: dict[str, int] = field(default_factory=dict)
     appeals: dict[str, int] = field(default_factory=dict)
+    collections: dict[str, int] = field(default_factory=dict)
+    """A stored game collection of each event (see :func:`store_collection`)."""
 
     def login(self, name: str) -> Any:
         client = self.app.test_client()
@@ -125,3 +127,15 @@ def file_ruling_appeal(world: World, slug: str) -> int:
     assert response.status_code == 201, response.json
     appeal_id: int = response.json["id"]
     return appeal_id
+
+
+def store_collection(world: World, slug: str, uploader: str) -> int:
+    """A one-game PGN kept with the event as its TD's upload would be (web.checks.collections.keep)."""
+    from web.checks.collections import keep
+
+    data = b'[Event "matrix"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n'
+    with world.app.extensions["db_sessions"]() as session:
+        event = session.query(Event).filter_by(slug=slug).one()
+        kept = keep(session, event, f"{slug}.pgn", data, "chess", user_by_name(session, uploader))
+        world.collections[slug] = kept.collection.id
+        return kept.collection.id

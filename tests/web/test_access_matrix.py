@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from committee_support import checkers_case, make_app
-from events_support import EVENTS, QUICK_CASE, World, board_case, build_world, file_ruling_appeal
+from events_support import EVENTS, QUICK_CASE, World, board_case, build_world, file_ruling_appeal, store_collection
 
 ROLES = ("anon", "olga", "tdef", "tpub", "tpriv", "m4", "m1", "april", "ada", "tok")
 
@@ -62,6 +62,18 @@ MATRIX: dict[str, dict[str, tuple[Any, Any, Any]]] = {
         "anon": (401, 401, 401), "olga": (403, 403, 403), "tdef": (403, 403, 403), "tpub": (403, 403, 403),
         "tpriv": (403, 403, 403), "m4": (403, 403, 403), "m1": (403, 403, 403), "april": (201, 403, 201),
         "ada": (201, 201, 201), "tok": (403, 403, 403)},
+    "GET /events/<slug>/checks": {  # the checks page: the event's TDs (and admins) only
+        "anon": (403, 403, 404), "olga": (403, 403, 404), "tdef": (200, 403, 404), "tpub": (200, 200, 404),
+        "tpriv": (200, 403, 200), "m4": (403, 403, 403), "m1": (403, 403, 403), "april": (403, 403, 403),
+        "ada": (200, 200, 200), "tok": ("-", "-", "-")},
+    "POST /events/<slug>/checks (a stored collection)": {
+        "anon": (403, 403, 404), "olga": (403, 403, 404), "tdef": (303, 403, 404), "tpub": (303, 303, 404),
+        "tpriv": (303, 403, 303), "m4": (403, 403, 403), "m1": (403, 403, 403), "april": (403, 403, 403),
+        "ada": (303, 303, 303), "tok": ("-", "-", "-")},
+    "GET /events/<slug>/collections/<id>": {  # a stored file: the event's staff, as its reports
+        "anon": (403, 403, 404), "olga": (200, 403, 404), "tdef": (200, 403, 404), "tpub": (200, 200, 404),
+        "tpriv": (200, 403, 200), "m4": (200, 403, 200), "m1": (200, 200, 200), "april": (200, 403, 200),
+        "ada": (200, 200, 200), "tok": ("-", "-", "-")},
 }
 
 
@@ -69,7 +81,10 @@ MATRIX: dict[str, dict[str, tuple[Any, Any, Any]]] = {
 def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     with pytest.MonkeyPatch.context() as monkeypatch:
         app = make_app(tmp_path_factory.mktemp("matrix"), monkeypatch)
-        yield build_world(app)
+        world = build_world(app)
+        for slug, td in (("default", "tdef"), ("pub", "tpub"), ("priv", "tpriv")):
+            store_collection(world, slug, td)
+        yield world
         app.extensions["adjudicator"].shutdown()
 
 
@@ -123,6 +138,21 @@ def _decide(world: World, who: str, slug: str) -> int:
                                             json={"outcome": "upheld", "reasons": "the count is right"}).status_code)
 
 
+def _checks_page(world: World, who: str, slug: str) -> int:
+    return int(world.login(who).get(f"/events/{slug}/checks").status_code)
+
+
+def _check_stored(world: World, who: str, slug: str) -> int:
+    return int(world.login(who).post(f"/events/{slug}/checks", data={
+        "collection_id": str(world.collections[slug]), "ruleset": "fide-standard"}).status_code)
+
+
+def _stored_file(world: World, who: str, slug: str) -> int:
+    response = world.login(who).get(f"/events/{slug}/collections/{world.collections[slug]}")
+    assert (response.status_code == 200) == (b"Qxf7#" in response.data)  # the file, or nothing of it
+    return int(response.status_code)
+
+
 ROUTES: dict[str, Callable[[World, str, str], int]] = {
     "POST /api/v1/rulings": _rule,
     "GET /api/v1/rulings/<id>": _show_ruling_api,
@@ -134,6 +164,9 @@ ROUTES: dict[str, Callable[[World, str, str], int]] = {
     "GET /committee/cases/<id>": _show_case_page,
     "GET /api/v1/appeals/<id>": _show_appeal,
     "POST /api/v1/appeals/<id>/decision": _decide,
+    "GET /events/<slug>/checks": _checks_page,
+    "POST /events/<slug>/checks (a stored collection)": _check_stored,
+    "GET /events/<slug>/collections/<id>": _stored_file,
 }
 
 CELLS = [(route, who, slug, MATRIX[route][who][i])

@@ -175,14 +175,14 @@ def test_only_the_events_tds_upload_and_only_its_staff_read_the_report(app: Flas
     assert tpub.get(priv).status_code == 404
 
 
-def test_the_tables_match_the_models_and_0007_follows_0006(tmp_path: Path) -> None:
+def test_the_tables_match_the_models_and_0008_then_0007_go_back(tmp_path: Path) -> None:
     from web.checks import models  # noqa: F401  (registers the tables)
 
     engine = make_engine(f"sqlite:///{tmp_path / 'm.db'}")
     migrate(engine)
     with engine.begin() as connection:
         metadata = sa.MetaData()
-        for name in ("users", "events", "game_checks", "game_check_games"):
+        for name in ("users", "events", "game_collections", "game_checks", "game_check_games"):
             Base.metadata.tables[name].to_metadata(metadata)
 
         def ours(name: str | None, kind: str, _parent: object) -> bool:
@@ -197,10 +197,16 @@ def test_the_tables_match_the_models_and_0007_follows_0006(tmp_path: Path) -> No
 
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
-    with engine.connect() as connection, connection.begin():
-        cfg.attributes["connection"] = connection
-        command.downgrade(cfg, "0006")
-        assert not {"game_checks", "game_check_games"} & set(sa.inspect(connection).get_table_names())
+    with engine.connect() as connection:
+        connection.exec_driver_sql("PRAGMA foreign_keys=OFF")  # as web.db.migrate runs them (a table is rebuilt)
+        connection.commit()
+        with connection.begin():
+            cfg.attributes["connection"] = connection
+            command.downgrade(cfg, "0007")
+            assert "game_collections" not in sa.inspect(connection).get_table_names()
+            assert "collection_id" not in {c["name"] for c in sa.inspect(connection).get_columns("game_checks")}
+            command.downgrade(cfg, "0006")
+            assert not {"game_checks", "game_check_games"} & set(sa.inspect(connection).get_table_names())
     engine.dispose()
 
 
@@ -250,4 +256,11 @@ def test_on_a_phone_upload_watch_and_open_a_finding(td_site: str, phone: Any) ->
     phone.wait_for_selector("#caption-game:has-text('Start position')")
     phone.goto(f"{td_site}/events/default/checks")
     assert "event.pgn" in phone.inner_text("#earlier")
+    assert "10 games" in phone.inner_text("#collections") and "by tina" in phone.inner_text("#collections")
     check_page(phone, td_site, "phone-checks-earlier")
+    first = phone.url
+    phone.click("#collections li button")  # the stored file, checked again: nothing uploaded
+    phone.wait_for_url(lambda url: re.search(r"/checks/\d+$", url) is not None and url != first)
+    phone.wait_for_selector("#found", timeout=240_000)
+    assert "8 of 10 games with findings" in phone.inner_text("#check-state")
+    assert "event.pgn" in phone.inner_text("#check-file")

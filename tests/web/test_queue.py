@@ -8,10 +8,13 @@ watched, killed and cancelled half-way).
 - a cancel from the web process stops the job on its worker;
 - a committee recommendation computed by a worker is the one computed in-process;
 - ``check-games`` gives the same lines through the workers as in its own process.
+- a game check started on the web (an upload, and a stored collection picked again) runs on the
+  workers and gives the report ``check-games`` gives in its own process.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -228,6 +231,64 @@ def test_check_games_gives_the_same_lines_through_the_workers(queue: Queue, tmp_
     assert sum(bool(g["findings"]) for g in through[:-1]) == 13 * 8  # the collection's eight wrong games, each time
     with queue.app.extensions["db_sessions"]() as session:  # the chunks' rows are gone once read
         assert session.query(JobRow).filter(JobRow.kind == "check-chunk").count() == before == 0
+
+
+def test_a_check_started_on_the_web_runs_on_the_workers_and_gives_the_in_process_report(
+        queue: Queue, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An upload on the checks page, then the same stored collection picked again: both checks' chunks
+    are done by the workers (the web process only reads the file and stores the lines), and the
+    report is the one ``check-games`` gives in its own process."""
+    from committee_support import add_user
+
+    from tests.test_check_games import CHESS_GAMES
+    from tests.web.test_checks_web import PASSWORD, finished, without_seconds
+    from web.checks.collections import GameCollection
+
+    data = ("".join(CHESS_GAMES.values()) * 13).encode()  # 130 games: three chunks
+    path = tmp_path / "event.pgn"
+    path.write_bytes(data)
+    done = subprocess.run([sys.executable, "-m", "adjudicator", "check-games", str(path), "--workers", "1"],
+                          cwd=PROJECT_ROOT, env=queue.env, capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr.decode()
+    here = [json.loads(line) for line in done.stdout.decode().splitlines()]  # in-process
+
+    remote = queue.app.extensions["adjudicator"].remote
+    assert queue.app.extensions["game_checks"].remote is remote
+    chunks: dict[str, str | None] = {}
+    read = remote.row
+
+    def row(job_id: str) -> JobRow | None:  # the rows the web process reads back: who finished each chunk
+        found = read(job_id)
+        if found is not None and found.kind == "check-chunk" and found.is_finished:
+            chunks[job_id] = found.worker
+        return found
+
+    monkeypatch.setattr(remote, "row", row)
+    add_user(queue.app, "tq", "td", password=PASSWORD)
+    client = queue.app.test_client()
+    assert client.post("/login", data={"name": "tq", "password": PASSWORD}).status_code == 303
+    names = {w.name for w in queue.alive()}
+
+    def through_the_workers(response: Any) -> list[dict[str, Any]]:
+        assert response.status_code == 303, response.text
+        chunks.clear()
+        report = finished(client, response.headers["Location"], 120)
+        assert f"<strong>{13 * 8}</strong> of 130 games with findings" in report
+        assert len(chunks) == 3 and set(chunks.values()) <= names, (chunks, names)  # every chunk, by a worker
+        body = client.get(f"{response.headers['Location']}/games.jsonl").get_data(as_text=True)
+        return [json.loads(line) for line in body.splitlines()]
+
+    uploaded = through_the_workers(client.post("/events/default/checks", data={
+        "ruleset": "fide-standard", "collection": (io.BytesIO(data), "event.pgn")}))
+    assert without_seconds(uploaded) == without_seconds(here)
+    with queue.app.extensions["db_sessions"]() as session:
+        [kept] = session.query(GameCollection).filter(GameCollection.filename == "event.pgn").all()
+        assert kept.size == len(data)
+        leftover = session.query(JobRow).filter(JobRow.kind == "check-chunk").count()
+    picked = through_the_workers(client.post("/events/default/checks", data={
+        "ruleset": "fide-standard", "collection_id": str(kept.id)}))
+    assert without_seconds(picked) == without_seconds(here)
+    assert leftover == 0  # the chunks' rows are gone once read
 
 
 def test_a_worker_killed_mid_job_leaves_the_job_to_the_other(queue: Queue) -> None:

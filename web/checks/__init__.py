@@ -1,16 +1,26 @@
-"""Checking an event's games on the web (issue 12, item 3): a TD uploads the event's PGN/PDN, it
-becomes a job with a progress bar, then a report (games with findings first, each opening its
-own page with the evidence) with CSV and JSON downloads.
+"""Checking an event's games on the web (issue 12, item 3): a TD uploads the event's PGN/PDN (kept
+with the event) or picks one stored before, it becomes a job with a progress bar, then a report
+(games with findings first, each opening its own page with the evidence) with CSV and JSON downloads.
 
-Models in :mod:`web.checks.models`, the job in :mod:`web.checks.runner`, the pages in
-:mod:`web.checks.views`.
+Models in :mod:`web.checks.models` and :mod:`web.checks.collections`, the job in
+:mod:`web.checks.runner`, the pages in :mod:`web.checks.views`.
 """
 
 from __future__ import annotations
 
 import atexit
+from collections.abc import Mapping
+from typing import Any
 
-from flask import Flask
+from flask import Flask, request
+
+DEFAULT_MAX_BYTES = 20_000_000
+"""``[web] max_collection_bytes``: the largest upload (a compressed file holds many more games)."""
+UPLOAD_ENDPOINT = "checks.new"
+
+
+def max_bytes(config: Mapping[str, Any]) -> int:
+    return int(config.get("web", {}).get("max_collection_bytes", DEFAULT_MAX_BYTES))
 
 
 def init_app(app: Flask) -> None:
@@ -21,4 +31,12 @@ def init_app(app: Flask) -> None:
     checks = Checks(app.config["ADJUDICATOR"], app.extensions["db_sessions"], adjudicator.remote)
     app.extensions["game_checks"] = checks
     atexit.register(checks.shutdown)
+    limit = max_bytes(app.config["ADJUDICATOR"])
+
+    def _collection_limit() -> None:
+        """The upload's own size limit, set before anything reads the form (the CSRF check reads it first)."""
+        if request.endpoint == UPLOAD_ENDPOINT and request.method == "POST":
+            request.max_content_length = limit
+
+    app.before_request_funcs.setdefault(None, []).insert(0, _collection_limit)
     app.register_blueprint(bp)

@@ -1,5 +1,8 @@
 """Stored game checks (migration ``0007``): an event's collection checked against the laws.
 
+The collection itself is a :class:`web.checks.collections.GameCollection` (``0008``), kept
+with the event; a check names it, so one collection may be checked any number of times.
+
 A :class:`GameCheck` row is the job and its report's summary (state, share done, the
 games checked so far, how many have findings); each game checked is a
 :class:`CheckedGame` row holding the contract's check-games line as the command prints
@@ -28,6 +31,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
+from web.checks import collections as _collections  # noqa: F401  (the stored collections the checks read)
 from web.db import Base
 from web.events import models as _events  # noqa: F401  (the events and users the checks refer to)
 
@@ -43,12 +47,15 @@ class GameCheck(Base):
         CheckConstraint("status IN ('queued', 'running', 'done', 'failed', 'cancelled')",
                         name="ck_game_checks_status"),
         Index("ix_game_checks_event", "event_id", "id"),
+        Index("ix_game_checks_collection", "collection_id"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"))
     submitted_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
     filename: Mapped[str] = mapped_column(String(200))
+    collection_id: Mapped[int | None] = mapped_column(ForeignKey("game_collections.id"), nullable=True)
+    """The stored collection checked (migration ``0008``; None: a check made before collections were kept)."""
     game: Mapped[str] = mapped_column(String(16))
     ruleset: Mapped[str] = mapped_column(String(80))
     status: Mapped[str] = mapped_column(String(16))

@@ -1,27 +1,24 @@
-"""Running a game check: the uploaded file read as ``adjudicator check-games`` reads it, its games
-checked in this process or on the broker's workers, each line stored as it comes.
+"""Running a game check: the event's stored collection read as ``adjudicator check-games`` reads a
+file, its games checked in this process or on the broker's workers, each line stored as it comes.
 
-The file is read with the command's own reader (``web/commands/check_games.py``: compressed
-by suffix, UTF-8 else Windows-1252, a file that is no collection refused), so the web's
-lines are the command's lines for the same file. A record holding several games is cut
+The stored bytes are read with the command's own reader (``web/commands/check_games.py``:
+compressed by the file name's suffix, UTF-8 else Windows-1252, a file that is no collection
+refused), so the web's lines are the command's lines for the same file. A record holding several games is cut
 into its games here, so that each stored line keeps its own game's record. The job writes
 its progress into its row every few games and stops at the next write after a cancel.
 """
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import io
 import json
 import logging
-import os
 import threading
 import time
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy import update
@@ -29,8 +26,9 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from adjudicator.collection import records
 from adjudicator.movetext import split_games
+from web.checks.collections import GameCollection
 from web.checks.models import CheckedGame, GameCheck
-from web.commands.check_games import _head, lines, open_collection
+from web.commands.check_games import _head, lines, open_stored
 
 log = logging.getLogger(__name__)
 WRITE_EVERY = 16
@@ -41,6 +39,10 @@ CSV_COLUMNS = ("index", "white", "black", "round", "recorded_result", "lawful_re
 
 class CheckCancelled(RuntimeError):
     """The TD cancelled the check."""
+
+
+class MissingCollection(LookupError):
+    """The check names no stored collection (a check queued before collections were kept)."""
 
 
 def games_of(record: str, game: str) -> list[str]:
@@ -56,13 +58,12 @@ def games_of(record: str, game: str) -> list[str]:
     return [record[a:b] for a, b in zip(starts, [*starts[1:], len(record)], strict=True)]
 
 
-def read_games(path: str, name: str, game: str) -> Iterator[str]:
-    """The games of the file at ``path`` (``name``: as the TD's file was called, for errors), one by one.
+def read_games(data: bytes, name: str, game: str) -> Iterator[str]:
+    """The games of a stored collection (``name``: the TD's file name, for its suffix and for errors), one by one.
 
     :raises web.commands.check_games.CollectionError: the file is no game collection, or breaks.
-    :raises adjudicator.contract.ContractError: it cannot be read.
     """
-    stream = open_collection(path)
+    stream = open_stored(data, name)
     try:
         found = records(lines(stream, name))
         head = _head(found, game, name)
@@ -74,9 +75,12 @@ def read_games(path: str, name: str, game: str) -> Iterator[str]:
         stream.close()
 
 
-def check_file(path: str, name: str, game: str) -> None:
-    """Refuse a file that is no collection now, before a job is made (the command's first test)."""
-    stream = open_collection(path)
+def check_file(data: bytes, name: str, game: str) -> None:
+    """Refuse a file that is no collection now, before it is stored (the command's first test).
+
+    :raises web.commands.check_games.CollectionError: it is none (the message names the file).
+    """
+    stream = open_stored(data, name)
     try:
         _head(records(lines(stream, name)), game, name)
     finally:
@@ -93,11 +97,12 @@ class Checks:
         self._pool: ThreadPoolExecutor | None = None
         self._lock = threading.Lock()
 
-    def start(self, check_id: int, path: str) -> None:
+    def start(self, check_id: int) -> None:
+        """Run the check (its row is committed, naming its stored collection) after those started before it."""
         with self._lock:
             if self._pool is None:
                 self._pool = ThreadPoolExecutor(1, thread_name_prefix="check-games")
-            self._pool.submit(self._run, check_id, path)
+            self._pool.submit(self._run, check_id)
 
     def shutdown(self) -> None:
         if self._pool is not None:
@@ -112,7 +117,7 @@ class Checks:
             row = session.get(GameCheck, check_id)
             return bool(row is not None and row.cancel_requested)
 
-    def _run(self, check_id: int, path: str) -> None:
+    def _run(self, check_id: int) -> None:
         started = time.monotonic()
         try:
             with self.sessions() as session:
@@ -120,10 +125,14 @@ class Checks:
                 if row is None or row.is_finished:
                     return
                 game, ruleset, name = row.game, row.ruleset, row.filename
-            total = sum(1 for _ in read_games(path, name, game))
+                stored = None if row.collection_id is None else session.get(GameCollection, row.collection_id)
+                if stored is None:
+                    raise MissingCollection(f"the file of check {check_id} was not kept; upload it again")
+                data = stored.content
+            total = sum(1 for _ in read_games(data, name, game))
             if self._update(check_id, status="running", total=total, message="checking the games"):
                 raise CheckCancelled
-            self._check(check_id, path, name, game, ruleset, started)
+            self._check(check_id, data, name, game, ruleset, started)
         except CheckCancelled:
             self._update(check_id, status="cancelled", finished_at=time.time(), message="cancelled by the TD")
         except Exception as exc:
@@ -131,13 +140,12 @@ class Checks:
             error = getattr(exc, "to_json", None)
             body = error()["error"] if callable(error) else {"code": "check_failed", "field": None,
                                                             "message": f"the check failed: {type(exc).__name__}"}
+            if isinstance(exc, MissingCollection):
+                body["message"] = str(exc)
             self._update(check_id, status="failed", finished_at=time.time(), error_json=json.dumps(body),
                          message=str(body.get("message")))
-        finally:
-            with contextlib.suppress(OSError):
-                os.unlink(path)
 
-    def _check(self, check_id: int, path: str, name: str, game: str, ruleset: str, started: float) -> None:
+    def _check(self, check_id: int, data: bytes, name: str, game: str, ruleset: str, started: float) -> None:
         kept: deque[str] = deque()
 
         def remembered(parts: Iterable[str]) -> Iterator[str]:
@@ -145,7 +153,7 @@ class Checks:
                 kept.append(part)
                 yield part
 
-        parts = remembered(read_games(path, name, game))
+        parts = remembered(read_games(data, name, game))
         if self.remote is not None:
             from web.queue.collection import check_on_queue
 
@@ -175,20 +183,6 @@ class Checks:
             session.commit()
         if self._update(check_id, games=games, with_findings=with_findings, message=f"{games} games checked"):
             raise CheckCancelled
-
-
-def save_upload(data: Iterable[bytes], filename: str, folder: Path) -> str:
-    """The upload written to a file in ``folder`` keeping its compression suffix (the reader goes by it)."""
-    lowered = filename.lower()
-    suffix = next((s for s in (".gz", ".bz2", ".zst") if lowered.endswith(s)), ".txt")
-    folder.mkdir(parents=True, exist_ok=True)
-    import tempfile
-
-    handle, path = tempfile.mkstemp(prefix="check-", suffix=suffix, dir=folder)
-    with os.fdopen(handle, "wb") as out:
-        for piece in data:
-            out.write(piece)
-    return path
 
 
 def csv_text(lines_: Iterable[Mapping[str, Any]]) -> Iterator[str]:

@@ -1,41 +1,58 @@
-"""The game-check pages: ``/events/<slug>/checks`` (upload, earlier checks), ``/checks/<id>`` (the
-job's progress, then its report), its downloads, and ``/checks/<id>/games/<n>`` (one game's findings
-with the record replayed to the finding's ply).
+"""The game-check pages: ``/events/<slug>/checks`` (upload, the event's stored collections to check
+again, earlier checks), ``/events/<slug>/collections/<id>`` (a stored collection's file),
+``/checks/<id>`` (the job's progress, then its report), its downloads, and
+``/checks/<id>/games/<n>`` (one game's findings with the record replayed to the finding's ply).
 
-Who: only the event's TDs (and admins) upload and cancel. The report is seen by the event's staff
-(TDs, committee, appeals; admins), also in a public event: a finding is not a ruling but the
-TD's working material about named players' results, so publishing it is the TD's decision.
-Anyone else gets 403 in a public event and 404 in a private one (its checks are not even said
-to exist).
+Who: only the event's TDs (and admins) upload, start a check of a stored collection and cancel.
+The report and the stored files are seen by the event's staff (TDs, committee, appeals; admins),
+also in a public event: a finding is not a ruling but the TD's working material about named
+players' results, so publishing it is the TD's decision. Anyone else gets 403 in a public event
+and 404 in a private one (its checks and files are not even said to exist).
+
+The event's stored claims and committee cases are not offered as a collection to check: each
+record stops at the claim, without the game's result (so every one would come back
+``no-result``), what the laws say about it is the ruling already given on it, a case set up from
+a position has no record at all, and one game may stand in several cases.
 """
 
 from __future__ import annotations
 
+import io
 import json
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, abort, current_app, redirect, render_template, request, stream_with_context, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    send_file,
+    stream_with_context,
+    url_for,
+)
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from adjudicator.contract import ContractError
 from web.articles import summary
+from web.checks import max_bytes
+from web.checks.collections import GameCollection, Kept, counts, keep, of_event, readable_size
 from web.checks.models import CheckedGame, GameCheck
-from web.checks.runner import Checks, check_file, csv_text, save_upload
+from web.checks.runner import Checks, check_file, csv_text
 from web.db import get_session
 from web.events import current_actor
 from web.events.access import event_named, roles_in
 from web.events.models import Event
 from web.evidence import Line, Presentation, facts, present
 from web.htmx import is_htmx
+from web.inputs import MAX_ID
 
 bp = Blueprint("checks", __name__)
-DEFAULT_MAX_BYTES = 20_000_000
-"""``[web] max_collection_bytes``: the largest upload (a compressed file holds many more games)."""
 SHOWN_CLEAN = 200
 """Clean games listed on the report page (the downloads hold them all)."""
 
@@ -76,58 +93,134 @@ def _rulesets(event: Event) -> list[Any]:
     return [r for r in book if event.ruleset is None or r.id == event.ruleset]
 
 
+def _start(event: Event, collection: GameCollection, ruleset: Any) -> Response:
+    """A check of ``collection`` under ``ruleset``, queued and committed: 303 to its page."""
+    session = get_session()
+    actor = current_actor().user
+    now = time.time()
+    check = GameCheck(event_id=event.id, submitted_by_id=actor.id if actor is not None else None,
+                      filename=collection.filename, collection_id=collection.id, game=ruleset.game,
+                      ruleset=ruleset.id, status="queued", games=0, with_findings=0, message="waiting to start",
+                      created_at=now, updated_at=now)
+    session.add(check)
+    session.commit()
+    checks: Checks = current_app.extensions["game_checks"]
+    checks.start(check.id)
+    return redirect(url_for("checks.show", check_id=check.id), 303)
+
+
+def _uploaded(event: Event, ruleset: Any, errors: dict[str, str]) -> GameCollection | None:
+    """The uploaded file kept as a collection of the event (or the same bytes stored before); None: refused."""
+    upload = request.files.get("collection")
+    if upload is None or not upload.filename:
+        errors["collection"] = "choose the event's PGN (chess) or PDN (checkers) file"
+        return None
+    if ruleset is None:
+        return None
+    name = Path(upload.filename).name[:200] or "games.pgn"
+    data = upload.stream.read()
+    try:
+        check_file(data, name, ruleset.game)
+    except ContractError as exc:
+        errors["collection"] = exc.message
+        return None
+    kept: Kept = keep(get_session(), event, name, data, ruleset.game, current_actor().user)
+    return kept.collection
+
+
+def _picked(event: Event, ruleset: Any, errors: dict[str, str]) -> GameCollection | None:
+    """The stored collection the TD picked (of this event, for the ruleset's game); None: refused."""
+    text = request.form.get("collection_id", "")
+    is_id = text.isascii() and text.isdigit() and len(text) <= 10 and int(text) <= MAX_ID
+    found = get_session().get(GameCollection, int(text)) if is_id else None
+    if found is None or found.event_id != event.id:
+        errors["collection_id"] = "choose one of the event's stored collections"
+        return None
+    if ruleset is not None and ruleset.game != found.game:
+        errors["ruleset"] = f"{ruleset.id} is a {ruleset.game} ruleset; {found.filename} is a {found.game} collection"
+        return None
+    return found
+
+
 @bp.route("/events/<slug>/checks", methods=["GET", "POST"])
-def new(slug: str) -> Response | tuple[str, int]:
-    """The upload form and the event's earlier checks; POST starts a check (303 to its page)."""
+def new(slug: str) -> Response | tuple[str, int] | str:
+    """The upload form, the event's stored collections (each to check again) and its earlier checks;
+    POST starts a check of an uploaded file (``collection``) or of a stored one (``collection_id``):
+    303 to its page. The htmx fragment is the earlier checks (it polls while one runs)."""
     event = _event(slug)
     if not _is_td(event):
         _refuse(event, "Only the event's TDs check its games.")
-    session = get_session()
     rulesets = _rulesets(event)
     chosen = event.ruleset or request.form.get("ruleset") or "fide-standard"
     errors: dict[str, str] = {}
+    form = "pick" if "collection_id" in request.form else "upload"
     if request.method == "POST":
-        config = current_app.config["ADJUDICATOR"]
-        request.max_content_length = int(config.get("web", {}).get("max_collection_bytes", DEFAULT_MAX_BYTES))
-        upload = request.files.get("collection")
         ruleset = next((r for r in rulesets if r.id == chosen), None)
         if ruleset is None:
             errors["ruleset"] = f"choose one of the rulesets: {', '.join(r.id for r in rulesets)}"
-        if upload is None or not upload.filename:
-            errors["collection"] = "choose the event's PGN (chess) or PDN (checkers) file"
-        if not errors and upload is not None and ruleset is not None:
-            name = Path(upload.filename or "games.pgn").name[:200]
-            folder = Path(tempfile.gettempdir()) / "adjudicator-checks"
-            path = save_upload(iter(lambda: upload.stream.read(1 << 16), b""), name, folder)
-            try:
-                check_file(path, name, ruleset.game)
-            except ContractError as exc:
-                Path(path).unlink(missing_ok=True)
-                errors["collection"] = exc.message
-            else:
-                actor = current_actor().user
-                now = time.time()
-                check = GameCheck(event_id=event.id, submitted_by_id=actor.id if actor is not None else None,
-                                  filename=name, game=ruleset.game, ruleset=ruleset.id, status="queued",
-                                  games=0, with_findings=0, message="waiting to start", created_at=now,
-                                  updated_at=now)
-                session.add(check)
-                session.commit()
-                checks: Checks = current_app.extensions["game_checks"]
-                checks.start(check.id, path)
-                return redirect(url_for("checks.show", check_id=check.id), 303)
+        if form == "pick" and request.files.get("collection"):
+            errors["collection"] = "upload a file or pick a stored collection, not both"
+            collection = None
+        elif form == "pick":
+            collection = _picked(event, ruleset, errors)
+        else:
+            collection = _uploaded(event, ruleset, errors)
+        if not errors and collection is not None and ruleset is not None:
+            return _start(event, collection, ruleset)
+    context = _listing(event)
+    if is_htmx() and request.method == "GET":
+        return render_template("checks/_earlier.html", **context)
+    page = render_template("checks/new.html", rulesets=rulesets, chosen=chosen, errors=errors, form=form,
+                           picked=request.form.get("collection_id", ""),
+                           max_bytes=max_bytes(current_app.config["ADJUDICATOR"]), **context)
+    return page, 422 if errors else 200
+
+
+def _listing(event: Event) -> dict[str, Any]:
+    """The event's stored collections (with their game counts, uploaders and last rulesets) and earlier checks."""
+    from web.auth.models import User
+
+    session = get_session()
+    stored = of_event(session, event)
     earlier = session.scalars(select(GameCheck).where(GameCheck.event_id == event.id)
                               .order_by(GameCheck.id.desc()).limit(20)).all()
-    page = render_template("checks/new.html", event=event, rulesets=rulesets, chosen=chosen, errors=errors,
-                           earlier=earlier)
-    return page, 422 if errors else 200
+    users = {u.id: u.name for u in session.scalars(select(User).where(
+        User.id.in_({c.uploaded_by_id for c in stored if c.uploaded_by_id is not None})))}
+    last: dict[int, str] = {}
+    for check in reversed(earlier):
+        if check.collection_id is not None:
+            last[check.collection_id] = check.ruleset
+    return {"event": event, "stored": stored, "games": counts(session, [c.id for c in stored]), "uploaders": users,
+            "last_ruleset": last, "earlier": earlier, "readable_size": readable_size,
+            "is_running": any(not c.is_finished and not c.is_stalled for c in earlier)}
+
+
+@bp.get("/events/<slug>/collections/<int:collection_id>")
+def collection(slug: str, collection_id: int) -> Response:
+    """A stored collection's file, byte for byte as it was uploaded (the event's staff)."""
+    event = _event(slug)
+    if not _roles(event):
+        _refuse(event, "Only the event's staff see its stored games.")
+    found = get_session().get(GameCollection, collection_id)
+    if found is None or found.event_id != event.id:
+        abort(404, f"Event {slug!r} has no stored collection {collection_id}.")
+    lowered = found.filename.lower()
+    kind = next((k for suffix, k in ((".gz", "application/gzip"), (".bz2", "application/x-bzip2"),
+                                     (".zst", "application/zstd")) if lowered.endswith(suffix)),
+                "application/vnd.chess-pgn" if found.game == "chess" else "application/octet-stream")
+    response = send_file(io.BytesIO(found.content), mimetype=kind, as_attachment=True, download_name=found.filename,
+                         etag=found.sha256, max_age=0)
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
 
 
 @bp.get("/checks/<int:check_id>")
 def show(check_id: int) -> str:
     """The check: its progress (the fragment htmx polls) until done, then its report, findings first."""
     check, event = _check(check_id)
-    context: dict[str, Any] = {"check": check, "event": event, "can_cancel": _is_td(event)}
+    stored = None if check.collection_id is None else get_session().get(GameCollection, check.collection_id)
+    context: dict[str, Any] = {"check": check, "event": event, "can_cancel": _is_td(event), "stored": stored,
+                               "readable_size": readable_size}
     if is_htmx() and not check.is_finished:
         return render_template("checks/_progress.html", **context)
     session = get_session()

@@ -78,7 +78,16 @@ def open_collection(path: str) -> IO[bytes]:
     except OSError as exc:
         raise ContractError("unreadable_input", f"cannot read {path}: {exc.strerror}", "file") from None
     buffered = raw if isinstance(raw, io.BufferedReader) else io.BufferedReader(raw)  # type: ignore[type-var]
-    kind = _kind(path, buffered.peek(4)[:4])
+    return decompressed(buffered, _kind(path, buffered.peek(4)[:4]))
+
+
+def open_stored(data: bytes, name: str) -> IO[bytes]:
+    """A stored collection's bytes (the web's kept upload), decompressed by the suffix of its ``name``."""
+    return decompressed(io.BufferedReader(io.BytesIO(data)), _kind(name, data[:4]))
+
+
+def decompressed(buffered: io.BufferedReader[Any], kind: str) -> IO[bytes]:
+    """``buffered`` read through the decompressor of ``kind`` (``gz``, ``bz2``, ``zst``; ``plain``: as it is)."""
     if kind == "gz":
         return gzip.GzipFile(fileobj=buffered)  # type: ignore[return-value]
     if kind == "bz2":
