@@ -24,6 +24,7 @@ BLUEPRINTS: list[str] = [
     "web.history:bp",
     "web.api:bp",
     "web.events.pairings_views:bp",  # an event's TRF pairings (issue 13)
+    "web.events.index_views:bp",  # the events a user serves, the way in to their pairings and checks
     "web.checks:init_app",  # an event's games checked against the laws (issue 12)
     "web.committee:init_app",  # users, committee cases, appeals, audit (issue 7)
     "web.security:init_app",  # ProxyFix, cookie flags, security headers (issue 11)

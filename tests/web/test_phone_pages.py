@@ -140,7 +140,10 @@ def test_the_appeal_pages_fit_a_phone_pass_axe_and_hide_the_raw_record(site: Sit
 
 def test_a_trf_import_fills_the_players_for_round_and_board(site: Site, phone_as: Any) -> None:
     page = phone_as("tina")
-    page.goto(f"{site.base}/events/default/pairings")
+    page.goto(f"{site.base}/events")  # the way in: the events this TD serves
+    check_page(page, site.base, "phone-events")
+    page.click("a.button:has-text('Pairings')")
+    page.wait_for_url(re.compile(r"/events/default/pairings$"))
     page.set_input_files("#trf", str(Path(__file__).resolve().parent.parent / "data" / "club.trf"))
     page.click("button[type=submit].primary")
     page.wait_for_selector("#imported")
