@@ -21,7 +21,7 @@ For each pair:
    opponent), is lost one ply after the last of them;
 3. what is left is drawn.
 
-No move list is stored: a pair of ~19 M positions needs about 7 bytes a position.
+No move list is stored: a pair needs about 11 bytes a position while it is solved.
 Each position gets its value (2 bits) and its distance in plies to the end of the
 game under best play (capped at 255), which lets a winning line be shown.
 """
@@ -117,7 +117,6 @@ class _Pair:
         """A crowning move leads to a position not lost for the mover: this position is not lost."""
         self.tentative = np.zeros(self.n, dtype=np.uint16)
         """For positions with a winning crowning move: that win's distance (a quicker win may exist)."""
-
         self._stamp = np.zeros(self.n, dtype=np.int32)
 
     def distinct(self, nodes: I64) -> I64:
@@ -165,7 +164,7 @@ def solve_pair_arrays(solved: Solved, s: Slice, t: Slice) -> Solution:
             _settle(solved, pair, rm[vi], rk[vi], wm[vi], wk[vi], idx[vi] + pair.base[k])
     _propagate(pair)
     value, dist = pair.value, pair.dist
-    del pair.count, pair.nonwin_exit, pair.tentative
+    del pair.count, pair.nonwin_exit, pair.tentative, pair._stamp
     value[value == UNKNOWN] = DRAW
     capped = np.minimum(dist, 255).astype(np.uint8)
     capped[value == DRAW] = 0
