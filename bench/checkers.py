@@ -1,21 +1,28 @@
 """Checkers figures: replay speed, perft, endgame-database build time and size, search speed.
 
-    python3 bench/checkers.py            # replay, perft(8), <=4-piece build, search
-    python3 bench/checkers.py --five     # also build the 5-piece database (tens of minutes)
+    python3 bench/checkers.py            # replay, perft(8), <=4-piece build, search, proofs
+    python3 bench/checkers.py --five [--workers 2] [--five-folder DIR]
+                                         # also build the 5-piece database (a few minutes), then the
+                                         # proofs with <= 4 and with <= 5 pieces at the leaves
     python3 bench/checkers.py --proofs   # the proof search on the 5-piece forced-jump set and the published set
-    python3 bench/checkers.py --proofs --database DIR   # ... with a database already built in DIR
-    python3 bench/checkers.py --compare  # also replay the same game with pydraughts
+    python3 bench/checkers.py --proofs --database DIR [--database5 DIR5]   # ... with databases already built
 
-Figures are wall-clock on whatever else the machine is doing; run twice and read the better.
+The proofs run at the ACF ruleset's budget (config.toml [rulesets.acf.adjudication] proof_nodes)
+unless --budget says otherwise. Figures are wall-clock on whatever else the machine is doing,
+so CPU seconds (the build's worker processes included) and the load average are printed too.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
+import shutil
 import sys
 import tempfile
+import threading
 import time
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,7 +32,8 @@ TEST_DATA = ROOT / "tests" / "data"  # public data copied into the repository (t
 from adjudicator.checkers.board import START, Position, perft, perft_by_layers  # noqa: E402
 from adjudicator.checkers.pdn import read_game, split_games  # noqa: E402
 from adjudicator.checkers.replay import replay_checkers  # noqa: E402
-from engines.checkers.database import EndgameDatabase, build_database  # noqa: E402
+from adjudicator.rulesets import RulesetBook  # noqa: E402
+from engines.checkers.database import EndgameDatabase, available_pieces, build_database  # noqa: E402
 from engines.checkers.proof import prove  # noqa: E402
 from engines.checkers.published import PUBLISHED  # noqa: E402
 from engines.checkers.search import Searcher  # noqa: E402
@@ -88,7 +96,8 @@ def bench_perft() -> None:
     print(f"perft(10) = {nodes:,} in {time.perf_counter() - started:.2f} s (layer by layer, transpositions merged)")
 
 
-def bench_database(five: bool) -> Path:
+def bench_database(five: bool, workers: int, keep: Path | None) -> tuple[Path, Path | None]:
+    """Build <= 4 pieces in a scratch folder; with ``five``, the 5-piece database too (in ``keep`` if given)."""
     folder = Path(tempfile.mkdtemp(prefix="checkers-db-"))
     started = time.perf_counter()
     cpu = time.process_time()
@@ -100,17 +109,98 @@ def bench_database(five: bool) -> Path:
     print(f"database <= 4 pieces: built in {seconds:.1f} s wall, {time.process_time() - cpu:.1f} s CPU "
           f"(target <= 60 s); {size / 1e6:.2f} MB on disk for {positions:,} positions: win/loss/draw "
           f"{wld / 1e6:.2f} MB ({wld * 8 / positions:.2f} bits a position), the rest distances for lines")
-    if five:
+    if not five:
+        return folder, None
+    target = keep or Path(tempfile.mkdtemp(prefix="checkers-db5-"))
+    target.mkdir(parents=True, exist_ok=True)
+    for name in ("wld-2.npz", "wld-3.npz", "wld-4.npz", "manifest.json"):
+        shutil.copyfile(folder / name, target / name)
+    load_before = os.getloadavg()
+    with MemorySampler() as memory:
         started = time.perf_counter()
-        cpu = time.process_time()
-        manifest = build_database(folder, 5, lambda m: print("   ", m, flush=True))
+        cpu = _cpu_seconds()
+        manifest = build_database(target, 5, lambda m: print("   ", m, flush=True), workers=workers)
         seconds = time.perf_counter() - started
-        size5 = int(manifest["pieces"]["5"]["bytes"])
-        wld5 = int(manifest["pieces"]["5"].get("wld_bytes", 0))
-        print(f"database 5 pieces: built in {seconds / 60:.1f} min wall, {(time.process_time() - cpu) / 60:.1f} min "
-              f"CPU (target <= 10 min), peak memory {_peak_mb():,.0f} MB (target <= 2 GB); {size5 / 1e6:.1f} MB on "
-              f"disk, of which win/loss/draw {wld5 / 1e6:.1f} MB (load average {os.getloadavg()[0]:.1f})")
-    return folder
+        cpu_seconds = _cpu_seconds() - cpu
+    entry = manifest["pieces"]["5"]
+    size5, wld5 = int(entry["bytes"]), int(entry.get("wld_bytes", 0))
+    print(f"database 5 pieces ({workers} worker{'s' if workers > 1 else ''}): built in {seconds / 60:.1f} min wall "
+          f"({float(entry['seconds']) / 60:.1f} min solving, the rest writing the file), "
+          f"{cpu_seconds / 60:.1f} min CPU "
+          f"(target <= 10 min); peak memory {memory.peak_pss_mb:,.0f} MB all processes together (PSS), "
+          f"{memory.peak_rss_mb:,.0f} MB summing their RSS (target <= 2 GB); {size5 / 1e6:.1f} MB on disk, of which "
+          f"win/loss/draw {wld5 / 1e6:.1f} MB; load average {load_before[0]:.1f} before, "
+          f"{memory.mean_load:.1f} during, {os.getloadavg()[0]:.1f} after")
+    return folder, target
+
+
+def _cpu_seconds() -> float:
+    """Processor seconds of this process and of its finished children (the build's workers)."""
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+class MemorySampler:
+    """Peak memory of this process and its children, sampled every 0.2 s from /proc (Linux)."""
+
+    def __init__(self) -> None:
+        self.peak_pss_mb = 0.0
+        self.peak_rss_mb = 0.0
+        self._loads: list[float] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    @property
+    def mean_load(self) -> float:
+        return sum(self._loads) / len(self._loads) if self._loads else os.getloadavg()[0]
+
+    def __enter__(self) -> MemorySampler:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        self._sample()
+
+    def _run(self) -> None:
+        ticks = 0
+        while not self._stop.wait(0.2):
+            self._sample()
+            ticks += 1
+            if ticks % 25 == 0:
+                self._loads.append(os.getloadavg()[0])
+
+    def _sample(self) -> None:
+        pss = rss = 0.0
+        for pid in _family(os.getpid()):
+            pss += _status_kb(f"/proc/{pid}/smaps_rollup", "Pss:")
+            rss += _status_kb(f"/proc/{pid}/status", "VmRSS:")
+        self.peak_pss_mb = max(self.peak_pss_mb, pss / 1024)
+        self.peak_rss_mb = max(self.peak_rss_mb, rss / 1024)
+
+
+def _family(pid: int) -> list[int]:
+    out = [pid]
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            children = (task / "children").read_text().split()
+        except OSError:
+            continue
+        for child in children:
+            out.extend(_family(int(child)))
+    return out
+
+
+def _status_kb(path: str, field: str) -> float:
+    try:
+        for line in Path(path).read_text().splitlines():
+            if line.startswith(field):
+                return float(line.split()[1])
+    except OSError:
+        pass
+    return 0.0
 
 
 def bench_search(folder: Path) -> None:
@@ -128,59 +218,85 @@ def bench_search(folder: Path) -> None:
     print(f"search: {total_nodes / total_seconds:,.0f} nodes/s wall, {total_nodes / cpu_seconds:,.0f} nodes/s CPU")
 
 
-def _peak_mb() -> float:
-    import resource
+def _proof_rates(title: str, items: list[tuple[Position, str, str]], db: EndgameDatabase, budget: int,
+                 verbose: bool) -> int:
+    """Prove every position; print the rate, wrong results, time and nodes; return how many were proven."""
+    proven = wrong = nodes = in_db = 0
+    seconds = 0.0
+    cpu = time.process_time()
+    per_value: dict[str, list[int]] = {}
+    for position, expected, name in items:
+        proof = prove(position, db, budget)
+        nodes += proof.nodes
+        seconds += proof.seconds
+        in_db += proof.settled == ("in the endgame database",)
+        counts = per_value.setdefault(expected, [0, 0])
+        counts[1] += 1
+        if proof.value is not None:
+            proven += 1
+            counts[0] += 1
+            wrong += proof.value != expected
+        if verbose:
+            print(f"    {name}: expected {expected}, {proof.value or 'not proven (' + str(proof.reason) + ')'}, "
+                  f"{proof.nodes:,} nodes, {proof.seconds:.1f} s, proof size {proof.size}", flush=True)
+    rates = ", ".join(f"{v} {c[0]}/{c[1]}" for v, c in sorted(per_value.items()))
+    print(f"  {title}, database <= {db.max_pieces} pieces: {proven}/{len(items)} proven ({rates}; {in_db} straight "
+          f"from the database), {wrong} wrong; {seconds / len(items):.2f} s wall, "
+          f"{(time.process_time() - cpu) / len(items):.2f} s CPU and {nodes / len(items):,.0f} nodes a position "
+          f"(load average {os.getloadavg()[0]:.1f})", flush=True)
+    return proven
 
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
-
-def bench_proofs(folder: Path, budget: int) -> None:
-    """Proof rate, time and nodes on both sets, at the default budget; wrong results counted against the truth."""
-    db = EndgameDatabase.open(folder)
-    print(f"proof search, budget {budget:,} positions, database <= {db.max_pieces} pieces "
-          f"(load average {os.getloadavg()[0]:.1f})")
-    known = [(k.position, k.value, "forced jump") for k in forced_jump_set(db, per_value=200, seed=14)]
+def bench_proofs(folder: Path, budget: int, five: Path | None) -> None:
+    """Proof rate, time and nodes on both sets at the default budget, with <= 4 pieces at the leaves and, where
+    the 5-piece database is built, with <= 5; wrong results counted against the known values."""
+    dbs = [EndgameDatabase.open(folder, max_pieces=4)]
+    if five is not None and available_pieces(five) >= 5:
+        started = time.perf_counter()
+        db5 = EndgameDatabase.open(five)
+        db5.probe(Position.from_fen("B:WK14,K23:BK1,K32,K5"))  # loads the 5-piece file
+        print(f"5-piece database loaded in {time.perf_counter() - started:.1f} s")
+        dbs.append(db5)
+    print(f"proof search, budget {budget:,} positions (load average {os.getloadavg()[0]:.1f})")
+    known = [(k.position, k.value, "forced jump") for k in forced_jump_set(dbs[0], per_value=200, seed=14)]
     published = [(Position.from_fen(fen), result, name) for name, fen, result, _ in PUBLISHED]
-    for title, items in (("5-piece forced-jump set", known), ("published positions", published)):
-        proven = wrong = nodes = 0
-        seconds = 0.0
-        per_value: dict[str, list[int]] = {}
-        for position, expected, name in items:
-            proof = prove(position, db, budget)
-            nodes += proof.nodes
-            seconds += proof.seconds
-            counts = per_value.setdefault(expected, [0, 0])
-            counts[1] += 1
-            if proof.value is not None:
-                proven += 1
-                counts[0] += 1
-                wrong += proof.value != expected
-            if title == "published positions":
-                print(f"    {name}: expected {expected}, {proof.value or 'not proven (' + str(proof.reason) + ')'}, "
-                      f"{proof.nodes:,} nodes, {proof.seconds:.1f} s, proof size {proof.size}", flush=True)
-        rates = ", ".join(f"{v} {c[0]}/{c[1]}" for v, c in sorted(per_value.items()))
-        print(f"  {title}: {proven}/{len(items)} proven ({rates}), {wrong} wrong; "
-              f"{seconds / len(items):.2f} s and {nodes / len(items):,.0f} nodes a position "
-              f"(load average {os.getloadavg()[0]:.1f})", flush=True)
+    for db in dbs:
+        _proof_rates("5-piece forced-jump set", known, db, budget, False)
+    rates = [_proof_rates("published positions", published, db, budget, True) for db in dbs]
+    if len(rates) == 2:
+        print(f"  published positions proven: {rates[0]}/{len(published)} with <= 4 pieces at the leaves, "
+              f"{rates[1]}/{len(published)} with <= 5")
+
+
+def _default_budget() -> int:
+    """The ACF ruleset's ``adjudication.proof_nodes`` in config.toml."""
+    with (ROOT / "config.toml").open("rb") as handle:
+        config = tomllib.load(handle)
+    config["_root"] = str(ROOT)
+    return RulesetBook.from_config(config)["acf"].get_int("adjudication.proof_nodes")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--five", action="store_true", help="also build the 5-piece database")
+    parser.add_argument("--workers", type=int, default=1, help="processes for the 5-piece build (default 1)")
+    parser.add_argument("--five-folder", type=Path, help="where to build the 5-piece database (kept; default: scratch)")
     parser.add_argument("--compare", action="store_true", help="also time pydraughts on the same game")
     parser.add_argument("--proofs", action="store_true", help="only the proof-search sets")
-    parser.add_argument("--database", type=Path, help="a database folder already built (with --proofs)")
-    parser.add_argument("--budget", type=int, default=200_000, help="proof budget (default: the ruleset's)")
+    parser.add_argument("--database", type=Path, help="a <= 4-piece database folder already built (with --proofs)")
+    parser.add_argument("--database5", type=Path, help="a folder with the 5-piece database built (with --proofs)")
+    parser.add_argument("--budget", type=int, help="proof budget (default: the ACF ruleset's)")
     args = parser.parse_args()
+    budget = args.budget or _default_budget()
     print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     if args.proofs:
-        bench_proofs(args.database or ROOT / "data" / "checkers-db", args.budget)
+        bench_proofs(args.database or ROOT / "data" / "checkers-db", budget, args.database5)
         return
     bench_replay(args.compare)
     bench_perft()
-    folder = bench_database(args.five)
+    folder, five = bench_database(args.five, args.workers, args.five_folder)
     bench_search(folder)
-    bench_proofs(folder, args.budget)
+    bench_proofs(folder, budget, five)
 
 
 if __name__ == "__main__":

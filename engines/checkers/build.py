@@ -2,51 +2,43 @@
 
 Slices are solved in an order in which every capture and every promotion leads
 into a slice already solved (fewer pieces, or as many pieces with one man less).
-A slice and its colour-swapped partner are solved together, because a quiet move
-that does not crown leads from one into the other.
+A slice and its colour-swapped partner are solved together (a *pair*), because a
+quiet move that does not crown leads from one into the other. Pairs with the same
+numbers of pieces and of men depend on nothing but what is solved before them, so
+they can be solved in separate processes (``workers``).
 
 For each pair:
 
-1. every position is generated (Red to move), with its moves: captures (all into
-   solved slices), crowning moves (likewise) and the other quiet moves (edges
-   inside the pair);
-2. positions decided without looking inside the pair are settled first: a capture
-   position from its captures' values, a position with no move as lost, a position
-   with a crowning move into a lost position as won;
-3. layered retrograde propagation: a position with a lost successor is won one
-   ply later; a position whose successors are all won (and whose crowning moves
-   win for the opponent) is lost one ply after its last successor was settled;
-4. what is left is drawn.
+1. one pass over every position (Red to move) settles what needs no look inside
+   the pair: a position with a jump from its jumps' values (ACF: jumps are
+   compulsory; every jump leads into a solved slice), a position with no move as
+   lost, a position with a crowning move into a lost position as won (at once if
+   it has no other move); the pass also counts each position's other quiet moves;
+2. layered retrograde propagation, walking *back* from settled positions (their
+   quiet moves taken back, :func:`engines.checkers.moves.unmoves`): a position with
+   a lost successor is won one ply later; a position whose count of unsettled
+   successors reaches zero, all of them won (and whose crowning moves win for the
+   opponent), is lost one ply after the last of them;
+3. what is left is drawn.
 
-Each position gets its value (2 bits) and its distance in plies to a conversion
-(capture or crowning) under best play, which lets a winning line be shown.
+No move list is stored: a pair needs about 11 bytes a position while it is solved.
+Each position gets its value (2 bits) and its distance in plies to the end of the
+game under best play (capped at 255), which lets a winning line be shown.
 """
 
 from __future__ import annotations
 
+import itertools
+import multiprocessing
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
 
-from engines.checkers.index import (
-    I64,
-    OPPOSITE,
-    RED_KING_ROW,
-    U32,
-    Slice,
-    enumerate_slice,
-    flip,
-    lowest,
-    pairs,
-    rank,
-    slice_of,
-    slice_size,
-    split_code,
-    step,
-)
+from engines.checkers.index import I64, U32, Codec, Slice, pairs, rank, slice_of, slice_size, split_code
+from engines.checkers.moves import captures, crowning_moves, has_capture, quiet_counts, unmoves
 
 UNKNOWN, WIN, LOSS, DRAW = 0, 1, 2, 3
 """Values for the side to move. Stored as 2 bits each."""
@@ -94,189 +86,100 @@ class Solved:
         return values, dists
 
 
-def split_bits(x: U32) -> Iterator[tuple[I64, U32]]:
-    """(indices, single bits) for every set bit of every element."""
-    x = x.copy()
-    alive = np.nonzero(x)[0]
-    while len(alive):
-        low = lowest(x[alive])
-        yield alive.astype(np.int64), low
-        x[alive] ^= low
-        alive = alive[x[alive] != 0]
-
-
-def _flip_to_move(rm: U32, rk: U32, wm: U32, wk: U32) -> tuple[U32, U32, U32, U32]:
-    """After Red's move: White to move, turned into a Red-to-move position."""
-    return flip(wm), flip(wk), flip(rm), flip(rk)
-
-
-def has_capture(rm: U32, rk: U32, wm: U32, wk: U32) -> npt.NDArray[np.bool_]:
-    mover = rm | rk
-    opp = wm | wk
-    empty = ~(mover | opp)
-    found = np.zeros(len(rm), dtype=bool)
-    for d in range(4):
-        pieces = mover if d in (0, 1) else rk
-        found |= (step(step(pieces, d) & opp, d) & empty) != 0
-    return found
-
-
-def captures(rm: U32, rk: U32, wm: U32, wk: U32) -> tuple[I64, U32, U32, U32, U32]:
-    """Every complete jump of Red: (position index, successor as Red-to-move bitboards)."""
-    mover = rm | rk
-    opp = wm | wk
-    occupied = mover | opp
-    ps: list[I64] = []
-    ats: list[U32] = []
-    caps: list[U32] = []
-    origins: list[U32] = []
-    for d in range(4):
-        pieces = mover if d in (0, 1) else rk
-        landings = step(step(pieces, d) & opp, d) & ~occupied
-        for p, land in split_bits(landings):
-            over = step(land, OPPOSITE[d])
-            origin = step(over, OPPOSITE[d])
-            ps.append(p)
-            ats.append(land)
-            caps.append(over)
-            origins.append(origin)
-    out: list[tuple[I64, U32, U32, U32, U32]] = []
-    if ps:
-        p = np.concatenate(ps)
-        at = np.concatenate(ats)
-        cap = np.concatenate(caps)
-        origin = np.concatenate(origins)
-        king = (rk[p] & origin) != 0
-        while len(p):
-            crowned = ~king & ((at & RED_KING_ROW) != 0)
-            empty = ~occupied[p] | origin
-            extended = np.zeros(len(p), dtype=bool)
-            nxt: list[tuple[I64, U32, U32]] = []
-            for d in range(4):
-                over = step(at, d) & opp[p] & ~cap
-                land = step(over, d) & empty
-                ok = (land != 0) & ~crowned
-                if d in (2, 3):
-                    ok &= king
-                sel = np.nonzero(ok)[0]
-                if len(sel):
-                    extended[sel] = True
-                    nxt.append((sel.astype(np.int64), land[sel], cap[sel] | over[sel]))
-            done = np.nonzero(~extended)[0]
-            if len(done):
-                q = p[done]
-                new_red = (mover[q] & ~origin[done]) | at[done]
-                new_kings = (rk[q] & ~origin[done]) | np.where(king[done] | crowned[done], at[done], np.uint32(0))
-                out.append((q, *_flip_to_move(new_red & ~new_kings, new_kings, wm[q] & ~cap[done], wk[q] & ~cap[done])))
-            if not nxt:
-                break
-            sel = np.concatenate([n[0] for n in nxt])
-            p, origin, king = p[sel], origin[sel], king[sel]
-            at = np.concatenate([n[1] for n in nxt])
-            cap = np.concatenate([n[2] for n in nxt])
-    if not out:
-        empty_i = np.zeros(0, dtype=np.int64)
-        empty_u = np.zeros(0, dtype=np.uint32)
-        return empty_i, empty_u, empty_u, empty_u, empty_u
-    return (
-        np.concatenate([o[0] for o in out]),
-        *(np.concatenate([o[k] for o in out]) for k in range(1, 5)),  # type: ignore[return-value]
-    )
-
-
-def quiet_moves(rm: U32, rk: U32, wm: U32, wk: U32) -> tuple[I64, U32, U32, U32, U32, npt.NDArray[np.bool_]]:
-    """Every non-capturing move of Red: (position index, successor, is_crowning)."""
-    empty = ~(rm | rk | wm | wk)
-    parts: list[tuple[I64, U32, U32, U32, U32, npt.NDArray[np.bool_]]] = []
-    for d in range(4):
-        for is_king, pieces in ((False, rm), (True, rk)):
-            if not is_king and d in (2, 3):
-                continue
-            for p, to in split_bits(step(pieces, d) & empty):
-                frm = step(to, OPPOSITE[d])
-                if is_king:
-                    new_rm, new_rk = rm[p], (rk[p] ^ frm) | to
-                    crown = np.zeros(len(p), dtype=bool)
-                else:
-                    crown = (to & RED_KING_ROW) != 0
-                    new_rm = (rm[p] ^ frm) | np.where(crown, np.uint32(0), to)
-                    new_rk = rk[p] | np.where(crown, to, np.uint32(0))
-                parts.append((p, *_flip_to_move(new_rm, new_rk, wm[p], wk[p]), crown))
-    if not parts:
-        e_i = np.zeros(0, dtype=np.int64)
-        e_u = np.zeros(0, dtype=np.uint32)
-        return e_i, e_u, e_u, e_u, e_u, np.zeros(0, dtype=bool)
-    return (
-        np.concatenate([x[0] for x in parts]),
-        np.concatenate([x[1] for x in parts]),
-        np.concatenate([x[2] for x in parts]),
-        np.concatenate([x[3] for x in parts]),
-        np.concatenate([x[4] for x in parts]),
-        np.concatenate([x[5] for x in parts]),
-    )
-
-
 def _any_per(p: I64, flag: npt.NDArray[np.bool_], n: int) -> npt.NDArray[np.bool_]:
     return np.bincount(p[flag], minlength=n) > 0
 
 
+CHUNK = 1 << 18
+"""Positions settled at a time in the first pass."""
+BACK_CHUNK = 1 << 17
+"""Settled positions whose moves are taken back at a time (up to 20 predecessors each)."""
+U16 = npt.NDArray[np.uint16]
+Nodes = npt.NDArray[np.int32]
+"""Positions of a pair (indices below 2**31) waiting to be walked back from."""
+Solution = dict[Slice, tuple[U8, U8]]
+"""Packed values and capped distances of the slices of a pair."""
+
+
+class _Pair:
+    """A slice and its colour-swapped partner, numbered one after the other."""
+
+    def __init__(self, s: Slice, t: Slice) -> None:
+        self.sides = [s] if s == t else [s, t]
+        self.codecs = [Codec(x) for x in self.sides]
+        self.base = [0, self.codecs[0].size]
+        self.n = sum(c.size for c in self.codecs)
+        self.value = np.zeros(self.n, dtype=np.uint8)
+        self.dist = np.zeros(self.n, dtype=np.uint16)
+        self.count = np.zeros(self.n, dtype=np.uint8)
+        """Quiet moves not crowning, to positions not yet settled won."""
+        self.nonwin_exit = np.zeros(self.n, dtype=bool)
+        """A crowning move leads to a position not lost for the mover: this position is not lost."""
+        self.tentative = np.zeros(self.n, dtype=np.uint16)
+        """For positions with a winning crowning move: that win's distance (a quicker win may exist)."""
+        self._stamp = np.zeros(self.n, dtype=np.int32)
+
+    def distinct(self, nodes: I64) -> I64:
+        """``nodes`` without repeats (in their order), without sorting: one write to a slot survives."""
+        if len(nodes) < 2:
+            return nodes
+        positions = np.arange(len(nodes), dtype=np.int32)
+        self._stamp[nodes] = positions
+        out: I64 = nodes[self._stamp[nodes] == positions]
+        return out
+
+    def partner(self, k: int) -> int:
+        return 1 - k if len(self.sides) == 2 else 0
+
+    def predecessors(self, nodes: I64) -> I64:
+        """Global indices of the positions with a quiet, non-crowning move into ``nodes`` (repeats kept)."""
+        out: list[I64] = []
+        for k, codec in enumerate(self.codecs):
+            lo = self.base[k]
+            sel = nodes[(nodes >= lo) & (nodes < lo + codec.size)]
+            if not len(sel):
+                continue
+            rm, rk, wm, wk, _ = codec.unrank(sel - lo)
+            _, prm, prk, pwm, pwk = unmoves(rm, rk, wm, wk)
+            j = self.partner(k)
+            out.append(rank(self.sides[j], prm, prk, pwm, pwk) + self.base[j])
+        return np.concatenate(out) if out else np.zeros(0, dtype=np.int64)
+
+
 def solve_pair(solved: Solved, s: Slice, t: Slice, log: Log | None = None) -> None:
     """Solve slice ``s`` with its partner ``t`` (possibly the same) and add them to ``solved``."""
-    sides = [s] if s == t else [s, t]
-    sizes = [slice_size(x) for x in sides]
-    base = [0, sizes[0]]
-    n = sum(sizes)
-    value = np.zeros(n, dtype=np.uint8)
-    dist = np.zeros(n, dtype=np.uint16)
-    count = np.zeros(n, dtype=np.int32)
-    nonwin_exit = np.zeros(n, dtype=bool)
-    tentative = np.zeros(n, dtype=np.int32)
-    srcs: list[npt.NDArray[np.int32]] = []
-    dsts: list[npt.NDArray[np.int32]] = []
-    for k, x in enumerate(sides):
-        partner = sides[1 - k] if len(sides) == 2 else x
-        partner_base = base[1 - k] if len(sides) == 2 else 0
-        rm_all, rk_all, wm_all, wk_all, valid = enumerate_slice(x)
-        valid_idx = np.nonzero(valid)[0]
-        del valid
-        for lo in range(0, len(valid_idx), CHUNK):
-            vi = valid_idx[lo:lo + CHUNK]
-            src, dst = _generate(
-                solved, rm_all[vi], rk_all[vi], wm_all[vi], wk_all[vi], vi + base[k], partner, partner_base,
-                value, dist, count, nonwin_exit, tentative,
-            )
-            srcs.append(src)
-            dsts.append(dst)
-        del rm_all, rk_all, wm_all, wk_all
-    src = np.concatenate(srcs)
-    dst = np.concatenate(dsts)
-    del srcs, dsts
-    order = np.argsort(dst)
-    rev_src = src[order]
-    rev_ptr = np.searchsorted(dst[order], np.arange(n + 1))
-    del order, src, dst
-    _propagate(value, dist, count, nonwin_exit, tentative, rev_src, rev_ptr)
+    for x, (values, distances) in solve_pair_arrays(solved, s, t).items():
+        solved.values[x] = values
+        solved.distances[x] = distances
+
+
+def solve_pair_arrays(solved: Solved, s: Slice, t: Slice) -> Solution:
+    """The packed values and capped distances of ``s`` and its partner ``t``."""
+    pair = _Pair(s, t)
+    for k, codec in enumerate(pair.codecs):
+        for lo in range(0, codec.size, CHUNK):
+            idx = np.arange(lo, min(lo + CHUNK, codec.size), dtype=np.int64)
+            rm, rk, wm, wk, valid = codec.unrank(idx)
+            vi = np.nonzero(valid)[0]
+            _settle(solved, pair, rm[vi], rk[vi], wm[vi], wk[vi], idx[vi] + pair.base[k])
+    _propagate(pair)
+    value, dist = pair.value, pair.dist
+    del pair.count, pair.nonwin_exit, pair.tentative, pair._stamp
     value[value == UNKNOWN] = DRAW
     capped = np.minimum(dist, 255).astype(np.uint8)
     capped[value == DRAW] = 0
-    for k, x in enumerate(sides):
-        lo, hi = base[k], base[k] + sizes[k]
-        solved.values[x] = pack(value[lo:hi])
-        solved.distances[x] = capped[lo:hi]
+    out: Solution = {}
+    for k, codec in enumerate(pair.codecs):
+        lo, hi = pair.base[k], pair.base[k] + codec.size
+        out[pair.sides[k]] = (pack(value[lo:hi]), capped[lo:hi].copy())
+    return out
 
 
-CHUNK = 1 << 20
-"""Positions generated at a time (bounds the memory for move lists)."""
-
-
-def _generate(
-    solved: Solved, rm: U32, rk: U32, wm: U32, wk: U32, g: I64, partner: Slice, partner_base: int,
-    value: U8, dist: npt.NDArray[np.uint16], count: npt.NDArray[np.int32], nonwin_exit: npt.NDArray[np.bool_],
-    tentative: npt.NDArray[np.int32],
-) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
-    """Settle what the moves of these positions decide at once; return the edges inside the pair."""
+def _settle(solved: Solved, pair: _Pair, rm: U32, rk: U32, wm: U32, wk: U32, g: I64) -> None:
+    """Settle what the moves of these positions decide at once; count their other quiet moves."""
+    value, dist = pair.value, pair.dist
     cap = has_capture(rm, rk, wm, wk)
-    # captures: every successor is in a solved slice
+    # jumps: every successor is in a solved slice
     ci = np.nonzero(cap)[0]
     p, *succ = captures(rm[ci], rk[ci], wm[ci], wk[ci])
     sv, sd = solved.lookup(*succ)
@@ -290,126 +193,170 @@ def _generate(
     gc = g[ci]
     value[gc] = np.where(best == 2, WIN, np.where(best == 1, DRAW, LOSS))
     dist[gc] = np.where(best == 2, win_dist, np.where(best == 0, loss_dist, 0))
-    # quiet positions
+    # quiet positions: crowning moves lead into a solved slice, the other moves stay in the pair
     qi = np.nonzero(~cap)[0]
-    p, n_rm, n_rk, n_wm, n_wk, crown = quiet_moves(rm[qi], rk[qi], wm[qi], wk[qi])
     gq = g[qi]
-    has_move = np.bincount(p, minlength=len(qi)) > 0
-    value[gq[~has_move]] = LOSS  # no move: lost now
-    cp = np.nonzero(crown)[0]
-    ev, ed = solved.lookup(n_rm[cp], n_rk[cp], n_wm[cp], n_wk[cp])
-    exit_win = _any_per(p[cp], ev == LOSS, len(qi))
+    inner, crowns = quiet_counts(rm[qi], rk[qi], wm[qi], wk[qi])
+    has_move = (inner + crowns) > 0
+    value[gq[~has_move]] = LOSS  # no move: lost now (ACF)
+    p, *succ = crowning_moves(rm[qi], rk[qi], wm[qi], wk[qi])
+    ev, ed = solved.lookup(*succ)
+    exit_win = _any_per(p, ev == LOSS, len(qi))
     wd = np.full(len(qi), 1 << 15, dtype=np.int32)
-    np.minimum.at(wd, p[cp][ev == LOSS], ed[ev == LOSS].astype(np.int32) + 1)
+    np.minimum.at(wd, p[ev == LOSS], ed[ev == LOSS].astype(np.int32) + 1)
     # a crowning move that wins: won, but maybe faster by another move (settled during propagation)
-    tentative[gq[exit_win]] = wd[exit_win]
-    nonwin_exit[gq] = _any_per(p[cp], ev == DRAW, len(qi)) | exit_win
+    pair.tentative[gq[exit_win]] = wd[exit_win]
+    nonwin = _any_per(p, ev == DRAW, len(qi)) | exit_win
+    pair.nonwin_exit[gq] = nonwin
     exit_loss_dist = np.zeros(len(qi), dtype=np.int32)
-    np.maximum.at(exit_loss_dist, p[cp], ed.astype(np.int32) + 1)
-    inner = np.nonzero(~crown)[0]
-    src = gq[p[inner]]
-    dst = rank(partner, n_rm[inner], n_rk[inner], n_wm[inner], n_wk[inner]) + partner_base
-    count[gq] = np.bincount(p[inner], minlength=len(qi)).astype(np.int32)
-    # a position whose only moves are crowning moves that all lose is settled now
-    only_exits = has_move & (count[gq] == 0)
-    settled = gq[only_exits & ~exit_win]
-    value[gq[only_exits & exit_win]] = WIN
-    dist[gq[only_exits & exit_win]] = wd[only_exits & exit_win]
-    only_exits &= ~exit_win
-    value[settled] = np.where(nonwin_exit[settled], DRAW, LOSS)
-    dist[settled] = np.where(nonwin_exit[settled], 0, exit_loss_dist[only_exits])
+    np.maximum.at(exit_loss_dist, p, ed.astype(np.int32) + 1)
+    pair.count[gq] = inner
+    # a position whose only moves are crowning moves is settled now
+    only_exits = has_move & (inner == 0)
+    won = only_exits & exit_win
+    value[gq[won]] = WIN
+    dist[gq[won]] = wd[won]
+    rest = only_exits & ~exit_win
+    value[gq[rest]] = np.where(nonwin[rest], DRAW, LOSS)
+    dist[gq[rest]] = np.where(nonwin[rest], 0, exit_loss_dist[rest])
     # the longest crowning defence bounds how late a loss can come
-    dist[gq[~exit_win & has_move & ~only_exits]] = exit_loss_dist[~exit_win & has_move & ~only_exits]
-    keep = value[src] == UNKNOWN
-    return src[keep].astype(np.int32), dst[keep].astype(np.int32)
+    later = ~exit_win & has_move & ~only_exits
+    dist[gq[later]] = exit_loss_dist[later]
 
 
-def _predecessors(rev_src: npt.NDArray[np.int32], rev_ptr: I64, nodes: I64) -> npt.NDArray[np.int32]:
-    starts = rev_ptr[nodes]
-    lens = rev_ptr[nodes + 1] - starts
-    total = int(lens.sum())
-    if total == 0:
-        return np.zeros(0, dtype=np.int32)
-    offsets = np.repeat(starts - np.cumsum(lens) + lens, lens) + np.arange(total)
-    return rev_src[offsets]
+def _by_layer(idx: Nodes, layers: U16) -> dict[int, list[Nodes]]:
+    """``idx`` grouped by ``layers`` (one value each)."""
+    order = np.argsort(layers, kind="stable")
+    idx, layers = idx[order], layers[order]
+    del order
+    cuts = [0, *(np.flatnonzero(np.diff(layers)) + 1).tolist(), len(idx)]
+    return {int(layers[lo]): [idx[lo:hi].copy()] for lo, hi in itertools.pairwise(cuts) if hi > lo}
 
 
-def _distinct(nodes: npt.NDArray[np.int32], scratch: I64) -> I64:
-    """``nodes`` without repeats (order not kept), without sorting: the last write to a slot wins."""
-    positions = np.arange(len(nodes), dtype=np.int64)
-    scratch[nodes] = positions
-    out: I64 = nodes[scratch[nodes] == positions].astype(np.int64)
-    return out
+def _chunks(nodes: Nodes) -> Iterable[I64]:
+    for lo in range(0, len(nodes), BACK_CHUNK):
+        yield nodes[lo:lo + BACK_CHUNK].astype(np.int64)
 
 
-def _propagate(
-    value: U8, dist: npt.NDArray[np.uint16], count: npt.NDArray[np.int32], nonwin_exit: npt.NDArray[np.bool_],
-    tentative: npt.NDArray[np.int32], rev_src: npt.NDArray[np.int32], rev_ptr: I64,
-) -> None:
-    """Layered retrograde: settle predecessors of the positions settled one ply earlier.
-
-    ``tentative`` holds, for positions with a winning crowning move, the distance of
-    that win: such a position is won at that layer unless another move wins sooner.
-    """
-    settled = value != UNKNOWN
-    # settled positions wait in layers by distance; unknown ones carry a lower bound in ``dist``
-    pending_by_layer: dict[int, list[I64]] = {}
-    idx = np.nonzero(settled)[0].astype(np.int64)
-    for layer in np.unique(dist[idx]):
-        pending_by_layer[int(layer)] = [idx[dist[idx] == layer]]
-    scratch = np.zeros(len(value), dtype=np.int64)
-    waiting: dict[int, I64] = {}
-    idx = np.nonzero(tentative)[0].astype(np.int64)
-    for layer in np.unique(tentative[idx]):
-        waiting[int(layer)] = idx[tentative[idx] == layer]
+def _propagate(pair: _Pair) -> None:
+    """Layered retrograde: settle the predecessors of the positions settled one ply earlier."""
+    value, dist, count, nonwin_exit = pair.value, pair.dist, pair.count, pair.nonwin_exit
+    pending: dict[int, list[Nodes]] = {}
+    waiting_parts: dict[int, list[Nodes]] = {}
+    for lo in range(0, pair.n, 4 * CHUNK):  # grouped a part at a time: sorting all at once costs 14 bytes each
+        part = value[lo:lo + 4 * CHUNK]
+        idx = (np.flatnonzero((part == WIN) | (part == LOSS)) + lo).astype(np.int32)
+        for layer, nodes in _by_layer(idx, dist[idx]).items():
+            pending.setdefault(layer, []).extend(nodes)
+        idx = (np.flatnonzero(pair.tentative[lo:lo + 4 * CHUNK]) + lo).astype(np.int32)
+        for layer, nodes in _by_layer(idx, pair.tentative[idx]).items():
+            waiting_parts.setdefault(layer, []).extend(nodes)
+    waiting = {layer: np.concatenate(parts) for layer, parts in waiting_parts.items()}
+    del waiting_parts
     layer = 0
-    while pending_by_layer or waiting:
-        if layer not in pending_by_layer and layer not in waiting:
-            layer = min([*pending_by_layer, *waiting])
+    while pending or waiting:
+        if layer not in pending and layer not in waiting:
+            layer = min([*pending, *waiting])
         if layer in waiting:
             due = waiting.pop(layer)
             due = due[value[due] == UNKNOWN]
             value[due] = WIN
             dist[due] = layer
-            pending_by_layer.setdefault(layer, []).append(due)
-        frontier = np.concatenate(pending_by_layer.pop(layer))
-        lost = frontier[value[frontier] == LOSS]
-        won = frontier[value[frontier] == WIN]
-        fresh: list[I64] = []
-        raw = _predecessors(rev_src, rev_ptr, lost)
-        winners = _distinct(raw[value[raw] == UNKNOWN], scratch)
-        if len(winners):
-            value[winners] = WIN
-            dist[winners] = layer + 1
-            fresh.append(winners)
-        preds = _predecessors(rev_src, rev_ptr, won)
-        preds = preds[value[preds] == UNKNOWN]
-        if len(preds):
-            np.subtract.at(count, preds, 1)
-            cand = _distinct(preds, scratch)
-            cand = cand[(count[cand] == 0) & ~nonwin_exit[cand]]
+            pending.setdefault(layer, []).append(due)
+        frontier = np.concatenate(pending.pop(layer))
+        fresh: list[Nodes] = []
+        for lost in _chunks(frontier[value[frontier] == LOSS]):
+            preds = pair.predecessors(lost)
+            winners = pair.distinct(preds[value[preds] == UNKNOWN])
+            if len(winners):
+                value[winners] = WIN
+                dist[winners] = layer + 1
+                fresh.append(winners.astype(np.int32))
+        for won in _chunks(frontier[value[frontier] == WIN]):
+            preds = pair.predecessors(won)
+            preds = preds[value[preds] == UNKNOWN]
+            if not len(preds):
+                continue
+            np.subtract.at(count, preds, np.uint8(1))  # a uint8 operand: the fast path of ufunc.at
+            cand = pair.distinct(preds[(count[preds] == 0) & ~nonwin_exit[preds]])
             if len(cand):
                 value[cand] = LOSS
                 dist[cand] = np.maximum(dist[cand], layer + 1)
-                late = cand[dist[cand] > layer + 1]
-                now = cand[dist[cand] == layer + 1]
+                lost_now: Nodes = cand.astype(np.int32)
+                now = lost_now[dist[lost_now] == layer + 1]
                 if len(now):
                     fresh.append(now)
-                for later in np.unique(dist[late]):
-                    pending_by_layer.setdefault(int(later), []).append(late[dist[late] == later])
+                late = lost_now[dist[lost_now] > layer + 1]
+                for later, parts in _by_layer(late, dist[late]).items():
+                    pending.setdefault(later, []).extend(parts)
         if fresh:
-            pending_by_layer.setdefault(layer + 1, []).extend(fresh)
+            pending.setdefault(layer + 1, []).extend(fresh)
         layer += 1
 
 
-def build(max_pieces: int, log: Log | None = None) -> Solved:
+_SOLVED = Solved()
+"""What the worker processes (forked) read: the slices solved before their level."""
+
+
+def _solve_job(job: tuple[Slice, Slice]) -> tuple[Slice, Slice, Solution, float]:
+    started = time.process_time()
+    return job[0], job[1], solve_pair_arrays(_SOLVED, *job), time.process_time() - started
+
+
+def build_count(solved: Solved, pieces: int, log: Log | None = None, workers: int = 1) -> None:
+    """Solve every slice with exactly ``pieces`` pieces (the fewer pieces already in ``solved``).
+
+    Pairs are grouped by their number of men; the pairs of a group are independent
+    and, with ``workers`` > 1, are solved in forked processes, largest first.
+    """
+    global _SOLVED
+    groups: dict[int, list[tuple[Slice, Slice]]] = {}
+    for s, t in pairs(pieces):
+        groups.setdefault(s[0] + s[2], []).append((s, t))
+    for men in sorted(groups):
+        jobs = sorted(groups[men], key=lambda j: -(slice_size(j[0]) * (1 if j[0] == j[1] else 2)))
+        if workers > 1 and len(jobs) > 1:
+            _SOLVED = solved
+            context = multiprocessing.get_context("fork")
+            pool = context.Pool(min(workers, len(jobs)))
+            try:
+                results = list(_report(pool.imap_unordered(_solve_job, jobs), log))
+            except BaseException:
+                pool.terminate()
+                raise
+            finally:
+                pool.close()  # workers exit and are waited for: their processor time is counted
+                pool.join()
+            _SOLVED = Solved()
+        else:
+            results = list(_report(map(_solve_job_in(solved), jobs), log))
+        for _, _, solution, _ in results:
+            for x, (values, distances) in solution.items():
+                solved.values[x] = values
+                solved.distances[x] = distances
+
+
+def _solve_job_in(solved: Solved) -> Callable[[tuple[Slice, Slice]], tuple[Slice, Slice, Solution, float]]:
+    def job(j: tuple[Slice, Slice]) -> tuple[Slice, Slice, Solution, float]:
+        started = time.process_time()
+        return j[0], j[1], solve_pair_arrays(solved, *j), time.process_time() - started
+
+    return job
+
+
+def _report(
+    results: Iterable[tuple[Slice, Slice, Solution, float]], log: Log | None
+) -> Iterable[tuple[Slice, Slice, Solution, float]]:
+    for result in results:
+        if log is not None:
+            s, t, _, cpu = result
+            log(f"  {s} / {t}: {slice_size(s) + (slice_size(t) if t != s else 0):,} indices, {cpu:.1f} s CPU")
+        yield result
+
+
+def build(max_pieces: int, log: Log | None = None, workers: int = 1) -> Solved:
     """Solve every slice with 2..``max_pieces`` pieces."""
     solved = Solved()
     for pieces in range(2, max_pieces + 1):
-        for s, t in pairs(pieces):
-            started = time.perf_counter()
-            solve_pair(solved, s, t, log)
-            if log is not None:
-                log(f"{s} + {t}: {slice_size(s) + (slice_size(t) if t != s else 0):,} indices "
-                    f"in {time.perf_counter() - started:.1f} s")
+        build_count(solved, pieces, log, workers)
     return solved

@@ -27,8 +27,8 @@ from typing import Any
 import numpy as np
 
 from adjudicator.checkers.board import RED_KING_ROW, WHITE_KING_ROW, Move, Position
-from engines.checkers.build import DRAW, LOSS, WIN, Solved, build, solve_pair, unpack_at
-from engines.checkers.index import Slice, canonical, enumerate_slice, pairs, slices
+from engines.checkers.build import DRAW, LOSS, WIN, Solved, build, build_count, unpack_at
+from engines.checkers.index import Slice, canonical, enumerate_slice, slices
 
 VALUE_NAMES = {WIN: "win", LOSS: "loss", DRAW: "draw"}
 FORMAT = 1
@@ -112,11 +112,12 @@ def available_pieces(folder: Path) -> int:
 
 
 def build_database(
-    folder: Path, pieces: int, log: Callable[[str], None] | None = None, rebuild: bool = False
+    folder: Path, pieces: int, log: Callable[[str], None] | None = None, rebuild: bool = False, workers: int = 1,
 ) -> dict[str, Any]:
     """Build (or complete) the database up to ``pieces`` pieces in ``folder``; returns the manifest.
 
-    Piece counts already built are loaded, not rebuilt, unless ``rebuild``.
+    Piece counts already built are loaded, not rebuilt, unless ``rebuild``. ``workers``
+    processes solve the independent slices of a piece count side by side.
     """
     have = 0 if rebuild else available_pieces(folder)
     if have >= pieces:
@@ -126,19 +127,11 @@ def build_database(
         load_into(solved, folder, have)
     for n in range(max(2, have + 1), pieces + 1):
         started = time.perf_counter()
-        _build_count(solved, n, log)
+        build_count(solved, n, log, workers)
         save(solved, folder, n, time.perf_counter() - started)
         if log is not None:
             log(f"{n} pieces: done in {time.perf_counter() - started:.1f} s")
     return read_manifest(folder)
-
-
-def _build_count(solved: Solved, pieces: int, log: Callable[[str], None] | None) -> None:
-    for s, t in pairs(pieces):
-        started = time.perf_counter()
-        solve_pair(solved, s, t)
-        if log is not None:
-            log(f"  {s} / {t}: {time.perf_counter() - started:.1f} s")
 
 
 def load_into(solved: Solved, folder: Path, pieces: int) -> None:
@@ -181,14 +174,16 @@ class EndgameDatabase:
         self._loaded.add(pieces)
 
     @classmethod
-    def open(cls, folder: Path) -> EndgameDatabase:
-        """The database built in ``folder``.
+    def open(cls, folder: Path, max_pieces: int | None = None) -> EndgameDatabase:
+        """The database built in ``folder`` (only up to ``max_pieces`` pieces, if given).
 
         :raises DatabaseError: nothing is built there.
         """
         pieces = available_pieces(folder)
         if not pieces:
             raise DatabaseError(f"no checkers endgame database in {folder} (run: adjudicator build-db --pieces 4)")
+        if max_pieces is not None:
+            pieces = min(pieces, max_pieces)
         return cls(Solved(), pieces, str(folder), folder)
 
     @classmethod

@@ -110,16 +110,21 @@ def step(bb: U32, direction: int) -> U32:
 # ---------------------------------------------------------------- ranks
 
 
+_COMB_COLUMNS: Final = tuple(np.ascontiguousarray(COMB[:, i]) for i in range(6))
+
+
 def _colex(x: U32, k: int, occupied: U32 | None) -> I64:
+    """Colex rank of the set bits of ``x`` (``occupied`` squares below each bit not counted)."""
     rank = np.zeros(x.shape, dtype=np.int64)
     for i in range(1, k + 1):
         low = lowest(x)
         below = low - np.uint32(1)
-        u = popcount(below).astype(np.int64)
+        u = popcount(below)
         if occupied is not None:
-            u -= popcount(occupied & below).astype(np.int64)
-        rank += COMB[u, i]
-        x = x ^ low
+            u -= popcount(occupied & below)
+        rank += _COMB_COLUMNS[i][u]
+        if i < k:
+            x = x ^ low
     return rank
 
 
@@ -194,6 +199,44 @@ def enumerate_slice(s: Slice) -> tuple[U32, U32, U32, U32, npt.NDArray[np.bool_]
     return (
         np.repeat(men_rm, kings), rk, np.repeat(men_wm, kings), wk, np.repeat(valid_men, kings),
     )
+
+
+class Codec:
+    """Tables that turn indices of one slice back into positions (the inverse of :func:`rank`)."""
+
+    def __init__(self, s: Slice) -> None:
+        a, c, b, d = s
+        self.slice = s
+        self.size = slice_size(s)
+        self.white_men = comb(28, b)
+        self.kings = comb(32 - a - b, c) * comb(32 - a - b - c, d)
+        self.red_kings = c
+        self.rm_masks = _masks(colex_combinations(28, a))
+        self.wm_masks = _masks(colex_combinations(28, b), 4)
+        self.slots = _king_slots(32 - a - b, c, d)
+        self.free: npt.NDArray[np.int8] = np.zeros((0, 0), dtype=np.int8)
+        if c + d:
+            occupied = np.repeat(self.rm_masks, len(self.wm_masks)) | np.tile(self.wm_masks, len(self.rm_masks))
+            is_free = ((occupied[:, None] >> np.arange(32, dtype=np.uint32)[None, :]) & np.uint32(1)) == 0
+            self.free = np.argsort(~is_free, axis=1, kind="stable")[:, : 32 - a - b].astype(np.int8)
+
+    def unrank(self, idx: I64) -> tuple[U32, U32, U32, U32, npt.NDArray[np.bool_]]:
+        """The positions at these indices, as (rm, rk, wm, wk, valid) (invalid: Red and White men overlap)."""
+        men, king_idx = np.divmod(idx, self.kings)
+        red, white = np.divmod(men, self.white_men)
+        rm = self.rm_masks[red]
+        wm = self.wm_masks[white]
+        rk = np.zeros(len(idx), dtype=np.uint32)
+        wk = np.zeros(len(idx), dtype=np.uint32)
+        if len(self.free):
+            squares = self.free[men[:, None], self.slots[king_idx]].astype(np.uint32)
+            for j in range(squares.shape[1]):
+                bit = np.uint32(1) << squares[:, j]
+                if j < self.red_kings:
+                    rk |= bit
+                else:
+                    wk |= bit
+        return rm, rk, wm, wk, (rm & wm) == 0
 
 
 _REV8: Final = tuple(int(f"{b:08b}"[::-1], 2) for b in range(256))

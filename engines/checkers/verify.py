@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from engines.checkers.build import DRAW, LOSS, WIN, Solved, captures, has_capture, quiet_moves, unpack_at
-from engines.checkers.index import Slice, enumerate_slice, slices
+from engines.checkers.build import DRAW, LOSS, WIN, Solved, unpack_at
+from engines.checkers.index import U32, Codec, Slice, slices
+from engines.checkers.moves import captures, has_capture, quiet_moves
 
 
 @dataclass
@@ -30,11 +31,23 @@ class VerifyReport:
         return self.bad_values == 0 and self.bad_distances == 0
 
 
+CHUNK = 1 << 19
+"""Positions checked at a time (bounds the memory for their moves)."""
+
+
 def verify_slice(solved: Solved, s: Slice, report: VerifyReport) -> None:
-    rm, rk, wm, wk, valid = enumerate_slice(s)
-    vi = np.nonzero(valid)[0]
-    rm, rk, wm, wk = rm[vi], rk[vi], wm[vi], wk[vi]
-    own = unpack_at(solved.values[s], vi.astype(np.int64))
+    codec = Codec(s)
+    for lo in range(0, codec.size, CHUNK):
+        idx = np.arange(lo, min(lo + CHUNK, codec.size), dtype=np.int64)
+        rm, rk, wm, wk, valid = codec.unrank(idx)
+        vi = np.nonzero(valid)[0]
+        _verify_positions(solved, s, idx[vi], rm[vi], rk[vi], wm[vi], wk[vi], report)
+
+
+def _verify_positions(
+    solved: Solved, s: Slice, vi: npt.NDArray[np.int64], rm: U32, rk: U32, wm: U32, wk: U32, report: VerifyReport
+) -> None:
+    own = unpack_at(solved.values[s], vi)
     own_d = solved.distances[s][vi].astype(np.int32)
     cap = has_capture(rm, rk, wm, wk)
     ps: list[npt.NDArray[np.int64]] = []

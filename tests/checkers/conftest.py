@@ -1,7 +1,15 @@
-"""A ≤4-piece endgame database for the checkers tests: the one the set-up built, else built once here."""
+"""Endgame databases for the checkers tests.
+
+``checkers_db``: up to 4 pieces, the one the set-up built (capped at 4 pieces where a
+5-piece file is built there too, so "beyond the database" means 5 pieces), else built
+once here. ``checkers_db5``: up to 5 pieces, where it is built (``adjudicator build-db
+--pieces 5``) in the data folder or in the folder ``ADJUDICATOR_CHECKERS_DB5`` names;
+the tests that need it are skipped elsewhere.
+"""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -25,4 +33,12 @@ def checkers_db_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pat
 
 @pytest.fixture(scope="session")
 def checkers_db(checkers_db_folder: Path) -> EndgameDatabase:
-    return EndgameDatabase.open(checkers_db_folder)
+    return EndgameDatabase.open(checkers_db_folder, max_pieces=4)
+
+
+@pytest.fixture(scope="session")
+def checkers_db5(checkers_db_folder: Path) -> EndgameDatabase:
+    for folder in (checkers_db_folder, Path(os.environ.get("ADJUDICATOR_CHECKERS_DB5", checkers_db_folder))):
+        if available_pieces(folder) >= 5:
+            return EndgameDatabase.open(folder, max_pieces=5)
+    pytest.skip("the 5-piece database is not built here (adjudicator build-db --pieces 5)")

@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 
 from adjudicator.checkers import replay_games
+from adjudicator.checkers.board import Position
+from engines.checkers.database import EndgameDatabase
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -56,3 +58,19 @@ def test_build_db_refuses_six_pieces() -> None:
     done = _run("build-db", "--pieces", "6")
     assert done.returncode == 2
     assert json.loads(done.stdout)["error"]["field"] == "pieces"
+
+
+def test_build_db_refuses_no_worker() -> None:
+    done = _run("build-db", "--pieces", "3", "--workers", "0")
+    assert done.returncode == 2
+    assert json.loads(done.stdout)["error"]["field"] == "workers"
+
+
+def test_build_db_with_two_workers_builds_a_database_that_answers_and_is_consistent(tmp_path: Path) -> None:
+    done = _run("build-db", "--pieces", "3", "--workers", "2", "--folder", str(tmp_path), "--verify", "--quiet")
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["pieces"] == 3 and summary["verify"]["consistent"] is True
+    assert summary["verify"]["positions"] == 199_520  # both sides present, as the pure-Python prototype counted
+    probe = EndgameDatabase.open(tmp_path).probe(Position.from_fen("B:WK14:BK1,K32"))
+    assert probe is not None and probe.is_win

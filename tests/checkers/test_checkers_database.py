@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -106,8 +105,8 @@ def test_full_consistency_pass_over_every_position_up_to_four_pieces(checkers_db
 
 def test_the_vectorised_move_generator_agrees_with_the_board(checkers_db: EndgameDatabase) -> None:
     """The database's NumPy moves give the same successors as the project's move generator."""
-    from engines.checkers.build import captures, has_capture, quiet_moves
     from engines.checkers.index import flip_one
+    from engines.checkers.moves import captures, has_capture, quiet_moves
 
     rng = np.random.default_rng(11)
     for s in [(1, 1, 1, 1), (0, 2, 2, 0), (2, 0, 1, 1), (0, 3, 1, 0), (1, 0, 3, 0)]:
@@ -133,11 +132,8 @@ def test_the_vectorised_move_generator_agrees_with_the_board(checkers_db: Endgam
             assert got[i] == expected, position.fen()
 
 
-def test_three_kings_beat_two_with_the_five_piece_database(checkers_db_folder: Path) -> None:
+def test_three_kings_beat_two_with_the_five_piece_database(checkers_db5: EndgameDatabase) -> None:
     """Only where the user has built the 5-piece database (``adjudicator build-db --pieces 5``)."""
-    db = EndgameDatabase.open(checkers_db_folder)
-    if db.max_pieces < 5:
-        pytest.skip("the 5-piece database is not built here")
-    probe = db.probe(Position.from_fen("B:WK14,K23:BK1,K32,K5"))
+    probe = checkers_db5.probe(Position.from_fen("B:WK14,K23:BK1,K32,K5"))
     assert probe is not None and probe.is_win
-    assert db.probe(Position.from_fen("B:WK14,K23:BK1,K32")).value == "draw"  # type: ignore[union-attr]
+    assert checkers_db5.probe(Position.from_fen("B:WK14,K23:BK1,K32")).value == "draw"  # type: ignore[union-attr]
