@@ -24,19 +24,12 @@ from typing import Any, Literal
 
 import chess
 
-from adjudicator.analysis import (
-    AnalysisLimits,
-    Analyst,
-    EngineEvidence,
-    EngineUnavailable,
-    TablebaseEvidence,
-    TablebaseProber,
-)
+from adjudicator.analysis import AnalysisLimits, EngineEvidence, EngineUnavailable, TablebaseEvidence
 from adjudicator.contract import ContractError
 from adjudicator.positions import position_problem
 from adjudicator.rulesets import Ruleset, RulesetError
 from adjudicator.ruling import Result
-from adjudicator.services import Services
+from adjudicator.services import Analyst, Services, TablebaseProber
 
 Method = Literal["checkmate", "stalemate", "move-rule", "dead-position", "tablebase", "engine", "none"]
 

@@ -30,8 +30,7 @@ as played. No I/O: the caller passes the lines and the services.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import chess
@@ -39,6 +38,7 @@ import chess
 from adjudicator.claims.flag import NO_WIN_TESTS
 from adjudicator.clocks.game_end import Deadness, GameEnd, game_end
 from adjudicator.clocks.no_win import win_chance
+from adjudicator.findings import Finding, GameCheck, later_plies
 from adjudicator.movetext import RawGame, split_games
 from adjudicator.positions import judged_record_position
 from adjudicator.replay import RecordError, Replay, UnsupportedVariant, replay_game
@@ -64,49 +64,6 @@ _MISMATCH_CODES = {
     "fivefold": "fivefold",
     "seventy-five-moves": "seventy-five-moves",
 }
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One thing the laws say about a game's record or result."""
-
-    code: str
-    ply: int
-    """The ply it stands at (0 = the start position; n = after the record's n-th move)."""
-    article: str
-    message: str
-    evidence: Mapping[str, Any] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        body: dict[str, Any] = {"code": self.code, "ply": self.ply, "article": self.article, "message": self.message}
-        if self.evidence:
-            body["evidence"] = dict(self.evidence)
-        return body
-
-
-@dataclass(frozen=True)
-class GameCheck:
-    """One game checked: the recorded result, the result the laws give, and why they differ."""
-
-    headers: tuple[tuple[str, str], ...]
-    recorded_result: str | None
-    lawful_result: str | None
-    """None: the laws' result could not be decided (within the budget, or from the record); a finding says why."""
-    findings: tuple[Finding, ...] = ()
-
-    @property
-    def has_findings(self) -> bool:
-        return bool(self.findings)
-
-    def to_json(self, index: int) -> dict[str, Any]:
-        """The contract's line for the ``index``-th game of the collection (1 = the first)."""
-        return {
-            "index": index,
-            "headers": dict(self.headers),
-            "recorded_result": self.recorded_result,
-            "lawful_result": self.lawful_result,
-            "findings": [f.to_json() for f in self.findings],
-        }
 
 
 def records(lines: Iterable[str]) -> Iterator[str]:
@@ -280,13 +237,6 @@ def _unreadable(replay: Replay, ruleset: Ruleset) -> Finding:
         "The record is checked only up to it.",
         {"token": bad.token, "candidates": list(bad.candidates)},
     )
-
-
-def later_plies(count: int) -> str:
-    """The sentence on moves recorded after the game ended (none: empty)."""
-    if count <= 0:
-        return ""
-    return f" {count} more {'ply was' if count == 1 else 'plies were'} recorded after it; they do not count."
 
 
 def _ended(replay: Replay, ended: GameEnd, recorded: str | None, lawful: str) -> Finding:
