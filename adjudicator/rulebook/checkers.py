@@ -33,12 +33,13 @@ class MoveRule(Section):
 class FlagRefs(Section):
     """``flag.refs``: the articles flag rulings cite."""
 
-    flag: str | None = Field(None, description="A flag fall; unset: <authority> time forfeit.")
+    flag: str | None = Field(None, description="A flag fall; unset: `<authority> time forfeit`.")
     both_flags: str | None = Field(None, description="Both flags down; unset: the flag article.")
     round: str | None = Field(
-        None, description="A game not started in time (round.unstarted_drawn_minutes); unset: <authority> round rules."
+        None,
+        description="A game not started in time (round.unstarted_drawn_minutes); unset: `<authority> round rules`.",
     )
-    lowder: str | None = Field(None, description="The Lowder Rule; unset: <authority> Lowder Rule.")
+    lowder: str | None = Field(None, description="The Lowder Rule; unset: `<authority> Lowder Rule`.")
 
 
 class Flag(Section):

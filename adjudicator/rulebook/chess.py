@@ -88,10 +88,10 @@ class IllegalMove(Section):
 class FlagRefs(Section):
     """``flag.refs``: the articles flag rulings cite (unset: the ruleset's own article, shown per key)."""
 
-    flag: str | None = Field(None, description="A flag fall decides the game; unset: <authority> 6.9.")
-    moves: str | None = Field(None, description="The period's moves were completed; unset: <authority> 6.4.")
+    flag: str | None = Field(None, description="A flag fall decides the game; unset: `<authority> 6.9`.")
+    moves: str | None = Field(None, description="The period's moves were completed; unset: `<authority> 6.4`.")
     both_flags: str | None = Field(
-        None, description="Both flags down; unset: <authority> Guidelines III.3.1."
+        None, description="Both flags down; unset: `<authority> Guidelines III.3.1`."
     )
     over: str | None = Field(None, description="The game was already over before the flag fell (FIDE 6.8); "
                              "unset: only the ending's own article.")
@@ -140,12 +140,8 @@ class DrawOffer(Section):
 
 
 IlcMode = Literal["none", "guidelines-iii", "variation-14h", "clear-draw-appeal"]
-_NEEDED_BY_MODE: dict[str, tuple[str, ...]] = {
-    "guidelines-iii": ("below_seconds", "increment_seconds", "opponent_bonus_seconds"),
-    "variation-14h": ("at_most_seconds", "delay_seconds"),
-    "clear-draw-appeal": ("claimant_penalty_seconds", "claimant_floor_seconds"),
-}
-
+NEEDED_BY_MODE = "needed_by_mode"
+"""Marks an ``ilc`` option that must be given when ``mode`` is the mode it names."""
 
 class Ilc(Section):
     """``ilc``: claims that the opponent cannot win by normal means (FIDE Guidelines III; US Chess 14H)."""
@@ -155,14 +151,16 @@ class Ilc(Section):
         "(US Variation 14H); clear-draw-appeal (a local appeal, Sabah)."
     )
     below_seconds: int | None = Field(
-        None, validate_default=True, description="guidelines-iii: the claimant must have less than this (III.4)."
+        None, description="guidelines-iii: the claimant must have less than this (III.4).",
+        validate_default=True, json_schema_extra={NEEDED_BY_MODE: "guidelines-iii"},
     )
     increment_seconds: int | None = Field(
-        None, validate_default=True, description="guidelines-iii: the increment both players get (III.4)."
+        None, description="guidelines-iii: the increment both players get (III.4).",
+        validate_default=True, json_schema_extra={NEEDED_BY_MODE: "guidelines-iii"},
     )
     opponent_bonus_seconds: int | None = Field(
-        None, validate_default=True,
-        description="guidelines-iii: time added to the opponent (III.4 granted, III.5.2, III.5.3 rejected).",
+        None, description="guidelines-iii: time added to the opponent (III.4 granted, III.5.2, III.5.3 rejected).",
+        validate_default=True, json_schema_extra={NEEDED_BY_MODE: "guidelines-iii"},
     )
     postpone_bonus: Literal["arbiter", "always", "never"] = Field(
         "arbiter",
@@ -170,10 +168,12 @@ class Ilc(Section):
         "decides), always, never.",
     )
     at_most_seconds: int | None = Field(
-        None, validate_default=True, description="variation-14h: the claimant on move has at most this (14H1)."
+        None, description="variation-14h: the claimant on move has at most this (14H1).",
+        validate_default=True, json_schema_extra={NEEDED_BY_MODE: "variation-14h"},
     )
     delay_seconds: int | None = Field(
-        None, validate_default=True, description="variation-14h: the event's standard delay for the delay clock."
+        None, description="variation-14h: the event's standard delay for the delay clock (14H2a).",
+        validate_default=True, json_schema_extra={NEEDED_BY_MODE: "variation-14h"},
     )
     clearly_incorrect_deduction_seconds: int = Field(
         0, description="variation-14h: time taken from a claimant whose claim is clearly incorrect (14H2d)."
@@ -182,10 +182,12 @@ class Ilc(Section):
         True, description="variation-14h: whether a delay clock is at hand when the case does not say."
     )
     claimant_penalty_seconds: int | None = Field(
-        None, validate_default=True, description="clear-draw-appeal: time taken from a claimant whose appeal fails."
+        None, description="clear-draw-appeal: time taken from a claimant whose appeal fails.",
+        validate_default=True, json_schema_extra={NEEDED_BY_MODE: "clear-draw-appeal"},
     )
     claimant_floor_seconds: int | None = Field(
-        None, validate_default=True, description="clear-draw-appeal: the penalty never leaves less than this."
+        None, description="clear-draw-appeal: the penalty never leaves less than this.",
+        validate_default=True, json_schema_extra={NEEDED_BY_MODE: "clear-draw-appeal"},
     )
     floor_reading: Literal["never-below", "only-if-left"] = Field(
         "never-below",
@@ -194,12 +196,14 @@ class Ilc(Section):
     )
     ref: str = Field("local rules (clear-draw appeal)", description="clear-draw-appeal: the article cited.")
 
-    @field_validator(*sorted({f for fields in _NEEDED_BY_MODE.values() for f in fields}))
+    @field_validator("*")
     @classmethod
-    def _needed_by_mode(cls, value: int | None, info: ValidationInfo) -> int | None:
-        mode = info.data.get("mode")
-        if value is None and info.field_name in _NEEDED_BY_MODE.get(str(mode), ()):
-            raise ValueError(f"is required when mode is {mode}")
+    def _needed_by_mode(cls, value: object, info: ValidationInfo) -> object:
+        """An option marked ``needed_by_mode`` must be given when ``mode`` is that mode."""
+        extra = cls.model_fields[str(info.field_name)].json_schema_extra
+        needed = extra.get(NEEDED_BY_MODE) if isinstance(extra, dict) else None
+        if value is None and needed is not None and info.data.get("mode") == needed:
+            raise ValueError(f"is required when mode is {needed}")
         return value
 
 

@@ -43,7 +43,7 @@ class Committee(Section):
     members: int = Field(3, description="Members who vote (1 to 15).")
     article: str = Field(
         "event regulations: adjudication committee",
-        description='The article the committee\'s decisions cite, as "<authority> <article>".',
+        description='The article the committee\'s decisions cite, as `<authority> <article>`.',
     )
 
     @field_validator("members")
@@ -80,7 +80,7 @@ class Ruleset(Section):
     title: str = Field(description="The ruleset's name as pages and rulings show it.")
     game: Literal["chess", "checkers"] = Field(description="The game the ruleset is for.")
     authority: str = Field(
-        description='Who issues the rules; every article is cited as "<authority> <article>" (FIDE 9.2.2).'
+        description='Who issues the rules; every article is cited as `<authority> <article>` (FIDE 9.2.2).'
     )
     committee: Committee = Field(default_factory=Committee, description="The adjudication committee.")
     time_control: TimeControlDefault = Field(
