@@ -1,7 +1,8 @@
-"""What the domain asks of a chess engine and of endgame tablebases, as protocols and evidence values.
+"""What a chess engine and endgame tablebases give the domain: limits and evidence, as values.
 
-``engines/`` implements :class:`Analyst` (Stockfish through ``chess.engine``) and
-:class:`TablebaseProber` (Syzygy and Gaviota through python-chess). The claims that
+``engines/`` implements the protocols :class:`adjudicator.services.Analyst` (Stockfish
+through ``chess.engine``) and :class:`adjudicator.services.TablebaseProber` (Syzygy and
+Gaviota through python-chess), which answer in these values. The claims that
 need judgement beyond the record (``unfinished-game``, ``insufficient-losing-chances``)
 receive the evidence as frozen values and write it into the ruling, so an appeals
 committee can see exactly which engine, settings and budget produced a recommendation.
@@ -12,11 +13,7 @@ Scores are always from White's point of view, in centipawns, unless a name says 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
-
-import chess
-
-from adjudicator.services import Progress
+from typing import Any, Literal
 
 
 class EngineUnavailable(RuntimeError):
@@ -162,35 +159,3 @@ class TablebaseEvidence:
             "dtm": self.dtm,
             "halfmove_clock": self.halfmove_clock,
         }
-
-
-class Analyst(Protocol):
-    """A chess engine that analyses positions within limits (``engines.stockfish``)."""
-
-    def analyse(
-        self, board: chess.Board, limits: AnalysisLimits, *, progress: Progress | None = None
-    ) -> EngineEvidence:
-        """Analyse ``board``.
-
-        :raises EngineUnavailable: the engine cannot be started, or crashed or hung twice.
-        A ``progress`` callback cancels by raising: the search is stopped and the
-        callback's own exception propagates unchanged.
-        """
-        ...
-
-    def close(self) -> None: ...
-
-
-class TablebaseProber(Protocol):
-    """Endgame tablebases (``engines.tablebase``)."""
-
-    @property
-    def max_pieces(self) -> int:
-        """The most pieces (kings included) any installed table covers; 0 when none."""
-        ...
-
-    def probe(self, board: chess.Board) -> TablebaseEvidence | None:
-        """The tables' verdict on ``board``, or None when no installed table covers it."""
-        ...
-
-    def close(self) -> None: ...

@@ -24,19 +24,13 @@ from typing import Any, Literal
 
 import chess
 
-from adjudicator.analysis import (
-    AnalysisLimits,
-    Analyst,
-    EngineEvidence,
-    EngineUnavailable,
-    TablebaseEvidence,
-    TablebaseProber,
-)
+from adjudicator.analysis import AnalysisLimits, EngineEvidence, EngineUnavailable, TablebaseEvidence
 from adjudicator.contract import ContractError
 from adjudicator.positions import position_problem
-from adjudicator.rulesets import Ruleset, RulesetError
+from adjudicator.rulebook.chess import Adjudication
+from adjudicator.rulesets import ChessRuleset
 from adjudicator.ruling import Result
-from adjudicator.services import Services
+from adjudicator.services import Analyst, Services, TablebaseProber
 
 Method = Literal["checkmate", "stalemate", "move-rule", "dead-position", "tablebase", "engine", "none"]
 
@@ -45,37 +39,36 @@ COLOR_NAMES = {chess.WHITE: "White", chess.BLACK: "Black"}
 
 @dataclass(frozen=True)
 class Thresholds:
-    """The ruleset's adjudication thresholds (``[rulesets.<id>.adjudication]``)."""
+    """The ruleset's adjudication thresholds (``[rulesets.<id>.adjudication]``, defaults and checks in
+    :class:`adjudicator.rulebook.chess.Adjudication`)."""
 
-    win_score_cp: int = 200
-    draw_score_cp: int = 150
-    nodes: int = 100_000
-    max_nodes: int = 1_000_000
-    escalate_below_cp: int = 250
+    win_score_cp: int
+    draw_score_cp: int
+    nodes: int
+    max_nodes: int
+    escalate_below_cp: int
     """Scores between ``draw_score_cp`` and this are searched again with more nodes."""
-    tablebase_pieces: int = 7
-    tablebase_50_move_rule: bool = True
-    engine_confidence_cap: float = 0.95
+    tablebase_pieces: int
+    tablebase_50_move_rule: bool
+    engine_confidence_cap: float
 
     @classmethod
-    def from_ruleset(cls, ruleset: Ruleset) -> Thresholds:
-        d = cls()
-        p = "adjudication."
-        t = cls(
-            win_score_cp=ruleset.get_int(p + "win_score_cp", d.win_score_cp),
-            draw_score_cp=ruleset.get_int(p + "draw_score_cp", d.draw_score_cp),
-            nodes=ruleset.get_int(p + "nodes", d.nodes),
-            max_nodes=ruleset.get_int(p + "max_nodes", d.max_nodes),
-            escalate_below_cp=ruleset.get_int(p + "escalate_below_cp", d.escalate_below_cp),
-            tablebase_pieces=ruleset.get_int(p + "tablebase_pieces", d.tablebase_pieces),
-            tablebase_50_move_rule=ruleset.get_bool(p + "tablebase_50_move_rule", d.tablebase_50_move_rule),
-            engine_confidence_cap=ruleset.get_float(p + "engine_confidence_cap", d.engine_confidence_cap),
+    def from_ruleset(cls, ruleset: ChessRuleset) -> Thresholds:
+        return cls.of(ruleset.adjudication)
+
+    @classmethod
+    def of(cls, adjudication: Adjudication) -> Thresholds:
+        a = adjudication
+        return cls(
+            win_score_cp=a.win_score_cp,
+            draw_score_cp=a.draw_score_cp,
+            nodes=a.nodes,
+            max_nodes=a.max_nodes,
+            escalate_below_cp=a.escalate_below_cp,
+            tablebase_pieces=a.tablebase_pieces,
+            tablebase_50_move_rule=a.tablebase_50_move_rule,
+            engine_confidence_cap=a.engine_confidence_cap,
         )
-        if not 0 <= t.draw_score_cp < t.win_score_cp:
-            raise RulesetError(ruleset.key(p + "draw_score_cp"), "must be at least 0 and below win_score_cp")
-        if not 0 < t.nodes <= t.max_nodes:
-            raise RulesetError(ruleset.key(p + "nodes"), "must be positive and at most max_nodes")
-        return t
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -105,7 +98,7 @@ class Assessment:
     engine: tuple[EngineEvidence, ...] = ()
     """Every engine search made, the last one deciding."""
     engine_error: str | None = None
-    thresholds: Thresholds = field(default_factory=Thresholds)
+    thresholds: Thresholds = field(default_factory=lambda: Thresholds.of(Adjudication()))
 
     @property
     def result(self) -> Result | None:
@@ -158,7 +151,7 @@ def _material(board: chess.Board, color: chess.Color) -> int:
 
 def assess(
     board: chess.Board,
-    ruleset: Ruleset,
+    ruleset: ChessRuleset,
     services: Services,
     thresholds: Thresholds | None = None,
 ) -> Assessment:
@@ -180,9 +173,8 @@ def assess(
             0, "stalemate", 1.0, (f"{mover} is stalemated.",), (ruleset.ref("5.2.1"),),
             {chess.WHITE: False, chess.BLACK: False}, thresholds=t,
         )
-    automatic = ruleset.get_int("move_rule.automatic_moves", 75)
-    if (ruleset.get_str("move_rule.automatic", "mandatory") == "mandatory"
-            and board.halfmove_clock >= 2 * automatic):
+    automatic = ruleset.move_rule.automatic_moves
+    if ruleset.move_rule.automatic == "mandatory" and board.halfmove_clock >= 2 * automatic:
         return Assessment(
             0, "move-rule", 1.0,
             (f"{board.halfmove_clock // 2} moves by each side without a capture or pawn move: the game is drawn "

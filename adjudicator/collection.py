@@ -30,19 +30,19 @@ as played. No I/O: the caller passes the lines and the services.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import chess
 
-from adjudicator.claims.flag import NO_WIN_TESTS
 from adjudicator.clocks.game_end import Deadness, GameEnd, game_end
 from adjudicator.clocks.no_win import win_chance
+from adjudicator.contract import ContractError
+from adjudicator.findings import Finding, GameCheck, later_plies
 from adjudicator.movetext import RawGame, split_games
 from adjudicator.positions import judged_record_position
 from adjudicator.replay import RecordError, Replay, UnsupportedVariant, replay_game
-from adjudicator.rulesets import Ruleset
+from adjudicator.rulesets import ChessRuleset, Ruleset
 from adjudicator.services import MateOracle, Services
 
 RESULTS = ("1-0", "0-1", "1/2-1/2")
@@ -64,49 +64,6 @@ _MISMATCH_CODES = {
     "fivefold": "fivefold",
     "seventy-five-moves": "seventy-five-moves",
 }
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One thing the laws say about a game's record or result."""
-
-    code: str
-    ply: int
-    """The ply it stands at (0 = the start position; n = after the record's n-th move)."""
-    article: str
-    message: str
-    evidence: Mapping[str, Any] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        body: dict[str, Any] = {"code": self.code, "ply": self.ply, "article": self.article, "message": self.message}
-        if self.evidence:
-            body["evidence"] = dict(self.evidence)
-        return body
-
-
-@dataclass(frozen=True)
-class GameCheck:
-    """One game checked: the recorded result, the result the laws give, and why they differ."""
-
-    headers: tuple[tuple[str, str], ...]
-    recorded_result: str | None
-    lawful_result: str | None
-    """None: the laws' result could not be decided (within the budget, or from the record); a finding says why."""
-    findings: tuple[Finding, ...] = ()
-
-    @property
-    def has_findings(self) -> bool:
-        return bool(self.findings)
-
-    def to_json(self, index: int) -> dict[str, Any]:
-        """The contract's line for the ``index``-th game of the collection (1 = the first)."""
-        return {
-            "index": index,
-            "headers": dict(self.headers),
-            "recorded_result": self.recorded_result,
-            "lawful_result": self.lawful_result,
-            "findings": [f.to_json() for f in self.findings],
-        }
 
 
 def records(lines: Iterable[str]) -> Iterator[str]:
@@ -150,6 +107,8 @@ def check_record(
         from adjudicator.checkers.pdn import split_games as split_pdn
 
         return [check_checkers(part) for part in split_pdn(text)]
+    if not isinstance(ruleset, ChessRuleset):
+        raise ContractError("invalid_field", f"ruleset {ruleset.id!r} is for {ruleset.game}, not chess", "ruleset")
     return [check_chess(part, ruleset, services, dead_screen) for part in split_games(text)]
 
 
@@ -199,7 +158,7 @@ def _ref(ruleset: Ruleset, fide: str, us: str) -> str:
 
 
 def check_chess(
-    game: RawGame, ruleset: Ruleset, services: Services, dead_screen: MateOracle | None = None
+    game: RawGame, ruleset: ChessRuleset, services: Services, dead_screen: MateOracle | None = None
 ) -> GameCheck:
     """Check one chess game's recorded result against ``ruleset`` (see the module docstring).
 
@@ -211,7 +170,7 @@ def check_chess(
     """
     tags = tuple(game.tags)
     recorded = recorded_result(game.result if game.result not in (None, "*") else game.tag("Result"))
-    language = ruleset.get_str("record.language", "") or None
+    language = ruleset.record.language or None
     try:
         replay = replay_game(game, None, language)
     except UnsupportedVariant as exc:
@@ -230,7 +189,7 @@ def check_chess(
         )
     if replay.unreadable:
         findings.append(_unreadable(replay, ruleset))
-    deadness = Deadness(ruleset.get_choice("flag.dead_position", ("helpmate", "material"), "helpmate"), services.mate)
+    deadness = Deadness(ruleset.flag.dead_position, services.mate)
     forfeit = _time_forfeit(replay, recorded)
     judged = judged_record_position(replay) if forfeit is not None else None
     if judged is not None and deadness.mode == "helpmate" and not judged.board.is_insufficient_material():
@@ -282,13 +241,6 @@ def _unreadable(replay: Replay, ruleset: Ruleset) -> Finding:
     )
 
 
-def later_plies(count: int) -> str:
-    """The sentence on moves recorded after the game ended (none: empty)."""
-    if count <= 0:
-        return ""
-    return f" {count} more {'ply was' if count == 1 else 'plies were'} recorded after it; they do not count."
-
-
 def _ended(replay: Replay, ended: GameEnd, recorded: str | None, lawful: str) -> Finding:
     later = len(replay.plies) - ended.ply
     after = later_plies(later)
@@ -322,15 +274,14 @@ def _flag(
     reinstated: Any,
     recorded: str,
     forfeit: str,
-    ruleset: Ruleset,
+    ruleset: ChessRuleset,
     services: Services,
     deadness: Deadness,
 ) -> tuple[str | None, Finding | None]:
     """A recorded loss on time under the ruleset's no-win test (FIDE 6.9 helpmate, US Chess 14E)."""
     winner = "white" if recorded == "1-0" else "black"
     color = chess.WHITE if winner == "white" else chess.BLACK
-    test = ruleset.get_choice("flag.no_win_test", NO_WIN_TESTS)
-    chance = win_chance(board, winner, color, test, ruleset, services, deadness)
+    chance = win_chance(board, winner, color, ruleset.flag.no_win_test, ruleset, services, deadness)
     ply = len(replay.plies) if reinstated is None else reinstated.number - 1
     loser = "Black" if winner == "white" else "White"
     evidence: dict[str, Any] = {"fen": board.fen(), "test": chance.test, "lost_on_time": forfeit, **chance.evidence}
@@ -353,9 +304,8 @@ def _flag(
     )
 
 
-def _armageddon(ruleset: Ruleset, result: str) -> str:
+def _armageddon(ruleset: ChessRuleset, result: str) -> str:
     """Armageddon (``flag.armageddon``): a draw counts as a win for ``flag.armageddon_draw_winner``."""
-    if result != "1/2-1/2" or not ruleset.get_bool("flag.armageddon", False):
+    if result != "1/2-1/2" or not ruleset.flag.armageddon:
         return result
-    winner = ruleset.get_choice("flag.armageddon_draw_winner", SIDES, "black")
-    return "1-0" if winner == "white" else "0-1"
+    return "1-0" if ruleset.flag.armageddon_draw_winner == "white" else "0-1"

@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from adjudicator.rulesets import Ruleset, RulesetError
+from adjudicator.rulesets import Ruleset
 from adjudicator.ruling import Result
 
 RESULTS: tuple[Result, ...] = ("1-0", "1/2-1/2", "0-1")
@@ -54,17 +54,13 @@ class CommitteeRules:
 
     @classmethod
     def for_ruleset(cls, ruleset: Ruleset) -> CommitteeRules:
-        """Read ``[rulesets.<id>.committee]``; without the table, three members by majority.
-
-        :raises RulesetError: naming the key, when the table is malformed.
-        """
-        options = tuple(rule.value for rule in VoteRule)
-        vote_rule = VoteRule(ruleset.get_choice("committee.vote_rule", options, VoteRule.MAJORITY.value))
-        members = ruleset.get_int("committee.members", 3)
-        if not 1 <= members <= 15:
-            raise RulesetError(ruleset.key("committee.members"), f"must be between 1 and 15, not {members}")
-        article = ruleset.get_str("committee.article", "event regulations: adjudication committee")
-        return cls(vote_rule=vote_rule, members=members, rule_ref=ruleset.ref(article))
+        """The ruleset's ``[committee]`` table (:class:`adjudicator.rulebook.common.Committee`)."""
+        committee = ruleset.committee
+        return cls(
+            vote_rule=VoteRule(committee.vote_rule),
+            members=committee.members,
+            rule_ref=ruleset.ref(committee.article),
+        )
 
     def describe(self) -> str:
         """The vote rule in an arbiter's words (used in reasons)."""

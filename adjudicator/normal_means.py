@@ -15,7 +15,7 @@ from typing import Any
 import chess
 
 from adjudicator.assessment import COLOR_NAMES, assess
-from adjudicator.rulesets import Ruleset
+from adjudicator.rulesets import ChessRuleset
 from adjudicator.services import Services
 
 VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9, chess.KING: 0}
@@ -63,7 +63,7 @@ def material_signs(board: chess.Board, claimant: chess.Color) -> list[str]:
     return signs
 
 
-def judge(board: chess.Board, claimant: chess.Color, ruleset: Ruleset, services: Services) -> Finding:
+def judge(board: chess.Board, claimant: chess.Color, ruleset: ChessRuleset, services: Services) -> Finding:
     """Recommend a finding from the claimant's side: rules, tables, engine, material."""
     a = assess(board, ruleset, services)
     opponent = not claimant
@@ -85,8 +85,8 @@ def judge(board: chess.Board, claimant: chess.Color, ruleset: Ruleset, services:
                        (*reasons, f"{them} has a forced win: the claim is clearly incorrect."), evidence, proven=True)
     score = a.score_for(claimant)
     t = a.thresholds
-    clear_cp = ruleset.get_int("adjudication.ilc_clear_score_cp", 50)
-    max_pieces = ruleset.get_int("adjudication.ilc_clear_max_pieces", 12)
+    clear_cp = ruleset.adjudication.ilc_clear_score_cp
+    max_pieces = ruleset.adjudication.ilc_clear_max_pieces
     pieces = chess.popcount(board.occupied)
     if score is None:
         return Finding("unclear", False, 0.0,

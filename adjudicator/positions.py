@@ -90,7 +90,7 @@ class JudgedPosition:
 
     def article(self, ruleset: Ruleset) -> str:
         """The article that reinstates the position: FIDE 7.5.1, US Chess 11A."""
-        return ruleset.ref("11A" if ruleset.get_str("authority", "") == "US Chess" else "7.5.1")
+        return ruleset.ref("11A" if ruleset.authority == "US Chess" else "7.5.1")
 
     def instructions(self) -> tuple[str, ...]:
         if self.reinstated is None or self.replay is None:

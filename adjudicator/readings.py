@@ -24,31 +24,20 @@ from dataclasses import replace
 from typing import Any
 
 from adjudicator.contract import Case, ContractError
-from adjudicator.notation import LANGUAGE_NAMES, LANGUAGES
+from adjudicator.notation import LANGUAGE_NAMES
 from adjudicator.replay import RecordError, Replay, replay_chess
-from adjudicator.rulesets import Ruleset
+from adjudicator.rulesets import ChessRuleset, Ruleset
 from adjudicator.ruling import Ruling, Verdict, unique
 
 Rule = Callable[[Case], Ruling]
 
 
 def case_language(case: Case, ruleset: Ruleset) -> Case:
-    """The case with the language its record is read in: its own, else the ruleset's default.
-
-    :raises ContractError: the ruleset names a language the reader does not know.
-    """
-    if case.game != "chess" or case.language is not None:
+    """The case with the language its record is read in: its own, else the ruleset's ``record.language``."""
+    if case.game != "chess" or case.language is not None or not isinstance(ruleset, ChessRuleset):
         return case
-    default = ruleset.get_str("record.language", "")
-    if not default:
-        return case
-    if default not in LANGUAGES:
-        raise ContractError(
-            "invalid_ruleset",
-            f"ruleset {ruleset.id!r} sets record.language = {default!r}; use one of {', '.join(LANGUAGES)}",
-            "ruleset",
-        )
-    return replace(case, language=default)
+    default = ruleset.record.language
+    return replace(case, language=default) if default else case
 
 
 def _outcome(rule: Rule, case: Case) -> tuple[Ruling | None, str | None]:

@@ -1,20 +1,53 @@
-"""Rule on a case: pick the ruleset and the claim's module, and let it decide."""
+"""Rule on a case: check it against its ruleset, find its claim in its game's table, and let it decide.
+
+The claims are plain functions, one table per game: :data:`adjudicator.claims.table.CLAIMS`
+(chess) and :data:`adjudicator.checkers.claims.table.CLAIMS` (checkers).
+"""
 
 from __future__ import annotations
 
-import importlib
-from typing import Protocol, cast
+from collections.abc import Callable
 
-from adjudicator.claims import HANDLERS
+from adjudicator.checkers.claims import table as checkers
+from adjudicator.claims import table as chess
 from adjudicator.contract import Case, ContractError
 from adjudicator.readings import case_language, weigh_readings
-from adjudicator.rulesets import Ruleset, RulesetBook
+from adjudicator.rulesets import CheckersRuleset, ChessRuleset, Ruleset, RulesetBook
 from adjudicator.ruling import Ruling
 from adjudicator.services import Services
 
 
-class ClaimModule(Protocol):
-    def rule(self, case: Case, ruleset: Ruleset, services: Services) -> Ruling: ...
+def claim_ids(game: str) -> tuple[str, ...]:
+    """The claims that exist in ``game`` (contract ids)."""
+    return tuple(chess.CLAIMS if game == "chess" else checkers.CLAIMS if game == "checkers" else ())
+
+
+def check(case: Case, book: RulesetBook) -> Ruleset:
+    """The case's ruleset, once the case is known to be one the domain can rule on (nothing is ruled yet).
+
+    :raises ContractError: unknown ruleset, a ruleset for the other game, or a claim that
+        does not exist in the case's game.
+    """
+    ruleset = book[case.ruleset]
+    if ruleset.game != case.game:
+        raise ContractError(
+            "invalid_field",
+            f"ruleset {ruleset.id!r} is for {ruleset.game}, but the case is a {case.game} game",
+            "ruleset",
+        )
+    if case.claim not in claim_ids(case.game):
+        raise ContractError("unknown_claim", f"claim {case.claim!r} does not exist in {case.game}", "claim")
+    return ruleset
+
+
+def _decider(claim: str, ruleset: Ruleset, services: Services) -> Callable[[Case], Ruling]:
+    if isinstance(ruleset, ChessRuleset):
+        chess_rule = chess.CLAIMS[claim]
+        return lambda case: chess_rule(case, ruleset, services)
+    if isinstance(ruleset, CheckersRuleset):
+        checkers_rule = checkers.CLAIMS[claim]
+        return lambda case: checkers_rule(case, ruleset, services)
+    raise TypeError(f"ruleset {ruleset.id!r} has no game's model")  # pragma: no cover - MODELS covers both
 
 
 def rule(case: Case, book: RulesetBook, services: Services | None = None) -> Ruling:
@@ -24,28 +57,9 @@ def rule(case: Case, book: RulesetBook, services: Services | None = None) -> Rul
     without either, the record's other full readings are weighed
     (:mod:`adjudicator.readings`).
 
-    :raises ContractError: unknown ruleset, a ruleset for the other game, a claim
-        that does not exist for this game, or input the claim cannot use.
+    :raises ContractError: as :func:`check`, or input the claim cannot use.
     """
-    ruleset = book[case.ruleset]
-    if ruleset.game != case.game:
-        raise ContractError(
-            "invalid_field",
-            f"ruleset {ruleset.id!r} is for {ruleset.game}, but the case is a {case.game} game",
-            "ruleset",
-        )
-    path = HANDLERS.get((case.game, case.claim))
-    if path is None:
-        raise ContractError("unknown_claim", f"claim {case.claim!r} does not exist in {case.game}", "claim")
-    try:
-        module = cast(ClaimModule, importlib.import_module(path))
-    except ModuleNotFoundError as exc:
-        if exc.name is None or not (path == exc.name or path.startswith(exc.name + ".")):
-            raise  # a missing dependency inside the module is a bug, not a missing claim
-        raise ContractError(
-            "not_implemented", f"rulings on {case.claim!r} in {case.game} are not available yet", "claim"
-        ) from None
-    services = services or Services()
+    ruleset = check(case, book)
+    decide = _decider(case.claim, ruleset, services or Services())
     case = case_language(case, ruleset)
-    ruling = module.rule(case, ruleset, services)
-    return weigh_readings(case, ruling, lambda other: module.rule(other, ruleset, services))
+    return weigh_readings(case, decide(case), decide)

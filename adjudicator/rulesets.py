@@ -1,30 +1,57 @@
 """Rulesets as data: each event's rules, read from the ``[rulesets.*]`` tables of ``config.toml``.
 
 A ruleset may ``extends`` another and override only what its regulations change
-(tables merge key by key). Claim modules read their parameters through the typed
-accessors below, each of which raises :class:`RulesetError` naming the full key
-(``rulesets.sabah-active30.ilc.claimant_floor_seconds``) when it is missing or malformed.
+(tables merge key by key). The merged table is then validated by its game's model
+(:mod:`adjudicator.rulebook.chess`, :mod:`adjudicator.rulebook.checkers`): every option
+is typed, has its default in the model, and an option the model does not know is an
+error. Problems are found at start-up, each naming its full key
+(``rulesets.sabah-active30.ilc.claimant_floor_seconds``) in the ruleset whose own table
+holds it; :func:`check_rulesets` lists every problem of a configuration.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import difflib
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+from pydantic_core import ErrorDetails
 
 from adjudicator.contract import ContractError
+from adjudicator.rulebook.checkers import CheckersRuleset
+from adjudicator.rulebook.chess import ChessRuleset
+from adjudicator.rulebook.common import FIELD_ERROR, Ruleset
+
+MODELS: Mapping[str, type[Ruleset]] = {"chess": ChessRuleset, "checkers": CheckersRuleset}
+"""The model of a ruleset, by its ``game``."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong in a configuration's rulesets: the full key and what is wrong with it."""
+
+    key: str
+    problem: str
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.problem}"
 
 
 class RulesetError(ValueError):
-    """A ruleset in the configuration is unknown, missing a key, or malformed."""
+    """A ruleset in the configuration is unknown, missing a key, or malformed.
 
-    def __init__(self, key: str, problem: str) -> None:
-        super().__init__(f"{key}: {problem}")
+    ``key`` and ``problem`` are the first problem; ``problems`` lists them all.
+    """
+
+    def __init__(self, key: str, problem: str, problems: tuple[Problem, ...] = ()) -> None:
+        self.problems = problems or (Problem(key, problem),)
+        more = len(self.problems) - 1
+        suffix = f" (and {more} more: adjudicator rulesets check FILE lists them)" if more else ""
+        super().__init__(f"{key}: {problem}{suffix}")
         self.key = key
         self.problem = problem
-
-
-_MISSING = object()
 
 
 def _merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
@@ -38,132 +65,171 @@ def _merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str, An
 
 
 @dataclass(frozen=True)
-class Ruleset:
-    """One event's rules after inheritance: ``data`` is the merged TOML table."""
-
-    id: str
-    title: str
-    game: str
+class _Merged:
+    data: dict[str, Any]
     lineage: tuple[str, ...]
-    """This ruleset, then the one it extends, and so on up to the root."""
-    data: Mapping[str, Any]
 
-    def _get(self, path: str) -> Any:
-        node: Any = self.data
-        for part in path.split("."):
-            if not isinstance(node, Mapping) or part not in node:
-                return _MISSING
-            node = node[part]
-        return node
 
-    def key(self, path: str) -> str:
-        return f"rulesets.{self.id}.{path}"
+class _Resolver:
+    """``extends`` applied: each ruleset's table merged over its parents' (before validation)."""
 
-    def has(self, path: str) -> bool:
-        return self._get(path) is not _MISSING
+    def __init__(self, raw: Mapping[str, Any]) -> None:
+        self.raw = raw
+        self.merged: dict[str, _Merged] = {}
+        self.failed: set[str] = set()
+        self.problems: list[Problem] = []
 
-    def _require(self, path: str, default: Any) -> Any:
-        value = self._get(path)
-        if value is _MISSING:
-            if default is _MISSING:
-                raise RulesetError(self.key(path), "is missing")
-            return default
-        return value
+    def resolve(self, rid: str, chain: tuple[str, ...] = ()) -> _Merged | None:
+        if rid in self.merged:
+            return self.merged[rid]
+        if rid in self.failed:
+            return None
+        if rid in chain:
+            self._fail(chain[0], f"rulesets.{rid}.extends", f"circular: {' -> '.join((*chain, rid))}")
+            return None
+        table = self.raw.get(rid)
+        if not isinstance(table, Mapping):
+            self._fail(rid, f"rulesets.{rid}", "is not a table")
+            return None
+        parent_id = table.get("extends")
+        own = {k: v for k, v in table.items() if k != "extends"}
+        if parent_id is None:
+            found = _Merged(own, (rid,))
+        elif not isinstance(parent_id, str) or parent_id not in self.raw:
+            self._fail(rid, f"rulesets.{rid}.extends", f"names no known ruleset: {parent_id!r}")
+            return None
+        else:
+            parent = self.resolve(parent_id, (*chain, rid))
+            if parent is None:
+                self.failed.add(rid)
+                return None
+            found = _Merged(_merge(parent.data, own), (rid, *parent.lineage))
+        self.merged[rid] = found
+        return found
 
-    def get_int(self, path: str, default: Any = _MISSING) -> int:
-        value = self._require(path, default)
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise RulesetError(self.key(path), f"must be a whole number, not {value!r}")
-        return value
+    def _fail(self, rid: str, key: str, problem: str) -> None:
+        self.failed.add(rid)
+        self.problems.append(Problem(key, problem))
 
-    def get_float(self, path: str, default: Any = _MISSING) -> float:
-        value = self._require(path, default)
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise RulesetError(self.key(path), f"must be a number, not {value!r}")
-        return float(value)
 
-    def get_bool(self, path: str, default: Any = _MISSING) -> bool:
-        value = self._require(path, default)
-        if not isinstance(value, bool):
-            raise RulesetError(self.key(path), f"must be true or false, not {value!r}")
-        return value
+def _own_table(raw: Mapping[str, Any], rid: str) -> Mapping[str, Any]:
+    table = raw.get(rid)
+    return table if isinstance(table, Mapping) else {}
 
-    def get_str(self, path: str, default: Any = _MISSING) -> str:
-        value = self._require(path, default)
-        if not isinstance(value, str):
-            raise RulesetError(self.key(path), f"must be a string, not {value!r}")
-        return value
 
-    def get_choice(self, path: str, options: tuple[str, ...], default: Any = _MISSING) -> str:
-        value = self.get_str(path, default)
-        if value not in options:
-            raise RulesetError(self.key(path), f"must be one of {', '.join(options)}, not {value!r}")
-        return value
+def _defines(table: Mapping[str, Any], loc: tuple[str, ...]) -> bool:
+    node: Any = table
+    for part in loc:
+        if not isinstance(node, Mapping) or part not in node:
+            return False
+        node = node[part]
+    return True
 
-    def get_table(self, path: str, default: Any = _MISSING) -> Mapping[str, Any]:
-        value = self._require(path, default)
-        if not isinstance(value, Mapping):
-            raise RulesetError(self.key(path), "must be a table")
-        return value
 
-    def ref(self, article: str) -> str:
-        """An article as this ruleset names it: ``ref("9.2.2")`` → ``"FIDE 9.2.2"``."""
-        return f"{self.get_str('authority')} {article}"
+def _section_at(model: type[BaseModel], loc: tuple[str, ...]) -> type[BaseModel] | None:
+    for part in loc:
+        field = model.model_fields.get(part)
+        annotation = field.annotation if field is not None else None
+        if not (isinstance(annotation, type) and issubclass(annotation, BaseModel)):
+            return None
+        model = annotation
+    return model
 
-    def is_a(self, ruleset_id: str) -> bool:
-        """Whether this ruleset is ``ruleset_id`` or extends it."""
-        return ruleset_id in self.lineage
+
+def _describe(error: ErrorDetails, model: type[BaseModel], loc: tuple[str, ...]) -> str:
+    kind, value = error["type"], error.get("input")
+    ctx = error.get("ctx") or {}
+    if kind == "missing":
+        return "is missing"
+    if kind == "extra_forbidden":
+        section = _section_at(model, loc[:-1])
+        close = difflib.get_close_matches(loc[-1], list(section.model_fields) if section else [], n=1, cutoff=0.7)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        return f"is not an option of this ruleset{hint}"
+    if kind == FIELD_ERROR:
+        return str(ctx["problem"])
+    if kind == "literal_error":
+        return f"must be one of {ctx.get('expected')}, not {value!r}"
+    if kind in ("model_type", "model_attributes_type", "dict_type"):
+        return f"must be a table, not {value!r}"
+    plain = {"int_type": "a whole number", "float_type": "a number", "bool_type": "true or false",
+             "string_type": "a string"}
+    if kind in plain:
+        return f"must be {plain[kind]}, not {value!r}"
+    message = str(error["msg"])
+    return message.removeprefix("Value error, ")
+
+
+def _problems(error: ErrorDetails, model: type[BaseModel]) -> tuple[tuple[str, ...], str]:
+    loc = tuple(str(part) for part in error["loc"])
+    if error["type"] == FIELD_ERROR:
+        loc = (*loc, str((error.get("ctx") or {})["field"]))
+    return loc, _describe(error, model, loc)
+
+
+def _validate(resolver: _Resolver, rid: str, reported: dict[str, set[tuple[tuple[str, ...], str]]]
+              ) -> tuple[Ruleset | None, list[Problem]]:
+    """The ruleset ``rid`` validated, or the problems in it (each named in the table that holds it)."""
+    merged = resolver.merged[rid]
+    game = merged.data.get("game")
+    if game not in MODELS:
+        return None, [Problem(f"rulesets.{rid}.game", f"must be chess or checkers, not {game!r}")]
+    model = MODELS[str(game)]
+    try:
+        return model.model_validate(merged.data, context={"id": rid, "lineage": merged.lineage}), []
+    except ValidationError as exc:
+        found: list[Problem] = []
+        own: set[tuple[tuple[str, ...], str]] = set()
+        parent = merged.lineage[1] if len(merged.lineage) > 1 else None
+        for error in exc.errors(include_url=False):
+            loc, problem = _problems(error, model)
+            own.add((loc, problem))
+            owner = next((r for r in merged.lineage if _defines(_own_table(resolver.raw, r), loc)), None)
+            if owner is None and parent is not None and (loc, problem) in reported.get(parent, set()):
+                continue  # inherited, and reported in the parent already
+            owner = owner or rid
+            if owner != rid and (loc, problem) in reported.get(owner, set()):
+                continue
+            found.append(Problem(".".join(("rulesets", owner, *loc)), problem))
+        reported[rid] = own
+        return None, found
+
+
+def check_rulesets(config: Mapping[str, Any]) -> tuple[dict[str, Ruleset], list[Problem]]:
+    """Every ruleset of a decoded configuration validated, and every problem found (in file order)."""
+    raw = config.get("rulesets")
+    if not isinstance(raw, Mapping) or not raw:
+        return {}, [Problem("rulesets", "the configuration has no [rulesets.*] tables")]
+    resolver = _Resolver(raw)
+    for rid in raw:
+        resolver.resolve(str(rid))
+    problems = list(resolver.problems)
+    rulesets: dict[str, Ruleset] = {}
+    reported: dict[str, set[tuple[tuple[str, ...], str]]] = {}
+    for rid in resolver.merged:  # parents before their children
+        ruleset, found = _validate(resolver, rid, reported)
+        problems.extend(p for p in found if p not in problems)
+        if ruleset is not None:
+            rulesets[rid] = ruleset
+    return rulesets, problems
 
 
 @dataclass(frozen=True)
 class RulesetBook:
-    """All rulesets of a configuration, resolved."""
+    """All rulesets of a configuration, resolved and validated."""
 
     rulesets: Mapping[str, Ruleset]
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> RulesetBook:
-        """Resolve the ``rulesets`` table of a decoded configuration (inheritance, required keys)."""
-        raw = config.get("rulesets")
-        if not isinstance(raw, Mapping) or not raw:
-            raise RulesetError("rulesets", "the configuration has no [rulesets.*] tables")
-        resolved: dict[str, Ruleset] = {}
+        """Resolve and validate the ``rulesets`` table of a decoded configuration.
 
-        def resolve(rid: str, chain: tuple[str, ...]) -> Ruleset:
-            if rid in resolved:
-                return resolved[rid]
-            if rid in chain:
-                raise RulesetError(f"rulesets.{rid}.extends", f"circular: {' -> '.join((*chain, rid))}")
-            table = raw.get(rid)
-            if not isinstance(table, Mapping):
-                raise RulesetError(f"rulesets.{rid}", "is not a table")
-            parent_id = table.get("extends")
-            if parent_id is None:
-                data = dict(table)
-                lineage: tuple[str, ...] = (rid,)
-            else:
-                if not isinstance(parent_id, str) or parent_id not in raw:
-                    raise RulesetError(f"rulesets.{rid}.extends", f"names no known ruleset: {parent_id!r}")
-                parent = resolve(parent_id, (*chain, rid))
-                data = _merge(parent.data, {k: v for k, v in table.items() if k != "extends"})
-                lineage = (rid, *parent.lineage)
-            ruleset = Ruleset(
-                id=rid,
-                title=str(data.get("title", rid)),
-                game=str(data.get("game", "")),
-                lineage=lineage,
-                data=data,
-            )
-            if ruleset.game not in ("chess", "checkers"):
-                raise RulesetError(f"rulesets.{rid}.game", "must be chess or checkers")
-            ruleset.get_str("title")
-            ruleset.get_str("authority")
-            resolved[rid] = ruleset
-            return ruleset
-
-        for rid in raw:
-            resolve(str(rid), ())
-        return cls(rulesets=resolved)
+        :raises RulesetError: the first problem, naming its key (``problems``: all of them).
+        """
+        rulesets, problems = check_rulesets(config)
+        if problems:
+            raise RulesetError(problems[0].key, problems[0].problem, tuple(problems))
+        return cls(rulesets=rulesets)
 
     def __getitem__(self, ruleset_id: str) -> Ruleset:
         try:
@@ -174,5 +240,25 @@ class RulesetBook:
                 "unknown_ruleset", f"unknown ruleset {ruleset_id!r}; known: {known}", "ruleset"
             ) from None
 
-    def __iter__(self) -> Any:
+    def chess(self, ruleset_id: str) -> ChessRuleset:
+        """A chess ruleset (:raises ContractError: unknown, or a checkers ruleset)."""
+        return _of_game(self[ruleset_id], ChessRuleset)
+
+    def checkers(self, ruleset_id: str) -> CheckersRuleset:
+        """A checkers ruleset (:raises ContractError: unknown, or a chess ruleset)."""
+        return _of_game(self[ruleset_id], CheckersRuleset)
+
+    def __iter__(self) -> Iterator[Ruleset]:
         return iter(self.rulesets.values())
+
+
+R = TypeVar("R", bound=Ruleset)
+
+
+def _of_game(ruleset: Ruleset, kind: type[R]) -> R:
+    if not isinstance(ruleset, kind):
+        raise ContractError("invalid_field", f"ruleset {ruleset.id!r} is for {ruleset.game}", "ruleset")
+    return ruleset
+
+
+__all__ = ["ChessRuleset", "CheckersRuleset", "Problem", "Ruleset", "RulesetBook", "RulesetError", "check_rulesets"]

@@ -8,15 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 import chess
 
+from adjudicator.analysis import AnalysisLimits, EngineEvidence, TablebaseEvidence
 from adjudicator.checkers.analysis import CheckersAnalysis
 from adjudicator.checkers.board import Position as CheckersPosition
-
-if TYPE_CHECKING:
-    from adjudicator.analysis import Analyst, TablebaseProber
 
 
 @dataclass(frozen=True)
@@ -81,15 +79,47 @@ Progress = Callable[[float, str], None]
 """Called with a fraction done (0..1) and a short message; raises to cancel."""
 
 
+class Analyst(Protocol):
+    """A chess engine that analyses positions within limits (``engines.stockfish``)."""
+
+    def analyse(
+        self, board: chess.Board, limits: AnalysisLimits, *, progress: Progress | None = None
+    ) -> EngineEvidence:
+        """Analyse ``board``.
+
+        :raises EngineUnavailable: the engine cannot be started, or crashed or hung twice.
+        A ``progress`` callback cancels by raising: the search is stopped and the
+        callback's own exception propagates unchanged.
+        """
+        ...
+
+    def close(self) -> None: ...
+
+
+class TablebaseProber(Protocol):
+    """Endgame tablebases (``engines.tablebase``)."""
+
+    @property
+    def max_pieces(self) -> int:
+        """The most pieces (kings included) any installed table covers; 0 when none."""
+        ...
+
+    def probe(self, board: chess.Board) -> TablebaseEvidence | None:
+        """The tables' verdict on ``board``, or None when no installed table covers it."""
+        ...
+
+    def close(self) -> None: ...
+
+
 @dataclass(frozen=True)
 class Services:
     """The searches and probes available to the claims (``None``: not available here)."""
 
     mate: MateOracle | None = None
     engine: Analyst | None = None
-    """The chess engine analyst (``adjudicator.analysis.Analyst``; Stockfish in ``engines.stockfish``)."""
+    """The chess engine analyst (Stockfish in ``engines.stockfish``)."""
     tablebase: TablebaseProber | None = None
-    """Endgame tablebases (``adjudicator.analysis.TablebaseProber``; ``engines.tablebase``)."""
+    """Endgame tablebases (``engines.tablebase``)."""
     checkers: CheckersOracle | None = None
     progress: Progress | None = None
     deterministic: bool = False

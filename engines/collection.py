@@ -24,7 +24,8 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from adjudicator.collection import Finding, GameCheck, check_record
+from adjudicator.collection import check_record
+from adjudicator.findings import Finding, GameCheck
 from adjudicator.rulesets import RulesetBook
 from adjudicator.services import MateOracle, Services
 

@@ -25,14 +25,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator.claims import HANDLERS
 from adjudicator.contract import ContractError, parse_case
-from adjudicator.rule import rule
+from adjudicator.rule import claim_ids, rule
 from adjudicator.rulesets import RulesetBook
 from adjudicator.ruling import Ruling
 from adjudicator.services import Services
 
-CLAIMS = sorted(claim for game, claim in HANDLERS if game == "chess")
+CLAIMS = sorted(claim_ids("chess"))
 STARTS = [
     None,  # the initial position
     "8/8/4k3/8/8/2b5/4K3/R7 w - - 96 120",  # rook against bishop, the count near 50 moves

@@ -265,9 +265,8 @@ def test_p51_a_claim_on_a_proposed_move_not_played_is_checked_in_the_tables(
 def test_thresholds_that_contradict_each_other_name_the_key(config: dict[str, Any]) -> None:
     from adjudicator.rulesets import RulesetError
 
-    bad = edited(config, "fide-standard", draw_score_cp=300, win_score_cp=200)
-    with pytest.raises(RulesetError) as caught:
-        adjudicate(bad, Services(), "8/5k2/8/3r4/8/8/2R5/5K2 b - - 0 60")
+    with pytest.raises(RulesetError) as caught:  # when the rulesets are read, before any adjudication
+        edited(config, "fide-standard", draw_score_cp=300, win_score_cp=200)
     assert caught.value.key == "rulesets.fide-standard.adjudication.draw_score_cp"
 
 

@@ -19,7 +19,7 @@ import pytest
 from adjudicator.contract import ContractError, parse_case
 from adjudicator.replay import replay_chess
 from adjudicator.rule import rule
-from adjudicator.rulesets import RulesetBook
+from adjudicator.rulesets import RulesetBook, RulesetError
 from adjudicator.ruling import Ruling
 
 # Only K and B letters: English reads 2.Bb5 as the f1 bishop passing the e2 pawn (illegal);
@@ -86,10 +86,9 @@ def test_a_ruleset_default_language_the_reader_does_not_know_is_an_error_naming_
 ) -> None:
     local = copy.deepcopy(config)
     local["rulesets"]["typo-open"] = {"extends": "fide-standard", "title": "x", "record": {"language": "german"}}
-    with pytest.raises(ContractError) as err:
-        ruling(RulesetBook.from_config(local), ruleset="typo-open", claim="illegal-move", claimant="black",
-               record=KING_AND_BISHOP)
-    assert err.value.field == "ruleset" and "german" in err.value.message
+    with pytest.raises(RulesetError) as err:  # at start-up, before any case is ruled under it
+        RulesetBook.from_config(local)
+    assert err.value.key == "rulesets.typo-open.record.language" and "german" in err.value.problem
 
 
 def test_two_readings_the_rule_cannot_choose_between_defer_the_claim_with_both_outcomes(

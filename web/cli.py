@@ -20,7 +20,7 @@ from adjudicator.rulesets import RulesetError
 from web.config import ConfigError
 
 COMMANDS = ("rule", "replay", "unwinnable", "serve", "users", "build_db", "audit", "events", "check_games",
-            "worker")
+            "worker", "rulesets")
 
 
 EXIT_STATUS = {"internal_error": 1, "engine_unavailable": 3}

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections.abc import Mapping
 from typing import Any
 
 from flask import current_app
 
-from adjudicator.claims import HANDLERS
-from adjudicator.contract import Case, ContractError, parse_case
+from adjudicator.contract import Case, parse_case
+from adjudicator.rule import check
 from adjudicator.rulesets import RulesetBook
 from web.events.access import ANONYMOUS, Actor, check_may_rule
 from web.events.models import EventFacts
@@ -27,35 +25,11 @@ def book() -> RulesetBook:
     return found
 
 
-def is_available(game: str, claim: str) -> bool:
-    """Whether this installation can rule on ``claim`` in ``game`` (its module is present)."""
-    path = HANDLERS.get((game, claim))
-    if path is None:
-        return False
-    if path in sys.modules:
-        return True
-    try:
-        return importlib.util.find_spec(path) is not None
-    except (ModuleNotFoundError, ValueError):
-        return False
-
-
 def validate(data: object) -> Case:
-    """The case, checked as far as can be without ruling; :class:`ContractError` names the field."""
+    """The case, checked as far as can be without ruling (the domain's own check, :func:`adjudicator.rule.check`);
+    :class:`ContractError` names the field."""
     case = parse_case(data)
-    ruleset = book()[case.ruleset]
-    if ruleset.game != case.game:
-        raise ContractError(
-            "invalid_field",
-            f"ruleset {ruleset.id!r} is for {ruleset.game}, but the case is a {case.game} game",
-            "ruleset",
-        )
-    if (case.game, case.claim) not in HANDLERS:
-        raise ContractError("unknown_claim", f"claim {case.claim!r} does not exist in {case.game}", "claim")
-    if not is_available(case.game, case.claim):
-        raise ContractError(
-            "not_implemented", f"rulings on {case.claim!r} in {case.game} are not available yet", "claim"
-        )
+    check(case, book())
     return case
 
 

@@ -1,6 +1,6 @@
 """Checking one American checkers game of a collection against the ACF laws.
 
-The shape of the check is chess's (:mod:`adjudicator.collection`); the laws are checkers':
+The shape of the check is chess's (:mod:`adjudicator.collection`, :mod:`adjudicator.findings`); the laws are checkers':
 
 - the only ending the laws make by themselves is a player who cannot move (every piece
   captured or blocked) on his turn: he has lost (Standard Laws). A record that reaches
@@ -18,7 +18,7 @@ from __future__ import annotations
 from adjudicator.checkers.claims import ART_IMPROPER_MOVE
 from adjudicator.checkers.pdn import RESULTS, PdnGame, read_game
 from adjudicator.checkers.replay import CheckersRecordError, CheckersReplay, replay_game
-from adjudicator.collection import Finding, GameCheck, later_plies
+from adjudicator.findings import Finding, GameCheck, later_plies
 
 ART_NO_MOVES = "Standard Laws, a player who cannot move loses"
 ART_RECORD = "ACF tournament rules (recording the game)"

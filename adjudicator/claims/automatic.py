@@ -28,7 +28,7 @@ from typing import Literal
 import chess
 
 from adjudicator.replay import RepetitionKey, Replay
-from adjudicator.rulesets import Ruleset
+from adjudicator.rulesets import ChessRuleset
 
 Kind = Literal["checkmate", "stalemate", "fivefold", "seventy-five-moves"]
 
@@ -47,22 +47,18 @@ class Ending:
     counter: int = 0
 
 
-def _mode(ruleset: Ruleset, section: str) -> str:
-    return ruleset.get_choice(f"{section}.automatic", ("mandatory", "discretionary", "none"), "mandatory")
-
-
 def _is_consecutive(plies: list[int]) -> bool:
     return all(b - a == 4 for a, b in zip(plies, plies[1:], strict=False))
 
 
-def endings(replay: Replay, ruleset: Ruleset) -> list[Ending]:
+def endings(replay: Replay, ruleset: ChessRuleset) -> list[Ending]:
     """Every automatic ending in the record, in order of ply (the first one ended the game)."""
     us = ruleset.is_a("uschess")
-    rep_mode = _mode(ruleset, "repetition")
-    rep_count = ruleset.get_int("repetition.automatic_occurrences", 5)
-    consecutive = ruleset.get_bool("repetition.automatic_consecutive", False)
-    move_mode = _mode(ruleset, "move_rule")
-    move_limit = 2 * ruleset.get_int("move_rule.automatic_moves", 75)
+    rep_mode = ruleset.repetition.automatic
+    rep_count = ruleset.repetition.automatic_occurrences
+    consecutive = ruleset.repetition.automatic_consecutive
+    move_mode = ruleset.move_rule.automatic
+    move_limit = 2 * ruleset.move_rule.automatic_moves
     found: list[Ending] = []
     seen: dict[RepetitionKey, list[int]] = {replay.start_key: [0]}
     fivefold_done = seventyfive_done = False
@@ -113,7 +109,7 @@ def endings(replay: Replay, ruleset: Ruleset) -> list[Ending]:
     return found
 
 
-def first_ending(replay: Replay, ruleset: Ruleset) -> Ending | None:
+def first_ending(replay: Replay, ruleset: ChessRuleset) -> Ending | None:
     """The first ending that ended the game by itself (mandatory), if any."""
     for ending in endings(replay, ruleset):
         if ending.is_mandatory:
@@ -121,7 +117,7 @@ def first_ending(replay: Replay, ruleset: Ruleset) -> Ending | None:
     return None
 
 
-def first_discretionary(replay: Replay, ruleset: Ruleset) -> Ending | None:
+def first_discretionary(replay: Replay, ruleset: ChessRuleset) -> Ending | None:
     """The first point where the TD may declare a draw (US Chess 14K), if any."""
     for ending in endings(replay, ruleset):
         if not ending.is_mandatory:

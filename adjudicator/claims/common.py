@@ -23,7 +23,7 @@ from adjudicator.claims.automatic import Ending, describe
 from adjudicator.claims.penalties import incorrect_claim
 from adjudicator.contract import Case, ContractError
 from adjudicator.replay import Replay
-from adjudicator.rulesets import Ruleset
+from adjudicator.rulesets import ChessRuleset
 from adjudicator.ruling import Ruling, Verdict, unique
 from adjudicator.san import describe as long_form
 from adjudicator.san import read_move
@@ -89,16 +89,16 @@ def list_plies(replay: Replay, plies: Sequence[int], n: int) -> str:
     return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-def has_no_offer_rule(ruleset: Ruleset, board: chess.Board) -> bool:
-    limit = ruleset.get_int("draw_offer.no_offer_before_move", 0)
+def has_no_offer_rule(ruleset: ChessRuleset, board: chess.Board) -> bool:
+    limit = ruleset.draw_offer.no_offer_before_move
     return limit > 0 and board.fullmove_number < limit
 
 
-def no_offer_note(ruleset: Ruleset, board: chess.Board, upheld: bool) -> list[str]:
+def no_offer_note(ruleset: ChessRuleset, board: chess.Board, upheld: bool) -> list[str]:
     """FIDE 9.1.1: an event rule against early draw offers does not bar a claim."""
     if not has_no_offer_rule(ruleset, board):
         return []
-    limit = ruleset.get_int("draw_offer.no_offer_before_move", 0)
+    limit = ruleset.draw_offer.no_offer_before_move
     if upheld:
         return [
             f"The event forbids draw offers before move {limit}, but a claim decided by the arbiter "
@@ -110,7 +110,7 @@ def no_offer_note(ruleset: Ruleset, board: chess.Board, upheld: bool) -> list[st
     ]
 
 
-def admissible(claim: str, case: Case, ruleset: Ruleset, board: chess.Board, claimant: str) -> Ruling | None:
+def admissible(claim: str, case: Case, ruleset: ChessRuleset, board: chess.Board, claimant: str) -> Ruling | None:
     """None when the claimant may claim now; else the ruling that the claim is not admissible."""
     us = ruleset.is_a("uschess")
     to_move = side_name(board.turn)
@@ -147,7 +147,7 @@ def admissible(claim: str, case: Case, ruleset: Ruleset, board: chess.Board, cla
     return None
 
 
-def already_over(claim: str, replay: Replay, ending: Ending, ruleset: Ruleset, case: Case) -> Ruling:
+def already_over(claim: str, replay: Replay, ending: Ending, ruleset: ChessRuleset, case: Case) -> Ruling:
     """The game had ended by itself (mate, stalemate, 9.6): the claim changes nothing."""
     n = len(replay.plies)
     reasons = [describe(replay, ending)]
@@ -156,7 +156,7 @@ def already_over(claim: str, replay: Replay, ending: Ending, ruleset: Ruleset, c
     if case.clock is not None and case.clock.flagged:
         reasons.append("A flag that fell after the end of the game is irrelevant.")
     refs = [ending.article]
-    limit = 2 * ruleset.get_int("move_rule.automatic_moves", 75)
+    limit = 2 * ruleset.move_rule.automatic_moves
     if ending.kind == "checkmate" and replay.counter_after(ending.ply) >= limit:
         reasons.append("The mate came with the 75th move; a checkmate on that move takes precedence.")
         refs.append(ruleset.ref("14K") if ruleset.is_a("uschess") else ruleset.ref("9.6.2"))
@@ -174,7 +174,7 @@ def already_over(claim: str, replay: Replay, ending: Ending, ruleset: Ruleset, c
 
 
 def illegal_intended(
-    claim: str, case: Case, ruleset: Ruleset, replay: Replay, intended: Intended, claimant: str, opponent: str
+    claim: str, case: Case, ruleset: ChessRuleset, replay: Replay, intended: Intended, claimant: str, opponent: str
 ) -> Ruling:
     """9.5.3: a claim on an illegal written move is incorrect; another move with the same piece must be made."""
     reasons = [f"The written move {intended.label} is illegal ({intended.reason}), so it cannot complete the claim."]
@@ -188,7 +188,7 @@ def illegal_intended(
 def rejected(
     claim: str,
     case: Case,
-    ruleset: Ruleset,
+    ruleset: ChessRuleset,
     replay: Replay,
     claimant: str,
     opponent: str,

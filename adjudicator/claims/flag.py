@@ -44,54 +44,18 @@ from adjudicator.clocks.timecontrol import TimeControl, hms
 from adjudicator.contract import Case
 from adjudicator.positions import JudgedPosition, judged_position
 from adjudicator.replay import Replay
-from adjudicator.rulesets import Ruleset
+from adjudicator.rulebook.chess import Flag
+from adjudicator.rulesets import ChessRuleset
 from adjudicator.ruling import Adjustment, Result, Ruling, Verdict, unique, win_for
 from adjudicator.services import Services
-
-NO_WIN_TESTS = ("helpmate", "uschess-14e", "material")
-BOTH_FLAGS = ("last-period-draw", "draw", "td-may-draw")
-
-
-@dataclass(frozen=True)
-class FlagRules:
-    """A ruleset's flag rules."""
-
-    no_win_test: str
-    both_flags: str
-    called_by: str
-    claimant_flag_must_be_up: bool
-    dead_position: str
-    is_armageddon: bool
-    scoresheet_before_final: bool
-    """US 13C1: before the final control the claimant must show a scoresheet."""
-    armageddon_draw_winner: str
-    refs: dict[str, str]
-
-    @classmethod
-    def read(cls, ruleset: Ruleset, case: Case) -> FlagRules:
-        refs = ruleset.get_table("flag.refs", {})
-        return cls(
-            no_win_test=ruleset.get_choice("flag.no_win_test", NO_WIN_TESTS),
-            both_flags=ruleset.get_choice("flag.both_flags", BOTH_FLAGS),
-            called_by=ruleset.get_choice("flag.called_by", ("arbiter", "players")),
-            claimant_flag_must_be_up=ruleset.get_bool("flag.claimant_flag_must_be_up"),
-            dead_position=ruleset.get_choice("flag.dead_position", ("helpmate", "material"), "helpmate"),
-            is_armageddon=case.get_bool("armageddon", ruleset.get_bool("flag.armageddon", False)),
-            scoresheet_before_final=ruleset.get_bool("flag.scoresheet_before_final", False),
-            armageddon_draw_winner=ruleset.get_choice("flag.armageddon_draw_winner", ("white", "black"), "black"),
-            refs={str(k): str(v) for k, v in refs.items()},
-        )
-
-    def ref(self, name: str, fallback: str) -> str:
-        return self.refs.get(name, fallback)
 
 
 @dataclass
 class Context:
     case: Case
-    ruleset: Ruleset
+    ruleset: ChessRuleset
     services: Services
-    rules: FlagRules
+    rules: Flag
     flags: FlagState
     control: TimeControl | None
     replay: Replay | None
@@ -101,11 +65,14 @@ class Context:
     notes: list[str]
     evidence: dict[str, Any]
     position: JudgedPosition | None = None
+    is_armageddon: bool = False
+    """``flag.armageddon``, unless the case's ``armageddon`` field says otherwise."""
 
 
-def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
+def rule(case: Case, ruleset: ChessRuleset, services: Services) -> Ruling:
     """The ruling on a flag claim in chess (see the module docstring)."""
-    rules = FlagRules.read(ruleset, case)
+    rules = ruleset.flag
+    is_armageddon = case.get_bool("armageddon", rules.armageddon)
     flags = flag_state(case)
     position = judged_position(case)  # a record ending in an impossible position: 7.5.1 reinstates
     replay, board = position.replay, position.board
@@ -126,6 +93,7 @@ def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
         notes,
         {},
         position,
+        is_armageddon,
     )
     ctx.evidence.update(
         {
@@ -149,7 +117,7 @@ def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
             ctx,
             Verdict.REJECTED,
             None,
-            [rules.ref("flag", ruleset.ref("6.9"))],
+            [rules.refs.flag or ruleset.ref("6.9")],
             ["No flag is down: neither clock shows 0:00 and clock.flagged is empty."],
             instructions=["Play continues."],
         )
@@ -164,7 +132,7 @@ def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
     return _one_flag(ctx, flags.flagged[0])
 
 
-def _claimant(case: Case, flags: FlagState, rules: FlagRules) -> tuple[str, list[str]]:
+def _claimant(case: Case, flags: FlagState, rules: Flag) -> tuple[str, list[str]]:
     notes: list[str] = []
     if case.claimant is not None:
         return case.claimant, notes
@@ -179,8 +147,8 @@ def _claimant(case: Case, flags: FlagState, rules: FlagRules) -> tuple[str, list
 def _already_over(ctx: Context, ended: GameEnd) -> Ruling:
     flagged = ", ".join(s.capitalize() for s in ctx.flags.flagged) or "No one"
     refs = [*ended.articles]
-    if "over" in ctx.rules.refs:
-        refs.append(ctx.rules.refs["over"])
+    if ctx.rules.refs.over is not None:
+        refs.append(ctx.rules.refs.over)
     ctx.evidence["game_end"] = {"kind": ended.kind, "ply": ended.ply, **ended.evidence}
     return _ruling(
         ctx,
@@ -197,9 +165,9 @@ def _one_flag(ctx: Context, flagged: str) -> Ruling:
     case, rules = ctx.case, ctx.rules
     winner = case.opponent(flagged)
     name, other = flagged.capitalize(), winner.capitalize()
-    refs = [rules.ref("flag", ctx.ruleset.ref("6.9"))]
-    if rules.claimant_flag_must_be_up and "claimant_flag" in rules.refs:
-        refs.append(rules.refs["claimant_flag"])
+    refs = [rules.refs.flag or ctx.ruleset.ref("6.9")]
+    if rules.claimant_flag_must_be_up and rules.refs.claimant_flag is not None:
+        refs.append(rules.refs.claimant_flag)
     reasons: list[str] = []
     if ctx.claimant == flagged:
         if rules.called_by == "players":
@@ -221,7 +189,7 @@ def _one_flag(ctx: Context, flagged: str) -> Ruling:
             ctx,
             Verdict.DEFERRED,
             None,
-            [*refs, rules.ref("moves", ctx.ruleset.ref("6.4"))],
+            [*refs, rules.refs.moves or ctx.ruleset.ref("6.4")],
             [
                 f"{name}'s flag is down, but the moves {name} completed are not known, so it cannot be "
                 "told whether the period's moves were made."
@@ -234,7 +202,7 @@ def _one_flag(ctx: Context, flagged: str) -> Ruling:
         and period.is_final is False
         and period.moves_source not in ("record", "moves_completed")
     ):
-        refs.append(rules.ref("moves", ctx.ruleset.ref("6.4")))
+        refs.append(rules.refs.moves or ctx.ruleset.ref("6.4"))
         checks.append(
             f"Before the final control the claim stands only on a scoresheet: check that it shows {name} short of "
             f"the {period.required} moves (at most 3 missing or wrong move pairs); if the moves were made, play "
@@ -308,7 +276,7 @@ def _flag_reason(ctx: Context, flagged: str, period: PeriodCheck) -> str:
 
 def _completed(ctx: Context, period: PeriodCheck, refs: list[str]) -> Ruling:
     name = period.side.capitalize()
-    refs = [*refs, ctx.rules.ref("moves", ctx.ruleset.ref("6.4"))]
+    refs = [*refs, ctx.rules.refs.moves or ctx.ruleset.ref("6.4")]
     number = (period.period or 0) + 1
     adjustments: list[Adjustment] = []
     instructions = ["Play continues."]
@@ -345,7 +313,7 @@ def _completed(ctx: Context, period: PeriodCheck, refs: list[str]) -> Ruling:
 def _both_flags(ctx: Context) -> Ruling:
     rules, case = ctx.rules, ctx.case
     first, second = ctx.flags.flagged
-    ref = rules.ref("both_flags", ctx.ruleset.ref("Guidelines III.3.1"))
+    ref = rules.refs.both_flags or ctx.ruleset.ref("Guidelines III.3.1")
     if ctx.flags.is_order_known and not rules.claimant_flag_must_be_up and rules.both_flags == "last-period-draw":
         ctx.notes.append(f"Both flags are down; the clock shows {first.capitalize()}'s fell first.")
         ctx.claimant = second
@@ -444,7 +412,7 @@ def _ruling(
         instructions = [*ctx.position.instructions(), *(instructions or ())]
         refs = [*refs, ctx.position.article(ctx.ruleset)]
         evidence["reinstated_before_ply"] = ctx.position.reinstated.number
-    if armageddon and ctx.rules.is_armageddon and result == "1/2-1/2":
+    if armageddon and ctx.is_armageddon and result == "1/2-1/2":
         winner = ctx.rules.armageddon_draw_winner
         evidence["game_result"] = result
         evidence["armageddon"] = True

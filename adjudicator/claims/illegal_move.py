@@ -40,13 +40,12 @@ import chess
 from adjudicator.claims.penalties import format_clock, format_duration, is_reduced_period, time_award
 from adjudicator.contract import Case, ContractError
 from adjudicator.replay import Ply, Replay, parse_fen, replay_chess, replay_for_case
-from adjudicator.rulesets import Ruleset
+from adjudicator.rulesets import ChessRuleset
 from adjudicator.ruling import Adjustment, Result, Ruling, Verdict, unique, win_for
 from adjudicator.san import piece_name
 from adjudicator.services import Services
 
 CLAIM = "illegal-move"
-WINDOWS = ("game", "last-moves", "before-reply")
 
 
 def increment_seconds(time_control: str | None, move_number: int) -> float:
@@ -94,13 +93,13 @@ def _mate_check(board: chess.Board, color: chess.Color, services: Services) -> t
     }
 
 
-def _refs(ruleset: Ruleset, *articles: str) -> list[str]:
+def _refs(ruleset: ChessRuleset, *articles: str) -> list[str]:
     return [ruleset.ref(a) for a in articles]
 
 
-def _window(ruleset: Ruleset, replay: Replay, ply: int) -> tuple[bool, str, list[str]]:
+def _window(ruleset: ChessRuleset, replay: Replay, ply: int) -> tuple[bool, str, list[str]]:
     """Whether the illegal ply can still be corrected, why, and the articles."""
-    window = ruleset.get_choice("illegal_move.correction_window", WINDOWS, "game")
+    window = ruleset.illegal_move.correction_window
     n = len(replay.plies)
     after = n - ply
     if window == "game":
@@ -113,7 +112,7 @@ def _window(ruleset: Ruleset, replay: Replay, ply: int) -> tuple[bool, str, list
             f"The opponent has moved since (ply {ply + 1}), so the illegal move stands; after the opponent's "
             f"next move it can be corrected only by agreement of the players."
         ), refs
-    moves = ruleset.get_int("illegal_move.correction_window_moves", 10)
+    moves = ruleset.illegal_move.correction_window_moves
     if after < 2 * moves:
         return True, f"It is among either player's last {moves} moves, so the position is reinstated.", _refs(
             ruleset, "11A"
@@ -149,7 +148,7 @@ def _replay(case: Case) -> Replay:
     return replay_chess("", fen)
 
 
-def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
+def rule(case: Case, ruleset: ChessRuleset, services: Services) -> Ruling:
     """Rule on an illegal-move claim: reinstate, clocks, and the count towards a loss."""
     replay = _replay(case)
     us = ruleset.is_a("uschess")
@@ -230,7 +229,7 @@ def _clocks_before(replay: Replay, ply: int) -> dict[str, float]:
     return dict(sorted(clocks.items(), key=lambda item: item[0] != "white"))
 
 
-def _touch_move(before: chess.Board, ply: Ply, ruleset: Ruleset) -> list[str]:
+def _touch_move(before: chess.Board, ply: Ply, ruleset: ChessRuleset) -> list[str]:
     """4.3 / 4.4.3: the replacement move is made with the piece touched, if it can move legally."""
     if ply.move is None or not ply.move:
         return []
@@ -250,7 +249,7 @@ def _touch_move(before: chess.Board, ply: Ply, ruleset: Ruleset) -> list[str]:
     return [f"the {piece_name(piece)} on {square} has no legal move: {side} may make any legal move"]
 
 
-def _no_move(case: Case, ruleset: Ruleset, replay: Replay, services: Services) -> Ruling:
+def _no_move(case: Case, ruleset: ChessRuleset, replay: Replay, services: Services) -> Ruling:
     """7.5.3: the clock pressed without a move, treated and penalised as an illegal move."""
     board = replay.final_board
     offender = case.opponent(case.claimant) if case.claimant else ("white" if board.turn else "black")
@@ -273,7 +272,7 @@ def _no_move(case: Case, ruleset: Ruleset, replay: Replay, services: Services) -
 
 
 def _penalise(
-    case: Case, ruleset: Ruleset, replay: Replay, services: Services, ply: Ply, corrected: chess.Board,
+    case: Case, ruleset: ChessRuleset, replay: Replay, services: Services, ply: Ply, corrected: chess.Board,
     offender: str, opponent: str, reasons: list[str], instructions: list[str], refs: list[str],
     evidence: dict[str, object], prompt_default: bool | None = None,
 ) -> Ruling:
@@ -281,7 +280,7 @@ def _penalise(
     previous = case.get_int("previous_illegal_moves") or 0
     count = previous + 1
     evidence["illegal_move_count"] = count
-    loss_on = ruleset.get_int("illegal_move.loss_on_count", 0)
+    loss_on = ruleset.illegal_move.loss_on_count
     if loss_on and count >= loss_on:
         return _loss(ruleset, corrected, ply, offender, opponent, count, reasons, instructions, refs, evidence,
                      services)
@@ -290,8 +289,8 @@ def _penalise(
     elif us:
         reasons.append("US Chess has no automatic loss for repeated illegal moves; the TD may penalise (1C2b).")
     adjustments: list[Adjustment] = []
-    seconds = ruleset.get_float("illegal_move.opponent_bonus_seconds", 0)
-    only_prompt = ruleset.get_bool("illegal_move.bonus_only_if_prompt", False)
+    seconds = ruleset.illegal_move.opponent_bonus_seconds
+    only_prompt = ruleset.illegal_move.bonus_only_if_prompt
     prompt = prompt_default if prompt_default is not None else ply.number == len(replay.plies)
     if case.extra.get("prompt") is not None:
         prompt = case.get_bool("prompt")
@@ -313,7 +312,7 @@ def _penalise(
         instructions.extend(award.instructions)
         reasons.extend(award.reasons)
         refs += list(award.rule_refs)
-    if ruleset.get_bool("illegal_move.remove_increment", False):
+    if ruleset.illegal_move.remove_increment:
         inc = increment_seconds(case.time_control, ply.move_number)
         if inc > 0:
             adjustments.append(
@@ -330,7 +329,7 @@ def _penalise(
 
 
 def _loss(
-    ruleset: Ruleset, corrected: chess.Board, ply: Ply, offender: str, opponent: str, count: int,
+    ruleset: ChessRuleset, corrected: chess.Board, ply: Ply, offender: str, opponent: str, count: int,
     reasons: list[str], instructions: list[str], refs: list[str], evidence: dict[str, object], services: Services,
 ) -> Ruling:
     """7.5.5: the n-th completed illegal move loses, unless the opponent cannot mate (then a draw).

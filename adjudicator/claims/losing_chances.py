@@ -45,12 +45,11 @@ from adjudicator.clocks.notation import parse_time_control
 from adjudicator.contract import Case, ContractError
 from adjudicator.normal_means import Finding, judge, material_signs
 from adjudicator.positions import JudgedPosition, judged_position
-from adjudicator.rulesets import Ruleset
+from adjudicator.rulesets import ChessRuleset
 from adjudicator.ruling import Adjustment, Ruling, Verdict, win_for
 from adjudicator.services import Services
 
 CLAIM = "insufficient-losing-chances"
-MODES = ("none", "guidelines-iii", "variation-14h", "clear-draw-appeal")
 FINDINGS = ("clear", "unclear", "incorrect")
 
 
@@ -85,11 +84,11 @@ def read_time_control(text: str | None) -> TimeControl:
     return TimeControl(control.has_increment, control.has_delay, control.is_sudden_death, text.strip())
 
 
-def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
+def rule(case: Case, ruleset: ChessRuleset, services: Services) -> Ruling:
     """Rule on an insufficient-losing-chances (or quickplay-finish) claim under the event's procedure."""
     if case.claimant is None:
         raise ContractError("missing_field", "claimant is required: the side making the claim", "claimant")
-    mode = ruleset.get_choice("ilc.mode", MODES)
+    mode = ruleset.ilc.mode
     if mode == "none":
         return _not_available(ruleset)
     if mode == "variation-14h":
@@ -99,8 +98,15 @@ def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
     return _clear_draw_appeal(case, ruleset, services)
 
 
-def _not_available(ruleset: Ruleset) -> Ruling:
-    if ruleset.get_str("authority") == "US Chess":
+def _given(value: int | None) -> int:
+    """An option of the ruleset's ``ilc.mode`` (:class:`adjudicator.rulebook.chess.Ilc` requires it for the mode)."""
+    if value is None:
+        raise AssertionError("an ilc option required by its mode is checked when the rulesets are read")
+    return value
+
+
+def _not_available(ruleset: ChessRuleset) -> Ruling:
+    if ruleset.authority == "US Chess":
         refs: tuple[str, ...] = (ruleset.ref("14H"),)
         why = ("Under this event's rules (baseline 14H) no insufficient-losing-chances claim is allowed in "
                "sudden death.")
@@ -114,7 +120,7 @@ def _not_available(ruleset: Ruleset) -> Ruling:
                   evidence={"ilc_mode": "none"})
 
 
-def finding_for(case: Case, ruleset: Ruleset, services: Services, claimant: chess.Color) -> Finding | None:
+def finding_for(case: Case, ruleset: ChessRuleset, services: Services, claimant: chess.Color) -> Finding | None:
     """The TD's finding if the case gives it, else the app's recommendation (None: no position to judge)."""
     given = case.get_choice("td_finding", FINDINGS)
     position = _position(case)
@@ -161,7 +167,7 @@ def _remaining(case: Case, side: str) -> float:
     return seconds
 
 
-def _inadmissible(ruleset: Ruleset, refs: tuple[str, ...], why: str, evidence: dict[str, Any]) -> Ruling:
+def _inadmissible(ruleset: ChessRuleset, refs: tuple[str, ...], why: str, evidence: dict[str, Any]) -> Ruling:
     return Ruling(CLAIM, Verdict.REJECTED, None, refs, (why, "The claim cannot be made here: play continues."),
                   instructions=("No clock change; the claim counts only as a draw offer the opponent may accept.",),
                   evidence=evidence)
@@ -221,11 +227,10 @@ def _ruled_on(finding: Finding, ruling: Ruling) -> Ruling:
 # ---------------------------------------------------------------- US Chess Variation 14H
 
 
-def _variation_14h(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
+def _variation_14h(case: Case, ruleset: ChessRuleset, services: Services) -> Ruling:
     claimant = case.claimant or "white"
     opponent = case.opponent(claimant)
-    at_most = ruleset.get_int("ilc.at_most_seconds")
-    delay = ruleset.get_int("ilc.delay_seconds")
+    at_most, delay = _given(ruleset.ilc.at_most_seconds), _given(ruleset.ilc.delay_seconds)
     remaining = _remaining(case, claimant)
     tc = read_time_control(case.time_control)
     evidence: dict[str, Any] = {"ilc_mode": "variation-14h", "claimant_seconds": remaining,
@@ -254,7 +259,7 @@ def _variation_14h(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
                                          (*reasons, "The claim is clearly correct: the game is drawn."),
                                          evidence=evidence, confidence=finding.confidence))
     if finding.value == "incorrect":
-        deduction = min(float(ruleset.get_int("ilc.clearly_incorrect_deduction_seconds", 0)), remaining)
+        deduction = min(float(ruleset.ilc.clearly_incorrect_deduction_seconds), remaining)
         adjustments = (
             (Adjustment(claimant, -deduction, f"clearly incorrect claim: up to {clock_text(deduction)} deducted "
                         "(event rule)"),) if deduction > 0 else ())
@@ -266,7 +271,7 @@ def _variation_14h(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
             adjustments=adjustments,
             instructions=("Play continues; the claim stands as a draw offer the opponent may accept.",),
             evidence=evidence, confidence=finding.confidence))
-    available = case.get_bool("delay_clock_available", ruleset.get_bool("ilc.delay_clock_available", True))
+    available = case.get_bool("delay_clock_available", ruleset.ilc.delay_clock_available)
     evidence["delay_clock_available"] = available
     if not available:
         return Ruling(CLAIM, Verdict.DEFERRED, None, (ruleset.ref("Variation 14H2"),),
@@ -293,11 +298,11 @@ def _variation_14h(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
 # ---------------------------------------------------------------- FIDE Guidelines III
 
 
-def _guidelines_iii(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
+def _guidelines_iii(case: Case, ruleset: ChessRuleset, services: Services) -> Ruling:
     claimant = case.claimant or "white"
     opponent = case.opponent(claimant)
-    below = ruleset.get_int("ilc.below_seconds")
-    bonus = float(ruleset.get_int("ilc.opponent_bonus_seconds"))
+    below = _given(ruleset.ilc.below_seconds)
+    bonus = float(_given(ruleset.ilc.opponent_bonus_seconds))
     remaining = _remaining(case, claimant)
     tc = read_time_control(case.time_control)
     request = case.get_choice("request", ("draw", "increment"), "draw")
@@ -305,7 +310,7 @@ def _guidelines_iii(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
     evidence: dict[str, Any] = {"ilc_mode": "guidelines-iii", "request": request, "claimant_seconds": remaining,
                                 "time_control": tc.text}
     article = "Guidelines III.4" if request == "increment" else "Guidelines III.5"
-    if ruleset.get_str("period", "standard") == "blitz":
+    if ruleset.period == "blitz":
         return _inadmissible(ruleset, (ruleset.ref("Guidelines III.2.2"),),
                              "Guidelines III never apply to blitz.", evidence)
     if tc.has_increment:
@@ -334,7 +339,7 @@ def _guidelines_iii(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
             return Ruling(CLAIM, Verdict.REJECTED, None, (ruleset.ref("Guidelines III.4"),),
                           ("The arbiter does not agree to the request; play continues without increment.",),
                           instructions=(f"{claimant.capitalize()} may still claim under III.5.",), evidence=evidence)
-        inc = ruleset.get_int("ilc.increment_seconds")
+        inc = _given(ruleset.ilc.increment_seconds)
         return Ruling(
             CLAIM, Verdict.UPHELD, None, (ruleset.ref("Guidelines III.4"),),
             (f"{claimant.capitalize()}, on move with {clock_text(remaining)}, asked for an increment; the opponent "
@@ -361,7 +366,7 @@ def _guidelines_iii(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
             (*reasons, f"The claim is rejected; {opponent.capitalize()} gets {clock_text(bonus)} more{opp_after}."),
             adjustments=(Adjustment(opponent, bonus, "III.5.3: claim rejected"),),
             instructions=("Play continues.",), evidence=evidence, confidence=finding.confidence))
-    policy = ruleset.get_choice("ilc.postpone_bonus", ("arbiter", "always", "never"), "arbiter")
+    policy = ruleset.ilc.postpone_bonus
     give = policy == "always" or (policy == "arbiter" and case.get_bool("opponent_bonus"))
     may = "" if give or policy == "never" else (
         f" The arbiter may give {opponent.capitalize()} {clock_text(bonus)} more (case field opponent_bonus).")
@@ -376,7 +381,7 @@ def _guidelines_iii(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
 
 
 def _after_postponement(
-    case: Case, ruleset: Ruleset, services: Services, claimant: str, evidence: dict[str, Any]
+    case: Case, ruleset: ChessRuleset, services: Services, claimant: str, evidence: dict[str, Any]
 ) -> Ruling:
     """III.5.2 later: the arbiter decides, at the latest once a flag has fallen."""
     opponent = case.opponent(claimant)
@@ -416,12 +421,11 @@ def _after_postponement(
 # ---------------------------------------------------------------- Sabah clear-draw appeal
 
 
-def _clear_draw_appeal(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
+def _clear_draw_appeal(case: Case, ruleset: ChessRuleset, services: Services) -> Ruling:
     claimant = case.claimant or "white"
-    penalty = float(ruleset.get_int("ilc.claimant_penalty_seconds"))
-    floor = float(ruleset.get_int("ilc.claimant_floor_seconds"))
-    reading = ruleset.get_choice("ilc.floor_reading", ("never-below", "only-if-left"), "never-below")
-    ref = ruleset.get_str("ilc.ref", "local rules (clear-draw appeal)")
+    penalty = float(_given(ruleset.ilc.claimant_penalty_seconds))
+    floor = float(_given(ruleset.ilc.claimant_floor_seconds))
+    reading, ref = ruleset.ilc.floor_reading, ruleset.ilc.ref
     evidence: dict[str, Any] = {"ilc_mode": "clear-draw-appeal"}
     finding = finding_for(case, ruleset, services, _color(claimant))
     if finding is None:

@@ -35,7 +35,7 @@ from adjudicator.claims import common
 from adjudicator.claims.automatic import describe, first_discretionary, first_ending
 from adjudicator.contract import Case, ContractError
 from adjudicator.replay import Replay, parse_fen, replay_chess, replay_for_case
-from adjudicator.rulesets import Ruleset
+from adjudicator.rulesets import ChessRuleset
 from adjudicator.ruling import Ruling, Verdict, unique
 from adjudicator.services import Services
 
@@ -66,12 +66,12 @@ def _replay(case: Case) -> Replay:
     return replay_chess("", fen)
 
 
-def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
+def rule(case: Case, ruleset: ChessRuleset, services: Services) -> Ruling:
     """Rule on a fifty-move claim, checking the automatic 75-move and fivefold endings first."""
     replay = _replay(case)
     board = replay.final_board
     us = ruleset.is_a("uschess")
-    moves = ruleset.get_int("move_rule.claim_moves", 50)
+    moves = ruleset.move_rule.claim_moves
     claimant = case.claimant or common.side_name(board.turn)
     opponent = case.opponent(claimant)
     ended = first_ending(replay, ruleset)  # a position given (ply 0) is judged too: same verdict as its record
@@ -161,7 +161,7 @@ def _short_reason(replay: Replay, counter: int, moves: int, reset: int | None, w
 
 
 def _upheld(
-    replay: Replay, ruleset: Ruleset, refs: list[str], evidence: dict[str, object], counter: int,
+    replay: Replay, ruleset: ChessRuleset, refs: list[str], evidence: dict[str, object], counter: int,
     intended: common.Intended | None, written: common.Intended | None = None,
 ) -> Ruling:
     reasons = [

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from adjudicator.contract import Clock
-from adjudicator.rulesets import Ruleset
+from adjudicator.rulesets import ChessRuleset
 from adjudicator.ruling import Adjustment, unique
 
 
@@ -55,13 +55,13 @@ def format_duration(seconds: float) -> str:
     return f"{minutes}:{secs:02d}"
 
 
-def is_reduced_period(ruleset: Ruleset) -> bool:
+def is_reduced_period(ruleset: ChessRuleset) -> bool:
     """Rapid or blitz, where FIDE Appendix A.3 halves the penalties of Articles 7 and 9."""
-    return ruleset.get_str("period", "standard") in ("rapid", "blitz")
+    return ruleset.period in ("rapid", "blitz")
 
 
 def time_award(
-    ruleset: Ruleset,
+    ruleset: ChessRuleset,
     *,
     seconds: float,
     side: str,
@@ -95,14 +95,14 @@ def time_award(
     )
 
 
-def incorrect_claim(ruleset: Ruleset, claimant: str, opponent: str, clock: Clock | None) -> TimeAward:
+def incorrect_claim(ruleset: ChessRuleset, claimant: str, opponent: str, clock: Clock | None) -> TimeAward:
     """The penalty for an incorrect draw claim (FIDE 9.5.3 with A.3; US Chess 1C2a).
 
     Reads ``[rulesets.X.incorrect_claim]``: ``opponent_bonus_seconds`` and
     ``penalty = "automatic" | "discretionary"``; ``article`` overrides the cited article.
     """
-    seconds = ruleset.get_float("incorrect_claim.opponent_bonus_seconds", 0)
-    penalty = ruleset.get_choice("incorrect_claim.penalty", ("automatic", "discretionary"), "automatic")
+    seconds = ruleset.incorrect_claim.opponent_bonus_seconds
+    penalty = ruleset.incorrect_claim.penalty
     refs = _claim_refs(ruleset)
     return time_award(
         ruleset,
@@ -115,9 +115,9 @@ def incorrect_claim(ruleset: Ruleset, claimant: str, opponent: str, clock: Clock
     )
 
 
-def _claim_refs(ruleset: Ruleset) -> tuple[str, ...]:
-    if ruleset.has("incorrect_claim.article"):
-        return (ruleset.ref(ruleset.get_str("incorrect_claim.article")),)
+def _claim_refs(ruleset: ChessRuleset) -> tuple[str, ...]:
+    if ruleset.incorrect_claim.article is not None:
+        return (ruleset.ref(ruleset.incorrect_claim.article),)
     if ruleset.is_a("uschess"):
         return (ruleset.ref("1C2a"),)
     refs = [ruleset.ref("9.5.3")]

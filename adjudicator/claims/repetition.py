@@ -33,7 +33,7 @@ from adjudicator.claims import common
 from adjudicator.claims.automatic import first_ending
 from adjudicator.contract import Case, ContractError
 from adjudicator.replay import RepetitionKey, Replay, parse_fen, repetition_key, replay_chess, replay_for_case
-from adjudicator.rulesets import Ruleset
+from adjudicator.rulesets import ChessRuleset
 from adjudicator.ruling import Ruling, Verdict, unique
 from adjudicator.services import Services
 
@@ -81,7 +81,7 @@ def _near_misses(
     return notes
 
 
-def _replay(case: Case, ruleset: Ruleset) -> Replay:
+def _replay(case: Case, ruleset: ChessRuleset) -> Replay:
     """The record; a position alone only when it already ended the game (see the module docstring)."""
     if case.record or not (case.fen or case.start_fen):
         return replay_for_case(case)
@@ -98,14 +98,14 @@ def _replay(case: Case, ruleset: Ruleset) -> Replay:
     return replay
 
 
-def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
+def rule(case: Case, ruleset: ChessRuleset, services: Services) -> Ruling:
     """Rule on a threefold-repetition claim (FIDE 9.2 / US Chess 14C)."""
     replay = _replay(case, ruleset)
     board = replay.final_board
     us = ruleset.is_a("uschess")
     claimant = case.claimant or common.side_name(board.turn)
     opponent = case.opponent(claimant)
-    needed = ruleset.get_int("repetition.claim_occurrences", 3)
+    needed = ruleset.repetition.claim_occurrences
     ended = first_ending(replay, ruleset)
     if ended is not None:
         return common.already_over(CLAIM, replay, ended, ruleset, case)

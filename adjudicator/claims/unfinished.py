@@ -31,19 +31,18 @@ import chess
 from adjudicator.assessment import COLOR_NAMES, Assessment, Thresholds, assess
 from adjudicator.contract import Case, ContractError
 from adjudicator.positions import judged_position
-from adjudicator.rulesets import Ruleset
+from adjudicator.rulesets import ChessRuleset
 from adjudicator.ruling import Ruling, Verdict, unique
 from adjudicator.services import Services
 
-MODES = ("recommend", "engine-event", "tablebase-claim")
 CLAIM = "unfinished-game"
 
 
-def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
+def rule(case: Case, ruleset: ChessRuleset, services: Services) -> Ruling:
     """Adjudicate (or recommend a result for) the unfinished game of ``case``."""
     position = judged_position(case)  # a record ending in an impossible position: 7.5.1 reinstates
     board = position.board
-    mode = ruleset.get_choice("adjudication.mode", MODES, "recommend")
+    mode = ruleset.adjudication.mode
     if mode == "engine-event":
         ruling = _engine_event(case, board, ruleset, services)
     elif mode == "tablebase-claim":
@@ -61,10 +60,10 @@ def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
     )
 
 
-def recommend(board: chess.Board, ruleset: Ruleset, services: Services) -> Ruling:
+def recommend(board: chess.Board, ruleset: ChessRuleset, services: Services) -> Ruling:
     """The committee's recommendation: rules, tables, engine; unclear when nothing settles it."""
     a = assess(board, ruleset, services)
-    basis = ruleset.get_str("adjudication.basis", "event regulations (adjudication of unfinished games)")
+    basis = ruleset.adjudication.basis
     instructions: list[str] = []
     if a.is_unclear:
         instructions.append(
@@ -115,16 +114,16 @@ def _scores(case: Case) -> dict[chess.Color, list[int]]:
     return scores
 
 
-def _engine_event(case: Case, board: chess.Board, ruleset: Ruleset, services: Services) -> Ruling:
-    p = "adjudication."
-    cli = ruleset.get_str(p + "event_rules", "cutechess-cli(6)")
+def _engine_event(case: Case, board: chess.Board, ruleset: ChessRuleset, services: Services) -> Ruling:
+    rules = ruleset.adjudication
+    cli = rules.event_rules
     rules_only = Services(mate=services.mate)
     base = assess(board, ruleset, rules_only, Thresholds.from_ruleset(ruleset))
     evidence: dict[str, Any] = {"fen": board.fen(), **base.evidence()}
     if base.method in ("checkmate", "stalemate", "move-rule", "dead-position"):
         return _decided(base, evidence)
     played = board.fullmove_number - 1
-    max_moves = ruleset.get_int(p + "max_moves", 0)
+    max_moves = rules.max_moves
     if max_moves and played >= max_moves:
         return Ruling(
             CLAIM, Verdict.ADJUDICATED, "1/2-1/2", (f"{cli} -maxmoves",),
@@ -139,9 +138,7 @@ def _engine_event(case: Case, board: chess.Board, ruleset: Ruleset, services: Se
                           evidence={"fen": board.fen(), **tb.evidence()})
     scores = _scores(case)
     evidence["engine_scores"] = {"white": scores[chess.WHITE], "black": scores[chess.BLACK]}
-    resign_count = ruleset.get_int(p + "resign_movecount", 0)
-    resign_score = ruleset.get_int(p + "resign_score_cp", 0)
-    twosided = ruleset.get_bool(p + "resign_twosided", False)
+    resign_count, resign_score, twosided = rules.resign_movecount, rules.resign_score_cp, rules.resign_twosided
     if resign_count:
         for loser in (chess.WHITE, chess.BLACK):
             own, other = scores[loser][-resign_count:], scores[not loser][-resign_count:]
@@ -160,9 +157,7 @@ def _engine_event(case: Case, board: chess.Board, ruleset: Ruleset, services: Se
                 evidence={**evidence, "resign": {"movecount": resign_count, "score": resign_score,
                                                  "twosided": twosided}},
             )
-    draw_count = ruleset.get_int(p + "draw_movecount", 0)
-    draw_score = ruleset.get_int(p + "draw_score_cp", 0)
-    draw_from = ruleset.get_int(p + "draw_movenumber", 0)
+    draw_count, draw_score, draw_from = rules.draw_movecount, rules.draw_score_cp, rules.draw_movenumber
     if draw_count and board.fullmove_number > draw_from and board.halfmove_clock >= 2 * draw_count:
         both = [scores[c][-draw_count:] for c in (chess.WHITE, chess.BLACK)]
         if all(len(s) == draw_count and all(abs(v) <= draw_score for v in s) for s in both):
@@ -190,8 +185,8 @@ def _decided(a: Assessment, evidence: Mapping[str, Any]) -> Ruling:
 # ---------------------------------------------------------------- ICCF tablebase claims
 
 
-def _tablebase_claim(case: Case, board: chess.Board, ruleset: Ruleset, services: Services) -> Ruling:
-    ref = ruleset.get_str("adjudication.claim_ref", "ICCF tablebase claim (2019 Congress, 7 pieces)")
+def _tablebase_claim(case: Case, board: chess.Board, ruleset: ChessRuleset, services: Services) -> Ruling:
+    ref = ruleset.adjudication.claim_ref
     claimant = case.claimant
     if claimant is None:
         raise ContractError("missing_field", "claimant is required for a tablebase claim", "claimant")

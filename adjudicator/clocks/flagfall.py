@@ -108,8 +108,9 @@ def time_control_for(case: Case, ruleset: Ruleset, record_tag: str | None = None
             return parse_time_control(record_tag, "record")
         except TimeControlError:
             pass  # a record is read leniently: an unreadable tag is as good as none
-    if ruleset.has("time_control.default"):
-        return parse_time_control(ruleset.get_str("time_control.default"), ruleset.key("time_control.default"))
+    default = ruleset.time_control.default
+    if default is not None:
+        return parse_time_control(default, ruleset.key("time_control.default"))
     return None
 
 

@@ -28,7 +28,7 @@ import chess
 
 from adjudicator.claims.automatic import Ending, describe, endings
 from adjudicator.replay import Replay
-from adjudicator.rulesets import Ruleset
+from adjudicator.rulesets import ChessRuleset
 from adjudicator.ruling import Result
 from adjudicator.services import MateOracle, MateSearch
 
@@ -82,7 +82,7 @@ class Deadness:
 
 
 def game_end(
-    replay: Replay | None, board: chess.Board, ruleset: Ruleset, deadness: Deadness, side_names: tuple[str, str]
+    replay: Replay | None, board: chess.Board, ruleset: ChessRuleset, deadness: Deadness, side_names: tuple[str, str]
 ) -> GameEnd | None:
     """The earliest way the game ended before now (or, failing that, the first the TD may declare)."""
     if replay is not None:
@@ -118,7 +118,7 @@ def _from_ending(replay: Replay, ending: Ending) -> GameEnd:
     )
 
 
-def _on_board(board: chess.Board, ruleset: Ruleset, names: tuple[str, str]) -> list[GameEnd]:
+def _on_board(board: chess.Board, ruleset: ChessRuleset, names: tuple[str, str]) -> list[GameEnd]:
     """The same endings for a position given without its record (a FEN)."""
     us = ruleset.is_a("uschess")
     if board.is_checkmate():
@@ -129,8 +129,8 @@ def _on_board(board: chess.Board, ruleset: Ruleset, names: tuple[str, str]) -> l
     if board.is_stalemate():
         article = ruleset.ref("14A") if us else ruleset.ref("5.2.1")
         return [GameEnd("stalemate", 0, "1/2-1/2", (article,), "The position on the board is stalemate.")]
-    mode = ruleset.get_choice("move_rule.automatic", ("mandatory", "discretionary", "none"), "mandatory")
-    moves = ruleset.get_int("move_rule.automatic_moves", 75)
+    mode = ruleset.move_rule.automatic
+    moves = ruleset.move_rule.automatic_moves
     if mode != "none" and board.halfmove_clock >= 2 * moves:
         verb = "which ended the game in a draw" if mode == "mandatory" else "which lets the TD declare a draw"
         article = ruleset.ref("14K") if us else ruleset.ref("9.6.2")
@@ -155,7 +155,7 @@ def _where(ply: int, boards: list[chess.Board]) -> str:
     return "at the start of the record" if ply == 0 else f"after ply {ply} of the record"
 
 
-def _dead(boards: list[chess.Board], legal: list[bool], ruleset: Ruleset, deadness: Deadness) -> GameEnd | None:
+def _dead(boards: list[chess.Board], legal: list[bool], ruleset: ChessRuleset, deadness: Deadness) -> GameEnd | None:
     last = len(boards) - 1
     if not deadness.is_dead(boards[last]):
         return None

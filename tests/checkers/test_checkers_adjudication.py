@@ -37,8 +37,7 @@ def test_p46_first_position_is_proven_a_white_win_with_the_line_to_verify(
         move = next(m for m in position.legal_moves() if str(m) == text)
         position = position.push(move)
     assert not position.legal_moves() and position.red_to_move  # Red cannot move: White has won
-    ruleset = book["acf-master-division"]
-    if ruleset.get_str("committee.vote_rule", "") == "unanimous-for-win":
+    if book["acf-master-division"].committee.vote_rule == "unanimous-for-win":
         assert any("unanimous" in i for i in ruling.instructions)  # Master Division: a win needs 3-0
 
 

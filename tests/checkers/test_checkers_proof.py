@@ -26,7 +26,7 @@ def _plays(position: Position, line: tuple[object, ...]) -> Position:
 def test_every_five_piece_position_that_must_jump_into_the_database_is_proven_draws_included(
     book: RulesetBook, checkers_db: EndgameDatabase
 ) -> None:
-    budget = book["acf"].get_int("adjudication.proof_nodes")
+    budget = book.checkers("acf").adjudication.proof_nodes
     known = forced_jump_set(checkers_db, per_value=200, seed=14)
     assert len(known) == 600 and sum(k.value == "draw" for k in known) == 200
     for k in known:

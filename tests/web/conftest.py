@@ -8,10 +8,8 @@ import os
 import shutil
 import socket
 import subprocess
-import sys
 import tempfile
 import threading
-import types
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,7 +18,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from adjudicator import claims
+from adjudicator.claims import table as chess_claims
 from tests.web import fake_claims
 from web import create_app
 
@@ -29,29 +27,12 @@ CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/c
 PHONE = {"width": 390, "height": 844}
 
 
-def _module(name: str, claim: type) -> str:
-    """Register a stand-in claim as an importable module; its dotted name."""
-    full = f"tests.web._stand_in_{name}"
-    module = types.ModuleType(full)
-    module.rule = claim.rule  # type: ignore[attr-defined]
-    sys.modules[full] = module
-    return full
-
-
 @pytest.fixture
 def stand_ins(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
     """Stand-in claims in place of fifty-move (quick), unfinished-game (slow) and illegal-move (broken)."""
-    handlers = dict(claims.HANDLERS)
-    handlers[("chess", "fifty-move")] = _module("quick", fake_claims.QuickClaim)
-    handlers[("chess", "unfinished-game")] = _module("slow", fake_claims.SlowClaim)
-    handlers[("chess", "illegal-move")] = _module("broken", fake_claims.BrokenClaim)
-    monkeypatch.setattr(claims, "HANDLERS", handlers)
-    import adjudicator.rule
-    import web.submit
-
-    monkeypatch.setattr(adjudicator.rule, "HANDLERS", handlers)
-    monkeypatch.setattr(web.submit, "HANDLERS", handlers)
-    monkeypatch.setattr("web.claims.forms.HANDLERS", handlers)
+    monkeypatch.setitem(chess_claims.CLAIMS, "fifty-move", fake_claims.QuickClaim.rule)
+    monkeypatch.setitem(chess_claims.CLAIMS, "unfinished-game", fake_claims.SlowClaim.rule)
+    monkeypatch.setitem(chess_claims.CLAIMS, "illegal-move", fake_claims.BrokenClaim.rule)
     return {"quick": "fifty-move", "slow": "unfinished-game", "broken": "illegal-move"}
 
 

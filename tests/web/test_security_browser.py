@@ -93,10 +93,6 @@ def test_the_main_pages_run_with_no_policy_violation(
 
 
 def test_the_board_editor_runs_under_the_policy(served: tuple[str, Flask], phone: Any) -> None:
-    from web.submit import is_available
-
-    if not is_available("chess", "flag"):
-        pytest.skip("the flag claim module is not merged yet")
     base, _app = served
     seen = violations(phone)
     phone.goto(f"{base}/claims/new")

@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import shot
-from web.submit import is_available
 
 pytestmark = pytest.mark.browser
 
@@ -25,11 +24,6 @@ THREEFOLD = """[Event "Club championship"]
 [Black "Beta"]
 
 1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *"""
-
-
-def need(game: str, claim: str) -> None:
-    if not is_available(game, claim):
-        pytest.skip(f"the {claim} claim module is not merged yet")
 
 
 def open_form(page: Any, base: str, claim: str) -> None:
@@ -41,7 +35,6 @@ def open_form(page: Any, base: str, claim: str) -> None:
 
 
 def test_paste_a_record_and_get_the_threefold_draw(live_server: str, phone: Any) -> None:
-    need("chess", "threefold-repetition")
     open_form(phone, live_server, "threefold-repetition")
     phone.check('input[name="claimant"][value="white"]', force=True)
     phone.fill("#f-record", THREEFOLD)
@@ -67,7 +60,6 @@ def place(page: Any, piece: str, square: str) -> None:
 
 
 def test_set_up_a_position_on_the_board_and_get_a_flag_ruling(live_server: str, phone: Any) -> None:
-    need("chess", "flag")
     open_form(phone, live_server, "flag")
     phone.wait_for_selector("[data-board-editor][data-ready='2']")
     phone.click("[data-board-editor] [data-clear]")
@@ -162,7 +154,6 @@ CLOCKED = """[Event "Rapid"]
 
 
 def test_a_flag_claim_from_a_clocked_record_charts_both_clocks(live_server: str, phone: Any) -> None:
-    need("chess", "flag")
     open_form(phone, live_server, "flag")
     phone.check('input[name="claimant"][value="white"]', force=True)
     phone.fill("#f-record", CLOCKED)
@@ -177,7 +168,6 @@ def test_a_flag_claim_from_a_clocked_record_charts_both_clocks(live_server: str,
 
 
 def test_set_up_a_checkers_position_by_tapping_squares(live_server: str, phone: Any) -> None:
-    need("checkers", "threefold-repetition")
     phone.goto(f"{live_server}/claims/new")
     phone.select_option("#f-game", "checkers")
     phone.wait_for_selector("#checkers-editor")
@@ -199,7 +189,6 @@ def test_set_up_a_checkers_position_by_tapping_squares(live_server: str, phone: 
 def test_a_real_engine_claim_with_stockfish(live_engine_server: str, phone: Any) -> None:
     """Unfinished game: Stockfish works as a job (a large node budget so the bar shows), then
     the ruling shows the engine's line, playable move by move."""
-    need("chess", "unfinished-game")
     if shutil.which("stockfish") is None and not Path("/usr/games/stockfish").exists():
         pytest.skip("Stockfish is not installed (Debian package stockfish)")
     open_form(phone, live_engine_server, "unfinished-game")
@@ -218,7 +207,6 @@ def test_a_real_engine_claim_with_stockfish(live_engine_server: str, phone: Any)
 
 
 def test_upload_a_record_file(live_server: str, phone: Any, tmp_path: Path) -> None:
-    need("chess", "threefold-repetition")
     record = tmp_path / "round3-board5.pgn"
     record.write_text(THREEFOLD)
     open_form(phone, live_server, "threefold-repetition")

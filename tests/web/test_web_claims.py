@@ -91,16 +91,6 @@ def test_an_uploaded_record_is_read(client: FlaskClient, stand_ins: dict[str, st
     assert "4... Ng8" in page
 
 
-def test_a_claim_not_yet_available_says_so_on_the_claim_field(client: FlaskClient, monkeypatch: object) -> None:
-    import web.submit
-
-    setattr_ = monkeypatch.setattr  # type: ignore[attr-defined]
-    setattr_(web.submit, "is_available", lambda game, claim: False)
-    response = client.post("/claims", data=form(claim="threefold-repetition", record=RECORD))
-    assert response.status_code == 422
-    assert 'id="claim-error"' in response.get_data(as_text=True)
-
-
 def test_the_checkers_board_sets_up_a_position_square_by_square(client: FlaskClient) -> None:
     data = form(game="checkers", ruleset="acf", claim="forty-move", claimant="red")
     page = client.post("/claims/form", data={**data, "place": "clear"}).get_data(as_text=True)

@@ -84,19 +84,14 @@ def fuzz_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
 
 
 def _stand_ins() -> pytest.MonkeyPatch:
-    from adjudicator import claims
+    from adjudicator.checkers.claims import table as checkers_claims
+    from adjudicator.claims import table as chess_claims
     from tests.web import fake_claims
-    from tests.web.conftest import _module
 
     patch = pytest.MonkeyPatch()
-    handlers = {key: _module("fuzz_quick", fake_claims.QuickClaim) for key in claims.HANDLERS}
-    for target in (
-        "adjudicator.claims.HANDLERS",
-        "adjudicator.rule.HANDLERS",
-        "web.submit.HANDLERS",
-        "web.claims.forms.HANDLERS",
-    ):
-        patch.setattr(target, handlers)
+    for table in (chess_claims.CLAIMS, checkers_claims.CLAIMS):
+        for claim in list(table):
+            patch.setitem(table, claim, fake_claims.QuickClaim.rule)
     return patch
 
 

@@ -12,9 +12,9 @@ from typing import Any
 
 from werkzeug.datastructures import FileStorage, MultiDict
 
-from adjudicator.claims import HANDLERS
 from adjudicator.contract import SIDES, ContractError
 from adjudicator.notation import LANGUAGE_NAMES, LANGUAGES
+from adjudicator.rule import claim_ids
 from web.store import META_FIELDS
 
 CLAIM_LABELS: dict[str, str] = {
@@ -63,7 +63,8 @@ FIELD_ORDER = ("event_slug", "game", "ruleset", "claim", "claimant", "record", "
 
 def claims_for(game: str) -> list[str]:
     """The claims that exist in ``game``, in the form's order."""
-    return [c for c in CLAIM_LABELS if (game, c) in HANDLERS]
+    known = claim_ids(game)
+    return [c for c in CLAIM_LABELS if c in known]
 
 
 def side_label(side: str) -> str:

@@ -58,7 +58,7 @@ def render_form(claim_form: ClaimForm, status: int = 200) -> tuple[str, int]:
     context: dict[str, Any] = {
         "form": claim_form,
         "games": GAME_LABELS,
-        "claims": [(c, CLAIM_LABELS[c], submit.is_available(game, c)) for c in claims_for(game)],
+        "claims": [(c, CLAIM_LABELS[c]) for c in claims_for(game)],
         "rulesets": rulesets,
         "side_label": side_label,
         "checkers_grid": checkers_grid(claim_form.value("fen")) if game == "checkers" else [],

@@ -124,8 +124,8 @@ def recommend_here(case: Case, book: RulesetBook, config: Mapping[str, Any]) -> 
                                                                                        dict[str, Any]]:
     """The engine/database recommendation (deterministic settings), computed in this process, or why there is none.
 
-    Never fails the case: a claim module not yet available, or an analysis that
-    breaks, gives "no recommendation available" with the reason.
+    Never fails the case: a case the claim cannot use, or an analysis that breaks,
+    gives "no recommendation available" with the reason.
     """
     from engines import build_services
 
@@ -142,8 +142,6 @@ def recommend_here(case: Case, book: RulesetBook, config: Mapping[str, Any]) -> 
     try:
         ruling = rule(case, book, services).to_json()
     except ContractError as exc:
-        if exc.code == "not_implemented":
-            return None, f"No recommendation available: {exc.message}.", settings
         return None, f"No recommendation available: {exc.message} ({exc.field}).", settings
     except ModuleNotFoundError as exc:  # the analysis for this game is not installed (yet)
         return None, f"No recommendation available: the analysis module {exc.name} is not installed.", settings

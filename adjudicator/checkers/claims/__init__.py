@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from adjudicator.checkers.board import Move, Position
 from adjudicator.checkers.replay import CheckersRecordError, CheckersReplay, parse_position, replay_checkers
 from adjudicator.contract import Case, ContractError
-from adjudicator.rulesets import Ruleset
+from adjudicator.rulesets import CheckersRuleset
 from adjudicator.ruling import Adjustment
 
 RED = "red"
@@ -21,7 +21,6 @@ ART_REPETITION = "WCDF 2008 draw rule (a), third repetition"
 ART_FORTY_HARMONISED = "WCDF 2008 draw rule (b), forty moves"
 ART_FORTY_TRADITIONAL = "Standard Laws, forty-move count"
 ART_IMPROPER_MOVE = "Standard Laws, improper moves"
-ART_ADJUDICATION = "Master Division local rules, adjudication"
 
 
 def side_to_move(position: Position) -> str:
@@ -103,15 +102,15 @@ def intended_move(case: Case, position: Position) -> Move | None:
 
 
 def incorrect_claim_consequences(
-    ruleset: Ruleset, claimant: str, opponent: str
+    ruleset: CheckersRuleset, claimant: str, opponent: str
 ) -> tuple[tuple[Adjustment, ...], tuple[str, ...]]:
     """Clock adjustments and instructions after an incorrect claim (``incorrect_claim`` table).
 
     The ACF texts give no time penalty for a wrong draw claim; an event may set
     ``opponent_bonus_seconds`` and whether it is ``automatic`` or ``discretionary``.
     """
-    bonus = ruleset.get_int("incorrect_claim.opponent_bonus_seconds", 0)
-    mode = ruleset.get_choice("incorrect_claim.penalty", ("automatic", "discretionary"), "discretionary")
+    bonus = ruleset.incorrect_claim.opponent_bonus_seconds
+    mode = ruleset.incorrect_claim.penalty
     instructions = ["Play continues."]
     if bonus <= 0:
         return (), tuple(instructions)

@@ -28,30 +28,30 @@ from typing import Any
 
 from adjudicator.clocks.flagfall import check_period, flag_state, time_control_for
 from adjudicator.contract import Case, ContractError, parse_seconds
-from adjudicator.rulesets import Ruleset
+from adjudicator.rulebook.checkers import FlagRefs
+from adjudicator.rulesets import CheckersRuleset
 from adjudicator.ruling import Result, Ruling, Verdict, unique, win_for
 from adjudicator.services import Services
 
 CLAIM = "flag"
 RED = "red"
-PENALTIES = ("loss-after-warning", "loss", "warning", "td-decides")
 
 
-def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
+def rule(case: Case, ruleset: CheckersRuleset, services: Services) -> Ruling:
     """The ruling on a flag (or Lowder Rule) claim in checkers."""
-    refs = {str(k): str(v) for k, v in ruleset.get_table("flag.refs", {}).items()}
+    refs = ruleset.flag.refs
     unstarted = _unstarted(case, ruleset, refs)
     if unstarted is not None:
         return unstarted
     if case.extra.get("lowder") is not None:
         return _lowder(case, ruleset, refs)
     flags = flag_state(case)
-    flag_ref = refs.get("flag", ruleset.ref("time forfeit"))
+    flag_ref = refs.flag or ruleset.ref("time forfeit")
     if not flags.flagged:
         return _ruling(Verdict.REJECTED, None, [flag_ref], ["No flag is down."], instructions=["Play continues."])
     if flags.has_both_flags_down:
-        mode = ruleset.get_choice("flag.both_flags", ("draw", "last-period-draw", "td-may-draw"), "draw")
-        ref = refs.get("both_flags", flag_ref)
+        mode = ruleset.flag.both_flags
+        ref = refs.both_flags or flag_ref
         if mode == "draw":
             return _ruling(
                 Verdict.UPHELD,
@@ -106,11 +106,13 @@ def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
     return _ruling(Verdict.UPHELD, result, [flag_ref], reasons, instructions=instructions, evidence=evidence)
 
 
-def _forfeits(case: Case, ruleset: Ruleset, flagged: str, result: Result) -> tuple[list[str], list[dict[str, Any]]]:
+def _forfeits(
+    case: Case, ruleset: CheckersRuleset, flagged: str, result: Result
+) -> tuple[list[str], list[dict[str, Any]]]:
     """This game and, where the event says so, the flagged player's next game."""
     match_game = _match_game(case)
-    count = ruleset.get_int("flag.forfeit_games", 1)
-    scope = ruleset.get_choice("flag.next_game", ("same-match", "next-round"), "same-match")
+    count = ruleset.flag.forfeit_games
+    scope = ruleset.flag.next_game
     games: list[dict[str, Any]] = [{"game": f"match game {match_game}", "loser_colour": flagged, "result": result}]
     instructions = [f"Record {result} for match game {match_game}."]
     if count < 2:
@@ -155,9 +157,9 @@ def _minutes(case: Case, name: str) -> int | None:
     return int(m.group(1)) * 60 + int(m.group(2))
 
 
-def _unstarted(case: Case, ruleset: Ruleset, refs: Mapping[str, str]) -> Ruling | None:
+def _unstarted(case: Case, ruleset: CheckersRuleset, refs: FlagRefs) -> Ruling | None:
     """P48: a game not started ``unstarted_drawn_minutes`` before the end of the round is drawn."""
-    cutoff = ruleset.get_int("round.unstarted_drawn_minutes", 0)
+    cutoff = ruleset.round.unstarted_drawn_minutes
     ends, started_at, now = (_minutes(case, n) for n in ("round_ends_at", "game_started_at", "now"))
     started = case.get_bool("game_started", default=started_at is not None or ends is None)
     if cutoff <= 0 or ends is None:
@@ -174,7 +176,7 @@ def _unstarted(case: Case, ruleset: Ruleset, refs: Mapping[str, str]) -> Ruling 
     return _ruling(
         Verdict.REJECTED,
         "1/2-1/2",
-        [refs.get("round", ruleset.ref("round rules"))],
+        [refs.round or ruleset.ref("round rules")],
         [
             f"The game was {what}; games not started {cutoff} minutes before the end are drawn.",
             "A flag in it changes nothing.",
@@ -183,13 +185,14 @@ def _unstarted(case: Case, ruleset: Ruleset, refs: Mapping[str, str]) -> Ruling 
     )
 
 
-def _lowder(case: Case, ruleset: Ruleset, refs: Mapping[str, str]) -> Ruling:
+def _lowder(case: Case, ruleset: CheckersRuleset, refs: FlagRefs) -> Ruling:
     """The Lowder Rule: one minute per move near the end of the round, with a 10-second warning."""
-    ref = refs.get("lowder", ruleset.ref("Lowder Rule"))
+    ref = refs.lowder or ruleset.ref("Lowder Rule")
     info = case.extra["lowder"]
     if not isinstance(info, Mapping):
         raise ContractError("invalid_field", "lowder must be an object {side, seconds, warned}", "lowder")
-    if not ruleset.get_bool("lowder.enabled", False):
+    lowder = ruleset.lowder
+    if not lowder.enabled:
         return _ruling(
             Verdict.REJECTED,
             None,
@@ -211,9 +214,7 @@ def _lowder(case: Case, ruleset: Ruleset, refs: Mapping[str, str]) -> Ruling:
     warned = info.get("warned")
     if warned is not None and not isinstance(warned, bool):
         raise ContractError("invalid_field", "lowder.warned must be true or false", "lowder.warned")
-    limit = ruleset.get_int("lowder.move_limit_seconds", 60)
-    warn_at = ruleset.get_int("lowder.warning_at_seconds", limit - 10)
-    penalty = ruleset.get_choice("lowder.penalty", PENALTIES, "loss-after-warning")
+    limit, warn_at, penalty = lowder.move_limit_seconds, lowder.warning_at_seconds, lowder.penalty
     name, other = side.capitalize(), case.opponent(side).capitalize()
     evidence = {
         "side": side,

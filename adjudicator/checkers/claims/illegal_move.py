@@ -20,17 +20,17 @@ from typing import Any
 from adjudicator.checkers.claims import ART_IMPROPER_MOVE, claimant_of, game_for_case, ply_label, side_name
 from adjudicator.checkers.replay import Ply
 from adjudicator.contract import Case, ContractError
-from adjudicator.rulesets import Ruleset
+from adjudicator.rulesets import CheckersRuleset
 from adjudicator.ruling import Adjustment, Result, Ruling, Verdict
 from adjudicator.services import Services
 
 CLAIM = "illegal-move"
 
 
-def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
+def rule(case: Case, ruleset: CheckersRuleset, services: Services) -> Ruling:
     """Rule on a claim that a move of the record was illegal."""
-    window = ruleset.get_choice("illegal_move.correction_window", ("before-reply", "game"), "before-reply")
-    bonus = ruleset.get_int("illegal_move.opponent_bonus_seconds", 0)
+    window = ruleset.illegal_move.correction_window
+    bonus = ruleset.illegal_move.opponent_bonus_seconds
     refs = (ruleset.ref(ART_IMPROPER_MOVE),)
     game = game_for_case(case)
     replay = game.replay

@@ -34,7 +34,7 @@ from adjudicator.checkers.claims import (
 )
 from adjudicator.checkers.replay import CheckersReplay, Ply
 from adjudicator.contract import Case, ContractError
-from adjudicator.rulesets import Ruleset
+from adjudicator.rulesets import CheckersRuleset
 from adjudicator.ruling import Ruling, Verdict
 from adjudicator.services import Services
 
@@ -53,10 +53,10 @@ def _describe(ply: Ply, replay: CheckersReplay) -> str:
     return f"{ply_label(ply.number, replay.start.red_to_move)} ({ply.token}, a {kind}) at ply {ply.number}"
 
 
-def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
+def rule(case: Case, ruleset: CheckersRuleset, services: Services) -> Ruling:
     """Rule on a forty-move claim in the ruleset's form of the count."""
-    mode = ruleset.get_choice("move_rule.count", ("harmonised", "traditional"), "harmonised")
-    moves = ruleset.get_int("move_rule.moves", 40)
+    mode = ruleset.move_rule.count
+    moves = ruleset.move_rule.moves
     game = game_for_case(case)
     if game.replay is None:
         raise ContractError(
@@ -69,7 +69,7 @@ def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
 
 
 def _harmonised(
-    ruleset: Ruleset, game: CheckersGame, replay: CheckersReplay, claimant: str, moves: int
+    ruleset: CheckersRuleset, game: CheckersGame, replay: CheckersReplay, claimant: str, moves: int
 ) -> Ruling:
     refs = (ruleset.ref(ART_FORTY_HARMONISED),)
     counter = replay.counter
@@ -119,7 +119,7 @@ def _plies_list(case: Case, name: str, last: int) -> tuple[int, ...]:
 
 
 def _traditional(
-    case: Case, ruleset: Ruleset, game: CheckersGame, replay: CheckersReplay, claimant: str, moves: int
+    case: Case, ruleset: CheckersRuleset, game: CheckersGame, replay: CheckersReplay, claimant: str, moves: int
 ) -> Ruling:
     refs = (ruleset.ref(ART_FORTY_TRADITIONAL),)
     last_ply = len(replay.plies)

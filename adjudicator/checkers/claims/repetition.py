@@ -25,7 +25,7 @@ from adjudicator.checkers.claims import (
     side_to_move,
 )
 from adjudicator.contract import Case, ContractError
-from adjudicator.rulesets import Ruleset
+from adjudicator.rulesets import CheckersRuleset
 from adjudicator.ruling import Ruling, Verdict
 from adjudicator.services import Services
 
@@ -36,9 +36,9 @@ def _ordinal(n: int) -> str:
     return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}.get(n, f"{n}th")
 
 
-def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
+def rule(case: Case, ruleset: CheckersRuleset, services: Services) -> Ruling:
     """Rule on a repetition claim under the ruleset's ``repetition.claim_occurrences``."""
-    needed = ruleset.get_int("repetition.claim_occurrences", 3)
+    needed = ruleset.repetition.claim_occurrences
     refs = (ruleset.ref(ART_REPETITION),)
     game = game_for_case(case)
     position = game.position

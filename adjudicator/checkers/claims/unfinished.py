@@ -30,9 +30,9 @@ from typing import Any
 
 from adjudicator.checkers.analysis import CheckersAnalysis
 from adjudicator.checkers.board import Position
-from adjudicator.checkers.claims import ART_ADJUDICATION, game_for_case, side_name, side_to_move
+from adjudicator.checkers.claims import game_for_case, side_name, side_to_move
 from adjudicator.contract import Case
-from adjudicator.rulesets import Ruleset, RulesetError
+from adjudicator.rulesets import CheckersRuleset
 from adjudicator.ruling import Result, Ruling, Verdict, win_for
 from adjudicator.services import Services
 
@@ -62,12 +62,9 @@ def confidence_of(score: int) -> float:
     return round(0.5 + 0.45 * math.tanh(abs(score) / 150), 2)
 
 
-def _proof_nodes(ruleset: Ruleset) -> int:
+def _proof_nodes(ruleset: CheckersRuleset) -> int:
     """``adjudication.proof_nodes``: positions the proof search may expand for one adjudication."""
-    nodes = ruleset.get_int("adjudication.proof_nodes", 200_000)
-    if nodes <= 0:
-        raise RulesetError(ruleset.key("adjudication.proof_nodes"), "must be a positive number of positions")
-    return nodes
+    return ruleset.adjudication.proof_nodes
 
 
 _REASONS = {
@@ -77,18 +74,17 @@ _REASONS = {
 }
 
 
-def _article(ruleset: Ruleset) -> str:
-    return ruleset.get_str("committee.article", ART_ADJUDICATION)
+def _article(ruleset: CheckersRuleset) -> str:
+    return ruleset.committee.article
 
 
-def _vote_note(ruleset: Ruleset) -> str:
-    rule = ruleset.get_str("committee.vote_rule", "majority")
-    if rule == "unanimous-for-win":
+def _vote_note(ruleset: CheckersRuleset) -> str:
+    if ruleset.committee.vote_rule == "unanimous-for-win":
         return "A win needs the committee's unanimous vote; anything less is a draw."
     return "The committee decides by majority vote."
 
 
-def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
+def rule(case: Case, ruleset: CheckersRuleset, services: Services) -> Ruling:
     """Evidence and, where proven, the result of an unfinished game."""
     refs = (ruleset.ref(_article(ruleset)),)
     unstarted = _unstarted(case, ruleset, refs)
@@ -113,7 +109,7 @@ def rule(case: Case, ruleset: Ruleset, services: Services) -> Ruling:
 
 
 def _ruling(
-    case: Case, ruleset: Ruleset, refs: tuple[str, ...], position: Position, analysis: CheckersAnalysis,
+    case: Case, ruleset: CheckersRuleset, refs: tuple[str, ...], position: Position, analysis: CheckersAnalysis,
     notes: tuple[str, ...],
 ) -> Ruling:
     mover = side_to_move(position)
@@ -183,9 +179,9 @@ def _ruling(
     )
 
 
-def _unstarted(case: Case, ruleset: Ruleset, refs: tuple[str, ...]) -> Ruling | None:
+def _unstarted(case: Case, ruleset: CheckersRuleset, refs: tuple[str, ...]) -> Ruling | None:
     """Master Division: a game not started in time is drawn."""
-    minutes = ruleset.get_int("round.unstarted_drawn_minutes", 0)
+    minutes = ruleset.round.unstarted_drawn_minutes
     started = case.get_bool("game_started", True)
     before_end = case.get_int("started_minutes_before_end", 0)
     if minutes <= 0 or (started and (before_end is None or before_end >= minutes)):

@@ -1,0 +1,145 @@
+"""The options of an American checkers ruleset (ACF Standard Laws, 2016 national rules, WCDF 2008).
+
+One model per ``[rulesets.<id>.<section>]`` table; each field's default and meaning is
+written here and nowhere else (the reference ``docs/rulesets.md`` is generated from it).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from adjudicator.rulebook.common import Ruleset, Section
+
+
+class Repetition(Section):
+    """``repetition``: the repetition draw (WCDF 2008 draw rule (a))."""
+
+    claim_occurrences: int = Field(3, description="Occurrences of a position that make a claim correct.")
+
+
+class MoveRule(Section):
+    """``move_rule``: the forty-move rule (WCDF 2008 draw rule (b); README 3.2)."""
+
+    count: Literal["harmonised", "traditional"] = Field(
+        "harmonised",
+        description="harmonised (counted mechanically from the record) or traditional (the referee's count "
+        "after notice).",
+    )
+    moves: int = Field(40, description="Moves by each side without a capture or man move for the draw.")
+
+
+class FlagRefs(Section):
+    """``flag.refs``: the articles flag rulings cite."""
+
+    flag: str | None = Field(None, description="A flag fall; unset: `<authority> time forfeit`.")
+    both_flags: str | None = Field(None, description="Both flags down; unset: the flag article.")
+    round: str | None = Field(
+        None,
+        description="A game not started in time (round.unstarted_drawn_minutes); unset: `<authority> round rules`.",
+    )
+    lowder: str | None = Field(None, description="The Lowder Rule; unset: `<authority> Lowder Rule`.")
+
+
+class Flag(Section):
+    """``flag``: time forfeits (ACF tournament rules)."""
+
+    forfeit_games: int = Field(1, description="Games a flag fall forfeits: 1 (this game) or 2 (and the next).")
+    both_flags: Literal["draw", "last-period-draw", "td-may-draw"] = Field(
+        "draw", description="Both flags down: draw, or (either other value) the referee decides."
+    )
+    next_game: Literal["same-match", "next-round"] = Field(
+        "same-match",
+        description="With forfeit_games = 2 after the match's last game: same-match (nothing more is forfeited) "
+        "or next-round (the next round's first game).",
+    )
+    refs: FlagRefs = Field(default_factory=FlagRefs, description="The articles flag rulings cite.")
+
+    @field_validator("forfeit_games")
+    @classmethod
+    def _one_or_two(cls, value: int) -> int:
+        if value not in (1, 2):
+            raise ValueError(f"must be 1 or 2, not {value}")
+        return value
+
+
+class Lowder(Section):
+    """``lowder``: the Lowder Rule (one minute per move near the end of a round), off unless adopted."""
+
+    enabled: bool = Field(False, description="Whether the event uses the Lowder Rule.")
+    move_limit_seconds: int = Field(60, description="The time allowed for one move.")
+    warning_at_seconds: int = Field(
+        50,
+        description="When the warning is called; unset: move_limit_seconds - 10.",
+        json_schema_extra={"default_text": "move_limit_seconds - 10"},
+    )
+    penalty: Literal["loss-after-warning", "loss", "warning", "td-decides"] = Field(
+        "loss-after-warning", description="What overstepping the limit costs."
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _warning_follows_the_limit(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "warning_at_seconds" not in data:
+            limit = data.get("move_limit_seconds", 60)
+            if isinstance(limit, int) and not isinstance(limit, bool):
+                return {**data, "warning_at_seconds": limit - 10}
+        return data
+
+
+class Round(Section):
+    """``round``: rules about the round's end."""
+
+    unstarted_drawn_minutes: int = Field(
+        0, description="Games not started this many minutes before the round ends are drawn; 0: no such rule."
+    )
+
+
+class Adjudication(Section):
+    """``adjudication``: unfinished games, by proof search (engines/checkers/proof.py)."""
+
+    proof_nodes: int = Field(
+        200_000,
+        description="Positions the proof search may expand for one adjudication (deterministic); "
+        "[checkers] proof_nodes caps it on this machine.",
+    )
+
+    @field_validator("proof_nodes")
+    @classmethod
+    def _positive(cls, value: int) -> int:
+        if value <= 0:
+            raise ValueError("must be a positive number of positions")
+        return value
+
+
+class IncorrectClaim(Section):
+    """``incorrect_claim``: an incorrect draw claim (no ACF time penalty; an event may set one)."""
+
+    opponent_bonus_seconds: int = Field(0, description="Time for the claimant's opponent; 0: none.")
+    penalty: Literal["automatic", "discretionary"] = Field(
+        "discretionary", description="automatic: it is added; discretionary: the referee may add it."
+    )
+
+
+class IllegalMove(Section):
+    """``illegal_move``: improper moves such as a missed jump (Standard Laws)."""
+
+    correction_window: Literal["before-reply", "game"] = Field(
+        "before-reply", description="Until when an improper move can be corrected: before-reply or game."
+    )
+    opponent_bonus_seconds: int = Field(0, description="Time for the offender's opponent; 0: none.")
+
+
+class CheckersRuleset(Ruleset):
+    """An American checkers ruleset: the ACF laws or an event's local rules built on them."""
+
+    game: Literal["checkers"] = Field(description="checkers.")
+    repetition: Repetition = Field(default_factory=Repetition, description="Repetition of position.")
+    move_rule: MoveRule = Field(default_factory=MoveRule, description="The forty-move rule.")
+    flag: Flag = Field(default_factory=Flag, description="Time forfeits.")
+    lowder: Lowder = Field(default_factory=Lowder, description="The Lowder Rule.")
+    round: Round = Field(default_factory=Round, description="The round's end.")
+    adjudication: Adjudication = Field(default_factory=Adjudication, description="Unfinished games.")
+    incorrect_claim: IncorrectClaim = Field(default_factory=IncorrectClaim, description="Incorrect draw claims.")
+    illegal_move: IllegalMove = Field(default_factory=IllegalMove, description="Improper moves.")

@@ -1,0 +1,137 @@
+"""The ruleset reference (``docs/rulesets.md``), written from the models: every option, its type,
+default and meaning, per section. ``adjudicator rulesets reference > docs/rulesets.md`` regenerates it.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from collections.abc import Iterator
+from typing import Any, Literal
+
+from pydantic import BaseModel
+from pydantic.fields import FieldInfo
+
+from adjudicator.rulebook.checkers import CheckersRuleset
+from adjudicator.rulebook.chess import NEEDED_BY_MODE, ChessRuleset
+from adjudicator.rulebook.common import Ruleset, Section
+
+INTRO = """\
+# Ruleset reference
+
+<!-- Generated from adjudicator/rulebook/ by `adjudicator rulesets reference > docs/rulesets.md`.
+     Do not edit by hand: tests/test_rulesets_reference.py fails when this file is not current. -->
+
+Each event's rules are a `[rulesets.<id>]` table of `config.toml` (or of the file
+`ADJUDICATOR_CONFIG` names). A ruleset may `extends = "<another id>"` and set only what
+its regulations change: tables merge key by key, and the result is checked against the
+options below when the configuration is read. An option that is not listed here, a value
+of the wrong type or not among the choices, or a required option left out is an error
+naming its full key (`rulesets.my-open.repetition.claim_occurences: is not an option of
+this ruleset (did you mean claim_occurrences?)`). `adjudicator rulesets check FILE` lists
+every problem of a configuration file.
+
+Every article a ruling cites is `"<authority> <article>"`.
+"""
+
+_TYPE_NAMES = {int: "whole number", float: "number", bool: "true / false", str: "string"}
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def type_name(annotation: Any) -> str:
+    """An option's type as an organiser reads it."""
+    if typing.get_origin(annotation) is Literal:
+        return " \\| ".join(f'`"{choice}"`' for choice in typing.get_args(annotation))
+    if isinstance(annotation, types.UnionType) or typing.get_origin(annotation) is typing.Union:
+        names = [type_name(arg) for arg in typing.get_args(annotation) if arg is not type(None)]
+        return " or ".join(names) + " (or unset)"
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return "table"
+    return _TYPE_NAMES.get(annotation, str(annotation))
+
+
+def _toml(value: Any) -> str:
+    if isinstance(value, bool):
+        return "`true`" if value else "`false`"
+    if isinstance(value, str):
+        return f'`"{value}"`'
+    if isinstance(value, int | float):
+        return f"`{value}`"
+    return f"`{value!r}`"
+
+
+def default_text(field: FieldInfo) -> str:
+    """The option's default, or what it depends on."""
+    extra = field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}
+    if NEEDED_BY_MODE in extra:
+        return f"required when `mode = \"{extra[NEEDED_BY_MODE]}\"`"
+    if "default_text" in extra:
+        return f"`{extra['default_text']}`"
+    if field.is_required():
+        return "**required**"
+    if field.default is None:
+        return "unset"
+    return _toml(field.default)
+
+
+def _section_type(field: FieldInfo) -> type[Section] | None:
+    annotation = field.annotation
+    return annotation if isinstance(annotation, type) and issubclass(annotation, Section) else None
+
+
+def _table(model: type[BaseModel], names: list[str]) -> Iterator[str]:
+    yield "| option | type | default | meaning |"
+    yield "|---|---|---|---|"
+    for name in names:
+        field = model.model_fields[name]
+        yield (f"| `{name}` | {type_name(field.annotation)} | {default_text(field)} | "
+               f"{_cell(field.description or '')} |")
+
+
+def _sections(model: type[BaseModel], names: list[str], prefix: str) -> Iterator[str]:
+    """Each section field of ``model`` (among ``names``) as its own table, sub-tables after it."""
+    for name in names:
+        section = _section_type(model.model_fields[name])
+        if section is None:
+            continue
+        path = f"{prefix}.{name}"
+        doc = (section.__doc__ or "").strip().split("\n")[0]
+        meaning = doc.split(": ", 1)[1] if ": " in doc else doc
+        scalars = [n for n, f in section.model_fields.items() if _section_type(f) is None]
+        yield ""
+        yield f"### `[{path}]`"
+        yield ""
+        yield _cell(meaning[:1].upper() + meaning[1:])
+        if scalars:
+            yield ""
+            yield from _table(section, scalars)
+        yield from _sections(section, list(section.model_fields), path)
+
+
+def _game(title: str, model: type[Ruleset]) -> Iterator[str]:
+    own = [n for n in model.model_fields if n not in Ruleset.model_fields]
+    scalars = [n for n in own if _section_type(model.model_fields[n]) is None]
+    yield ""
+    yield f"## {title}"
+    yield ""
+    yield _cell((model.__doc__ or "").strip())
+    if scalars:
+        yield ""
+        yield "### `[rulesets.<id>]`"
+        yield ""
+        yield from _table(model, scalars)
+    yield from _sections(model, own, "rulesets.<id>")
+
+
+def reference() -> str:
+    """The whole reference, as Markdown."""
+    shared = list(Ruleset.model_fields)
+    lines = [INTRO.rstrip("\n"), "", "## Every ruleset", "", "### `[rulesets.<id>]`", ""]
+    lines += _table(Ruleset, [n for n in shared if _section_type(Ruleset.model_fields[n]) is None])
+    lines += _sections(Ruleset, shared, "rulesets.<id>")
+    lines += _game("Chess (`game = \"chess\"`)", ChessRuleset)
+    lines += _game("Checkers (`game = \"checkers\"`)", CheckersRuleset)
+    return "\n".join(lines) + "\n"
