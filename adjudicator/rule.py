@@ -17,6 +17,24 @@ class ClaimModule(Protocol):
     def rule(self, case: Case, ruleset: Ruleset, services: Services) -> Ruling: ...
 
 
+def ruleset_for(case: Case, book: RulesetBook) -> Ruleset:
+    """The case's ruleset, when it is one of the case's game and the claim exists in that game.
+
+    :raises ContractError: unknown ruleset, a ruleset for the other game, or a claim that
+        does not exist for this game.
+    """
+    ruleset = book[case.ruleset]
+    if ruleset.game != case.game:
+        raise ContractError(
+            "invalid_field",
+            f"ruleset {ruleset.id!r} is for {ruleset.game}, but the case is a {case.game} game",
+            "ruleset",
+        )
+    if (case.game, case.claim) not in HANDLERS:
+        raise ContractError("unknown_claim", f"claim {case.claim!r} does not exist in {case.game}", "claim")
+    return ruleset
+
+
 def rule(case: Case, book: RulesetBook, services: Services | None = None) -> Ruling:
     """The ruling on ``case`` under its ruleset.
 
@@ -27,16 +45,8 @@ def rule(case: Case, book: RulesetBook, services: Services | None = None) -> Rul
     :raises ContractError: unknown ruleset, a ruleset for the other game, a claim
         that does not exist for this game, or input the claim cannot use.
     """
-    ruleset = book[case.ruleset]
-    if ruleset.game != case.game:
-        raise ContractError(
-            "invalid_field",
-            f"ruleset {ruleset.id!r} is for {ruleset.game}, but the case is a {case.game} game",
-            "ruleset",
-        )
-    path = HANDLERS.get((case.game, case.claim))
-    if path is None:
-        raise ContractError("unknown_claim", f"claim {case.claim!r} does not exist in {case.game}", "claim")
+    ruleset = ruleset_for(case, book)
+    path = HANDLERS[(case.game, case.claim)]
     try:
         module = cast(ClaimModule, importlib.import_module(path))
     except ModuleNotFoundError as exc:

@@ -10,7 +10,8 @@ from typing import Any
 from flask import current_app
 
 from adjudicator.claims import HANDLERS
-from adjudicator.contract import Case, ContractError, parse_case
+from adjudicator.contract import Case, ContractError
+from adjudicator.requirements import checked_case
 from adjudicator.rulesets import RulesetBook
 from web.events.access import ANONYMOUS, Actor, check_may_rule
 from web.events.models import EventFacts
@@ -41,17 +42,12 @@ def is_available(game: str, claim: str) -> bool:
 
 
 def validate(data: object) -> Case:
-    """The case, checked as far as can be without ruling; :class:`ContractError` names the field."""
-    case = parse_case(data)
-    ruleset = book()[case.ruleset]
-    if ruleset.game != case.game:
-        raise ContractError(
-            "invalid_field",
-            f"ruleset {ruleset.id!r} is for {ruleset.game}, but the case is a {case.game} game",
-            "ruleset",
-        )
-    if (case.game, case.claim) not in HANDLERS:
-        raise ContractError("unknown_claim", f"claim {case.claim!r} does not exist in {case.game}", "claim")
+    """The case, checked as far as can be without keeping a ruling (:func:`adjudicator.requirements.examine`:
+    the contract, the ruleset, the required facts, the position), and available here.
+
+    :raises CaseRefused: every problem, the first one's field named.
+    """
+    case = checked_case(data, book())
     if not is_available(case.game, case.claim):
         raise ContractError(
             "not_implemented", f"rulings on {case.claim!r} in {case.game} are not available yet", "claim"
