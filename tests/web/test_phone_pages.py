@@ -116,6 +116,11 @@ def test_the_committee_pages_fit_a_phone_and_pass_axe(site: Site, phone_as: Any)
     assert row is not None and row["height"] >= 44
     page.goto(f"{site.base}/committee/cases/{site.decided}")
     check_page(page, site.base, "phone-committee-decided")
+    assert page.locator("main svg").count() == 1, "the position is drawn once"
+    page.click("#position nav a[aria-label='next move']")
+    page.wait_for_selector("#position .ply-caption:has-text('ply 1 of')")
+    assert page.locator("main svg").count() == 1, "stepping redraws that one board"
+    check_page(page, site.base, "phone-committee-decided-ply1")
     member = phone_as("m1")
     member.goto(f"{site.base}/committee/cases/{site.voting}")
     check_page(member, site.base, "phone-committee-voting")

@@ -179,7 +179,7 @@ def line(case_id: int) -> str | BaseResponse:
     """One position of the recommended line (a fragment for htmx; else the case page at that position)."""
     ply = request.args.get("ply", type=int)
     if not is_htmx():
-        return redirect(url_for("committee.case", case_id=case_id, ply=ply, _anchor="recommendation"), 303)
+        return redirect(url_for("committee.case", case_id=case_id, ply=ply, _anchor="position"), 303)
     context = _line_context(_case_or_404(case_id), ply)
     if context["line"] is None:
         abort(404)
