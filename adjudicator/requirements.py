@@ -79,7 +79,7 @@ def missing_facts(data: Mapping[str, Any]) -> list[MissingFactError]:
     A draw claim's claimant is asked for here only when it is always needed; :func:`examine`
     decides the others.
     """
-    claim = data.get("claim")
+    claim = _text(data.get("claim"))
     missing: list[MissingFactError] = []
     if claim in CLAIMANT_ALWAYS and not data.get("claimant"):
         missing.append(MissingFactError("say who makes the claim", "claimant"))
@@ -90,6 +90,11 @@ def missing_facts(data: Mapping[str, Any]) -> list[MissingFactError]:
     return missing
 
 
+def _text(value: object) -> str | None:
+    """A field that should be a string, when it is one (any other value is the contract's error)."""
+    return value if isinstance(value, str) else None
+
+
 def position_errors(data: Mapping[str, Any]) -> list[ContractError]:
     """A position entered alone (no record) that no game reaches, as ``invalid_fen`` on ``fen``.
 
@@ -98,7 +103,7 @@ def position_errors(data: Mapping[str, Any]) -> list[ContractError]:
     board editors' live warnings and the refusal on submitting are one rule.
     """
     fen = data.get("fen")
-    game = data.get("game", "chess")
+    game = _text(data.get("game", "chess"))
     if game not in ("chess", "checkers") or not isinstance(fen, str) or not fen.strip() or data.get("record"):
         return []
     try:
@@ -145,7 +150,7 @@ def examine(
     problems.extend(m for m in missing_facts(data) if m.field not in fields)
     if "fen" not in fields:
         problems.extend(position_errors(data))
-    asks = data.get("claim") in CLAIMANT_NEEDED - CLAIMANT_ALWAYS and data.get("claimant") is None
+    asks = _text(data.get("claim")) in CLAIMANT_NEEDED - CLAIMANT_ALWAYS and data.get("claimant") is None
     if asks and not fields & {"claim", "claimant"}:
         if problems or case is None:  # only a ruling could tell it does not matter: ask for it with the rest
             problems.append(MissingFactError("say who makes the claim", "claimant"))
