@@ -65,10 +65,13 @@ def start(data: Mapping[str, Any], meta: Mapping[str, Any], source: str, event: 
     """
     from web.db import get_session
     from web.events import resolve_event
+    from web.players import completed_meta
 
     case = validate(data)
     event = event or resolve_event(None)
     actor = actor or ANONYMOUS
-    check_may_rule(get_session(), actor, event, case.ruleset)
+    session = get_session()
+    check_may_rule(session, actor, event, case.ruleset)
     submitter = actor.user.id if actor.user is not None else None
+    meta = completed_meta(session, event, data, meta)  # the players nobody typed
     return adjudicator().submit(case, data, meta, source, event_id=event.id, submitted_by_id=submitter)

@@ -123,3 +123,17 @@ def test_a_batch_answers_a_slip_with_an_error_line_and_goes_on(tmp_path: Path) -
     out = [json.loads(line) for line in proc.stdout.splitlines()]
     assert [o.get("error", {}).get("field") for o in out] == ["clock.flagged", None, "claimant"]
     assert out[0]["error"]["line"] == 1 and out[1]["verdict"] == "rejected" and out[2]["error"]["line"] == 3
+
+
+def test_the_api_takes_the_players_and_round_nobody_gave_from_the_records_tags(app: Flask,
+                                                                             client: FlaskClient) -> None:
+    record = '[Round "5"]\n[White "Ann Alpha"]\n[Black "Bob Beta"]\n\n' + SHUFFLE
+    body = client.post("/api/v1/rulings", json={"ruleset": "fide-standard", "claim": "threefold-repetition",
+                                                "claimant": "white", "record": record}).get_json()
+    page = client.get(f"/rulings/{body['id']}").get_data(as_text=True)
+    assert "Ann Alpha – Bob Beta" in page and "Round 5" in page, "the ruling page names them, as the form's do"
+    assert "Ann Alpha" in client.get("/history?player=alpha").get_data(as_text=True)
+    typed = client.post("/api/v1/rulings", json={"ruleset": "fide-standard", "claim": "threefold-repetition",
+                                                 "claimant": "white", "record": record,
+                                                 "meta": {"first_player": "A. Alpha", "second_player": "B. Beta"}})
+    assert "A. Alpha – B. Beta" in client.get(f"/rulings/{typed.get_json()['id']}").get_data(as_text=True)

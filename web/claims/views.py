@@ -27,8 +27,8 @@ from web.db import get_session
 from web.events import current_actor, remember_case, resolve_event
 from web.events.access import AccessRefused, event_named, may_see_rulings, rulable_events
 from web.events.models import DEFAULT_SLUG, Event
-from web.events.pairings import pairing_for
 from web.htmx import is_htmx
+from web.players import completed_meta
 from web.store import CaseRow
 
 bp = Blueprint("claims", __name__)
@@ -90,45 +90,17 @@ def short_problem(message: str) -> str:
 
 
 def fill_players(claim_form: ClaimForm) -> None:
-    """The players (and the round) nobody typed: from the event's imported pairings for round and board,
-    else from the record's own tags (PGN White/Black; PDN Black/Red and White). Typed names win."""
-    tags = _record_tags(claim_form)
-    if not claim_form.value("round").strip() and tags.get("Round"):
-        claim_form.values["round"] = tags["Round"][:20]
-    if claim_form.value("first_player").strip() or claim_form.value("second_player").strip():
-        return
-    game = None
+    """The players (and the round) nobody typed (:func:`web.players.completed_meta`, as the API fills them),
+    shown on the form. Typed names win."""
     try:
         event = event_named(get_session(), claim_form.value(EVENT_FIELD) or None, EVENT_FIELD)
     except ContractError:
         event = None
-    if event is not None:
-        game = pairing_for(get_session(), event, claim_form.value("round"), claim_form.value("board"))
-    if game is not None:
-        claim_form.values["first_player"] = game.white
-        claim_form.values["second_player"] = game.black
-        return
-    first = tags.get("White") if claim_form.game == "chess" else tags.get("Black") or tags.get("Red")
-    second = tags.get("Black") if claim_form.game == "chess" else tags.get("White")
-    if first or second:
-        claim_form.values["first_player"] = (first or "")[:200]
-        claim_form.values["second_player"] = (second or "")[:200]
-
-
-def _record_tags(claim_form: ClaimForm) -> dict[str, str]:
-    """The first game's tags with a value ("?" and "-" mean unknown in PGN), read leniently."""
-    from adjudicator.movetext import split_games
-
-    record = claim_form.value("record")
-    if not record.lstrip().startswith("["):
-        return {}
-    try:
-        game = next(iter(split_games(record)), None)
-    except Exception:  # the record's own errors are reported when it is ruled on
-        return {}
-    if game is None:
-        return {}
-    return {key: value.strip() for key, value in game.tags if value.strip() not in ("", "?", "-", "??")}
+    keys = ("round", "board", "first_player", "second_player")
+    meta = completed_meta(get_session(), event, {"game": claim_form.game, "record": claim_form.value("record")},
+                          {k: claim_form.value(k) for k in keys})
+    for key in keys:
+        claim_form.values[key] = meta.get(key) or ""
 
 
 @bp.get("/")
