@@ -84,7 +84,7 @@ def test_the_recommended_line_is_stepped_through_move_by_move(app: Flask) -> Non
     plies = [int(p) for _, p in steps]
     last = plies[1]
     assert plies == [1, last, *range(1, last + 1)] and last >= 2, "next and last move, then each move of the line"
-    assert "1. 9-13" in text(page) and "The position now" in text(page)
+    assert "1. 9-13" in text(page) and "The position as entered" in text(page)
     assert page.count("<svg") == 1, "the position is drawn once: the line's board starts on it"
     assert page.index('id="board-line"') > page.index('id="position"'), "in the position's own section"
     fragment = m2.get(f"/committee/cases/{case_id}/line?ply=2", headers={"HX-Request": "true"}).get_data(as_text=True)

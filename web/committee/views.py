@@ -170,7 +170,7 @@ def _line_context(row: CommitteeCase, ply: int | None) -> dict[str, Any]:
         return url_for("committee.line", case_id=row.id, ply=target)
 
     return {"line": line, "presentation": presentation, "ply": line.clamp(ply or 0), "board_for": board_for,
-            "step_url": step_url}
+            "step_url": step_url, "start_caption": "The position as entered"}
 
 
 @bp.get("/cases/<int:case_id>/line")
