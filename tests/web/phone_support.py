@@ -1,7 +1,8 @@
 """What every page must pass on a 390x844 touch phone: it fits the screen, axe-core
 (vendored, web/static/vendor/axe-core-*, loaded from the app's own origin so the CSP allows
 it) finds no WCAG 2 A/AA violation, every tap target is at least 44 px high (a link in a
-line of text aside, as WCAG 2.5.8 allows), and no table header breaks a word over two lines. The checks take a Playwright page."""
+line of text aside, as WCAG 2.5.8 allows), and no table header breaks a word over two lines.
+The checks take a Playwright page."""
 
 from __future__ import annotations
 
@@ -34,10 +35,11 @@ SMALL_TARGETS = """() => [...document.querySelectorAll('a, button, input, select
   .filter((e) => !(e.tagName === 'INPUT' && ['checkbox', 'radio', 'hidden'].includes(e.type)))
   .filter((e) => !(e.tagName === 'LABEL' && !e.querySelector('input[type=checkbox], input[type=radio]')))
   .filter((e) => !(e.tagName === 'A' && getComputedStyle(e).display === 'inline'
-                   && e.parentElement.closest('p, li, td, dd') && e.parentElement.innerText.trim() !== e.innerText.trim()))
+                   && e.parentElement.closest('p, li, td, dd')
+                   && e.parentElement.innerText.trim() !== e.innerText.trim()))
   .filter((e) => e.getBoundingClientRect().height < 44)
-  .map((e) => `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''} "${(e.innerText || e.value || '').trim().slice(0, 30)}" `
-              + `${Math.round(e.getBoundingClientRect().height)} px`)"""
+  .map((e) => `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''} `
+              + `"${(e.innerText || e.value || '').trim().slice(0, 30)}" ${Math.round(e.getBoundingClientRect().height)} px`)"""
 
 
 BROKEN_WORDS = """() => [...document.querySelectorAll('th, .ruling-row .top > span:last-child')]
