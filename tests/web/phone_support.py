@@ -39,7 +39,8 @@ SMALL_TARGETS = """() => [...document.querySelectorAll('a, button, input, select
                    && e.parentElement.innerText.trim() !== e.innerText.trim()))
   .filter((e) => e.getBoundingClientRect().height < 44)
   .map((e) => `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''} `
-              + `"${(e.innerText || e.value || '').trim().slice(0, 30)}" ${Math.round(e.getBoundingClientRect().height)} px`)"""
+              + `"${(e.innerText || e.value || '').trim().slice(0, 30)}" `
+              + `${Math.round(e.getBoundingClientRect().height)} px`)"""
 
 
 BROKEN_WORDS = """() => [...document.querySelectorAll('th, .ruling-row .top > span:last-child')]
