@@ -475,6 +475,33 @@ def test_every_claim_answers_bad_input_with_a_ruling_or_a_named_field(
     run()
 
 
+@pytest.mark.parametrize(("game", "claim"), PAIRS)
+def test_the_check_before_ruling_names_a_field_for_every_problem_it_finds(
+    game: str, claim: str, book: RulesetBook, services: Services
+) -> None:
+    """adjudicator.requirements.examine (the form's, the API's and the command line's check before a
+    ruling): any document, even one whose game, claim or claimant is of the wrong type, gets a list of
+    contract errors naming fields, never another exception; a case it lets through is ruled as above."""
+    from adjudicator.requirements import refusals
+
+    @settings(FUZZ, max_examples=max(10, FUZZ.max_examples // 2))
+    @given(cases(game, claim, _rulesets(book, game)),
+           st.sampled_from([None, None, "game", "claim", "claimant", "clock", "fen", "record"]), ANY)
+    def run(data: dict[str, Any], spoilt: str | None, value: Any) -> None:
+        if spoilt is not None:
+            data = {**data, spoilt: value}
+        problems = refusals(data, book, services)
+        for problem in problems:
+            assert isinstance(problem, ContractError) and problem.field and problem.message
+            assert problem.field.split(".")[0].split("[")[0] in _KNOWN | set(EXTRA_VALUES), problem.field
+        if problems:
+            event(f"refused on {problems[0].field}")
+        else:
+            event(check_answer(data, book, services))
+
+    run()
+
+
 @pytest.mark.parametrize("claim", ["unfinished-game", "insufficient-losing-chances"])
 def test_with_the_engine_a_few_cases_answer_too(claim: str, config: dict[str, Any], book: RulesetBook) -> None:
     """The claims that consult Stockfish, a few examples only (each search costs about a second)."""

@@ -7,8 +7,8 @@ from typing import Any
 
 from flask import current_app
 
-from adjudicator.contract import Case, parse_case
-from adjudicator.rule import check
+from adjudicator.contract import Case
+from adjudicator.requirements import checked_case
 from adjudicator.rulesets import RulesetBook
 from web.events.access import ANONYMOUS, Actor, check_may_rule
 from web.events.models import EventFacts
@@ -26,11 +26,12 @@ def book() -> RulesetBook:
 
 
 def validate(data: object) -> Case:
-    """The case, checked as far as can be without ruling (the domain's own check, :func:`adjudicator.rule.check`);
-    :class:`ContractError` names the field."""
-    case = parse_case(data)
-    check(case, book())
-    return case
+    """The case, checked as far as can be without keeping a ruling (:func:`adjudicator.requirements.examine`:
+    the contract, the ruleset and claim by :func:`adjudicator.rule.check`, the required facts, the position).
+
+    :raises CaseRefused: every problem, the first one's field named.
+    """
+    return checked_case(data, book())
 
 
 def start(data: Mapping[str, Any], meta: Mapping[str, Any], source: str, event: EventFacts | None = None,
@@ -43,10 +44,13 @@ def start(data: Mapping[str, Any], meta: Mapping[str, Any], source: str, event: 
     """
     from web.db import get_session
     from web.events import resolve_event
+    from web.players import completed_meta
 
     case = validate(data)
     event = event or resolve_event(None)
     actor = actor or ANONYMOUS
-    check_may_rule(get_session(), actor, event, case.ruleset)
+    session = get_session()
+    check_may_rule(session, actor, event, case.ruleset)
     submitter = actor.user.id if actor.user is not None else None
+    meta = completed_meta(session, event, data, meta)  # the players nobody typed
     return adjudicator().submit(case, data, meta, source, event_id=event.id, submitted_by_id=submitter)

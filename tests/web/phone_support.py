@@ -1,6 +1,8 @@
-"""What every page must pass on a 390x844 touch phone: it fits the screen, and axe-core
+"""What every page must pass on a 390x844 touch phone: it fits the screen, axe-core
 (vendored, web/static/vendor/axe-core-*, loaded from the app's own origin so the CSP allows
-it) finds no WCAG 2 A/AA violation. Both checks take a Playwright page."""
+it) finds no WCAG 2 A/AA violation, every tap target is at least 44 px high (a link in a
+line of text aside, as WCAG 2.5.8 allows), and no table header breaks a word over two lines.
+The checks take a Playwright page."""
 
 from __future__ import annotations
 
@@ -28,10 +30,46 @@ def axe_violations(page: Any, base: str) -> list[str]:
     return [str(v) for v in found]
 
 
+SMALL_TARGETS = """() => [...document.querySelectorAll('a, button, input, select, textarea, summary, label')]
+  .filter((e) => e.offsetParent !== null && e.getClientRects().length)
+  .filter((e) => !(e.tagName === 'INPUT' && ['checkbox', 'radio', 'hidden'].includes(e.type)))
+  .filter((e) => !(e.tagName === 'LABEL' && !e.querySelector('input[type=checkbox], input[type=radio]')))
+  .filter((e) => !(e.tagName === 'A' && getComputedStyle(e).display === 'inline'
+                   && e.parentElement.closest('p, li, td, dd')
+                   && e.parentElement.innerText.trim() !== e.innerText.trim()))
+  .filter((e) => e.getBoundingClientRect().height < 44)
+  .map((e) => `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''} `
+              + `"${(e.innerText || e.value || '').trim().slice(0, 30)}" `
+              + `${Math.round(e.getBoundingClientRect().height)} px`)"""
+
+
+BROKEN_WORDS = """() => [...document.querySelectorAll('th, .ruling-row .top > span:last-child')]
+  .filter((e) => e.offsetParent !== null && /^\\S+$/.test(e.innerText.trim()))
+  .filter((e) => { const r = document.createRange(); r.selectNodeContents(e);
+                   return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size > 1 })
+  .map((e) => e.innerText.trim())"""
+
+
+def broken_words(page: Any) -> list[str]:
+    """Table headers and list statuses of one word that the screen breaks over two lines."""
+    return [str(w) for w in page.evaluate(BROKEN_WORDS)]
+
+
+def small_targets(page: Any) -> list[str]:
+    """Tap targets (links, buttons, fields, a checkbox's label) under 44 px high; a link inside a line of
+    text is not one (WCAG 2.5.8's inline exception), nor a checkbox inside its label (the label is)."""
+    return [str(t) for t in page.evaluate(SMALL_TARGETS)]
+
+
 def check_page(page: Any, base: str, name: str) -> None:
-    """The page fits a 390 px screen and has no WCAG 2 A/AA violation; its screenshot is saved."""
+    """The page fits a 390 px screen, has no WCAG 2 A/AA violation and no tap target under 44 px;
+    its screenshot is saved."""
     shot(page, name)
     width = scroll_width(page)
     assert width <= PHONE["width"], f"{name}: {width} px wide on a {PHONE['width']} px screen"
     violations = axe_violations(page, base)
     assert violations == [], f"{name}: {violations}"
+    small = small_targets(page)
+    assert small == [], f"{name}: tap targets under 44 px: {small}"
+    broken = broken_words(page)
+    assert broken == [], f"{name}: words broken mid-word: {broken}"

@@ -3,6 +3,7 @@ PDN FEN without a request to the server, and the FEN it writes is the server's (
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Any
 
@@ -72,3 +73,59 @@ def test_taps_edit_the_board_in_the_page(live_server: str, phone: Any) -> None:
                              ".map((e) => e.getBoundingClientRect().height)")
     assert max(heights) - min(heights) < 2, f"a piece's label wraps: {heights}"
     check_page(phone, live_server, "checkers-editor-start")
+
+
+STATUS = "#checkers-editor [data-position-status]"
+
+
+def server_refuses(base: str, page: Any, fen: str) -> str:
+    """What the claim form says of ``fen`` on submitting it (a flag claim on the position alone), as the
+    editor words it: the server's refusal on the fen field, else "Legal position"."""
+    token = page.input_value("input[name=csrf_token]")  # the page's own session and token
+    response = page.request.post(f"{base}/claims", max_redirects=0, form={
+        "csrf_token": token, "game": "checkers", "ruleset": "acf", "claim": "flag", "claimant": "red", "fen": fen,
+        "clock_red": "0:01:00", "clock_white": "0:00:00", "flagged": "white"})
+    found = re.search(r'<div class="error" id="fen-error">([^<]*)</div>', response.text())
+    if found is None:
+        assert response.status in (200, 303), response.status
+        return "Legal position"
+    assert response.status == 422
+    return "Invalid position: " + re.sub(r"^fen is not a checkers position: ('[^']*': )?", "",
+                                         html.unescape(found.group(1)))
+
+
+def wait_status(page: Any, text: str) -> None:
+    page.wait_for_function("([sel, text]) => document.querySelector(sel).textContent === text", arg=[STATUS, text])
+
+
+def tap(page: Any, piece: str, *squares: int) -> None:
+    page.check(f'input[name="checkers_piece"][value="{piece}"]', force=True)
+    for square in squares:
+        page.click(f'#checkers-editor [data-square="{square}"]')
+
+
+def test_the_editor_warns_live_of_a_position_the_server_refuses(live_server: str, phone: Any) -> None:
+    open_checkers(phone, live_server)
+    phone.click("#checkers-editor button[value=start]")
+    wait_status(phone, "Legal position")
+    tap(phone, "w", 17)  # a 13th white man
+    fen = phone.input_value("#f-fen")
+    wait_status(phone, server_refuses(live_server, phone, fen))
+    assert phone.inner_text(STATUS).startswith("Invalid position: White has 13 pieces; a side has at most 12")
+    check_page(phone, live_server, "checkers-editor-invalid")
+    tap(phone, "x", 17)
+    wait_status(phone, "Legal position")
+    phone.click("#checkers-editor button[value=clear]")
+    wait_status(phone, server_refuses(live_server, phone, phone.input_value("#f-fen")))
+    assert "no pieces on the board" in phone.inner_text(STATUS)
+    tap(phone, "r", 30)  # a red man on Red's crowning row (29-32) is a king
+    tap(phone, "w", 5)
+    wait_status(phone, server_refuses(live_server, phone, phone.input_value("#f-fen")))
+    assert "Red has a man on square 30, its crowning row" in phone.inner_text(STATUS)
+    tap(phone, "R", 30)
+    wait_status(phone, "Legal position")
+    assert server_refuses(live_server, phone, phone.input_value("#f-fen")) == "Legal position"
+    phone.fill("#f-fen", "B:W1-13:B20")  # typed, not tapped: checked the same way
+    phone.dispatch_event("#f-fen", "change")
+    wait_status(phone, server_refuses(live_server, phone, "B:W1-13:B20"))
+    assert phone.get_attribute(STATUS, "role") == "status", "read out by a screen reader as it changes"

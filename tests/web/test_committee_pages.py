@@ -85,14 +85,16 @@ def test_the_recommended_line_is_stepped_through_move_by_move(app: Flask) -> Non
     last = plies[1]
     assert plies == [1, last, *range(1, last + 1)] and last >= 2, "next and last move, then each move of the line"
     opening = re.search(r"\b1\. (\d+[-x]\d+(?:x\d+)*) (\d+[-x]\d+(?:x\d+)*)", text(page))
-    assert opening is not None and "The position now" in text(page), "the line, from its first move"
+    assert opening is not None and "The position as entered" in text(page), "the line, from its first move"
     second = opening.group(2)  # the line depends on the endgame database built (4 or 5 pieces)
+    assert page.count("<svg") == 1, "the position is drawn once: the line's board starts on it"
+    assert page.index('id="board-line"') > page.index('id="position"'), "in the position's own section"
     fragment = m2.get(f"/committee/cases/{case_id}/line?ply=2", headers={"HX-Request": "true"}).get_data(as_text=True)
     assert "<html" not in fragment and f"After 1... {second}" in text(fragment) and "<svg" in fragment
     assert "(ply 2 of" in text(fragment)
     plain = m2.get(f"/committee/cases/{case_id}/line?ply=2")  # without JavaScript: the page at that move
     assert plain.status_code == 303
-    assert plain.headers["Location"].endswith(f"/committee/cases/{case_id}?ply=2#recommendation")
+    assert plain.headers["Location"].endswith(f"/committee/cases/{case_id}?ply=2#position")
     assert f"After 1... {second}" in text(m2.get(plain.headers["Location"]).get_data(as_text=True))
     outsider = login(app, "m1")  # not seated on this case
     assert outsider.get(f"/committee/cases/{case_id}/line?ply=1", headers={"HX-Request": "true"}).status_code == 403

@@ -116,6 +116,11 @@ def test_the_committee_pages_fit_a_phone_and_pass_axe(site: Site, phone_as: Any)
     assert row is not None and row["height"] >= 44
     page.goto(f"{site.base}/committee/cases/{site.decided}")
     check_page(page, site.base, "phone-committee-decided")
+    assert page.locator("main svg").count() == 1, "the position is drawn once"
+    page.click("#position nav a[aria-label='next move']")
+    page.wait_for_selector("#position .ply-caption:has-text('ply 1 of')")
+    assert page.locator("main svg").count() == 1, "stepping redraws that one board"
+    check_page(page, site.base, "phone-committee-decided-ply1")
     member = phone_as("m1")
     member.goto(f"{site.base}/committee/cases/{site.voting}")
     check_page(member, site.base, "phone-committee-voting")
@@ -156,3 +161,50 @@ def test_a_trf_import_fills_the_players_for_round_and_board(site: Site, phone_as
     page.wait_for_function("() => document.querySelector('#f-first_player').value === 'Beta, Bob'")
     assert page.input_value("#f-second_player") == "Alpha, Ann"
     check_page(page, site.base, "phone-claim-players-filled")
+
+
+def test_a_job_a_refused_slip_and_a_missing_page_fit_a_phone_and_pass_axe(
+    site: Site, phone_as: Any, stand_ins: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.web import fake_claims
+
+    monkeypatch.setattr(fake_claims, "SLOW_STEP_SECONDS", 0.5)  # 20 s of "engine work": time to look at it
+    page = phone_as("tina")
+    page.goto(f"{site.base}/claims/new")
+    page.select_option("#f-claim", "flag")
+    page.wait_for_selector("#f-clock_black")
+    page.fill("#f-fen", "4k3/8/8/8/8/8/8/4K2R b K - 0 1")
+    page.check('input[name="claimant"][value="white"]', force=True)
+    page.fill("#f-clock_white", "0:01:10")
+    page.fill("#f-clock_black", "0:00:00")
+    page.click("#claim-submit")
+    page.wait_for_selector("#flagged-error")
+    check_page(page, site.base, "phone-claim-refused-slip")
+    page.goto(f"{site.base}/claims/new")
+    page.select_option("#f-claim", stand_ins["slow"])
+    page.wait_for_selector(f'#f-claim option[value="{stand_ins["slow"]}"][selected]', state="attached")
+    page.fill("#f-fen", "8/8/8/4k3/8/8/4K3/7R w - - 0 1")
+    page.click("#claim-submit")
+    page.wait_for_url(re.compile(r"/cases/\d+$"))
+    page.wait_for_function("() => document.querySelector('#job-progress')?.value > 0")
+    check_page(page, site.base, "phone-job-progress")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#cancel")
+    page.wait_for_selector("#job-state:has-text('Cancelled')")
+    check_page(page, site.base, "phone-job-cancelled")
+    missing = page.goto(f"{site.base}/rulings/999999")
+    assert missing is not None and missing.status == 404
+    check_page(page, site.base, "phone-not-found")
+
+
+def test_the_decided_appeal_fits_a_phone_and_passes_axe(site: Site, phone_as: Any) -> None:
+    page = phone_as("april")
+    page.goto(f"{site.base}/appeals/{site.appeal}")
+    page.check('input[name="outcome"][value="upheld"]', force=True)
+    page.fill("#d-reasons", "The committee's 2-1 vote stands under the unanimity rule.")
+    page.click("#decision button[type=submit]")
+    page.wait_for_selector("#decision [data-outcome]")
+    assert page.inner_text("#decision [data-outcome]") == "upheld"
+    check_page(page, site.base, "phone-appeal-decided")
+    visible = page.locator("main").inner_text()
+    assert "{" not in visible, "raw JSON shows by default"

@@ -19,7 +19,9 @@ CASE: dict[str, Any] = {
         "game": {"type": "string", "enum": ["chess", "checkers"], "default": "chess"},
         "ruleset": {"type": "string", "description": "a ruleset id from config.toml", "examples": ["fide-standard"]},
         "claim": {"type": "string", "enum": list(CLAIMS)},
-        "claimant": {"type": "string", "description": "white/black (chess), red/white (checkers; black = red)"},
+        "claimant": {"type": "string", "description": "white/black (chess), red/white (checkers; black = red). "
+                     "Required for insufficient-losing-chances, and for a threefold, fifty- or forty-move claim "
+                     "unless the ruling is the same whoever claims (the game ended without a claim)"},
         "record": {"type": ["string", "null"], "description": "PGN (chess) or PDN (checkers)"},
         "start_fen": {"type": ["string", "null"]},
         "fen": {"type": ["string", "null"], "description": "the position on the board now"},
@@ -30,7 +32,9 @@ CASE: dict[str, Any] = {
                 "white": CLOCK_READING,
                 "black": CLOCK_READING,
                 "red": CLOCK_READING,
-                "flagged": {"type": "array", "items": {"type": "string"}, "description": "first to fall first"},
+                "flagged": {"type": "array", "items": {"type": "string"},
+                            "description": "first to fall first; on a flag claim, given and empty is refused "
+                            "(leave it out to let clocks at 0 say whose flag is down)"},
             },
         },
         "time_control": {"type": ["string", "null"], "examples": ["40/5400+30:1800+30", "G/30;d5"]},
@@ -73,19 +77,23 @@ RULING: dict[str, Any] = {
     },
 }
 
+ERROR_ITEM: dict[str, Any] = {
+    "type": "object",
+    "required": ["code", "message"],
+    "properties": {
+        "code": {"type": "string"},
+        "message": {"type": "string"},
+        "field": {"type": ["string", "null"], "description": "the input field at fault"},
+    },
+}
+
 ERROR: dict[str, Any] = {
     "type": "object",
     "required": ["error"],
     "properties": {
-        "error": {
-            "type": "object",
-            "required": ["code", "message"],
-            "properties": {
-                "code": {"type": "string"},
-                "message": {"type": "string"},
-                "field": {"type": ["string", "null"], "description": "the input field at fault"},
-            },
-        }
+        "error": ERROR_ITEM,
+        "errors": {"type": "array", "items": ERROR_ITEM, "minItems": 2,
+                   "description": "a case refused for several reasons: every one, the first being `error`"},
     },
 }
 
@@ -231,7 +239,8 @@ def rulings_paths() -> dict[str, Any]:
                 "responses": {
                     "201": _json("Ruling", "the ruling, stored"),
                     **WRITE_ERRORS,
-                    "422": _error("the case breaks the contract (the field is named)"),
+                    "422": _error("the case breaks the contract or lacks a fact the claim needs (the field is "
+                                  "named; nothing is stored)"),
                     "503": _error("no ruling now: the analysis cannot be done (engine_unavailable), failed, "
                                   "or took longer than the API waits (not_ready); nothing is stored as a ruling"),
                 },

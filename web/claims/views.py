@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response
 
-from adjudicator.contract import ContractError, parse_case
-from adjudicator.requirements import missing_facts, position_errors
+from adjudicator.contract import ContractError
+from adjudicator.requirements import CaseRefused, position_errors
 from web import submit
 from web.boards import checkers_grid, edit_checkers
 from web.claims.forms import (
@@ -26,8 +27,8 @@ from web.db import get_session
 from web.events import current_actor, remember_case, resolve_event
 from web.events.access import AccessRefused, event_named, may_see_rulings, rulable_events
 from web.events.models import DEFAULT_SLUG, Event
-from web.events.pairings import pairing_for
 from web.htmx import is_htmx
+from web.players import completed_meta
 from web.store import CaseRow
 
 bp = Blueprint("claims", __name__)
@@ -63,6 +64,7 @@ def render_form(claim_form: ClaimForm, status: int = 200) -> tuple[str, int]:
         "side_label": side_label,
         "checkers_grid": checkers_grid(claim_form.value("fen")) if game == "checkers" else [],
         "red_to_move": not claim_form.value("fen").strip().upper().startswith("W"),
+        "checkers_status": _checkers_status(claim_form) if game == "checkers" else None,
         "events": rulable_events(get_session(), current_actor()),
         "findings": FINDINGS,
         "requests": REQUESTS,
@@ -72,46 +74,33 @@ def render_form(claim_form: ClaimForm, status: int = 200) -> tuple[str, int]:
     return render_template(template, **context), status
 
 
+def _checkers_status(claim_form: ClaimForm) -> dict[str, str] | None:
+    """What the checkers editor says of its position (drawn by the server for a page without JavaScript)."""
+    fen = claim_form.value("fen").strip()
+    if not fen or claim_form.value("record").strip():
+        return None
+    problem = position_status("checkers", fen)
+    return {"text": "Legal position", "cls": "is-legal"} if problem is None else {
+        "text": f"Invalid position: {short_problem(problem)}", "cls": "is-illegal"}
+
+
+def short_problem(message: str) -> str:
+    """A position's problem without the field and the FEN (the editor shows them already)."""
+    return re.sub(r"^fen is not (?:a legal position|a checkers position|a position): (?:'[^']*': )?", "", message)
+
+
 def fill_players(claim_form: ClaimForm) -> None:
-    """The players (and the round) nobody typed: from the event's imported pairings for round and board,
-    else from the record's own tags (PGN White/Black; PDN Black/Red and White). Typed names win."""
-    tags = _record_tags(claim_form)
-    if not claim_form.value("round").strip() and tags.get("Round"):
-        claim_form.values["round"] = tags["Round"][:20]
-    if claim_form.value("first_player").strip() or claim_form.value("second_player").strip():
-        return
-    game = None
+    """The players (and the round) nobody typed (:func:`web.players.completed_meta`, as the API fills them),
+    shown on the form. Typed names win."""
     try:
         event = event_named(get_session(), claim_form.value(EVENT_FIELD) or None, EVENT_FIELD)
     except ContractError:
         event = None
-    if event is not None:
-        game = pairing_for(get_session(), event, claim_form.value("round"), claim_form.value("board"))
-    if game is not None:
-        claim_form.values["first_player"] = game.white
-        claim_form.values["second_player"] = game.black
-        return
-    first = tags.get("White") if claim_form.game == "chess" else tags.get("Black") or tags.get("Red")
-    second = tags.get("Black") if claim_form.game == "chess" else tags.get("White")
-    if first or second:
-        claim_form.values["first_player"] = (first or "")[:200]
-        claim_form.values["second_player"] = (second or "")[:200]
-
-
-def _record_tags(claim_form: ClaimForm) -> dict[str, str]:
-    """The first game's tags with a value ("?" and "-" mean unknown in PGN), read leniently."""
-    from adjudicator.movetext import split_games
-
-    record = claim_form.value("record")
-    if not record.lstrip().startswith("["):
-        return {}
-    try:
-        game = next(iter(split_games(record)), None)
-    except Exception:  # the record's own errors are reported when it is ruled on
-        return {}
-    if game is None:
-        return {}
-    return {key: value.strip() for key, value in game.tags if value.strip() not in ("", "?", "-", "??")}
+    keys = ("round", "board", "first_player", "second_player")
+    meta = completed_meta(get_session(), event, {"game": claim_form.game, "record": claim_form.value("record")},
+                          {k: claim_form.value(k) for k in keys})
+    for key in keys:
+        claim_form.values[key] = meta.get(key) or ""
 
 
 @bp.get("/")
@@ -158,14 +147,22 @@ def redraw() -> tuple[str, int]:
 
 @bp.get("/claims/position")
 def check_position() -> Response:
-    """The board editor's live check of the position it sets up: the very check a submitted
+    """The board editors' live check of the position they set up: the very check a submitted
     position-only claim gets (:func:`adjudicator.requirements.position_errors`), as JSON
-    ``{"fen", "is_legal", "message"}`` (``is_legal`` null for no position)."""
-    fen = request.args.get("fen", "")[:120].strip()
+    ``{"fen", "is_legal", "message"}`` (``is_legal`` null for no position). ``game``: ``chess``
+    (the default) or ``checkers``."""
+    fen = request.args.get("fen", "")[:200].strip()
+    game = "checkers" if request.args.get("game") == "checkers" else "chess"
     if not fen:
         return jsonify({"fen": "", "is_legal": None, "message": None})
-    errors = position_errors({"game": "chess", "fen": fen})
-    return jsonify({"fen": fen, "is_legal": not errors, "message": errors[0].message if errors else None})
+    status = position_status(game, fen)
+    return jsonify({"fen": fen, "is_legal": status is None, "message": status})
+
+
+def position_status(game: str, fen: str) -> str | None:
+    """Why the position entered alone would be refused on submitting (None: it would not)."""
+    errors = position_errors({"game": game, "fen": fen})
+    return errors[0].message if errors else None
 
 
 @bp.post("/claims")
@@ -183,22 +180,14 @@ def create() -> Response | tuple[str, int]:
     try:
         event = resolve_event(claim_form.value(EVENT_FIELD) or None, EVENT_FIELD)
         data, meta = to_case(claim_form, event.ruleset or default_ruleset(claim_form.game))
-        problems: list[ContractError] = []
-        try:
-            parse_case(data)  # what the contract refuses, shown together with the missing facts
-        except ContractError as exc:
-            problems.append(exc)
-        problems.extend(missing_facts(data))
-        if not any(p.field == "fen" for p in problems):
-            problems.extend(position_errors(data))
-        if problems:  # a slip on the form: refused before any ruling is made or stored
-            for problem in problems:
-                claim_form.add_error(problem, visible)
-            return render_form(claim_form, 422)
         job = submit.start(data, meta, "web", event, current_actor())
     except AccessRefused as exc:
         claim_form.general_errors.append(exc.message)
         return render_form(claim_form, exc.status if exc.status != 401 else 403)
+    except CaseRefused as exc:  # a slip on the form: refused before any ruling is made or stored, all at once
+        for problem in exc.problems:
+            claim_form.add_error(problem, visible)
+        return render_form(claim_form, 422)
     except ContractError as exc:
         claim_form.add_error(exc, visible)
         return render_form(claim_form, 422)

@@ -6,7 +6,8 @@ import argparse
 from typing import Any
 
 from adjudicator import json_input
-from adjudicator.contract import ContractError, parse_case
+from adjudicator.contract import ContractError
+from adjudicator.requirements import checked_case
 from adjudicator.rule import rule
 from adjudicator.rulesets import RulesetBook
 from adjudicator.services import Services
@@ -27,7 +28,9 @@ def decode(text: str, field: str = "case") -> object:
 
 
 def rule_json(data: object, book: RulesetBook, services: Services) -> dict[str, Any]:
-    return rule(parse_case(data), book, services).to_json()
+    """The ruling on a case, once :func:`adjudicator.requirements.checked_case` finds it can be ruled on
+    (the same check as the claim form's and the API's; :class:`CaseRefused` exits 2 naming the field)."""
+    return rule(checked_case(data, book, services), book, services).to_json()
 
 
 def run(args: argparse.Namespace) -> int:

@@ -170,7 +170,7 @@ def _line_context(row: CommitteeCase, ply: int | None) -> dict[str, Any]:
         return url_for("committee.line", case_id=row.id, ply=target)
 
     return {"line": line, "presentation": presentation, "ply": line.clamp(ply or 0), "board_for": board_for,
-            "step_url": step_url}
+            "step_url": step_url, "start_caption": "The position as entered"}
 
 
 @bp.get("/cases/<int:case_id>/line")
@@ -179,7 +179,7 @@ def line(case_id: int) -> str | BaseResponse:
     """One position of the recommended line (a fragment for htmx; else the case page at that position)."""
     ply = request.args.get("ply", type=int)
     if not is_htmx():
-        return redirect(url_for("committee.case", case_id=case_id, ply=ply, _anchor="recommendation"), 303)
+        return redirect(url_for("committee.case", case_id=case_id, ply=ply, _anchor="position"), 303)
     context = _line_context(_case_or_404(case_id), ply)
     if context["line"] is None:
         abort(404)

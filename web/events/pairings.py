@@ -10,7 +10,7 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 from adjudicator.trf import parse_trf
 from web.audit import append, now
 from web.db import Base
-from web.events.models import Event
+from web.events.models import Event, EventFacts
 
 
 class Pairing(Base):
@@ -47,7 +47,7 @@ def import_trf(session: Session, event: Event, text: str, actor: str) -> int:
     return len(tournament.pairings)
 
 
-def pairing_for(session: Session, event: Event, round_text: str, board_text: str) -> Pairing | None:
+def pairing_for(session: Session, event: EventFacts, round_text: str, board_text: str) -> Pairing | None:
     """The game on that board in that round (round and board as typed: whole numbers)."""
     if not (round_text.strip().isdigit() and board_text.strip().isdigit()):
         return None

@@ -1,9 +1,16 @@
-"""The printable sheet's diagram: the position the game goes on from.
+"""The printable sheet: its diagram, its evidence in words, and a layout that fits one A4 page.
 
-After an illegal move the arbiter sets up the position before it (FIDE 7.5.1, US Chess 11A,
-ACF: the position before the improper move), so that is the diagram, with the illegal move's
-squares shaded to show which piece was touched. Any other ruling shows the position the
-ruling page opens on.
+The diagram is the position the game goes on from. After an illegal move the arbiter sets up
+the position before it (FIDE 7.5.1, US Chess 11A, ACF: the position before the improper move),
+so that is the diagram, with the illegal move's squares shaded to show which piece was
+touched. Any other ruling shows the position the ruling page opens on.
+
+The sheet is signed at the board, so everything the signatures confirm is on page 1, and
+the signatures close page 1. :func:`sheet_pdf` tries the layouts of :data:`LAYOUTS` in order
+and keeps the first that holds: the whole sheet on one page (compact evidence in two
+columns); else page 1 with each piece of evidence shortened to a line and "continued on
+page 2", where the evidence stands in full; else (a ruling whose own reasons fill the page)
+the ruling and the signatures on page 1, the articles and the evidence after them.
 """
 
 from __future__ import annotations
@@ -14,7 +21,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from web.boards import checkers_svg, chess_svg
-from web.evidence import Line, Presentation
+from web.evidence import LINE_KEYS, Line, Presentation
+
+LAYOUTS = ("whole", "continued", "ruling-first")
+"""The sheet's layouts, most compact first (see the module docstring)."""
+
+SHORT_FACT = 110
+"""Characters of one piece of evidence on page 1 when it continues on page 2 (about one line)."""
+
+SIGNATURES, CONTINUED = "signatures", "continued"
+"""The anchors (element ids) :func:`sheet_pdf` looks for: the signatures, page 2's heading."""
 
 BoardFor = Callable[[Line | None, Presentation, int | None, int], str]
 
@@ -69,3 +85,68 @@ def sheet_diagram(claim: str, ruling: Mapping[str, Any], presentation: Presentat
         return Diagram(svg, "The position of the claim" if svg else "")
     step = line.step(line.focus)
     return Diagram(svg, f"Position after {step.label} (ply {line.focus})" if step else "Start position")
+
+
+def readable(value: Any, depth: int = 0) -> str:
+    """A piece of evidence in words for paper: ``key: value; ...`` rather than JSON."""
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, str | int | float):
+        return str(value)
+    if isinstance(value, Mapping):
+        text = "; ".join(f"{str(k).replace('_', ' ')}: {readable(v, depth + 1)}" for k, v in value.items())
+        return f"({text})" if depth else text
+    if isinstance(value, list | tuple):
+        text = ", ".join(readable(v, depth + 1) for v in value)
+        return f"[{text}]" if depth and any(isinstance(v, Mapping | list | tuple) for v in value) else text
+    return str(value)
+
+
+def sheet_facts(evidence: Mapping[str, Any], presentation: Presentation,
+                limit: int | None = None) -> list[tuple[str, str]]:
+    """The evidence as (label, words), each cut to ``limit`` characters when given; a move list the
+    sheet shows as a line (with its moves in notation) is left to that line."""
+    shown_as_lines = {key.split("-", 1)[0] for key in presentation.lines if key != "game"} | set(LINE_KEYS)
+    facts = []
+    for key, value in evidence.items():
+        if key in shown_as_lines and isinstance(value, list):
+            continue
+        text = readable(value)
+        if limit is not None and len(text) > limit:
+            text = text[: limit - 1].rstrip(" ;,(") + "…"
+        facts.append((str(key).replace("_", " "), text))
+    return facts
+
+
+def line_words(line: Line, limit: int | None = None) -> str:
+    """A line's moves in notation, the first ``limit`` of them when given (and how many more)."""
+    labels = [s.label for s in line.steps]
+    if limit is None or len(labels) <= limit:
+        return " ".join(labels)
+    return " ".join(labels[:limit]) + f" … ({len(labels) - limit} more)"
+
+
+def sheet_pdf(render: Callable[[str], str], base_url: str | None = None) -> tuple[bytes, str]:
+    """The sheet as PDF, in the first layout of :data:`LAYOUTS` that holds; with the layout's name.
+
+    ``render(layout)`` gives the sheet's HTML in that layout. A layout holds when the signatures
+    are on page 1 and, for ``whole``, nothing else is past it; for ``continued``, page 2 begins
+    with the continuation (page 1 did not run over).
+    """
+    from weasyprint import HTML
+
+    document = None
+    for layout in LAYOUTS:
+        document = HTML(string=render(layout), base_url=base_url).render()
+        pages = [set(page.anchors) for page in document.pages]
+        on_first = SIGNATURES in pages[0]
+        if layout == "whole" and on_first and len(pages) == 1:
+            break
+        if layout == "continued" and on_first and len(pages) > 1 and CONTINUED in pages[1]:
+            break
+    assert document is not None
+    return document.write_pdf(), layout

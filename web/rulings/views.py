@@ -20,7 +20,7 @@ from web.events.models import Event
 from web.evidence import Line, Presentation, present
 from web.htmx import is_htmx
 from web.jobs import Job
-from web.rulings.sheet import sheet_diagram
+from web.rulings.sheet import SHORT_FACT, line_words, sheet_diagram, sheet_facts, sheet_pdf
 from web.store import CaseRow, RulingRow
 
 bp = Blueprint("rulings", __name__)
@@ -74,6 +74,8 @@ def context_for(ruling: RulingRow, case: CaseRow) -> dict[str, Any]:
     data = ruling.data
     case_data = case.data
     presentation = present(case_data, data)
+    found = data.get("evidence")
+    evidence: dict[str, Any] = found if isinstance(found, dict) else {}
     game = case.game
     sides = ("red", "white") if game == "checkers" else ("white", "black")
     clock = case_data.get("clock") or {}
@@ -99,6 +101,10 @@ def context_for(ruling: RulingRow, case: CaseRow) -> dict[str, Any]:
         "hms": hms,
         "board_for": board_for,
         "diagram": sheet_diagram(case.claim, data, presentation, board_for),
+        "layout": "whole",
+        "evidence_full": sheet_facts(evidence, presentation),
+        "evidence_short": sheet_facts(evidence, presentation, SHORT_FACT),
+        "line_words": line_words,
         "ruled_at": ruling.created_at.strftime("%Y-%m-%d %H:%M UTC"),
     }
 
@@ -164,13 +170,12 @@ def board(ruling_id: int) -> str | Response:
 
 @bp.get("/rulings/<int:ruling_id>/sheet.pdf")
 def sheet(ruling_id: int) -> Response:
-    """The printable ruling sheet (PDF): diagram, claim, ruling, articles, evidence, signatures."""
-    from weasyprint import HTML
-
+    """The printable ruling sheet (PDF): diagram, claim, ruling, articles, evidence, signatures; on one A4
+    page where it fits, else the evidence continued on page 2 (:func:`web.rulings.sheet.sheet_pdf`)."""
     ruling, case = load(ruling_id)
     context = context_for(ruling, case)
-    html = render_template("rulings/sheet.html", **context)
-    pdf = HTML(string=html, base_url=request.url_root).write_pdf()
+    pdf, _layout = sheet_pdf(lambda name: render_template("rulings/sheet.html", **{**context, "layout": name}),
+                             request.url_root)
     response = make_response(pdf)
     response.headers["Content-Type"] = "application/pdf"
     response.headers["Content-Disposition"] = f'inline; filename="ruling-{ruling_id}.pdf"'

@@ -1,8 +1,11 @@
 // The checkers position editor on the claim form, in the page: a tap on a square puts the
 // chosen piece there (or takes it off when it is already there), Start and Empty set the
 // board, the side to move and a typed FEN are read, and the PDN FEN field is written as the
-// server writes it (web/boards.py pdn_fen and edit_checkers). Without JavaScript every tap is
-// a form post that the server answers with the board redrawn.
+// server writes it (web/boards.py pdn_fen and edit_checkers). After each change the position
+// is checked live by the server's own rule (GET data-check-url: the check a submitted
+// position gets: at most 12 pieces a side, no man on its crowning row, not an empty board).
+// Without JavaScript every tap is a form post that the server answers with the board redrawn
+// and the same check written under it.
 const START = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
 
 // square -> "r" / "R" (red man / king) or "w" / "W"; null when the text is not a PDN FEN
@@ -70,7 +73,28 @@ function initCheckers(root) {
       button.append(span)
     }
   })
-  const write = () => { input.value = pdnFen(pieces, turn.value === "red"); draw() }
+  const status = root.querySelector("[data-position-status]")
+  let asked = 0, timer = null
+  const show = (text, cls) => { status.textContent = text; status.className = `position-status ${cls}`.trim() }
+  const check = () => {
+    clearTimeout(timer)
+    timer = setTimeout(async () => {
+      const fen = input.value.trim(), mine = ++asked
+      if (!fen) { show("", ""); return }
+      try {
+        const url = new URL(root.dataset.checkUrl, location.href)
+        url.searchParams.set("fen", fen)
+        const answer = await (await fetch(url, {headers: {Accept: "application/json"}})).json()
+        if (mine !== asked) return  // a later edit asked again
+        if (answer.is_legal === true) show("Legal position", "is-legal")
+        else show(`Invalid position: ${String(answer.message || "")
+          .replace(/^fen is not (a checkers position|a position): ('[^']*': )?/, "")}`, "is-illegal")
+      } catch {
+        if (mine === asked) show("", "")
+      }
+    }, 120)
+  }
+  const write = () => { input.value = pdnFen(pieces, turn.value === "red"); draw(); check() }
   const chosen = () => form.querySelector('input[name="checkers_piece"]:checked')?.value || "r"
 
   // in the capture phase, before htmx's own listeners on the buttons: no round trip
@@ -94,8 +118,9 @@ function initCheckers(root) {
   }, true)
   turn.addEventListener("change", (event) => { event.stopImmediatePropagation(); write() }, true)
   input.addEventListener("change", () => {
+    check()
     const typed = parsePdnFen(input.value)
-    if (typed === null) return  // the server names what is wrong with it on submitting
+    if (typed === null) return  // not a FEN the board can show: the check above says what is wrong
     pieces = typed
     turn.value = input.value.trim().toUpperCase().startsWith("W") ? "white" : "red"
     draw()

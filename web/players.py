@@ -1,0 +1,69 @@
+"""The players of a claim nobody typed, for every way in (the claim form and the JSON API).
+
+Typed names win; else the event's imported pairings (a TRF file) for the round and board; else
+the record's own tags (PGN ``White``/``Black``; PDN ``Black`` or ``Red``, and ``White``), and the
+round from its ``Round`` tag. History search, the ruling page, the sheet and the exports all read
+the names stored with the case, so a TD never types them twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from web.events.models import EventFacts
+from web.events.pairings import pairing_for
+
+UNKNOWN = ("", "?", "-", "??")
+"""Tag values that mean "not known" in PGN and PDN."""
+
+
+def record_tags(record: str) -> dict[str, str]:
+    """The first game's tags with a value, read leniently (the record's own errors are the ruling's)."""
+    from adjudicator.movetext import split_games
+
+    if not record.lstrip().startswith("["):
+        return {}
+    try:
+        game = next(iter(split_games(record)), None)
+    except Exception:  # the record's own errors are reported when it is ruled on
+        return {}
+    if game is None:
+        return {}
+    return {key: value.strip() for key, value in game.tags if value.strip() not in UNKNOWN}
+
+
+def players(session: Session, event: EventFacts | None, game: str, record: str, round_text: str,
+            board_text: str) -> tuple[str, str] | None:
+    """(first player, second player) from the pairings, else the record's tags; None when neither knows."""
+    if event is not None:
+        pairing = pairing_for(session, event, round_text, board_text)
+        if pairing is not None:
+            return pairing.white, pairing.black
+    tags = record_tags(record)
+    first = tags.get("White") if game == "chess" else tags.get("Black") or tags.get("Red")
+    second = tags.get("Black") if game == "chess" else tags.get("White")
+    if not (first or second):
+        return None
+    return (first or "")[:200], (second or "")[:200]
+
+
+def completed_meta(session: Session, event: EventFacts | None, data: Mapping[str, Any],
+                   meta: Mapping[str, Any]) -> dict[str, Any]:
+    """``meta`` with the round and the players nobody gave filled in (see the module docstring)."""
+    filled = dict(meta)
+    given = data.get("record")
+    record = given if isinstance(given, str) else ""
+    if not str(filled.get("round") or "").strip():
+        found = record_tags(record).get("Round")
+        if found:
+            filled["round"] = found[:20]
+    if str(filled.get("first_player") or "").strip() or str(filled.get("second_player") or "").strip():
+        return filled
+    game = "checkers" if data.get("game") == "checkers" else "chess"
+    names = players(session, event, game, record, str(filled.get("round") or ""), str(filled.get("board") or ""))
+    if names is not None:
+        filled["first_player"], filled["second_player"] = names
+    return filled
