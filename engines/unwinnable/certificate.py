@@ -1,0 +1,82 @@
+"""Certificates of winnability (FIDE 6.9, 5.2.2): a helpmate found by the kernel, checked move by move.
+
+A position is winnable for W when some series of legal moves ends in checkmate by W.
+:func:`find_certificate` asks the helpmate kernel (:mod:`.kernel`, compiled to C when
+``setup.py`` could build it) for such a series within a node budget, then replays it on
+the kernel's board with a second reading of the rules (each move checked by how its
+piece moves, not looked up among generated moves) and requires a checkmate by W at its
+end. Only a line that passes is returned; a search that finds none proves nothing.
+
+The kernel does not use python-chess; the tests check its move generator (perft) and
+its replay against python-chess, and every certificate of the public and real sets
+against python-chess's own replay.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+import chess
+
+from . import kernel
+
+COMPILED: bool = bool(kernel.COMPILED)
+"""The kernel runs as C (the extension built by setup.py), not as plain Python."""
+
+_LOCK = threading.Lock()
+"""The kernel keeps its board in module state: one search at a time in a process."""
+
+_PROMOTION_LETTERS = {2: "n", 3: "b", 4: "r", 5: "q"}
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """A helpmate for ``winner`` that replayed to checkmate (UCI moves), and the nodes searched."""
+
+    winner: chess.Color
+    line: tuple[str, ...] | None
+    nodes: int
+    rule_refs: tuple[str, ...] = ("FIDE 6.9", "FIDE 5.2.2")
+
+
+def kernel_position(board: chess.Board) -> tuple[list[int], int, int, int] | None:
+    """The kernel's form of ``board`` (bitboards, turn, en-passant square, castling bits), or
+    None for a position it does not model (Chess960 castling)."""
+    if board.chess960:
+        return None
+    rights = board.clean_castling_rights()
+    castling = 0
+    for bit, flag in ((chess.BB_H1, 1), (chess.BB_A1, 2), (chess.BB_H8, 4), (chess.BB_A8, 8)):
+        if rights & bit:
+            castling |= flag
+            rights &= ~bit
+    if rights:
+        return None
+    occ = board.occupied_co
+    bitboards = [occ[chess.BLACK], occ[chess.WHITE], board.pawns, board.knights, board.bishops, board.rooks,
+                 board.queens, board.kings]
+    ep = board.ep_square if board.ep_square is not None else -1
+    return bitboards, int(board.turn), ep, castling
+
+
+def uci(move: int) -> str:
+    """A kernel move in UCI (castling as the king's two-square step, as python-chess writes it)."""
+    text = chess.SQUARE_NAMES[move & 63] + chess.SQUARE_NAMES[(move >> 6) & 63]
+    return text + _PROMOTION_LETTERS.get((move >> 12) & 7, "")
+
+
+def find_certificate(board: chess.Board, winner: chess.Color, node_limit: int) -> Certificate:
+    """A checked helpmate for ``winner`` from ``board`` within ``node_limit`` nodes, if the kernel finds one.
+
+    ``board`` must be a legal position (:func:`.analyser.check_position`); it is not changed.
+    """
+    position = kernel_position(board)
+    if position is None:
+        return Certificate(winner, None, 0)
+    with _LOCK:
+        kernel.load(*position)
+        line, nodes = kernel.helpmate(int(winner), node_limit)
+        if line is None or not kernel.replays_to_mate(line, int(winner)):
+            return Certificate(winner, None, nodes)
+    return Certificate(winner, tuple(uci(m) for m in line), nodes)
