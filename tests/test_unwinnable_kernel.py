@@ -213,3 +213,45 @@ def test_a_chess960_position_gets_no_certificate_but_still_an_answer() -> None:
     found = UnwinnabilityAnalyser().search(board, chess.WHITE)
     assert found.unwinnable is False
     assert found.helpmate is not None and replays_to_mate(board, found.helpmate, chess.WHITE)
+
+
+def test_the_kernel_closure_agrees_with_the_python_closure() -> None:
+    """Both visit every reachable position (the kernel comparing positions whole, by its own move
+    generator; python-chess's board and moves for the other): where both finish they must agree on
+    whether a mate by W is reachable, and a mate line the kernel gives must replay with python-chess."""
+    from engines.unwinnable.certificate import visit_reachable
+    from engines.unwinnable.helpmate import HelpmateSearch
+
+    rng = random.Random(7)
+    pieces = [chess.KNIGHT, chess.BISHOP, chess.PAWN, chess.ROOK]
+    compared = proofs = mates = 0
+    while compared < 40:
+        board = chess.Board(None)
+        squares = rng.sample(chess.SQUARES, rng.choice([3, 4]))
+        board.set_piece_at(squares[0], chess.Piece(chess.KING, chess.WHITE))
+        board.set_piece_at(squares[1], chess.Piece(chess.KING, chess.BLACK))
+        for square in squares[2:]:
+            board.set_piece_at(square, chess.Piece(rng.choice(pieces), rng.choice([chess.WHITE, chess.BLACK])))
+        board.turn = rng.choice([chess.WHITE, chess.BLACK])
+        if not board.is_valid():
+            continue
+        winner = rng.choice([chess.WHITE, chess.BLACK])
+        ours = visit_reachable(board, winner, 20_000)
+        visit = HelpmateSearch(board, winner, 10**8, float("inf"))
+        theirs = visit.exhaust(20_000)
+        if ours.mate_reachable is None or theirs is None:
+            continue
+        compared += 1
+        assert ours.mate_reachable == theirs, (board.fen(), winner)
+        if ours.mate_reachable:
+            mates += 1
+            assert ours.line is not None and replays_to_mate(board, ours.line, winner), (board.fen(), winner)
+        else:
+            proofs += 1
+    assert proofs >= 5 and mates >= 1
+    for fen in ("k7/8/1K6/8/8/8/8/1R6 b - - 0 1", "7k/5K2/8/8/8/8/8/6Q1 b - - 0 1", "8/8/8/8/8/3k4/8/K1Q5 w - - 0 1"):
+        board = chess.Board(fen)
+        ours = visit_reachable(board, chess.WHITE, 500_000)
+        theirs = HelpmateSearch(board, chess.WHITE, 10**8, float("inf")).exhaust(500_000)
+        assert ours.mate_reachable is True and theirs is True, fen
+        assert ours.line is not None and replays_to_mate(board, ours.line, chess.WHITE)

@@ -11,8 +11,10 @@ neither side can). The steps, cheapest first, each able to end the analysis:
 4. when the helpmate kernel runs compiled (:mod:`.certificate`): the blockade
    analysis of the position (:mod:`.blockade`), then a certificate, a helpmate the
    kernel finds within its node budget and that replays to mate move by move; a
-   certificate ends the analysis (winnable), no certificate proves nothing and the
-   steps below go on as they would without the kernel;
+   certificate ends the analysis (winnable). Without one, the kernel visits every
+   reachable position if there are few enough (its closure: no mate among them is
+   a proof; a mate gives a line, checked the same way). Otherwise the steps below
+   go on as they would without the kernel;
 5. a short helpmate search (nominal depth 2, a small node budget): shallow
    mates are found, and a tree this small is searched to its end (a proof);
 6. the blockade analysis (:mod:`.blockade`) of the position, then of every
@@ -38,7 +40,7 @@ import chess
 from adjudicator.services import MateSearch
 
 from .blockade import is_blockade_unwinnable
-from .certificate import COMPILED, find_certificate
+from .certificate import COMPILED, find_certificate, visit_reachable
 from .helpmate import BudgetExhausted, HelpmateSearch
 from .material import is_material_unwinnable
 
@@ -176,10 +178,13 @@ class UnwinnabilityAnalyser:
         closure_positions: int = 30_000,
         other_order_nodes: int = 100_000,
         certificate_nodes: int | None = None,
+        kernel_closure_positions: int = 500_000,
         use_kernel: bool = COMPILED,
     ) -> None:
         """``certificate_nodes``: the helpmate kernel's budget (step 4; default five times
         ``node_limit``: a kernel node costs about a twentieth of a Python search node);
+        ``kernel_closure_positions``: when no certificate is found, the kernel visits every
+        reachable position if there are at most this many (no mate among them: unwinnable);
         ``use_kernel``: run step 4 (by default when the kernel is compiled: as plain Python
         it is slower than the search of the later steps, which then decide alone)."""
         self.node_limit = node_limit
@@ -190,6 +195,7 @@ class UnwinnabilityAnalyser:
         self.closure_positions = closure_positions
         self.other_order_nodes = other_order_nodes
         self.certificate_nodes = 5 * node_limit if certificate_nodes is None else certificate_nodes
+        self.kernel_closure_positions = kernel_closure_positions
         self.use_kernel = use_kernel
 
     def is_dead_position(self, board: chess.Board) -> DeadPosition:
@@ -239,6 +245,14 @@ class UnwinnabilityAnalyser:
             if certificate.line is not None:
                 helpmate = tuple(m.uci() for m in prefix) + certificate.line
                 return MateSearch(color=color, unwinnable=False, helpmate=helpmate, method="certificate",
+                                  nodes=kernel_nodes)
+            reachable = visit_reachable(work, color, self.kernel_closure_positions)
+            kernel_nodes += reachable.nodes
+            if reachable.mate_reachable is False:
+                return result(True, "closure")
+            if reachable.mate_reachable and reachable.line is not None:
+                helpmate = tuple(m.uci() for m in prefix) + reachable.line
+                return MateSearch(color=color, unwinnable=False, helpmate=helpmate, method="closure",
                                   nodes=kernel_nodes)
         # 5. a short exhaustive search: small trees are settled, shallow mates found
         probe = HelpmateSearch(work, color, self.node_limit, deadline)

@@ -80,3 +80,36 @@ def find_certificate(board: chess.Board, winner: chess.Color, node_limit: int) -
         if line is None or not kernel.replays_to_mate(line, int(winner)):
             return Certificate(winner, None, nodes)
     return Certificate(winner, tuple(uci(m) for m in line), nodes)
+
+
+@dataclass(frozen=True)
+class Closure:
+    """Every position reachable from a board, visited by the kernel (FIDE 6.9: "any series of legal moves").
+
+    ``mate_reachable``: True, with a ``line`` that replayed to a mate by ``winner``; False, every
+    reachable position was visited and none is such a mate (a proof that ``winner`` cannot mate);
+    None, more than the budget of positions (nothing proved). ``nodes``: moves made.
+    """
+
+    winner: chess.Color
+    mate_reachable: bool | None
+    line: tuple[str, ...] | None
+    nodes: int
+    rule_refs: tuple[str, ...] = ("FIDE 6.9", "FIDE 5.2.2")
+
+
+def visit_reachable(board: chess.Board, winner: chess.Color, max_positions: int) -> Closure:
+    """The kernel's closure of ``board`` for ``winner`` (positions compared whole, not by hash; a
+    position where ``winner``'s material can no longer mate, :mod:`.material`, is not expanded)."""
+    position = kernel_position(board)
+    if position is None:
+        return Closure(winner, None, None, 0)
+    with _LOCK:
+        kernel.load(*position)
+        verdict, line, nodes = kernel.closure(int(winner), max_positions)
+        if verdict == 1:
+            assert line is not None
+            if not kernel.replays_to_mate(line, int(winner)):
+                return Closure(winner, None, None, nodes)
+            return Closure(winner, True, tuple(uci(m) for m in line), nodes)
+    return Closure(winner, False if verdict == 0 else None, None, nodes)

@@ -102,6 +102,19 @@ USE_TT = 0
 GENERATION = 0
 MATE_LENGTH = 0
 
+CLOSURE_MAX = 1 << 20
+"""Most positions one closure may visit (its tables' size)."""
+CLOSURE_SLOTS_BITS = 22
+CLOSURE_MASK = (1 << CLOSURE_SLOTS_BITS) - 1
+if not cython.compiled:  # compiled, these are C arrays (kernel.pxd); as plain Python, lists made on first use
+    CL_POS = _zeros(0)
+    """The closure's positions in the order found, 8 words each: 7 bitboards (black, white, pawns,
+    knights, bishops, rooks, queens; the kings are the rest) and turn | (ep + 1) << 1 | castling << 8."""
+    CL_PARENT = _zeros(0)
+    CL_MOVE = _zeros(0)
+    CL_SLOT = _zeros(0)
+    """Open addressing on the Zobrist key: 1 + the index of a position, or 0 for an empty slot."""
+
 
 @cython.cfunc
 @cython.inline
@@ -800,3 +813,151 @@ def replays_to_mate(line: list[int], winner: int) -> bool:
         return S_TURN[PLY] != winner and in_check() and gen() == 0
     finally:
         PLY = 0
+
+
+# -- the closure: every position reachable from the root, each visited once ---------------------
+
+
+def _closure_tables() -> None:
+    """As plain Python, the closure's tables are lists made on first use (compiled: C arrays)."""
+    global CL_POS, CL_PARENT, CL_MOVE, CL_SLOT
+    if not cython.compiled and not CL_SLOT:
+        CL_POS = _zeros(8 * CLOSURE_MAX)
+        CL_PARENT = _zeros(CLOSURE_MAX)
+        CL_MOVE = _zeros(CLOSURE_MAX)
+        CL_SLOT = _zeros(1 << CLOSURE_SLOTS_BITS)
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def _packed(ply: cython.int) -> cython.ulonglong:
+    return cython.cast(cython.ulonglong, S_TURN[ply] | ((S_EP[ply] + 1) << 1) | (S_CASTLE[ply] << 8))
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def _same(index: cython.int, ply: cython.int) -> cython.bint:
+    i: cython.int
+    for i in range(7):
+        if CL_POS[index * 8 + i] != S_BB[ply * 8 + i]:
+            return False
+    return CL_POS[index * 8 + 7] == _packed(ply)
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def _closure(max_positions: cython.int) -> cython.int:
+    """Breadth first from the root (ply 0) over every reachable position, positions compared whole.
+    1: a position where W has mated (its line in ``LINE_MOVES[:MATE_LENGTH]``); 0: none anywhere;
+    -1: more than ``max_positions`` positions."""
+    global PLY, MATE_LENGTH, NODES
+    i: cython.int
+    j: cython.int
+    k: cython.int
+    n: cython.int = 1
+    count: cython.int
+    slot: cython.int
+    packed: cython.ulonglong
+    at: cython.int
+    for i in range(CLOSURE_MASK + 1):
+        CL_SLOT[i] = 0
+    for i in range(7):
+        CL_POS[i] = S_BB[i]
+    CL_POS[7] = _packed(0)
+    CL_PARENT[0] = -1
+    CL_SLOT[cython.cast(cython.int, S_KEY[0] & CLOSURE_MASK)] = 1
+    at = 0
+    while at < n:
+        PLY = 0
+        for i in range(7):
+            S_BB[i] = CL_POS[at * 8 + i]
+        S_BB[7] = (S_BB[0] | S_BB[1]) & ~(S_BB[2] | S_BB[3] | S_BB[4] | S_BB[5] | S_BB[6])
+        packed = CL_POS[at * 8 + 7]
+        S_TURN[0] = cython.cast(cython.int, packed & 1)
+        S_EP[0] = cython.cast(cython.int, (packed >> 1) & 127) - 1
+        S_CASTLE[0] = cython.cast(cython.int, packed >> 8)
+        S_KEY[0] = _key(0)
+        if impossible_to_win(0):
+            at += 1
+            continue
+        count = gen()
+        if count == 0:
+            if S_TURN[0] != WINNER and in_check():
+                k = 0
+                j = at
+                while CL_PARENT[j] >= 0:
+                    k += 1
+                    j = CL_PARENT[j]
+                MATE_LENGTH = k
+                j = at
+                while CL_PARENT[j] >= 0:
+                    k -= 1
+                    LINE_MOVES[k] = CL_MOVE[j]
+                    j = CL_PARENT[j]
+                return 1
+            at += 1
+            continue
+        for i in range(count):
+            make(MOVES[i])
+            NODES += 1
+            slot = cython.cast(cython.int, S_KEY[1] & CLOSURE_MASK)
+            while CL_SLOT[slot] and not _same(CL_SLOT[slot] - 1, 1):
+                slot = (slot + 1) & CLOSURE_MASK
+            if not CL_SLOT[slot]:
+                if n >= max_positions:
+                    PLY = 0
+                    return -1
+                for j in range(7):
+                    CL_POS[n * 8 + j] = S_BB[8 + j]
+                CL_POS[n * 8 + 7] = _packed(1)
+                CL_PARENT[n] = at
+                CL_MOVE[n] = MOVES[i]
+                CL_SLOT[slot] = n + 1
+                n += 1
+            PLY = 0
+        at += 1
+    return 0
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def _key(ply: cython.int) -> cython.ulonglong:
+    """The Zobrist key of the position at ``ply``, from scratch."""
+    key: cython.ulonglong = 0
+    colour: cython.int
+    kind: cython.int
+    sq: cython.int
+    bb: cython.ulonglong
+    for colour in range(2):
+        for kind in range(1, 7):
+            bb = S_BB[ply * 8 + colour] & S_BB[ply * 8 + 1 + kind]
+            while bb:
+                sq = lsb(bb)
+                bb &= bb - ONE
+                key ^= ZOB[(colour * 6 + kind - 1) * 64 + sq]
+    if S_TURN[ply]:
+        key ^= ZOB_TURN
+    if S_EP[ply] >= 0:
+        key ^= ZOB[769 + (S_EP[ply] & 7)]
+    return key ^ ZOB[777 + S_CASTLE[ply]]
+
+
+def closure(winner: int, max_positions: int) -> tuple[int, list[int] | None, int]:
+    """Visits every position reachable from the loaded one (W's mating material gone: not expanded).
+    Returns 1 and the line to a position where ``winner`` has mated; 0 and None when no reachable
+    position is one (every one was visited: a proof that ``winner`` cannot mate); -1 and None when
+    there are more than ``max_positions`` (at most ``CLOSURE_MAX``). Also the moves made."""
+    global WINNER, NODES, PLY
+    _closure_tables()
+    WINNER = winner
+    NODES = 0
+    root = [S_BB[i] for i in range(8)], S_TURN[0], S_EP[0], S_CASTLE[0], S_KEY[0]
+    try:
+        verdict = _closure(min(max_positions, CLOSURE_MAX))
+        line = [LINE_MOVES[i] for i in range(MATE_LENGTH)] if verdict == 1 else None
+        return verdict, line, NODES
+    finally:
+        PLY = 0
+        for i in range(8):
+            S_BB[i] = root[0][i]
+        S_TURN[0], S_EP[0], S_CASTLE[0], S_KEY[0] = root[1], root[2], root[3], root[4]
