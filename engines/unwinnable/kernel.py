@@ -768,8 +768,8 @@ def move_is_legal(m: cython.int) -> cython.bint:
                 return False
         elif not ((PAWN_ATT[us * 64 + frm] >> to) & 1 and (opp >> to) & 1):
             return False
-    elif promo or flag == EP_FLAG or flag == DOUBLE_FLAG:  # noqa: SIM109 (C comparisons when compiled)
-        return False
+    elif promo or (flag and (kind != 6 or flag != CASTLE_FLAG)):
+        return False  # only pawns promote, take en passant or step twice; only the king castles
     elif kind == 2:
         if not (KNIGHT_ATT[frm] >> to) & 1:
             return False
