@@ -20,8 +20,8 @@ import chess
 import pytest
 
 from engines.unwinnable import UnwinnabilityAnalyser, replays_to_mate
-from engines.unwinnable import kernel as loaded_kernel
 from engines.unwinnable.certificate import COMPILED, find_certificate, kernel_position, uci
+from engines.unwinnable.certificate import kernel as loaded_kernel
 from tests.conftest import TEST_DATA
 
 KERNEL_SOURCE = Path(loaded_kernel.__file__).with_name("kernel.py")

@@ -14,15 +14,46 @@ against python-chess's own replay.
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
 import threading
+import warnings
 from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
 
 import chess
 
-from . import kernel
+from . import kernel as _loaded
+
+_HERE = Path(__file__).parent
+
+
+def _kernel() -> ModuleType:
+    """The compiled kernel when it was built from the source now beside it (setup.py records the
+    source's sha256 in kernel_build.txt), else kernel.py as plain Python."""
+    if not _loaded.COMPILED:
+        return _loaded
+    source = (_HERE / "kernel.py").read_bytes() + (_HERE / "kernel.pxd").read_bytes()
+    try:
+        built = (_HERE / "kernel_build.txt").read_text(encoding="utf-8").strip()
+    except OSError:
+        built = ""
+    if built == hashlib.sha256(source).hexdigest():
+        return _loaded
+    warnings.warn("the compiled helpmate kernel is older than kernel.py: using kernel.py as plain Python "
+                  "(run .ci/install to rebuild it)", RuntimeWarning, stacklevel=2)
+    spec = importlib.util.spec_from_file_location("engines.unwinnable._kernel_source", _HERE / "kernel.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+kernel = _kernel()
 
 COMPILED: bool = bool(kernel.COMPILED)
-"""The kernel runs as C (the extension built by setup.py), not as plain Python."""
+"""The kernel runs as C (the extension built by setup.py from the source beside it), not as plain Python."""
 
 _LOCK = threading.Lock()
 """The kernel keeps its board in module state: one search at a time in a process."""
