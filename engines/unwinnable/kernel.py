@@ -9,9 +9,13 @@ it to C (the types are in the annotations and in ``kernel.pxd``; ``setup.py``
 builds it when a C compiler is there). The same file runs as plain Python, with
 the same results, only slower (tested against each other).
 
-It only ever answers "here is a line" or "none found": a line is replayed and
-checked by :mod:`.certificate` before anyone uses it, and a failed search proves
-nothing (the general analysis of :mod:`.analyser` goes on from there).
+The search only ever answers "here is a line" or "none found": a line is replayed
+and checked (:func:`replays_to_mate`, the rules read move by move rather than the
+generator) before :mod:`.certificate` hands it on, and a failed search proves
+nothing (the general analysis of :mod:`.analyser` goes on from there). The closure
+(:func:`closure`) visits every reachable position, compared whole: none where W has
+mated is a proof of unwinnability; it rests on the move generator, which the tests
+check against python-chess (perft, move lists, the Python closure).
 
 Bitboards follow python-chess: bit ``s`` is square ``s`` (a1 = 0); colours are
 1 (white) and 0 (black); piece types 1 (pawn) to 6 (king). A move is an int:
