@@ -10,6 +10,7 @@ should settle most of the unwinnable rows, where a search cannot end.
 from __future__ import annotations
 
 import chess
+import pytest
 
 from engines.unwinnable import UnwinnabilityAnalyser, is_blockade_unwinnable, replays_to_mate
 from engines.unwinnable.helpmate import HelpmateSearch
@@ -160,3 +161,60 @@ def test_the_winners_king_covers_flight_squares_from_one_square_at_a_time() -> N
     found = UnwinnabilityAnalyser(time_limit=60.0).search(helped, chess.WHITE)
     assert found.unwinnable is False and found.helpmate is not None
     assert replays_to_mate(helped, found.helpmate, chess.WHITE)
+
+
+SHUTTLE_VECTORS = [  # CHA's test vectors (tests/test-vector.txt of D3-Chess), all "--": Black cannot mate
+    "1k6/b1b5/7p/5p1P/5p2/5PpK/6P1/8 w - - 0 1",
+    "8/8/k6p/5p1P/3b1p2/2b2PpK/6P1/8 w - - 0 1",
+    "8/b1b5/k6p/5p1P/5p2/5PpK/6P1/8 w - - 0 1",
+    "8/b1b5/k6p/2b2p1P/1b3p2/5PpK/6P1/8 w - - 0 1",
+    "8/8/7p/5p1P/3b1p1K/5Pp1/6P1/5kb1 b - - 0 1",
+    "8/8/3b3p/5p1P/3b1p1K/5Pp1/6P1/5kb1 b - - 0 1",
+]
+
+
+@pytest.mark.parametrize("fen", SHUTTLE_VECTORS)
+def test_a_loser_king_that_can_only_shuttle_is_never_mated_by_bishops(fen: str) -> None:
+    # White's king can only shuttle h3-h4, nothing else of White ever moves. Black's king may
+    # never come next to those squares (White would have no move: stalemate), and without it
+    # Black's bishops cannot cover the flight square of the other colour.
+    from engines.unwinnable.shuttle import is_loser_shuttle_unwinnable
+
+    board = chess.Board(fen)
+    assert is_loser_shuttle_unwinnable(board, chess.BLACK)
+    found = UnwinnabilityAnalyser().search(board, chess.BLACK)
+    assert found.unwinnable is True and found.method == "blockade"
+
+
+@pytest.mark.slow
+def test_loser_shuttle_proofs_survive_the_exhaustive_check() -> None:
+    """Soundness: the same locked skeleton with Black's king and one or two pieces placed at random
+    (bishops of either colour, a rook that could uncover a check along a line): whenever the
+    loser-shuttle proof fires, visiting every reachable position finds no mate; where it does
+    not fire, the closure often finds one (the proof is not trivially true)."""
+    import random
+
+    from engines.unwinnable.shuttle import is_loser_shuttle_unwinnable
+
+    rng = random.Random(20261201)
+    skeleton = "8/8/7p/5p1P/5p2/5PpK/6P1/8 w - - 0 1"
+    fired = mates = 0
+    for _ in range(40):
+        board = chess.Board(skeleton)
+        empty = [sq for sq in chess.SQUARES if board.piece_at(sq) is None]
+        rng.shuffle(empty)
+        extras = [chess.KING, rng.choice([chess.BISHOP, chess.ROOK])]
+        if rng.random() < 0.3:
+            extras.append(chess.BISHOP)
+        for kind, square in zip(extras, empty, strict=False):
+            board.set_piece_at(square, chess.Piece(kind, chess.BLACK))
+        board.turn = rng.choice([chess.WHITE, chess.BLACK])
+        if not board.is_valid():
+            continue
+        proved = is_loser_shuttle_unwinnable(board, chess.BLACK)
+        closure = HelpmateSearch(board, chess.BLACK, 10**7, float("inf")).exhaust(60_000)
+        if proved:
+            fired += 1
+            assert closure is not True, f"loser-shuttle proof for {board.fen()}, but a mate is reachable"
+        mates += closure is True
+    assert fired >= 5 and mates >= 3

@@ -8,11 +8,18 @@ neither side can). The steps, cheapest first, each able to end the analysis:
    line that repeats a position can never lead anywhere else (unwinnable);
 2. terminal positions: checkmate by W (winnable), stalemate or W mated (unwinnable);
 3. the asymmetric material rule (:mod:`.material`);
-4. a short helpmate search (nominal depth 2, a small node budget): shallow
+4. when the helpmate kernel runs compiled (:mod:`.certificate`): the blockade
+   analysis of the position (:mod:`.blockade`), then a certificate, a helpmate the
+   kernel finds within its node budget and that replays to mate move by move; a
+   certificate ends the analysis (winnable). Without one, the kernel visits every
+   reachable position if there are few enough (its closure: no mate among them is
+   a proof; a mate gives a line, checked the same way). Otherwise the steps below
+   go on as they would without the kernel;
+5. a short helpmate search (nominal depth 2, a small node budget): shallow
    mates are found, and a tree this small is searched to its end (a proof);
-5. the blockade analysis (:mod:`.blockade`) of the position, then of every
+6. the blockade analysis (:mod:`.blockade`) of the position, then of every
    position one move later (with forced moves played), before any deep search;
-6. iterative-deepening helpmate search (:mod:`.helpmate`) over the first moves
+7. iterative-deepening helpmate search (:mod:`.helpmate`) over the first moves
    the blockade analysis could not settle; once a first stretch of it has
    failed, every reachable position is visited if there are few enough
    (the *closure*: no mate among them is a proof, a mate gives the line),
@@ -33,6 +40,7 @@ import chess
 from adjudicator.services import MateSearch
 
 from .blockade import is_blockade_unwinnable
+from .certificate import COMPILED, find_certificate, visit_reachable
 from .helpmate import BudgetExhausted, HelpmateSearch
 from .material import is_material_unwinnable
 
@@ -169,7 +177,16 @@ class UnwinnabilityAnalyser:
         first_stretch: int = 40_000,
         closure_positions: int = 30_000,
         other_order_nodes: int = 100_000,
+        certificate_nodes: int | None = None,
+        kernel_closure_positions: int = 500_000,
+        use_kernel: bool = COMPILED,
     ) -> None:
+        """``certificate_nodes``: the helpmate kernel's budget (step 4; default five times
+        ``node_limit``: a kernel node costs about a twentieth of a Python search node);
+        ``kernel_closure_positions``: when no certificate is found, the kernel visits every
+        reachable position if there are at most this many (no mate among them: unwinnable);
+        ``use_kernel``: run step 4 (by default when the kernel is compiled: as plain Python
+        it is slower than the search of the later steps, which then decide alone)."""
         self.node_limit = node_limit
         self.time_limit = time_limit
         self.quick_nodes = quick_nodes
@@ -177,6 +194,9 @@ class UnwinnabilityAnalyser:
         self.first_stretch = first_stretch
         self.closure_positions = closure_positions
         self.other_order_nodes = other_order_nodes
+        self.certificate_nodes = 5 * node_limit if certificate_nodes is None else certificate_nodes
+        self.kernel_closure_positions = kernel_closure_positions
+        self.use_kernel = use_kernel
 
     def is_dead_position(self, board: chess.Board) -> DeadPosition:
         """FIDE 5.2.2: the analysis for both colours."""
@@ -195,12 +215,14 @@ class UnwinnabilityAnalyser:
         work = board.copy(stack=False)
         deadline = time.process_time() + self.time_limit
         nodes = 0
+        kernel_nodes = 0
 
         def result(unwinnable: bool | None, method: str, line: list[chess.Move] | None = None) -> MateSearch:
             helpmate = None
             if unwinnable is False and line is not None:
                 helpmate = tuple(m.uci() for m in line)
-            return MateSearch(color=color, unwinnable=unwinnable, helpmate=helpmate, method=method, nodes=nodes)
+            return MateSearch(color=color, unwinnable=unwinnable, helpmate=helpmate, method=method,
+                              nodes=nodes + kernel_nodes)
 
         # 1-2. forced moves, terminal positions
         prefix, repeated, has_move = forced_moves(work)
@@ -212,7 +234,27 @@ class UnwinnabilityAnalyser:
         # 3. material
         if is_material_unwinnable(work, color):
             return result(True, "material")
-        # 4. a short exhaustive search: small trees are settled, shallow mates found
+        # 4. the blockade of the position itself, then a certificate from the compiled kernel
+        blocked: bool | None = None
+        if self.use_kernel:
+            blocked = is_blockade_unwinnable(work, color)
+            if blocked:
+                return result(True, "blockade")
+            certificate = find_certificate(work, color, self.certificate_nodes)
+            kernel_nodes = certificate.nodes  # reported with the search's; the search keeps its own budget
+            if certificate.line is not None:
+                helpmate = tuple(m.uci() for m in prefix) + certificate.line
+                return MateSearch(color=color, unwinnable=False, helpmate=helpmate, method="certificate",
+                                  nodes=kernel_nodes)
+            reachable = visit_reachable(work, color, self.kernel_closure_positions)
+            kernel_nodes += reachable.nodes
+            if reachable.mate_reachable is False:
+                return result(True, "closure")
+            if reachable.mate_reachable and reachable.line is not None:
+                helpmate = tuple(m.uci() for m in prefix) + reachable.line
+                return MateSearch(color=color, unwinnable=False, helpmate=helpmate, method="closure",
+                                  nodes=kernel_nodes)
+        # 5. a short exhaustive search: small trees are settled, shallow mates found
         probe = HelpmateSearch(work, color, self.node_limit, deadline)
         try:
             found = probe.iteration(2, self.quick_nodes, use_tt=False)
@@ -225,8 +267,8 @@ class UnwinnabilityAnalyser:
             return result(False, "search", prefix + probe.mate)
         if not probe.interrupted:
             return result(True, "search")
-        # 5. blockade analysis, of the position and of every position one move later
-        if is_blockade_unwinnable(work, color):
+        # 6. blockade analysis, of the position and of every position one move later
+        if blocked is None and is_blockade_unwinnable(work, color):
             return result(True, "blockade")
         moves = list(work.generate_legal_moves())
         open_moves: list[chess.Move] = []
@@ -237,7 +279,7 @@ class UnwinnabilityAnalyser:
             work.pop()
         if not open_moves:
             return result(True, "blockade")
-        # 6. iterative-deepening helpmate search, over the first moves still open; when a first
+        # 7. iterative-deepening helpmate search, over the first moves still open; when a first
         #    stretch of it fails, visit every reachable position if there are few (a proof either way)
         roots: list[tuple[list[chess.Move], HelpmateSearch]] = []
         if len(open_moves) == len(moves):

@@ -85,11 +85,17 @@ class Reachability:
     """The fixpoint of the reachability rules for one position (see the module docstring)."""
 
     def __init__(
-        self, board: chess.Board, winner: chess.Color | None = None, loser_king_barred: Bitboard = 0
+        self,
+        board: chess.Board,
+        winner: chess.Color | None = None,
+        loser_king_barred: Bitboard = 0,
+        winner_king_barred: Bitboard = 0,
     ) -> None:
-        """``loser_king_barred``: squares the loser's king may not step onto (see :func:`is_blockade_unwinnable`)."""
+        """``loser_king_barred``, ``winner_king_barred``: squares the loser's (W's) king may not step
+        onto (see :func:`is_blockade_unwinnable` and :mod:`.shuttle`)."""
         self.board = board
         self.loser_king_barred = loser_king_barred
+        self.winner_king_barred = winner_king_barred
         self.pieces: list[_Piece] = []
         for color in (chess.WHITE, chess.BLACK):
             mine = board.occupied_co[color]
@@ -222,6 +228,8 @@ class Reachability:
                         allowed &= ~forbidden[c]
                         if c != self.winner:
                             allowed &= ~self.loser_king_barred
+                        elif self.winner is not None:
+                            allowed &= ~self.winner_king_barred
                     frontier = reach
                     while True:
                         new = spread(frontier) & allowed & ~reach
@@ -361,7 +369,11 @@ def is_blockade_unwinnable(board: chess.Board, winner: chess.Color) -> bool:
         return False
     if Reachability(board, winner).is_unwinnable(winner):
         return True
-    return _shuttle_unwinnable(board, winner)
+    if _shuttle_unwinnable(board, winner):
+        return True
+    from .shuttle import is_loser_shuttle_unwinnable  # it builds on this module's Reachability
+
+    return is_loser_shuttle_unwinnable(board, winner)
 
 
 def _shuttle_unwinnable(board: chess.Board, winner: chess.Color) -> bool:
