@@ -1,8 +1,8 @@
-"""Builds the compiled helpmate kernel (engines/unwinnable/kernel.py through Cython) when it can.
+"""Builds the compiled helpmate kernel (engines/chess/unwinnable/kernel.py through Cython) when it can.
 
 Everything else is in pyproject.toml. The kernel is an optional extension: without a C
 compiler the install still succeeds and the analysis runs the same code as plain Python
-(slower; engines/unwinnable/certificate.py says which one is loaded).
+(slower; engines/chess/unwinnable/certificate.py says which one is loaded).
 """
 
 import hashlib
@@ -10,7 +10,7 @@ from pathlib import Path
 
 from setuptools import setup
 
-KERNEL = Path(__file__).parent / "engines" / "unwinnable"
+KERNEL = Path(__file__).parent / "engines" / "chess" / "unwinnable"
 
 
 def kernel_digest() -> str:
@@ -24,7 +24,7 @@ except ImportError:  # no Cython in the build environment: the pure-Python kerne
     ext_modules = []
 else:
     ext_modules = cythonize(
-        ["engines/unwinnable/kernel.py"],
+        ["engines/chess/unwinnable/kernel.py"],
         compiler_directives={
             "language_level": 3,
             "boundscheck": False,

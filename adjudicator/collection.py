@@ -18,7 +18,7 @@ The rules a finding rests on are the claims' own, reused here, not rewritten:
 - a loss on time is tested with the ruleset's no-win test (``flag.no_win_test``: FIDE 6.9
   helpmate, US Chess 14E), :func:`adjudicator.clocks.no_win.win_chance`, on the position
   the flag claim would judge (FIDE 7.5.1 applied to an impossible final position);
-- illegal and unreadable moves come from the record reader (:mod:`adjudicator.replay`).
+- illegal and unreadable moves come from the record reader (:mod:`adjudicator.chess.replay`).
 
 A finding is given only where the recorded result differs from the lawful one, or the
 record itself is faulty (an illegal move, an unreadable token, no result). An illegal
@@ -35,13 +35,13 @@ from typing import Any
 
 import chess
 
+from adjudicator.chess.movetext import RawGame, split_games
+from adjudicator.chess.positions import judged_record_position
+from adjudicator.chess.replay import RecordError, Replay, UnsupportedVariant, replay_game
 from adjudicator.clocks.game_end import Deadness, GameEnd, game_end
 from adjudicator.clocks.no_win import win_chance
 from adjudicator.contract import ContractError
 from adjudicator.findings import Finding, GameCheck, later_plies
-from adjudicator.movetext import RawGame, split_games
-from adjudicator.positions import judged_record_position
-from adjudicator.replay import RecordError, Replay, UnsupportedVariant, replay_game
 from adjudicator.rulesets import ChessRuleset, Ruleset
 from adjudicator.services import MateOracle, Services
 
@@ -163,7 +163,7 @@ def check_chess(
     """Check one chess game's recorded result against ``ruleset`` (see the module docstring).
 
     ``dead_screen``: a cheaper helpmate oracle for the dead-position test of the positions the
-    game reached (5.2.2), such as ``engines.unwinnable.screen.DeadScreen``. The test stays
+    game reached (5.2.2), such as ``engines.chess.unwinnable.screen.DeadScreen``. The test stays
     sound: a position is dead only when both sides are proven unable to mate, and an undecided
     answer counts as alive, so a cheaper oracle can only miss a dead position that needs a long
     proof, never invent one. The loss-on-time question (6.9) always gets ``services.mate``.

@@ -24,7 +24,7 @@ the claim's own rule.
   not a claim. Left out, the clocks that read 0 say it (the contract's rule, unchanged),
   and clocks with time on both sides are a wrong claim: rejected, play continues.
 - A position entered alone (``fen`` with no record) must be one a game can reach:
-  chess :func:`adjudicator.positions.legal_position`, checkers
+  chess :func:`adjudicator.chess.positions.legal_position`, checkers
   :func:`adjudicator.checkers.replay.parse_position` (at most 12 pieces a side, no
   uncrowned man on its crowning row) and not an empty board, whatever the claim. (A side
   with no pieces, or none that can move, is a game that is over, and is ruled so.) The board editors ask for the
@@ -98,7 +98,7 @@ def _text(value: object) -> str | None:
 def position_errors(data: Mapping[str, Any]) -> list[ContractError]:
     """A position entered alone (no record) that no game reaches, as ``invalid_fen`` on ``fen``.
 
-    Chess: :func:`adjudicator.positions.legal_position`; checkers:
+    Chess: :func:`adjudicator.chess.positions.legal_position`; checkers:
     :func:`adjudicator.checkers.replay.parse_position`: the checks the claims make, so the
     board editors' live warnings and the refusal on submitting are one rule.
     """
@@ -108,7 +108,7 @@ def position_errors(data: Mapping[str, Any]) -> list[ContractError]:
         return []
     try:
         if game == "chess":
-            from adjudicator.positions import legal_position
+            from adjudicator.chess.positions import legal_position
 
             legal_position(fen, "fen")
         else:
@@ -202,9 +202,9 @@ def _ended_without_claim(case: Case, book: RulesetBook) -> bool:
     declare the draw. Nobody needs to claim it (P09, P10, P11, P35)."""
     if case.game != "chess":
         return False
-    from adjudicator.claims.automatic import endings
-    from adjudicator.readings import case_language
-    from adjudicator.replay import replay_chess, replay_for_case
+    from adjudicator.chess.claims.automatic import endings
+    from adjudicator.chess.readings import case_language
+    from adjudicator.chess.replay import replay_chess, replay_for_case
 
     try:
         ruleset = book.chess(case.ruleset)

@@ -1,6 +1,6 @@
 """Rule on a case: check it against its ruleset, find its claim in its game's table, and let it decide.
 
-The claims are plain functions, one table per game: :data:`adjudicator.claims.table.CLAIMS`
+The claims are plain functions, one table per game: :data:`adjudicator.chess.claims.table.CLAIMS`
 (chess) and :data:`adjudicator.checkers.claims.table.CLAIMS` (checkers).
 """
 
@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from adjudicator.checkers.claims import table as checkers
-from adjudicator.claims import table as chess
+from adjudicator.chess.claims import table as chess
+from adjudicator.chess.readings import case_language, weigh_readings
 from adjudicator.contract import Case, ContractError
-from adjudicator.readings import case_language, weigh_readings
 from adjudicator.rulesets import CheckersRuleset, ChessRuleset, Ruleset, RulesetBook
 from adjudicator.ruling import Ruling
 from adjudicator.services import Services
@@ -55,7 +55,7 @@ def rule(case: Case, book: RulesetBook, services: Services | None = None) -> Rul
 
     The record is read in the case's language, else the ruleset's ``record.language``;
     without either, the record's other full readings are weighed
-    (:mod:`adjudicator.readings`).
+    (:mod:`adjudicator.chess.readings`).
 
     :raises ContractError: as :func:`check`, or input the claim cannot use.
     """

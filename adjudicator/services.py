@@ -12,9 +12,9 @@ from typing import Any, Protocol
 
 import chess
 
-from adjudicator.analysis import AnalysisLimits, EngineEvidence, TablebaseEvidence
 from adjudicator.checkers.analysis import CheckersAnalysis
 from adjudicator.checkers.board import Position as CheckersPosition
+from adjudicator.chess.analysis import AnalysisLimits, EngineEvidence, TablebaseEvidence
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ Progress = Callable[[float, str], None]
 
 
 class Analyst(Protocol):
-    """A chess engine that analyses positions within limits (``engines.stockfish``)."""
+    """A chess engine that analyses positions within limits (``engines.chess.stockfish``)."""
 
     def analyse(
         self, board: chess.Board, limits: AnalysisLimits, *, progress: Progress | None = None
@@ -97,7 +97,7 @@ class Analyst(Protocol):
 
 
 class TablebaseProber(Protocol):
-    """Endgame tablebases (``engines.tablebase``)."""
+    """Endgame tablebases (``engines.chess.tablebase``)."""
 
     @property
     def max_pieces(self) -> int:
@@ -117,15 +117,15 @@ class Services:
 
     mate: MateOracle | None = None
     engine: Analyst | None = None
-    """The chess engine analyst (Stockfish in ``engines.stockfish``)."""
+    """The chess engine analyst (Stockfish in ``engines.chess.stockfish``)."""
     tablebase: TablebaseProber | None = None
-    """Endgame tablebases (``engines.tablebase``)."""
+    """Endgame tablebases (``engines.chess.tablebase``)."""
     checkers: CheckersOracle | None = None
     progress: Progress | None = None
     deterministic: bool = False
     """Committee and appeal work: fixed nodes, one thread, cleared hash, identical re-runs."""
     forced_win: ForcedWinOracle | None = None
-    """US Chess 14E "forced win": bounded forced-mate search plus tablebases (``engines.forced_mate``)."""
+    """US Chess 14E "forced win": bounded forced-mate search plus tablebases (``engines.chess.forced_mate``)."""
 
     def close(self) -> None:
         """End the engine processes and close the tables (safe to call twice)."""

@@ -23,9 +23,9 @@ import chess.pgn
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from adjudicator.chess.movetext import split_games  # noqa: E402
+from adjudicator.chess.replay import UnsupportedVariant, replay_game  # noqa: E402
 from adjudicator.contract import ContractError  # noqa: E402
-from adjudicator.movetext import split_games  # noqa: E402
-from adjudicator.replay import UnsupportedVariant, replay_game  # noqa: E402
 
 
 def corpus_paths(args: list[str]) -> list[Path]:

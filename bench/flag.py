@@ -22,14 +22,14 @@ import chess
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from adjudicator.chess.replay import replay_chess  # noqa: E402
 from adjudicator.clocks import hms, parse_time_control  # noqa: E402
 from adjudicator.clocks.history import readings_from_replay, rebuild  # noqa: E402
 from adjudicator.contract import parse_case  # noqa: E402
-from adjudicator.replay import replay_chess  # noqa: E402
 from adjudicator.rule import rule  # noqa: E402
 from adjudicator.rulesets import RulesetBook  # noqa: E402
 from engines import build_services  # noqa: E402
-from engines.forced_mate import ForcedMateSearch  # noqa: E402
+from engines.chess.forced_mate import ForcedMateSearch  # noqa: E402
 
 
 def quiet_game(plies: int, seed: int = 7) -> list[str]:

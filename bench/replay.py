@@ -25,8 +25,8 @@ import chess.pgn
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from adjudicator.chess.replay import replay_chess  # noqa: E402
 from adjudicator.contract import parse_case  # noqa: E402
-from adjudicator.replay import replay_chess  # noqa: E402
 from adjudicator.rule import rule  # noqa: E402
 from adjudicator.rulesets import RulesetBook  # noqa: E402
 

@@ -38,8 +38,8 @@ import chess
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engines.unwinnable import UnwinnabilityAnalyser, replays_to_mate  # noqa: E402
-from engines.unwinnable.certificate import COMPILED  # noqa: E402
+from engines.chess.unwinnable import UnwinnabilityAnalyser, replays_to_mate  # noqa: E402
+from engines.chess.unwinnable.certificate import COMPILED  # noqa: E402
 
 TEST_DATA = ROOT / "tests" / "data"  # public data copied into the repository (tests/data/README.md)
 

@@ -14,7 +14,7 @@ import chess
 from adjudicator.services import ForcedWinOracle, Progress, Services
 
 if TYPE_CHECKING:
-    from engines.tablebase import Tablebases
+    from engines.chess.tablebase import Tablebases
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -35,7 +35,7 @@ def build_services(
     """
     mate = None
     try:
-        from engines.unwinnable import UnwinnabilityAnalyser
+        from engines.chess.unwinnable import UnwinnabilityAnalyser
     except ModuleNotFoundError:
         pass
     else:
@@ -43,9 +43,9 @@ def build_services(
         # decides, so that a re-run gives the same verdict on any machine
         mate = UnwinnabilityAnalyser(time_limit=float("inf")) if deterministic else UnwinnabilityAnalyser()
 
-    from adjudicator.analysis import EngineUnavailable
-    from engines.stockfish import EngineSettings, StockfishPool, UnavailableAnalyst
-    from engines.tablebase import Tablebases
+    from adjudicator.chess.analysis import EngineUnavailable
+    from engines.chess.stockfish import EngineSettings, StockfishPool, UnavailableAnalyst
+    from engines.chess.tablebase import Tablebases
 
     root = Path(str(config.get("_root", PROJECT_ROOT)))
     tables = Tablebases.from_config(config.get("tablebases", {}), root) if tablebases else None
@@ -69,7 +69,7 @@ _WDL = {"win": 2, "cursed-win": 1, "draw": 0, "blessed-loss": -1, "loss": -2}
 
 def _forced_win(tables: Tablebases | None) -> ForcedWinOracle:
     """US Chess 14E forced-win search, probing the same tablebases as the adjudication."""
-    from engines.forced_mate import ForcedMateSearch
+    from engines.chess.forced_mate import ForcedMateSearch
 
     if tables is None:
         return ForcedMateSearch()

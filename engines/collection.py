@@ -43,7 +43,7 @@ class WorkerError(RuntimeError):
 
 def _context(config: Mapping[str, Any]) -> tuple[RulesetBook, Services, MateOracle]:
     from engines import build_services
-    from engines.unwinnable.screen import DeadScreen
+    from engines.chess.unwinnable.screen import DeadScreen
 
     key = (os.getpid(), json.dumps(config, sort_keys=True, default=str))
     if key not in _CONTEXTS:
@@ -51,7 +51,7 @@ def _context(config: Mapping[str, Any]) -> tuple[RulesetBook, Services, MateOrac
             _CONTEXTS.pop(next(iter(_CONTEXTS)))[1].close()
         # deterministic: the helpmate search answers on its node budget alone, so every worker agrees
         services = build_services(config, deterministic=True, engine=False)
-        # the dead-position test of each game: the analysis's quick, sound steps (engines/unwinnable/screen.py)
+        # the dead-position test of each game: the analysis's quick, sound steps (engines/chess/unwinnable/screen.py)
         _CONTEXTS[key] = (RulesetBook.from_config(config), services, DeadScreen())
     return _CONTEXTS[key]
 

@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 
+from adjudicator.chess.movetext import split_games
 from adjudicator.collection import check_chess, check_record, is_collection, records
-from adjudicator.movetext import split_games
 from adjudicator.rulesets import RulesetBook
 from adjudicator.services import Services
+from engines.chess.unwinnable import UnwinnabilityAnalyser
 from engines.collection import check_chunk, make_task
-from engines.unwinnable import UnwinnabilityAnalyser
 
 
 def pgn(moves: str, result: str, fen: str | None = None, **tags: str) -> str:

@@ -22,7 +22,7 @@ from adjudicator.rulesets import RulesetBook
 from adjudicator.ruling import Ruling
 from adjudicator.services import Services
 from engines import build_services
-from engines.forced_mate import ForcedMateSearch
+from engines.chess.forced_mate import ForcedMateSearch
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +30,7 @@ def services(config: dict[str, Any], tablebase_dirs: tuple[Path, Path]) -> Servi
     """The real services, with the installed 3-4 piece Syzygy tables for US 14E."""
     local = dict(config, tablebases={"syzygy": [str(tablebase_dirs[0])]})
     built = build_services(local)
-    assert built.mate is not None, "the helpmate analysis (engines.unwinnable) is needed for FIDE 6.9"
+    assert built.mate is not None, "the helpmate analysis (engines.chess.unwinnable) is needed for FIDE 6.9"
     return built
 
 

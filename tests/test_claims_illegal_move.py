@@ -8,13 +8,13 @@ from typing import Any
 import chess
 import pytest
 
-from adjudicator.claims.illegal_move import increment_seconds
+from adjudicator.chess.claims.illegal_move import increment_seconds
+from adjudicator.chess.replay import replay_chess
+from adjudicator.chess.san import describe
 from adjudicator.contract import ContractError, parse_case
-from adjudicator.replay import replay_chess
 from adjudicator.rule import rule
 from adjudicator.rulesets import RulesetBook
 from adjudicator.ruling import Ruling
-from adjudicator.san import describe
 from adjudicator.services import MateSearch, Services
 
 # 2...Qh4+ checks the White king; 3.Nc3 ignores the check.
@@ -62,7 +62,7 @@ def test_second_illegal_move_loses_when_the_opponent_can_mate(book: RulesetBook)
 
 
 class _Oracle:
-    """A mate oracle that answers what it is told (the real one is engines/unwinnable)."""
+    """A mate oracle that answers what it is told (the real one is engines/chess/unwinnable)."""
 
     def __init__(self, unwinnable: bool | None) -> None:
         self.unwinnable = unwinnable
@@ -216,7 +216,7 @@ def test_clock_times_from_the_record_are_evidence_and_later_moves_are_cancelled(
 
 
 def test_second_illegal_move_with_the_real_unwinnability_analysis(book: RulesetBook) -> None:
-    unwinnable = pytest.importorskip("engines.unwinnable", reason="the unwinnability analysis is not merged here")
+    unwinnable = pytest.importorskip("engines.chess.unwinnable", reason="the unwinnability analysis is not merged here")
     services = Services(mate=unwinnable.UnwinnabilityAnalyser())
     # a bare king cannot mate: a draw
     bare = ruling(book, services, ruleset="fide-standard", start_fen=BARE_KING, record="70. Kd2-d4",
@@ -252,7 +252,7 @@ def test_7_5_2_then_7_5_5_the_mate_test_is_made_with_the_new_queen_on_the_board(
 
 def test_7_5_2_the_mate_test_uses_the_helpmate_search_on_the_queen_position(book: RulesetBook) -> None:
     """The same with the unwinnability analysis: it is asked about the position with the queen."""
-    from engines.unwinnable import UnwinnabilityAnalyser
+    from engines.chess.unwinnable import UnwinnabilityAnalyser
 
     services = Services(mate=UnwinnabilityAnalyser())
     result = ruling(book, services, ruleset="fide-standard", start_fen=ROOK_TAKEN_BY_PROMOTION,

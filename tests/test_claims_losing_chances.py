@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from adjudicator.claims.losing_chances import clock_text, read_time_control
+from adjudicator.chess.claims.losing_chances import clock_text, read_time_control
 from adjudicator.contract import ContractError, parse_case
 from adjudicator.rule import rule
 from adjudicator.rulesets import RulesetBook

@@ -7,9 +7,9 @@ from typing import Any
 import chess
 import pytest
 
-from adjudicator.claims.move_rule import can_claim_fifty_moves
+from adjudicator.chess.claims.move_rule import can_claim_fifty_moves
+from adjudicator.chess.replay import replay_chess
 from adjudicator.contract import ContractError, parse_case
-from adjudicator.replay import replay_chess
 from adjudicator.rule import rule
 from adjudicator.rulesets import RulesetBook
 from adjudicator.ruling import Ruling

@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from adjudicator.claims.repetition import can_claim_threefold, occurrences_of
+from adjudicator.chess.claims.repetition import can_claim_threefold, occurrences_of
+from adjudicator.chess.replay import replay_chess
 from adjudicator.contract import ContractError, parse_case
-from adjudicator.replay import replay_chess
 from adjudicator.rule import rule
 from adjudicator.rulesets import RulesetBook
 from adjudicator.ruling import Ruling

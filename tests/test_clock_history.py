@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from adjudicator.chess.replay import replay_chess
 from adjudicator.clocks import hms, parse_time_control
 from adjudicator.clocks.history import SideClock, readings_from_replay, rebuild
-from adjudicator.replay import replay_chess
 
 SHUFFLE = ["Nf3", "Nf6", "Ng1", "Ng8"]
 

@@ -28,8 +28,8 @@ from hypothesis import strategies as st
 
 from adjudicator.checkers.board import START, Position
 from adjudicator.checkers.replay import replay_checkers
+from adjudicator.chess.replay import replay_chess
 from adjudicator.contract import _KNOWN, ContractError, parse_case
-from adjudicator.replay import replay_chess
 from adjudicator.rule import claim_ids, rule
 from adjudicator.rulesets import RulesetBook
 from adjudicator.ruling import Ruling
@@ -53,8 +53,8 @@ PAIRS = [(game, claim) for game in ("chess", "checkers") for claim in claim_ids(
 def services(config: dict[str, Any]) -> Services:
     """The real services without Stockfish, with searches bounded to a few thousand nodes."""
     from engines.checkers.analyst import CheckersAnalyst
-    from engines.forced_mate import ForcedMateSearch
-    from engines.unwinnable import UnwinnabilityAnalyser
+    from engines.chess.forced_mate import ForcedMateSearch
+    from engines.chess.unwinnable import UnwinnabilityAnalyser
 
     base = build_services(config, engine=False)
     return dataclasses.replace(

@@ -16,12 +16,12 @@ from typing import Any
 import chess
 import pytest
 
-from adjudicator.analysis import AnalysisLimits, EngineUnavailable
+from adjudicator.chess.analysis import AnalysisLimits, EngineUnavailable
 from adjudicator.contract import parse_case
 from adjudicator.rule import rule
 from adjudicator.rulesets import RulesetBook
 from engines import build_services
-from engines.stockfish import EngineSettings, StockfishPool, find_stockfish
+from engines.chess.stockfish import EngineSettings, StockfishPool, find_stockfish
 from tests.fake_engines import command
 
 pytestmark = pytest.mark.engine

@@ -8,7 +8,7 @@ import chess
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adjudicator.replay import repetition_key, replay_chess
+from adjudicator.chess.replay import repetition_key, replay_chess
 
 FIGURINES = {"K": "♔", "Q": "♕", "R": "♖", "B": "♗", "N": "♘"}
 GERMAN = {"K": "K", "Q": "D", "R": "T", "B": "L", "N": "S"}

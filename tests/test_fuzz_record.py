@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from adjudicator.chess.replay import RecordError, replay_chess, replay_games
 from adjudicator.contract import ContractError, parse_case
-from adjudicator.replay import RecordError, replay_chess, replay_games
 from adjudicator.rule import rule
 from adjudicator.rulesets import RulesetBook
 

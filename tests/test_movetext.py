@@ -1,4 +1,4 @@
-"""Every token of a chess record is accounted for (adjudicator/movetext.py, FIDE 8.1).
+"""Every token of a chess record is accounted for (adjudicator/chess/movetext.py, FIDE 8.1).
 
 A token is a move (legal, or illegal as played), a known non-move (move number,
 result, comment, NAG, glyph, variation, clock comment), or unreadable: an
@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator.movetext import split_games, tokens
-from adjudicator.replay import RecordError, replay_chess
+from adjudicator.chess.movetext import split_games, tokens
+from adjudicator.chess.replay import RecordError, replay_chess
 
 NOISE = ["Qh9", "Bxx4", "e9", "Xe4", "hello", "Ka0", "Nz3", "x", "Q", "]", "}", "e4e4e4", "0-1-0", "h0"]
 """Tokens that are no move in any language's letters: each must be reported where it stands."""

@@ -1,9 +1,9 @@
 """Reading a collection game by game (``adjudicator replay`` streams): the same games as reading it whole.
 
-:func:`adjudicator.movetext.game_texts` cuts a stream of lines into games without
+:func:`adjudicator.chess.movetext.game_texts` cuts a stream of lines into games without
 holding more than one; whatever the layout (tags or none, comments across lines,
 results, stray brackets, lines cut into pieces), the games it gives are exactly
-those :func:`~adjudicator.movetext.split_games` finds in the whole text.
+those :func:`~adjudicator.chess.movetext.split_games` finds in the whole text.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adjudicator.movetext import OversizedGame, split_games, stream_games
+from adjudicator.chess.movetext import OversizedGame, split_games, stream_games
 
 FRAGMENTS = [
     '[Event "a"]', '[White "b"]', '[Result "1-0"]', '[FEN "8/8/8/8/8/8/8/k6K w - - 0 1"]', "1.", "e4", "e5", "2...",

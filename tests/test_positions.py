@@ -5,8 +5,8 @@ from __future__ import annotations
 import chess
 import pytest
 
+from adjudicator.chess.positions import judged_position, position_problem
 from adjudicator.contract import ContractError, parse_case
-from adjudicator.positions import judged_position, position_problem
 
 
 def case(**fields: object) -> object:

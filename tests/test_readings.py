@@ -1,4 +1,4 @@
-"""One reading of a record, chosen by rule, never by convenience (adjudicator/readings.py, FIDE C.3).
+"""One reading of a record, chosen by rule, never by convenience (adjudicator/chess/readings.py, FIDE C.3).
 
 FIDE C.3 lets each player write the piece letters of their own language. The
 reading is: the case's language; else the ruleset's ``record.language``; else
@@ -16,8 +16,8 @@ from typing import Any
 import chess
 import pytest
 
+from adjudicator.chess.replay import replay_chess
 from adjudicator.contract import ContractError, parse_case
-from adjudicator.replay import replay_chess
 from adjudicator.rule import rule
 from adjudicator.rulesets import RulesetBook, RulesetError
 from adjudicator.ruling import Ruling

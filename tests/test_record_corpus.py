@@ -16,9 +16,9 @@ from pathlib import Path
 import chess.pgn
 import pytest
 
+from adjudicator.chess.movetext import RawGame, split_games
+from adjudicator.chess.replay import UnsupportedVariant, replay_game
 from adjudicator.contract import ContractError
-from adjudicator.movetext import RawGame, split_games
-from adjudicator.replay import UnsupportedVariant, replay_game
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import chess
 import pytest
 
-from adjudicator.movetext import split_games
-from adjudicator.replay import RecordError, replay_chess, replay_games
+from adjudicator.chess.movetext import split_games
+from adjudicator.chess.replay import RecordError, replay_chess, replay_games
 
 RUY = "r1bqk2r/1pppbppp/p1n2n2/1B2p3/4P3/5N2/PPPP1PPP/RNBQR1K1 w kq - 4 6"
 RUY_MOVES_EN = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. O-O Nf6 5. Re1 Be7"

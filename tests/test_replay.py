@@ -5,8 +5,8 @@ from __future__ import annotations
 import chess
 import pytest
 
+from adjudicator.chess.replay import board_for_case, check_fen, repetition_key, replay_chess
 from adjudicator.contract import ContractError, parse_case
-from adjudicator.replay import board_for_case, check_fen, repetition_key, replay_chess
 
 
 def test_counter_walk_captures_pawn_moves_and_promotions_restart_it_castling_does_not() -> None:

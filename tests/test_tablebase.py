@@ -8,9 +8,9 @@ from typing import Any
 import chess
 import pytest
 
-from adjudicator.analysis import TablebaseEvidence
+from adjudicator.chess.analysis import TablebaseEvidence
 from engines import build_services
-from engines.tablebase import Tablebases
+from engines.chess.tablebase import Tablebases
 
 
 @pytest.fixture(scope="module")

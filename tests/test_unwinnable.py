@@ -12,7 +12,7 @@ from pathlib import Path
 import chess
 import pytest
 
-from engines.unwinnable import (
+from engines.chess.unwinnable import (
     PositionError,
     UnwinnabilityAnalyser,
     check_position,
@@ -197,7 +197,7 @@ def test_blockade_proofs_survive_the_exhaustive_check() -> None:
     locked structures after a few random moves, some with a king moved elsewhere."""
     import random
 
-    from engines.unwinnable.helpmate import HelpmateSearch
+    from engines.chess.unwinnable.helpmate import HelpmateSearch
 
     rng = random.Random(20261129)
     bases = sorted({fen for fen, _, _ in ROWS if chess.Board(fen).pawns})

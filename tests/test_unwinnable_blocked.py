@@ -12,8 +12,8 @@ from __future__ import annotations
 import chess
 import pytest
 
-from engines.unwinnable import UnwinnabilityAnalyser, is_blockade_unwinnable, replays_to_mate
-from engines.unwinnable.helpmate import HelpmateSearch
+from engines.chess.unwinnable import UnwinnabilityAnalyser, is_blockade_unwinnable, replays_to_mate
+from engines.chess.unwinnable.helpmate import HelpmateSearch
 from tests.conftest import TEST_DATA
 
 VECTORS = TEST_DATA / "cha-test-vectors-blocked.txt"
@@ -112,8 +112,8 @@ def test_the_open_position_shortcut_never_hides_a_blockade_proof() -> None:
     proves nothing either."""
     import random
 
-    from engines.unwinnable.blockade import Reachability, _shuttle_unwinnable
-    from engines.unwinnable.openness import is_plainly_open
+    from engines.chess.unwinnable.blockade import Reachability, _shuttle_unwinnable
+    from engines.chess.unwinnable.openness import is_plainly_open
 
     rng = random.Random(20261201)
     boards = [board for board, _, _ in ROWS[::2]]
@@ -178,7 +178,7 @@ def test_a_loser_king_that_can_only_shuttle_is_never_mated_by_bishops(fen: str) 
     # White's king can only shuttle h3-h4, nothing else of White ever moves. Black's king may
     # never come next to those squares (White would have no move: stalemate), and without it
     # Black's bishops cannot cover the flight square of the other colour.
-    from engines.unwinnable.shuttle import is_loser_shuttle_unwinnable
+    from engines.chess.unwinnable.shuttle import is_loser_shuttle_unwinnable
 
     board = chess.Board(fen)
     assert is_loser_shuttle_unwinnable(board, chess.BLACK)
@@ -194,7 +194,7 @@ def test_loser_shuttle_proofs_survive_the_exhaustive_check() -> None:
     not fire, the closure often finds one (the proof is not trivially true)."""
     import random
 
-    from engines.unwinnable.shuttle import is_loser_shuttle_unwinnable
+    from engines.chess.unwinnable.shuttle import is_loser_shuttle_unwinnable
 
     rng = random.Random(20261201)
     skeleton = "8/8/7p/5p1P/5p2/5PpK/6P1/8 w - - 0 1"

@@ -1,4 +1,4 @@
-"""The helpmate kernel and its certificates (FIDE 6.9, 5.2.2): engines/unwinnable/kernel.py, certificate.py.
+"""The helpmate kernel and its certificates (FIDE 6.9, 5.2.2): engines/chess/unwinnable/kernel.py, certificate.py.
 
 A certificate says "winnable", so it must be a series of legal moves ending in
 checkmate by the right side. The kernel has its own board and move generator
@@ -19,9 +19,9 @@ from types import ModuleType
 import chess
 import pytest
 
-from engines.unwinnable import UnwinnabilityAnalyser, replays_to_mate
-from engines.unwinnable.certificate import COMPILED, find_certificate, kernel_position, uci
-from engines.unwinnable.certificate import kernel as loaded_kernel
+from engines.chess.unwinnable import UnwinnabilityAnalyser, replays_to_mate
+from engines.chess.unwinnable.certificate import COMPILED, find_certificate, kernel_position, uci
+from engines.chess.unwinnable.certificate import kernel as loaded_kernel
 from tests.conftest import TEST_DATA
 
 KERNEL_SOURCE = Path(loaded_kernel.__file__).with_name("kernel.py")
@@ -38,7 +38,7 @@ PERFT = [  # well-known perft positions: castling, en passant, promotions, pins,
 
 def pure_kernel() -> ModuleType:
     """kernel.py loaded from its source as plain Python, even where the compiled module is installed."""
-    spec = importlib.util.spec_from_file_location("engines.unwinnable._kernel_as_python", KERNEL_SOURCE)
+    spec = importlib.util.spec_from_file_location("engines.chess.unwinnable._kernel_as_python", KERNEL_SOURCE)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -221,8 +221,8 @@ def test_the_kernel_closure_agrees_with_the_python_closure() -> None:
     """Both visit every reachable position (the kernel comparing positions whole, by its own move
     generator; python-chess's board and moves for the other): where both finish they must agree on
     whether a mate by W is reachable, and a mate line the kernel gives must replay with python-chess."""
-    from engines.unwinnable.certificate import visit_reachable
-    from engines.unwinnable.helpmate import HelpmateSearch
+    from engines.chess.unwinnable.certificate import visit_reachable
+    from engines.chess.unwinnable.helpmate import HelpmateSearch
 
     rng = random.Random(7)
     pieces = [chess.KNIGHT, chess.BISHOP, chess.PAWN, chess.ROOK]

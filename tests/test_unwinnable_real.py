@@ -11,8 +11,8 @@ from __future__ import annotations
 import chess
 import pytest
 
-from engines.unwinnable import UnwinnabilityAnalyser, replays_to_mate
-from engines.unwinnable.screen import DeadScreen
+from engines.chess.unwinnable import UnwinnabilityAnalyser, replays_to_mate
+from engines.chess.unwinnable.screen import DeadScreen
 from tests.conftest import TEST_DATA
 
 REAL = TEST_DATA / "lichess-real-1000.txt"

@@ -12,8 +12,8 @@ import random
 
 import chess
 
-from engines.unwinnable.movegen import legal_moves
-from engines.unwinnable.positions import child_key, in_check, position_key, set_board
+from engines.chess.unwinnable.movegen import legal_moves
+from engines.chess.unwinnable.positions import child_key, in_check, position_key, set_board
 
 STARTS = (
     chess.STARTING_FEN,
@@ -80,7 +80,7 @@ def test_both_move_orders_search_the_same_moves() -> None:
     classification, so a proof by an exhausted pass means the same in both."""
     import time
 
-    from engines.unwinnable.helpmate import HelpmateSearch
+    from engines.chess.unwinnable.helpmate import HelpmateSearch
 
     for board in random_positions(200, seed=4):
         if board.is_game_over():

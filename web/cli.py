@@ -43,7 +43,7 @@ def emit(obj: Any) -> None:
 
 
 def error_json(exc: Exception) -> dict[str, Any]:
-    from adjudicator.analysis import EngineUnavailable  # here: a command that rules on nothing starts fast
+    from adjudicator.chess.analysis import EngineUnavailable  # here: a command that rules on nothing starts fast
 
     if isinstance(exc, ContractError):
         return exc.to_json()

@@ -130,7 +130,7 @@ def _replay_game(
 ) -> tuple[str, list[tuple[str, str, str | None, bool]], list[float | None]]:
     """(start FEN, [(label, fen after, uci, is_illegal)], clocks) from the record, read leniently
     in the language the ruling read it in."""
-    from adjudicator.replay import replay_chess
+    from adjudicator.chess.replay import replay_chess
 
     replay = replay_chess(record, start_fen, language, allow_unreadable=True)
     steps: list[tuple[str, str, str | None, bool]] = []

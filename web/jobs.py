@@ -23,7 +23,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from adjudicator.analysis import EngineUnavailable
+from adjudicator.chess.analysis import EngineUnavailable
 from adjudicator.contract import Case, ContractError
 from adjudicator.rule import rule
 from adjudicator.rulesets import RulesetBook, RulesetError

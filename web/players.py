@@ -22,7 +22,7 @@ UNKNOWN = ("", "?", "-", "??")
 
 def record_tags(record: str) -> dict[str, str]:
     """The first game's tags with a value, read leniently (the record's own errors are the ruling's)."""
-    from adjudicator.movetext import split_games
+    from adjudicator.chess.movetext import split_games
 
     if not record.lstrip().startswith("["):
         return {}

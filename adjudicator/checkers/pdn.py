@@ -35,7 +35,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from adjudicator.movetext import MAX_GAME_CHARS, OversizedGame
+from adjudicator.chess.movetext import MAX_GAME_CHARS, OversizedGame
 
 _TAG = re.compile(r'^\s*\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _LEXEME = re.compile(
@@ -166,7 +166,7 @@ def stream_games(pieces: Iterable[str], max_chars: int = MAX_GAME_CHARS) -> Iter
     Streaming (``adjudicator replay --game checkers``): :func:`split_games` first cuts the
     file before each tag line that follows move text, and the parts are independent, so
     each part is split as soon as the next begins; at most one part is held. A part over
-    ``max_chars`` gives an :class:`~adjudicator.movetext.OversizedGame` instead.
+    ``max_chars`` gives an :class:`~adjudicator.chess.movetext.OversizedGame` instead.
     """
     held: list[str] = []
     size = 0

@@ -11,7 +11,7 @@ itself, with no claim, on:
   pawn move (9.6.2; a mate on that move wins). The Arbiters' Manual: both still
   draw if a flag fell afterwards. Under US Chess 14K the TD *may* declare these
   draws (``automatic = "discretionary"``): they are reported, not imposed.
-  For a record these come from :mod:`adjudicator.claims.automatic`; for a position
+  For a record these come from :mod:`adjudicator.chess.claims.automatic`; for a position
   alone, from the position (its move counter).
 
 Deadness is monotone along a game (a position reachable from a dead one is dead),
@@ -26,8 +26,8 @@ from typing import Any
 
 import chess
 
-from adjudicator.claims.automatic import Ending, describe, endings
-from adjudicator.replay import Replay
+from adjudicator.chess.claims.automatic import Ending, describe, endings
+from adjudicator.chess.replay import Replay
 from adjudicator.rulesets import ChessRuleset
 from adjudicator.ruling import Result
 from adjudicator.services import MateOracle, MateSearch

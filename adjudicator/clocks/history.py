@@ -23,8 +23,8 @@ from dataclasses import dataclass
 
 import chess
 
+from adjudicator.chess.replay import Replay
 from adjudicator.clocks.timecontrol import TimeControl, TimingMode, hms, secs
-from adjudicator.replay import Replay
 
 TOLERANCE = 1.0
 """Seconds of slack: ``[%clk]`` readings are whole seconds."""

@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
-from adjudicator.notation import LANGUAGES
+from adjudicator.chess.notation import LANGUAGES
 from adjudicator.rulebook.common import Ruleset, Section, field_error
 
 Automatic = Literal["mandatory", "discretionary", "none"]

@@ -18,7 +18,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from adjudicator.claims import table as chess_claims
+from adjudicator.chess.claims import table as chess_claims
 from tests.web import fake_claims
 from web import create_app
 

@@ -85,7 +85,7 @@ def fuzz_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
 
 def _stand_ins() -> pytest.MonkeyPatch:
     from adjudicator.checkers.claims import table as checkers_claims
-    from adjudicator.claims import table as chess_claims
+    from adjudicator.chess.claims import table as chess_claims
     from tests.web import fake_claims
 
     patch = pytest.MonkeyPatch()

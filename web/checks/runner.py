@@ -24,8 +24,8 @@ from typing import Any
 from sqlalchemy import update
 from sqlalchemy.orm import Session, sessionmaker
 
+from adjudicator.chess.movetext import split_games
 from adjudicator.collection import records
-from adjudicator.movetext import split_games
 from web.checks.collections import GameCollection
 from web.checks.models import CheckedGame, GameCheck
 from web.commands.check_games import _head, lines, open_stored

@@ -12,8 +12,8 @@ from typing import Any
 
 from werkzeug.datastructures import FileStorage, MultiDict
 
+from adjudicator.chess.notation import LANGUAGE_NAMES, LANGUAGES
 from adjudicator.contract import SIDES, ContractError
-from adjudicator.notation import LANGUAGE_NAMES, LANGUAGES
 from adjudicator.rule import claim_ids
 from web.store import META_FIELDS
 

@@ -6,8 +6,8 @@ the exit status is 2 when any game could not be read.
 
 Streams: the file is read a line at a time and each game is replayed and printed
 as soon as it is complete, so memory stays flat however large the collection. A
-single game is bounded too: more than :data:`adjudicator.movetext.MAX_GAME_CHARS`
-characters, or more plies than :data:`adjudicator.replay.MAX_PLIES`, is an error
+single game is bounded too: more than :data:`adjudicator.chess.movetext.MAX_GAME_CHARS`
+characters, or more plies than :data:`adjudicator.chess.replay.MAX_PLIES`, is an error
 line for that game (``record_too_long``), and the next game is read.
 """
 
@@ -21,10 +21,10 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
+from adjudicator.chess.movetext import MAX_GAME_CHARS, OversizedGame, RawGame, stream_games
+from adjudicator.chess.notation import LANGUAGES
+from adjudicator.chess.replay import replay_game
 from adjudicator.contract import ContractError
-from adjudicator.movetext import MAX_GAME_CHARS, OversizedGame, RawGame, stream_games
-from adjudicator.notation import LANGUAGES
-from adjudicator.replay import replay_game
 from web.cli import emit, error_json
 
 PIECE_CHARS = 1 << 16
@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
         if args.game == "checkers":
             return _checkers(pieces, args)
         if args.start_fen:
-            from adjudicator.positions import legal_position
+            from adjudicator.chess.positions import legal_position
 
             legal_position(args.start_fen, "start_fen")  # checked as rule checks it, before any game is read
         status = 0

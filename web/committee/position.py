@@ -13,7 +13,7 @@ from adjudicator.contract import Case
 def position_of(case: Case) -> dict[str, Any]:
     """``{"fen": ..., "source": "record" | "fen", "note": ...}``; never raises (the members see the note)."""
     if case.game == "chess":
-        from adjudicator.replay import board_for_case
+        from adjudicator.chess.replay import board_for_case
 
         try:
             board = board_for_case(case)

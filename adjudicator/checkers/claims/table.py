@@ -2,7 +2,7 @@
 
 The table is not in the package's ``__init__``, which holds the helpers the claim modules
 import (a table there would be an import circle); chess has the same shape
-(:mod:`adjudicator.claims.table`).
+(:mod:`adjudicator.chess.claims.table`).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ ruleset's ``adjudication.mode`` chooses how the evidence is used:
 
 * ``recommend`` (FIDE, US Chess and the events built on them): rules first (checkmate
   5.1.1, stalemate 5.2.1, dead position 5.2.2), then tablebases, then the engine (see
-  :mod:`adjudicator.assessment`). The ruling recommends 1-0, 0-1 or 1/2-1/2 with a
+  :mod:`adjudicator.chess.assessment`). The ruling recommends 1-0, 0-1 or 1/2-1/2 with a
   confidence; a position the engine cannot settle is *unclear* (result null).
 * ``engine-event`` (computer chess, cutechess-cli(6) and TCEC practice, README §6): the
   event's own rules decide: ``-resign movecount=C score=S [twosided]`` and
@@ -28,9 +28,9 @@ from typing import Any
 
 import chess
 
-from adjudicator.assessment import COLOR_NAMES, Assessment, Thresholds, assess
+from adjudicator.chess.assessment import COLOR_NAMES, Assessment, Thresholds, assess
+from adjudicator.chess.positions import judged_position
 from adjudicator.contract import Case, ContractError
-from adjudicator.positions import judged_position
 from adjudicator.rulesets import ChessRuleset
 from adjudicator.ruling import Ruling, Verdict, unique
 from adjudicator.services import Services

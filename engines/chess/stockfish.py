@@ -1,10 +1,10 @@
 """Stockfish (or any UCI engine) behind one wrapper: a small pool, limits, a hard timeout, restarts.
 
-Implements :class:`adjudicator.analysis.Analyst`. Every analysis runs under a node
+Implements :class:`adjudicator.chess.analysis.Analyst`. Every analysis runs under a node
 and/or time limit *and* a hard wall-clock timeout; an idle engine is checked to be alive
 before it is handed out (one that died in the pool is replaced without costing the
 retry); an engine that crashes or hangs is killed and restarted once, and if the retry fails too the caller gets
-:class:`~adjudicator.analysis.EngineUnavailable` with the reason. Deterministic mode
+:class:`~adjudicator.chess.analysis.EngineUnavailable` with the reason. Deterministic mode
 (committee and appeal work) runs one thread with the hash cleared and a node limit
 only, so a re-run gives identical numbers.
 """
@@ -27,7 +27,7 @@ from typing import Any
 import chess
 import chess.engine
 
-from adjudicator.analysis import AnalysisLimits, EngineEvidence, EngineUnavailable
+from adjudicator.chess.analysis import AnalysisLimits, EngineEvidence, EngineUnavailable
 from adjudicator.services import Progress
 
 DEBIAN_PATH = "/usr/games/stockfish"

@@ -43,7 +43,7 @@ def _kernel() -> ModuleType:
         return _loaded
     warnings.warn("the compiled helpmate kernel is older than kernel.py: using kernel.py as plain Python "
                   "(run .ci/install to rebuild it)", RuntimeWarning, stacklevel=2)
-    spec = importlib.util.spec_from_file_location("engines.unwinnable._kernel_source", _HERE / "kernel.py")
+    spec = importlib.util.spec_from_file_location("engines.chess.unwinnable._kernel_source", _HERE / "kernel.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -19,14 +19,14 @@ from typing import Any
 
 import chess
 
-from adjudicator.claims.automatic import Ending, describe
-from adjudicator.claims.penalties import incorrect_claim
+from adjudicator.chess.claims.automatic import Ending, describe
+from adjudicator.chess.claims.penalties import incorrect_claim
+from adjudicator.chess.replay import Replay
+from adjudicator.chess.san import describe as long_form
+from adjudicator.chess.san import read_move
 from adjudicator.contract import Case, ContractError
-from adjudicator.replay import Replay
 from adjudicator.rulesets import ChessRuleset
 from adjudicator.ruling import Ruling, Verdict, unique
-from adjudicator.san import describe as long_form
-from adjudicator.san import read_move
 
 
 def side_name(color: chess.Color) -> str:

@@ -37,12 +37,12 @@ import re
 
 import chess
 
-from adjudicator.claims.penalties import format_clock, format_duration, is_reduced_period, time_award
+from adjudicator.chess.claims.penalties import format_clock, format_duration, is_reduced_period, time_award
+from adjudicator.chess.replay import Ply, Replay, parse_fen, replay_chess, replay_for_case
+from adjudicator.chess.san import piece_name
 from adjudicator.contract import Case, ContractError
-from adjudicator.replay import Ply, Replay, parse_fen, replay_chess, replay_for_case
 from adjudicator.rulesets import ChessRuleset
 from adjudicator.ruling import Adjustment, Result, Ruling, Verdict, unique, win_for
-from adjudicator.san import piece_name
 from adjudicator.services import Services
 
 CLAIM = "illegal-move"

@@ -27,7 +27,7 @@ from typing import Literal
 
 import chess
 
-from adjudicator.replay import RepetitionKey, Replay
+from adjudicator.chess.replay import RepetitionKey, Replay
 from adjudicator.rulesets import ChessRuleset
 
 Kind = Literal["checkmate", "stalemate", "fivefold", "seventy-five-moves"]

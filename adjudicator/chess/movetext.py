@@ -12,7 +12,7 @@ gives each one its :data:`TokenKind`:
   (the parentheses and everything inside them, at any depth);
 - ``move``: every other word of the main line. The replay reads it as a legal
   move, an illegal move as played, or an *unreadable* token, and an unreadable
-  token stops the replay at its ply (:mod:`adjudicator.replay`);
+  token stops the replay at its ply (:mod:`adjudicator.chess.replay`);
 - ``unreadable``: what the splitter already knows is no move: a stray ``]`` or
   ``}``, a variation or comment that is never closed and so swallows the moves
   after it. These are main-line tokens too: the replay stops at them.

@@ -36,14 +36,14 @@ from typing import Any
 
 import chess
 
+from adjudicator.chess.positions import JudgedPosition, judged_position
+from adjudicator.chess.replay import Replay
 from adjudicator.clocks.flagfall import FlagState, PeriodCheck, check_period, flag_state, time_control_for
 from adjudicator.clocks.game_end import Deadness, GameEnd, game_end
 from adjudicator.clocks.history import readings_from_replay
 from adjudicator.clocks.no_win import WinChance, win_chance
 from adjudicator.clocks.timecontrol import TimeControl, hms
 from adjudicator.contract import Case
-from adjudicator.positions import JudgedPosition, judged_position
-from adjudicator.replay import Replay
 from adjudicator.rulebook.chess import Flag
 from adjudicator.rulesets import ChessRuleset
 from adjudicator.ruling import Adjustment, Result, Ruling, Verdict, unique, win_for

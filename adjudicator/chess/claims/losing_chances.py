@@ -40,11 +40,11 @@ from typing import Any
 
 import chess
 
-from adjudicator.assessment import side_can_mate
+from adjudicator.chess.assessment import side_can_mate
+from adjudicator.chess.normal_means import Finding, judge, material_signs
+from adjudicator.chess.positions import JudgedPosition, judged_position
 from adjudicator.clocks.notation import parse_time_control
 from adjudicator.contract import Case, ContractError
-from adjudicator.normal_means import Finding, judge, material_signs
-from adjudicator.positions import JudgedPosition, judged_position
 from adjudicator.rulesets import ChessRuleset
 from adjudicator.ruling import Adjustment, Ruling, Verdict, win_for
 from adjudicator.services import Services

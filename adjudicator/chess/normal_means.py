@@ -14,7 +14,7 @@ from typing import Any
 
 import chess
 
-from adjudicator.assessment import COLOR_NAMES, assess
+from adjudicator.chess.assessment import COLOR_NAMES, assess
 from adjudicator.rulesets import ChessRuleset
 from adjudicator.services import Services
 

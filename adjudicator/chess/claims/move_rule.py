@@ -24,17 +24,17 @@
 
 A claim with no record uses the half-move field of ``fen``: the same position with the
 same counters gets the same verdict as the record reaching it (the automatic endings are
-judged on the given position too, see :mod:`adjudicator.claims.automatic`).
+judged on the given position too, see :mod:`adjudicator.chess.claims.automatic`).
 """
 
 from __future__ import annotations
 
 import chess
 
-from adjudicator.claims import common
-from adjudicator.claims.automatic import describe, first_discretionary, first_ending
+from adjudicator.chess.claims import common
+from adjudicator.chess.claims.automatic import describe, first_discretionary, first_ending
+from adjudicator.chess.replay import Replay, parse_fen, replay_chess, replay_for_case
 from adjudicator.contract import Case, ContractError
-from adjudicator.replay import Replay, parse_fen, replay_chess, replay_for_case
 from adjudicator.rulesets import ChessRuleset
 from adjudicator.ruling import Ruling, Verdict, unique
 from adjudicator.services import Services

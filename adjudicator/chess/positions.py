@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 import chess
 
+from adjudicator.chess.replay import Ply, Replay, parse_fen, replay_for_case
 from adjudicator.contract import Case, ContractError
-from adjudicator.replay import Ply, Replay, parse_fen, replay_for_case
 from adjudicator.rulesets import Ruleset
 
 _STATUS = {

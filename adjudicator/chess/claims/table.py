@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from adjudicator.claims import flag, illegal_move, losing_chances, move_rule, repetition, unfinished
+from adjudicator.chess.claims import flag, illegal_move, losing_chances, move_rule, repetition, unfinished
 from adjudicator.contract import Case
 from adjudicator.rulesets import ChessRuleset
 from adjudicator.ruling import Ruling

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import chess
 
-from adjudicator.notation import LANGUAGES, Notation, clean, parse
+from adjudicator.chess.notation import LANGUAGES, Notation, clean, parse
 
 _NAMES = {
     chess.PAWN: "pawn", chess.KNIGHT: "knight", chess.BISHOP: "bishop",
@@ -322,7 +322,7 @@ def read_move(board: chess.Board, token: str, language: str = "en") -> Reading:
     """Read ``token`` in the position: legal move, illegal move as played, or unreadable.
 
     One language only (the record's reading is chosen once, for the whole record, by
-    :func:`adjudicator.replay.replay_game`). English SAN goes through python-chess's own
+    :func:`adjudicator.chess.replay.replay_game`). English SAN goes through python-chess's own
     parser first (the fast path).
     """
     if language == "en":

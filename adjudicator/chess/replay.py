@@ -1,6 +1,6 @@
 """Replaying a chess record as played: positions, repetition keys, move-rule counter, clocks.
 
-The reader is lenient (see :mod:`adjudicator.notation` and :mod:`adjudicator.san`):
+The reader is lenient (see :mod:`adjudicator.chess.notation` and :mod:`adjudicator.chess.san`):
 moves that were illegal as played stay in the record, marked with the reason, and
 the replay goes on from the position as physically played. A token that cannot be
 read as any move stops the replay and names its ply with the likely legal moves.
@@ -24,10 +24,10 @@ from typing import Any
 
 import chess
 
+from adjudicator.chess.movetext import RawGame, split_games
+from adjudicator.chess.notation import LANGUAGES, letters_used
+from adjudicator.chess.san import describe, read_move
 from adjudicator.contract import Case, ContractError
-from adjudicator.movetext import RawGame, split_games
-from adjudicator.notation import LANGUAGES, letters_used
-from adjudicator.san import describe, read_move
 
 MAX_PLIES = 20_000
 """More plies than any game can have (the longest possible game is under 18,000 plies)."""
@@ -433,7 +433,7 @@ def replay_games(text: str, start_fen: str | None = None, language: str | None =
 @functools.lru_cache(maxsize=8)
 def _first_game(text: str, start_fen: str | None, language: str | None) -> Replay:
     """The first game of ``text`` replayed. Kept for the few most recent records: a ruling reads its
-    record more than once (the claim, then :mod:`adjudicator.readings`), and a Replay never changes."""
+    record more than once (the claim, then :mod:`adjudicator.chess.readings`), and a Replay never changes."""
     game = next(split_games(text), None)
     if game is None:
         if start_fen is None:

@@ -3,7 +3,7 @@
 FIDE Laws, Appendix C.3: players may write the piece letters of their own language,
 so one scoresheet can sometimes be read in two languages with different moves
 (``Bc4``: an English bishop, a German pawn). The reader picks one reading by a
-stated rule (:func:`adjudicator.replay.replay_game`); this module says which
+stated rule (:func:`adjudicator.chess.replay.replay_game`); this module says which
 language a case is read in, and rules the case under every other full reading:
 
 - the case's ``language``, else the ruleset's ``record.language``: that reading
@@ -23,9 +23,9 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from adjudicator.chess.notation import LANGUAGE_NAMES
+from adjudicator.chess.replay import RecordError, Replay, replay_chess
 from adjudicator.contract import Case, ContractError
-from adjudicator.notation import LANGUAGE_NAMES
-from adjudicator.replay import RecordError, Replay, replay_chess
 from adjudicator.rulesets import ChessRuleset, Ruleset
 from adjudicator.ruling import Ruling, Verdict, unique
 

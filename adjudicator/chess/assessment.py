@@ -24,9 +24,9 @@ from typing import Any, Literal
 
 import chess
 
-from adjudicator.analysis import AnalysisLimits, EngineEvidence, EngineUnavailable, TablebaseEvidence
+from adjudicator.chess.analysis import AnalysisLimits, EngineEvidence, EngineUnavailable, TablebaseEvidence
+from adjudicator.chess.positions import position_problem
 from adjudicator.contract import ContractError
-from adjudicator.positions import position_problem
 from adjudicator.rulebook.chess import Adjudication
 from adjudicator.rulesets import ChessRuleset
 from adjudicator.ruling import Result

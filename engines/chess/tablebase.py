@@ -1,6 +1,6 @@
 """Endgame tablebases: Syzygy (WDL and DTZ) and Gaviota (DTM), probed through python-chess.
 
-Implements :class:`adjudicator.analysis.TablebaseProber`. The set-up installs the
+Implements :class:`adjudicator.chess.analysis.TablebaseProber`. The set-up installs the
 3- and 4-piece Syzygy tables from the ``chess`` source distribution into
 ``data/syzygy`` (``.ci/install.d/20-tablebases.sh``); ``[tablebases]`` in
 config.toml adds any larger set a user has. Directories that do not exist are
@@ -19,7 +19,7 @@ import chess
 import chess.gaviota
 import chess.syzygy
 
-from adjudicator.analysis import TablebaseEvidence, TablebaseOutcome
+from adjudicator.chess.analysis import TablebaseEvidence, TablebaseOutcome
 
 _OUTCOMES: dict[int, TablebaseOutcome] = {2: "win", 1: "cursed-win", 0: "draw", -1: "blessed-loss", -2: "loss"}
 

@@ -4,7 +4,7 @@ FIDE Laws, Appendix C.3: each piece is indicated by an abbreviation, and "player
 are free to use the first letter of the name which is commonly used in their
 country". This module turns a written token into a :class:`Notation`: the parts of
 a move in English letters (piece, origin hints, destination, promotion), or a
-castling side. It knows nothing of the position; :mod:`adjudicator.san` finds the
+castling side. It knows nothing of the position; :mod:`adjudicator.chess.san` finds the
 move on the board.
 
 Accepted deviations: ``0-0`` / ``O-O`` / ``o-o``; long algebraic (``Ng1-f3``,

@@ -8,7 +8,7 @@
 - 9.2.3: same side to move, same pieces on the same squares, same castling
   rights, and an en-passant capture counts only where it was actually possible.
 - 9.5.2: a correct claim draws at once. 9.5.3: an incorrect claim adds time to the
-  opponent (see :mod:`adjudicator.claims.penalties`), the written move must be
+  opponent (see :mod:`adjudicator.chess.claims.penalties`), the written move must be
   played, and (9.1.2.3) the claim stands as a draw offer.
 - The automatic endings (9.6, US 14K) are checked first: a game already over
   stays over.
@@ -29,10 +29,10 @@ from __future__ import annotations
 
 import chess
 
-from adjudicator.claims import common
-from adjudicator.claims.automatic import first_ending
+from adjudicator.chess.claims import common
+from adjudicator.chess.claims.automatic import first_ending
+from adjudicator.chess.replay import RepetitionKey, Replay, parse_fen, repetition_key, replay_chess, replay_for_case
 from adjudicator.contract import Case, ContractError
-from adjudicator.replay import RepetitionKey, Replay, parse_fen, repetition_key, replay_chess, replay_for_case
 from adjudicator.rulesets import ChessRuleset
 from adjudicator.ruling import Ruling, Verdict, unique
 from adjudicator.services import Services
