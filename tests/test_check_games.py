@@ -14,8 +14,9 @@ from typing import Any
 
 import pytest
 
+from adjudicator.chess.collection import check_chess
 from adjudicator.chess.movetext import split_games
-from adjudicator.collection import check_chess, check_record, is_collection, records
+from adjudicator.collection import check_record, is_collection, records
 from adjudicator.rulesets import RulesetBook
 from adjudicator.services import Services
 from engines.chess.unwinnable import UnwinnabilityAnalyser

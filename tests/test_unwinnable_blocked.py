@@ -112,7 +112,8 @@ def test_the_open_position_shortcut_never_hides_a_blockade_proof() -> None:
     proves nothing either."""
     import random
 
-    from engines.chess.unwinnable.blockade import Reachability, _shuttle_unwinnable
+    from engines.chess.unwinnable.blockade import Reachability
+    from engines.chess.unwinnable.blocked import _shuttle_unwinnable
     from engines.chess.unwinnable.openness import is_plainly_open
 
     rng = random.Random(20261201)

@@ -6,7 +6,8 @@ or "undecided" when its budget runs out.
 """
 
 from .analyser import DeadPosition, PositionError, UnwinnabilityAnalyser, check_position, replays_to_mate
-from .blockade import Reachability, is_blockade_unwinnable
+from .blockade import Reachability
+from .blocked import is_blockade_unwinnable
 from .material import is_material_unwinnable, needs_loser_promotion
 
 __all__ = [

@@ -39,7 +39,7 @@ import chess
 
 from adjudicator.services import MateSearch
 
-from .blockade import is_blockade_unwinnable
+from .blocked import is_blockade_unwinnable
 from .certificate import COMPILED, find_certificate, visit_reachable
 from .helpmate import BudgetExhausted, HelpmateSearch
 from .material import is_material_unwinnable

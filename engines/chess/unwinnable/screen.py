@@ -19,7 +19,7 @@ import chess
 from adjudicator.services import MateSearch
 
 from .analyser import PositionError, check_position, forced_moves, game_over_for
-from .blockade import is_blockade_unwinnable
+from .blocked import is_blockade_unwinnable
 from .material import is_material_unwinnable
 
 

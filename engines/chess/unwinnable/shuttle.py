@@ -19,7 +19,7 @@ away from both squares. So:
 
 This is CHA's stalemate motif (its semi-static analysis forbids a king the squares
 next to a shuttling king, for either colour) for the loser's side, with the
-uncovered check of step 2 ruled out explicitly. :func:`.blockade.is_blockade_unwinnable`
+uncovered check of step 2 ruled out explicitly. :func:`.blocked.is_blockade_unwinnable`
 handles W's own shuttling king.
 """
 
