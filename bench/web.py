@@ -78,7 +78,8 @@ def wait_ready(port: int, server: subprocess.Popen[bytes], seconds: float = 60) 
     raise SystemExit("the server did not answer within a minute")
 
 
-def client(port: int, stop_at: float, offset: int, latencies: list[float], errors: list[str]) -> None:
+def client(port: int, stop_at: float, offset: int, latencies: list[float], errors: list[str],
+           finished: list[float]) -> None:
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     bodies = [json.dumps(case).encode() for case in CASES]
     index = offset
@@ -95,6 +96,7 @@ def client(port: int, stop_at: float, offset: int, latencies: list[float], error
                 errors.append(f"{response.status}: {data[:200]!r}")
             else:
                 latencies.append(elapsed)
+                finished.append(time.monotonic())
         except (OSError, http.client.HTTPException) as exc:
             errors.append(f"{type(exc).__name__}: {exc}")
             connection.close()
@@ -142,10 +144,11 @@ def main() -> int:
                 if response.status != 201:
                     print(f"warning: {case['claim']} answers {response.status}: {response.read()[:200]!r}")
             latencies: list[float] = []
+            finished: list[float] = []
             errors: list[str] = []
             stop_at = time.monotonic() + args.seconds
             threads = [
-                threading.Thread(target=client, args=(port, stop_at, i, latencies, errors), daemon=True)
+                threading.Thread(target=client, args=(port, stop_at, i, latencies, errors, finished), daemon=True)
                 for i in range(args.clients)
             ]
             started = time.monotonic()
@@ -173,6 +176,11 @@ def main() -> int:
             f"latency ms: p50 {1000 * statistics.median(latencies):.1f}  p90 {1000 * percentile(latencies, 0.90):.1f}  "
             f"p99 {1000 * percentile(latencies, 0.99):.1f}  max {1000 * max(latencies):.1f}"
         )
+        slow = sorted((lat, end - started) for lat, end in zip(latencies, finished, strict=True) if lat > 0.5)
+        if slow:  # stalls: when in the run the slowest requests ended (a disk sync, a pause of the server)
+            moments = sorted({int(at) for _, at in slow})
+            when = ", ".join(map(str, moments[:10]))
+            print(f"over 500 ms: {len(slow)} requests, ending in second(s) {when} of the run")
     print(f"errors: {len(errors)}")
     for line in sorted(set(errors))[:5]:
         print(f"  {line}")
