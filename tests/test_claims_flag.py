@@ -345,6 +345,18 @@ def test_flag_after_the_period_s_moves_were_made_does_not_lose(judge: Any) -> No
     assert (adjustment.side, adjustment.seconds) == ("white", 1800)
     assert ruling.evidence["period"]["has_completed_period"] is True
     assert "FIDE 6.4" in ruling.rule_refs
+    assert any("made 40 moves, completing the 40 moves of period 1" in r for r in ruling.reasons), ruling.reasons
+
+
+def test_a_clock_that_never_added_the_second_period_is_corrected_whatever_the_moves_since(judge: Any) -> None:
+    """45 moves made and the 30 minutes never added: the flag fell in period 2 only because of the clock;
+    the period White completed is the first (its 40 moves), and White gets the 30 minutes (6.4, 6.10)."""
+    ruling = judge(
+        "fide-standard", record=clocked_record(45, added_after_40=False), clock={"white": 0, "flagged": ["white"]}
+    )
+    assert (ruling.verdict, ruling.result) == ("rejected", None)
+    assert [(a.side, a.seconds) for a in ruling.adjustments] == [("white", 1800)]
+    assert any("made 45 moves, completing the 40 moves of period 1" in r for r in ruling.reasons), ruling.reasons
 
 
 def test_flag_in_the_second_period_loses(judge: Any) -> None:

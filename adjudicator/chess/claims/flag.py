@@ -274,6 +274,20 @@ def _flag_reason(ctx: Context, flagged: str, period: PeriodCheck) -> str:
     return f"{name}'s flag fell in {which} with {made} moves made{source} of the {period.required} required by its end."
 
 
+def _last_completed(ctx: Context, period: PeriodCheck) -> tuple[int, int] | None:
+    """(period number, moves it requires in all) of the last period whose moves the side has made (FIDE 6.4)."""
+    if ctx.control is None or period.moves_made is None:
+        return None
+    first = period.side == ctx.case.sides[0]
+    done: tuple[int, int] | None = None
+    for index in range(period.moves_made):
+        required = ctx.control.required_moves(index, first)
+        if required is None or required > period.moves_made:
+            break
+        done = (index + 1, required)
+    return done
+
+
 def _completed(ctx: Context, period: PeriodCheck, refs: list[str]) -> Ruling:
     name = period.side.capitalize()
     refs = [*refs, ctx.rules.refs.moves or ctx.ruleset.ref("6.4")]
@@ -283,8 +297,10 @@ def _completed(ctx: Context, period: PeriodCheck, refs: list[str]) -> Ruling:
     if period.missing_seconds > 0:
         kinds = {i.kind for i in (period.history.irregularities if period.history else ())}
         what = "the next period's time" if "period-time-missing" in kinds else "time the control gives"
+        done = _last_completed(ctx, period)
+        completing = "" if done is None else f", completing the {done[1]} moves of period {done[0]}"
         reason = (
-            f"By the clock readings {name} had made {period.moves_made} moves, completing period {number}, "
+            f"By the clock readings {name} had made {period.moves_made} moves{completing}, "
             f"but the clock did not add {what} ({hms(period.missing_seconds)})."
         )
         adjustments.append(Adjustment(period.side, period.missing_seconds, f"{what} the clock did not add"))
