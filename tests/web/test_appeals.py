@@ -163,3 +163,20 @@ def test_timings_are_not_differences_but_a_changed_line_is() -> None:
     assert differences(original, slower, None, None) == []
     changed = {"result": None, "evidence": {"line": ["11-15"], "seconds": 11.0, "nodes": 100001}}
     assert [d["field"] for d in differences(original, changed, None, None)] == ["evidence"]
+
+
+def test_a_decided_appeal_keeps_the_rerun_its_decision_saw(app: Flask, tmp_path: Path) -> None:
+    _td, url = file_appeal(app)
+    appeal_id = url.rstrip("/").rsplit("/", 1)[1]
+    april = login(app, "april", "appeals-password")
+    assert "Re-run the analysis" in april.get(url).get_data(as_text=True)  # open: the committee may re-run it
+    april.post(f"/appeals/{appeal_id}/decision", data={"outcome": "upheld", "reasons": "The re-run agrees."})
+    db = sqlite3.connect(tmp_path / "adjudicator.db")
+    before = db.execute("SELECT rerun_json, rerun_at FROM appeals WHERE id = ?", (appeal_id,)).fetchone()
+    assert "Re-run the analysis" not in april.get(url).get_data(as_text=True)
+    refused = april.post(f"/appeals/{appeal_id}/rerun")
+    assert refused.status_code == 303 and "error=" in refused.headers["Location"]
+    assert "decided" in april.get(refused.headers["Location"]).get_data(as_text=True)
+    assert db.execute("SELECT rerun_json, rerun_at FROM appeals WHERE id = ?", (appeal_id,)).fetchone() == before
+    with pytest.raises(sqlite3.DatabaseError, match="re-run its decision saw cannot change"):  # the database's own rule
+        db.execute("UPDATE appeals SET rerun_at = 'later' WHERE id = ?", (appeal_id,))

@@ -154,19 +154,29 @@ def differences(original: Mapping[str, Any] | None, rerun: Mapping[str, Any] | N
 
 
 def rerun(session: Session, appeal: Appeal, book: RulesetBook, config: Mapping[str, Any], actor: User) -> Appeal:
-    """Re-run the analysis of the appealed case with deterministic settings and store the differences."""
+    """Re-run the analysis of the appealed case with deterministic settings and store the differences (an open
+    appeal only: a decided one keeps the re-run its decision saw; :raises CaseRefused: 409)."""
     record = appeal.record
     case_data = record.get("case")
     if not isinstance(case_data, Mapping):
         raise CaseRefused(422, "no_case", "the appealed record keeps no case to re-run", "subject")
     contract_part = {k: v for k, v in case_data.items() if k not in ("round", "board", "players", "members")}
+    if appeal.status != "open":
+        raise CaseRefused(409, "already_decided", "this appeal is decided: the re-run its decision saw is kept", None)
     ruling, note, settings = recommend(parse_case(contract_part), book, config, contract_part)
     original = record.get("recommendation") if record.get("kind") == "committee-case" else record.get("ruling")
-    appeal.rerun_json = canonical({"ruling": ruling, "note": note or None, "engine_settings": settings})
-    appeal.difference_json = canonical(differences(original, ruling, record.get("recommendation_note"),
-                                                   note or None))
-    appeal.rerun_at = now()
-    session.flush()
+    stored = update(Appeal).where(Appeal.id == appeal.id, Appeal.status == "open").values(
+        rerun_json=canonical({"ruling": ruling, "note": note or None, "engine_settings": settings}),
+        difference_json=canonical(differences(original, ruling, record.get("recommendation_note"), note or None)),
+        rerun_at=now()).execution_options(synchronize_session=False)
+    try:
+        changed = session.execute(stored).rowcount  # type: ignore[attr-defined]
+    except DBAPIError:  # 0009's trigger: decided meanwhile by another transaction
+        changed = 0
+    if changed != 1:
+        session.rollback()
+        raise CaseRefused(409, "already_decided", "this appeal is decided: the re-run its decision saw is kept", None)
+    session.refresh(appeal)
     append(session, "appeal-rerun", appeal.audit_subject, appeal.rerun_payload(), actor=actor.name)
     session.commit()
     return appeal
