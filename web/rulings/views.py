@@ -253,5 +253,5 @@ def _progress(job: Job | None) -> dict[str, Any]:
     if job is None:
         return {"percent": None, "elapsed": 0.0, "stage": "", "line": ""}
     stage, _, line = (job.message or "").partition("; best line ")
-    percent = int(job.fraction * 100) if job.fraction else None
+    percent = max(1, int(job.fraction * 100)) if job.fraction else None  # under 1 %: started, not nothing
     return {"percent": percent, "elapsed": job.elapsed, "stage": stage, "line": line}
