@@ -621,6 +621,9 @@ def find(depth: cython.int, past_progress: cython.bint, was_semi: cython.bint) -
         if NODES >= NODE_LIMIT:
             ABORTED = 1
             return False
+        if (NODES & 4095) == 0:  # compiled, the search holds the GIL: let the server's other threads run now
+            with cython.nogil:  # and then (the caller holds certificate._LOCK, so no other search starts)
+                pass
         LINE_MOVES[PLY] = m
         make(m)
         found = find(new_depth, rewarded, child_semi)
@@ -904,6 +907,9 @@ def _closure(max_positions: cython.int) -> cython.int:
         for i in range(count):
             make(MOVES[i])
             NODES += 1
+            if (NODES & 4095) == 0:  # as in find(): other threads run while a closure is built
+                with cython.nogil:
+                    pass
             slot = cython.cast(cython.int, S_KEY[1] & CLOSURE_MASK)
             while CL_SLOT[slot] and not _same(CL_SLOT[slot] - 1, 1):
                 slot = (slot + 1) & CLOSURE_MASK
