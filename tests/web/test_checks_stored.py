@@ -22,13 +22,21 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from committee_support import add_user
-from events_support import add_event, assign
+from events_support import add_event
 from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.test_check_games import CHESS_GAMES
 from tests.web.test_audit import audit_verify
-from tests.web.test_checks_web import COLLECTION, PASSWORD, finished, login, upload, without_seconds
+from tests.web.test_checks_web import (
+    COLLECTION,
+    PASSWORD,
+    finished,
+    login,
+    staffed_events,
+    upload,
+    without_seconds,
+)
 from web.checks.collections import GameCollection
 from web.checks.models import GameCheck
 from web.config import PROJECT_ROOT
@@ -157,14 +165,7 @@ def test_picking_refuses_what_is_not_this_events_collection(app: Flask) -> None:
 
 
 def test_only_the_events_staff_get_a_stored_file_and_only_its_tds_check_it_again(app: Flask) -> None:
-    add_event(app, "pub")
-    add_event(app, "priv", private=True)
-    tpub, tpriv = login(app, "tpub", "td"), login(app, "tpriv", "td")
-    assign(app, "pub", "tpub", "td")
-    assign(app, "priv", "tpriv", "td")
-    member = login(app, "mona", "committee")
-    assign(app, "pub", "mona", "committee")
-    outsider, anonymous = login(app, "otto", "committee"), app.test_client()
+    tpub, tpriv, member, outsider, anonymous = staffed_events(app)
     finished(tpub, upload(tpub, "pub", name="pub.pgn").headers["Location"])
     finished(tpriv, upload(tpriv, "priv", data=CORRECTED, name="priv.pgn").headers["Location"])
     pub, priv = stored(app)

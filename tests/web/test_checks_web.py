@@ -147,7 +147,9 @@ def test_a_file_that_is_no_collection_is_refused_on_the_form(app: Flask) -> None
     assert bad.status_code == 422 and "choose one of the rulesets" in bad.get_data(as_text=True)
 
 
-def test_only_the_events_tds_upload_and_only_its_staff_read_the_report(app: Flask) -> None:
+def staffed_events(app: Flask) -> tuple[FlaskClient, FlaskClient, FlaskClient, FlaskClient, FlaskClient]:
+    """Events ``pub`` and ``priv`` (private) with their TDs tpub and tpriv, mona on pub's committee, otto
+    on no event's staff, and an anonymous visitor: their clients, in that order."""
     add_event(app, "pub")
     add_event(app, "priv", private=True)
     tpub, tpriv = login(app, "tpub", "td"), login(app, "tpriv", "td")
@@ -156,6 +158,11 @@ def test_only_the_events_tds_upload_and_only_its_staff_read_the_report(app: Flas
     member = login(app, "mona", "committee")
     assign(app, "pub", "mona", "committee")
     outsider, anonymous = login(app, "otto", "committee"), app.test_client()
+    return tpub, tpriv, member, outsider, anonymous
+
+
+def test_only_the_events_tds_upload_and_only_its_staff_read_the_report(app: Flask) -> None:
+    tpub, tpriv, member, outsider, anonymous = staffed_events(app)
     for client in (member, outsider, anonymous, tpriv):
         assert upload(client, "pub").status_code == 403
         assert client.get("/events/pub/checks").status_code == 403
