@@ -59,18 +59,22 @@ def client(app: Flask) -> FlaskClient:
     return app.test_client()
 
 
-@pytest.fixture
-def live_server(tmp_path: Path) -> Iterator[str]:
-    """The app with CSRF on, served by a threaded werkzeug server on 127.0.0.1:<free port>."""
+def serve(application: Flask) -> Iterator[str]:
+    """``application`` served by a threaded werkzeug server on 127.0.0.1:<free port>: its address, until closed."""
     from werkzeug.serving import make_server
 
-    application = make_app(tmp_path, WTF_CSRF_ENABLED=True, TESTING=False)
     server = make_server("127.0.0.1", 0, application, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}"
     server.shutdown()
     application.extensions["adjudicator"].shutdown()
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[str]:
+    """The app with CSRF on, served by a threaded werkzeug server on 127.0.0.1:<free port>."""
+    yield from serve(make_app(tmp_path, WTF_CSRF_ENABLED=True, TESTING=False))
 
 
 @pytest.fixture

@@ -220,20 +220,11 @@ def test_the_tables_match_the_models_and_0008_then_0007_go_back(tmp_path: Path) 
 @pytest.fixture
 def td_site(tmp_path: Path) -> Any:
     """The app with CSRF on, served on 127.0.0.1:<free port>, with a TD ``tina``."""
-    import threading
-
-    from werkzeug.serving import make_server
-
-    from tests.web.conftest import make_app
+    from tests.web.conftest import make_app, serve
 
     application = make_app(tmp_path, WTF_CSRF_ENABLED=True, TESTING=False)
     add_user(application, "tina", "td", password=PASSWORD)
-    server = make_server("127.0.0.1", 0, application, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    application.extensions["adjudicator"].shutdown()
+    yield from serve(application)
 
 
 @pytest.mark.browser
