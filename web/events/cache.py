@@ -21,6 +21,7 @@ from __future__ import annotations
 import itertools
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import event as sa_event
@@ -47,7 +48,8 @@ class EventCache:
         self._lock = threading.Lock()
         self._entries: dict[object, tuple[float, int, EventSnapshot | None]] = {}
 
-    def get(self, key: object, load: Any, session_factory: Any) -> EventSnapshot | None:
+    def get(self, key: object, load: Callable[[Session], Event | None],
+            session_factory: Callable[[], Session]) -> EventSnapshot | None:
         """The snapshot under ``key`` (an id or a slug), loaded with ``load(session)`` when stale."""
         now = time.monotonic()
         generation = _current[0]
@@ -55,8 +57,7 @@ class EventCache:
             found = self._entries.get(key)
         if found is not None and found[1] == generation and now - found[0] < self.seconds:
             return found[2]
-        session: Session = session_factory()
-        row = load(session)
+        row = load(session_factory())
         snapshot = None if row is None else EventSnapshot.of(row)
         if self.seconds > 0 and snapshot is not None:  # an unknown name is not remembered: it may be made next
             with self._lock:
