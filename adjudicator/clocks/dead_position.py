@@ -133,7 +133,7 @@ class Deadness:
         """The proof in words: ``king and bishop (White) against king`` / ``the helpmate analysis ...``."""
         proof = self.proof(board)
         if "listed" in proof:
-            return f"{proof['listed']}: neither player can checkmate"
+            return f"{proof['listed']}, so neither player can checkmate"
         said = {name: _METHOD_WORDS.get(found["method"], found["method"]) for name, found in proof.items()}
         if len(said) == 2 and len(set(said.values())) == 1:
             shown = f" (for both: {said['white']})"
