@@ -35,7 +35,7 @@ from adjudicator.services import MateOracle, MateSearch
 
 _VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9, chess.KING: 0}
 _NAMES = {chess.WHITE: "White", chess.BLACK: "Black"}
-_METHOD_WORDS = {
+METHOD_WORDS = {
     "material": "too little material to mate",
     "blockade": "a blockade no series of moves can open",
     "search": "an exhaustive helpmate search finds no mate",
@@ -134,7 +134,7 @@ class Deadness:
         proof = self.proof(board)
         if "listed" in proof:
             return f"{proof['listed']}, so neither player can checkmate"
-        said = {name: _METHOD_WORDS.get(found["method"], found["method"]) for name, found in proof.items()}
+        said = {name: METHOD_WORDS.get(found["method"], found["method"]) for name, found in proof.items()}
         if len(said) == 2 and len(set(said.values())) == 1:
             shown = f" (for both: {said['white']})"
         else:
