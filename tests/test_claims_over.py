@@ -11,22 +11,27 @@ produced; and the flag claim and ``check-games`` on the same game, which must ag
 from __future__ import annotations
 
 import copy
+import random
 from collections.abc import Iterator
 from typing import Any
 
 import chess
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from adjudicator.chess.collection import check_chess
 from adjudicator.chess.movetext import split_games
-from adjudicator.contract import parse_case
-from adjudicator.rule import rule
+from adjudicator.clocks.dead_position import Deadness
+from adjudicator.contract import ContractError, parse_case
+from adjudicator.rule import claim_ids, rule
 from adjudicator.rulesets import RulesetBook
 from adjudicator.ruling import Ruling, Verdict
 from adjudicator.services import Services
 from engines import build_services
+from tests.test_claims_one_position import claim_fields, movetext, walk
 
-BISHOP_START = "4k3/8/8/8/8/8/3b4/2R1K3 b - - 0 40"
+BISHOP_START = "4k3/8/8/8/8/4b3/8/2R1K3 b - - 0 40"
 BISHOP_TAKES_ROOK = "40... Bxc1 41. Kd1 Bf4 42. Ke2 Ke7 43. Kf3 Kf6"
 """40...Bxc1 leaves king and bishop against king (ply 1); six more plies are played."""
 WALL_START = "8/8/1k6/p1p1p1p1/P1P1P3/6P1/5K2/8 w - - 0 1"
@@ -141,15 +146,15 @@ def test_the_earliest_ending_wins(book: RulesetBook, services: Services) -> None
 def test_a_dead_position_after_the_illegal_move_claimed_changes_nothing(
     book: RulesetBook, services: Services
 ) -> None:
-    """40.Ke1-e3?? then 40...Bxc1+ (K+B v K): 7.5.1 (11A) reinstates the position before the illegal move,
+    """40.Ke1-g3?? then 40...Bxc1 (K+B v K): 7.5.1 (11A) reinstates the position before the illegal move,
     cancelling the capture and the dead position with it; the claim is upheld, the game goes on."""
-    start = "4k3/8/8/8/8/8/3b4/2R1K3 w - - 0 40"
+    start = "4k3/8/8/8/8/4b3/8/2R1K3 w - - 0 40"
     for ruleset, article in (("fide-standard", "FIDE 7.5.1"), ("uschess", "US Chess 11A")):
         ruling = judge(book, services, {"ruleset": ruleset, "claim": "illegal-move", "claimant": "black",
-                                        "record": record(start, "40. Ke1-e3 Bxc1+")})
+                                        "record": record(start, "40. Ke1-g3 Bxc1")})
         assert (ruling.verdict, ruling.result) == (Verdict.UPHELD, None), ruleset
         assert article in ruling.rule_refs and "ended_at_ply" not in ruling.evidence
-        assert ruling.instructions[0].startswith("reinstate the position before 40.Ke1-e3")
+        assert ruling.instructions[0].startswith("reinstate the position before 40.Ke1-g3")
 
 
 def test_a_dead_position_after_an_illegal_move_that_stands_ends_the_game(
@@ -157,9 +162,9 @@ def test_a_dead_position_after_an_illegal_move_that_stands_ends_the_game(
 ) -> None:
     """Rapid without an arbiter at the board (A.5.2): the opponent replied, so the illegal move stands, and so
     does the dead position its reply produced: the game ended there."""
-    start = "4k3/8/8/8/8/8/3b4/2R1K3 w - - 0 40"
+    start = "4k3/8/8/8/8/4b3/8/2R1K3 w - - 0 40"
     ruling = judge(book, services, {"ruleset": "fide-rapid", "claim": "illegal-move", "claimant": "black",
-                                    "record": record(start, "40. Ke1-e3 Bxc1+")})
+                                    "record": record(start, "40. Ke1-g3 Bxc1")})
     assert (ruling.verdict, ruling.result, ruling.adjustments) == (Verdict.REJECTED, "1/2-1/2", ())
     assert ruling.evidence["ended_at_ply"] == 2
     assert "FIDE A.5.2" in ruling.rule_refs and "FIDE 5.2.2" in ruling.rule_refs
@@ -169,7 +174,7 @@ def test_a_dead_position_after_an_illegal_move_that_stands_ends_the_game(
 def test_a_dead_position_the_written_move_would_make_changes_nothing(book: RulesetBook, services: Services) -> None:
     """9.3.1: Black writes 40...Bxc1 (a capture, leaving K+B v K) and claims 50 moves; the written move is not
     played, so no dead position arose: the claim is ruled on the count (a capture restarts it)."""
-    start = "4k3/8/8/8/8/8/3b4/2R1K3 b - - 99 90"
+    start = "4k3/8/8/8/8/4b3/8/2R1K3 b - - 99 90"
     ruling = judge(book, services, {"ruleset": "fide-standard", "claim": "fifty-move", "claimant": "black",
                                     "fen": start, "intended_move": "Bxc1"})
     assert (ruling.verdict, ruling.result) == (Verdict.REJECTED, None)
@@ -180,25 +185,25 @@ def test_a_dead_position_the_written_move_would_make_changes_nothing(book: Rules
 
 
 def test_a_dead_position_an_illegal_move_produced_ends_nothing(book: RulesetBook, services: Services) -> None:
-    """40...Bd2xd1?? (a bishop moving straight) takes the last rook: 5.2.2 ends the game only when the move
+    """40...Bd3xd1?? (a bishop moving straight) takes the last rook: 5.2.2 ends the game only when the move
     producing the position was legal, so the illegal move is corrected as any other (7.5.1)."""
-    moves = "40... Bd2xd1"
-    start = "4k3/8/8/8/8/8/3b4/3RK3 b - - 0 40"
+    moves = "40... Bd3xd1"
+    start = "4k3/8/8/8/8/3b4/8/3RK3 b - - 0 40"
     illegal = judge(book, services, {"ruleset": "fide-standard", "claim": "illegal-move", "claimant": "white",
                                      "record": record(start, moves)})
     assert (illegal.verdict, illegal.result) == (Verdict.UPHELD, None)
-    assert illegal.instructions[0].startswith("reinstate the position before 40...Bd2xd1")
+    assert illegal.instructions[0].startswith("reinstate the position before 40...Bd3xd1")
     threefold = judge(book, services, {"ruleset": "fide-standard", "claim": "threefold-repetition",
                                        "claimant": "white", "record": record(start, moves)})
     assert threefold.verdict is Verdict.REJECTED and "ended_at_ply" not in threefold.evidence
 
 
 def test_once_a_legal_move_follows_the_dead_position_stands(book: RulesetBook, services: Services) -> None:
-    """40...Bd2xd1?? then 41.Kxd1: king against king, produced by a legal move. Nobody claimed the illegal move,
+    """40...Bd3xd1?? then 41.Kxd1: king against king, produced by a legal move. Nobody claimed the illegal move,
     so for a draw claim it stood and the game ended at ply 2; a claim *on* the illegal move is still in time
     (7.5.1: at any time during the game) and reinstates the position before it, cancelling both plies."""
-    start = "4k3/8/8/8/8/8/3b4/3RK3 b - - 0 40"
-    moves = "40... Bd2xd1 41. Kxd1"
+    start = "4k3/8/8/8/8/3b4/8/3RK3 b - - 0 40"
+    moves = "40... Bd3xd1 41. Kxd1"
     fifty = judge(book, services, {"ruleset": "fide-standard", "claim": "fifty-move", "claimant": "black",
                                    "record": record(start, moves)})
     assert (fifty.verdict, fifty.result, fifty.evidence["ended_at_ply"]) == (Verdict.UPHELD, "1/2-1/2", 2)
@@ -263,3 +268,54 @@ def test_us_material_only_the_list_is_dead(config: dict[str, Any], services: Ser
     listed = judge(book, services, claim_case("us", "threefold-repetition",
                                               record=record(BISHOP_START, BISHOP_TAKES_ROOK)))
     assert (listed.verdict, listed.result, listed.evidence["ended_at_ply"]) == (Verdict.UPHELD, "1/2-1/2", 1)
+
+
+# ---------------------------------------------------------------- one position, one verdict, with the analysis
+
+
+DEAD_PRONE_STARTS = [
+    WALL_START,  # 1.g4 locks it; the kings then walk
+    "8/8/1k6/p1p1p1p1/P1P1P1P1/8/5K2/4B3 w - - 0 30",  # a wall and a bishop that can take nothing
+    BISHOP_START,  # the rook can be taken
+    "4k3/8/8/3p4/3P4/8/8/2B1K1b1 w - - 0 50",  # blocked d-pawns and same-coloured bishops
+]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32 - 1), start=st.sampled_from(DEAD_PRONE_STARTS), plies=st.integers(0, 24),
+       claim=st.sampled_from(sorted(claim_ids("chess"))), ruleset=st.sampled_from(["fide-standard", "uschess"]))
+def test_with_the_helpmate_analysis_a_position_gets_one_verdict_from_its_fen_or_its_record(
+    book: RulesetBook, services: Services, seed: int, start: str, plies: int, claim: str, ruleset: str
+) -> None:
+    """tests/test_claims_one_position.py without the analysis, here with it: positions dead only by the helpmate
+    analysis (locked pawns) get the same verdict, result and clock changes from the record and from the FEN."""
+    rng = random.Random(seed)
+    board, sans = walk(start, rng, plies)
+    fields = {"ruleset": ruleset, **claim_fields(claim, board, rng)}
+    if claim == "insufficient-losing-chances":
+        fields["ruleset"] = "uschess-variation-14h" if ruleset == "uschess" else "fide-standard-guidelines-iii"
+
+    def outcome(case: dict[str, Any]) -> tuple[Any, ...] | str:
+        try:
+            ruling = rule(parse_case(case), book, services)
+        except ContractError as exc:
+            return exc.code
+        return ruling.verdict, ruling.result, tuple((a.side, a.seconds) for a in ruling.adjustments)
+
+    from_record = outcome({**fields, "record": movetext(start, sans) or "*", "start_fen": start})
+    from_fen = outcome({**fields, "fen": board.fen()})
+    if claim == "threefold-repetition" and from_fen == "missing_field":
+        return  # a bare FEN shows no repetitions, and the position itself did not end the game
+    assert from_fen == from_record, f"{ruleset} {claim}: FEN {board.fen()} record {movetext(start, sans)}"
+
+
+def test_the_walks_reach_dead_positions_of_both_kinds(services: Services) -> None:
+    """The generator above is not idle: its walks end in positions dead only by analysis, and in listed ones."""
+    assert services.mate is not None
+    deadness = Deadness("helpmate", services.mate)
+    seen = set()
+    for seed in range(80):
+        board, _ = walk(DEAD_PRONE_STARTS[seed % len(DEAD_PRONE_STARTS)], random.Random(seed), seed % 25)
+        if deadness.is_dead(board):
+            seen.add("listed" if board.is_insufficient_material() else "analysis")
+    assert seen == {"listed", "analysis"}

@@ -150,7 +150,7 @@ def test_a_missing_ruling_is_a_404_page(client: FlaskClient) -> None:
 def test_a_game_already_over_shows_the_ply_and_the_proof(client: FlaskClient) -> None:
     """A fifty-move claim after 40...Bxc1 left king and bishop against king: the page says where the game ended
     (5.2.2), why, and opens the board on that position; the JSON API gives the same ply."""
-    record = '[SetUp "1"]\n[FEN "4k3/8/8/8/8/8/3b4/2R1K3 b - - 0 40"]\n\n40... Bxc1 41. Kd1 Bf4 42. Ke2 Ke7 *'
+    record = '[SetUp "1"]\n[FEN "4k3/8/8/8/8/4b3/8/2R1K3 b - - 0 40"]\n\n40... Bxc1 41. Kd1 Bf4 42. Ke2 Ke7 *'
     url = rule(client, "fifty-move", record=record, claimant="black")
     if "/jobs/" in url:
         url = wait_for_ruling(client, url)
