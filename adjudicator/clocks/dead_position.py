@@ -47,6 +47,13 @@ METHOD_WORDS = {
 """The analyser's methods (``engines.chess.unwinnable``) in an arbiter's words."""
 
 
+_IMPOSSIBLE = (
+    chess.STATUS_NO_WHITE_KING | chess.STATUS_NO_BLACK_KING | chess.STATUS_TOO_MANY_KINGS
+    | chess.STATUS_OPPOSITE_CHECK | chess.STATUS_EMPTY
+)
+"""What no game of chess reaches (python-chess's status flags)."""
+
+
 def listed_ending(board: chess.Board) -> str | None:
     """The material ending of the 14D list ``board`` shows, in words (None: not a listed ending)."""
     if not board.is_insufficient_material():
@@ -91,11 +98,17 @@ class Deadness:
         return self.searches[key]
 
     def is_listed(self, board: chess.Board) -> bool:
-        """A listed material ending (US 14D; FIDE 5.2.2's obvious cases)."""
-        return board.is_insufficient_material()
+        """A listed material ending (US 14D; FIDE 5.2.2's obvious cases) in a position a game can reach."""
+        return not board.status() & _IMPOSSIBLE and board.is_insufficient_material()
 
     def is_dead(self, board: chess.Board) -> bool:
-        """Sound: True only when neither side can mate (undecided counts as alive)."""
+        """Sound: True only when neither side can mate (undecided counts as alive).
+
+        A position no game reaches (a king missing or taken, the side not to move in check)
+        is never dead: the record's illegal moves are the arbiter's to rule on.
+        """
+        if board.status() & _IMPOSSIBLE:
+            return False
         if board.is_insufficient_material():
             return True
         if not self.analyses:
