@@ -21,6 +21,14 @@ The record keeps illegal moves as played; this module rules on one of them
 - US 11D (``bonus_only_if_prompt``): the 2 minutes only when claimed before the
   claimant's own next move; US Chess has no automatic loss (``loss_on_count = 0``).
 
+A game already over comes before the illegal move (:mod:`.over`, where the order of
+events is argued): an ending (a dead position, mate, 9.6) that arose *before* the illegal
+move means the move came after the end of the game: neither corrected nor penalised,
+the ending is the ruling. An ending the illegal move itself produced ends nothing
+(5.2.2's proviso). An ending that arose *after* it is cancelled with the later moves
+when the move is corrected (7.5.1, US 11A), and stands with them when it can no longer
+be (A.5.2 after the reply, US 11B): then the game ended there, and the ruling says both.
+
 The arbiter's correction comes first: every test the rules make on "the position" after
 the irregularity is made on the position the arbiter's action leaves, and the ruling's
 evidence shows it (``fen``). 7.5.1: the position before the illegal move, reinstated;
