@@ -87,10 +87,7 @@ class Over:
         ended = self.ended
         return ended if ended is not None and not ended.is_mandatory and ended.kind == "dead-position" else None
 
-    def ruling(
-        self, lead: Sequence[str] = (), refs: Sequence[str] = (), after: Sequence[str] = (),
-        verdict: Verdict | None = None,
-    ) -> Ruling:
+    def ruling(self, lead: Sequence[str] = (), refs: Sequence[str] = (), after: Sequence[str] = ()) -> Ruling:
         """The ruling that the game was already over (see the module docstring).
 
         ``lead``: the claim's own findings before the ending; ``after``: what the ending
@@ -113,13 +110,12 @@ class Over:
         if ended.kind == "checkmate" and replay is not None and replay.counter_after(ended.ply) >= limit:
             reasons.append("The mate came with the 75th move; a checkmate on that move takes precedence.")
             all_refs.append(self.ruleset.ref("14K") if us else self.ruleset.ref("9.6.2"))
-        if verdict is None:
-            if self.claim == "unfinished-game":
-                verdict = Verdict.ADJUDICATED
-            elif self.claim in DRAW_CLAIMS and ended.result == "1/2-1/2":
-                verdict = Verdict.UPHELD
-            else:
-                verdict = Verdict.REJECTED
+        if self.claim == "unfinished-game":
+            verdict = Verdict.ADJUDICATED
+        elif self.claim in DRAW_CLAIMS and ended.result == "1/2-1/2":
+            verdict = Verdict.UPHELD  # the draw claimed is the result, though on other grounds
+        else:
+            verdict = Verdict.REJECTED  # the claim changes nothing: the result stands
         if replay is not None and ended.ply:
             where = f"the game ended after {replay.label(ended.ply)} (ply {ended.ply})"
         elif replay is not None and replay.plies:
@@ -189,10 +185,3 @@ def check(
     ended = game_end(replay, board, ruleset, test, case.sides, until)
     return Over(claim, case, ruleset, replay, ended)
 
-
-def game_over(
-    claim: str, case: Case, ruleset: ChessRuleset, services: Services, replay: Replay, *, until: int | None = None
-) -> Ruling | None:
-    """The ruling that the game was already over at the claimed point, or None when it was not."""
-    over = check(claim, case, ruleset, services, replay, until=until)
-    return over.ruling() if over.is_over else None
