@@ -83,8 +83,11 @@ def judge(book: RulesetBook, services: Services, case: dict[str, Any]) -> Ruling
 # ---------------------------------------------------------------- a claim of each kind, in a dead position
 
 
-@pytest.mark.parametrize("authority", ["fide", "us"])
-@pytest.mark.parametrize("game", sorted(GAMES))
+DEAD_BY_RULE = [("fide", "K+B v K"), ("fide", "locked pawns"), ("us", "K+B v K")]
+"""Games dead under the default rulesets: FIDE 5.2.2 both; US 14D's list K+B v K (the wall: the TD may end it)."""
+
+
+@pytest.mark.parametrize(("authority", "game"), DEAD_BY_RULE)
 @pytest.mark.parametrize("claim", CLAIMS)
 def test_a_claim_of_each_kind_after_a_dead_position_is_a_draw_where_it_arose(
     book: RulesetBook, services: Services, authority: str, game: str, claim: str
@@ -115,8 +118,7 @@ def test_a_claim_of_each_kind_after_a_dead_position_is_a_draw_where_it_arose(
         assert board.is_checkmate() and alive["ply"] == 0
 
 
-@pytest.mark.parametrize("authority", ["fide", "us"])
-@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize(("authority", "game"), DEAD_BY_RULE)
 @pytest.mark.parametrize("claim", CLAIMS)
 def test_the_position_given_alone_gets_the_same_verdict_as_the_record(
     book: RulesetBook, services: Services, authority: str, game: str, claim: str
@@ -216,11 +218,11 @@ def test_once_a_legal_move_follows_the_dead_position_stands(book: RulesetBook, s
 # ---------------------------------------------------------------- one position, one verdict
 
 
-@pytest.mark.parametrize(("ruleset", "article"), [("fide-standard", "FIDE 5.2.2"), ("uschess", "US Chess 14D")])
-@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize(("authority", "game"), DEAD_BY_RULE)
 def test_the_flag_claim_check_games_and_a_draw_claim_agree(
-    book: RulesetBook, services: Services, ruleset: str, article: str, game: str
+    book: RulesetBook, services: Services, authority: str, game: str
 ) -> None:
+    ruleset, article = RULESETS[(authority, None)], ARTICLE[authority]
     start, moves = GAMES[game]
     text = record(start, moves)
     fifty = judge(book, services, {"ruleset": ruleset, "claim": "fifty-move", "claimant": "white", "record": text})
@@ -245,19 +247,50 @@ def with_dead_position(config: dict[str, Any], mode: str) -> RulesetBook:
     return RulesetBook.from_config(changed)
 
 
-def test_us_material_then_td_the_list_ends_the_game_and_the_td_may_end_the_rest(
-    config: dict[str, Any], services: Services
+@pytest.mark.parametrize("claim", ["threefold-repetition", "fifty-move"])
+def test_us_by_default_the_list_ends_the_game_and_the_td_may_end_the_rest(
+    book: RulesetBook, services: Services, claim: str
 ) -> None:
-    """material-then-td: K+B v K (14D's list) ends the game; the locked wall (dead only by analysis) lets the TD
-    declare the draw: a fifty-move claim that would be rejected is deferred, with no clock change."""
-    book = with_dead_position(config, "material-then-td")
-    listed = judge(book, services, claim_case("us", "fifty-move", record=record(BISHOP_START, BISHOP_TAKES_ROOK)))
+    """US Chess default (material-then-td): K+B v K (14D's list) ends the game; the locked wall, dead only by
+    analysis, is not on the list and lets the TD declare the draw: a claim that would be rejected is deferred,
+    with no clock change, and the rejection is kept as what happens if the TD does not."""
+    assert book.chess("uschess").flag.dead_position == "material-then-td"
+    listed = judge(book, services, claim_case("us", claim, record=record(BISHOP_START, BISHOP_TAKES_ROOK)))
     assert (listed.verdict, listed.result, listed.evidence["ended_at_ply"]) == (Verdict.UPHELD, "1/2-1/2", 1)
-    wall = judge(book, services, claim_case("us", "fifty-move", record=record(WALL_START, WALL_LOCKS)))
+    wall = judge(book, services, claim_case("us", claim, record=record(WALL_START, WALL_LOCKS)))
     assert (wall.verdict, wall.result, wall.adjustments) == (Verdict.DEFERRED, None, ())
     assert wall.instructions[0].startswith("the TD may declare the game drawn (US Chess 14D)")
     assert wall.evidence["td_may_end"]["ply"] == 1
     assert wall.evidence["recommendation"]["verdict"] == "rejected"
+    alone = judge(book, services, claim_case("us", "fifty-move", fen=final_fen(WALL_START, WALL_LOCKS)))
+    assert (alone.verdict, alone.evidence["td_may_end"]["ply"]) == (Verdict.DEFERRED, 0)
+
+
+def test_us_by_default_a_flag_in_the_locked_wall_is_ruled_on_14e_and_check_games_finds_nothing(
+    book: RulesetBook, services: Services
+) -> None:
+    """The wall is not a listed 14D ending, so under US Chess the flag is ruled by 14E (the opponent has pawns: the
+    time forfeit stands) and a recorded win breaks no rule (the TD may have declared the draw, or not: like 14K)."""
+    text = record(WALL_START, WALL_LOCKS)
+    flag = judge(book, services, {"ruleset": "uschess", "claim": "flag", "record": text,
+                                  "clock": {"white": 0, "black": 30, "flagged": ["white"]}})
+    assert (flag.verdict, flag.result) == (Verdict.UPHELD, "0-1")
+    (parsed,) = list(split_games(text.replace(" *", " 0-1")))
+    checked = check_chess(parsed, book.chess("uschess"), services).to_json(1)
+    assert checked["findings"] == [] and checked["lawful_result"] == "0-1"
+
+
+@pytest.mark.parametrize("claim", CLAIMS)
+def test_us_helpmate_reading_of_14d_makes_the_locked_wall_end_the_game(
+    config: dict[str, Any], services: Services, claim: str
+) -> None:
+    """flag.dead_position = "helpmate" (14D's last item read as FIDE's dead position): the wall ended the game."""
+    book = with_dead_position(config, "helpmate")
+    moves = WALL_LOCKS + (" 4. Kf3-f5" if claim == "illegal-move" else "")
+    ruling = judge(book, services, claim_case("us", claim, record=record(WALL_START, moves)))
+    expected = Verdict.REJECTED if claim == "illegal-move" else Verdict.UPHELD
+    assert (ruling.verdict, ruling.result, ruling.evidence["ended_at_ply"]) == (expected, "1/2-1/2", 1)
+    assert "US Chess 14D" in ruling.rule_refs
 
 
 def test_us_material_only_the_list_is_dead(config: dict[str, Any], services: Services) -> None:
