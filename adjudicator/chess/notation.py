@@ -8,7 +8,7 @@ side, read in one language's letters. It knows nothing of the position;
 :mod:`adjudicator.chess.san` finds the move on the board.
 
 Read silently (they name the move completely): ``0-0`` / ``O-O`` / ``o-o``; long and
-coordinate algebraic (``Ng1-f3``, ``Ng1xf3``, ``g1f3``); ``:`` or ``×`` for captures;
+coordinate algebraic (``Ng1-f3``, ``Ng1xf3``, ``g1f3``); ``:``, ``×`` or ``✕`` for captures;
 missing or wrong ``+``/``#``; ``e8Q`` / ``e8=Q`` / ``e8(Q)`` / ``e8/Q`` / ``e8q``;
 figurines; ``e.p.``; annotation glyphs; the piece letters of the languages below.
 
@@ -123,7 +123,7 @@ every Cyrillic-script notation)."""
 _LOOK_ALIKE_TABLE = str.maketrans(_LOOK_ALIKES)
 _CASTLE_LOOK_ALIKES = str.maketrans({"О": "O", "о": "o"})
 _GREEK_FILES = str.maketrans(dict(zip("αβγδεζηθ", "abcdefgh", strict=True)))
-_CAPTURES = str.maketrans({":": "x", "×": "x"})
+_CAPTURES = str.maketrans({":": "x", "×": "x", "✕": "x"})
 _TRAILING = re.compile(r"(?:\+/-|-/\+|\+/=|=/\+|=/∞|∞/=|\+-|-\+|[+#!?†‡□⊕∞=±∓⩲⩱]|e\.?p\.?|ch)+$")
 """Check marks, annotation glyphs and assessments written onto a move (``e4+/-``, ``Nf3!?``, ``exd6e.p.``)."""
 _CASTLE = re.compile(r"^[O0o](?:-?[O0o]){1,2}$")
@@ -175,7 +175,7 @@ def spelled(token: str) -> tuple[str, tuple[ReadingNote, ...]]:
             text = text.translate(_LOOK_ALIKE_TABLE)
             pairs = ", ".join(f"{ch} as {_LOOK_ALIKES[ch]}" for ch in alike)
             notes.append(ReadingNote("look-alike", f"the Cyrillic {pairs} (the Latin letters they look like)"))
-    if ":" in text or "×" in text:
+    if ":" in text or "×" in text or "✕" in text:
         text = text.translate(_CAPTURES)
     if len(text) <= LONGEST_TOKEN:
         previous = None
