@@ -222,3 +222,23 @@ def test_a_huge_token_is_unreadable_at_once(token: str) -> None:
     assert time.perf_counter() - started < 2.0
     (bad,) = replay.unreadable
     assert bad.ply == 3 and len(replay.plies) == 2
+
+
+# --- the other notes ------------------------------------------------------------------------------
+
+def test_an_english_promotion_letter_in_a_german_record_is_read_with_a_note() -> None:
+    replay = replay_chess("60. e8=Q", "8/4P1k1/8/8/8/8/8/4K3 w - - 0 60", language="de")
+    assert replay.final_board.piece_at(chess.E8) == chess.Piece(chess.QUEEN, chess.WHITE)
+    assert kinds(replay) == [(1, "promotion-letter")]  # (no piece letter: the language is noted nowhere)
+
+
+def test_a_pawn_move_naming_its_own_file_where_the_letter_is_no_piece_is_read_with_a_note() -> None:
+    replay = replay_chess("1. ee4")
+    assert replay.plies[0].move == chess.Move(chess.E2, chess.E4)
+    assert kinds(replay) == [(1, "file-repeated")]
+
+
+def test_castling_written_as_the_king_taking_its_rook_is_read_with_a_note() -> None:
+    replay = replay_chess("1. e1h1", "4k3/8/8/8/8/8/8/4K2R w K - 0 1")
+    assert replay.final_board.king(chess.WHITE) == chess.G1 and replay.plies[0].is_legal
+    assert kinds(replay) == [(1, "castling-as-king-takes-rook")]
