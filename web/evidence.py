@@ -95,6 +95,19 @@ class GameOver:
 
 
 @dataclass(frozen=True)
+class ReadingShown:
+    """A reading of the record beyond plain SAN, for the page: where, the move as read, and what was assumed."""
+
+    ply: int
+    label: str
+    """The move as read (``4. O-O``)."""
+    token: str
+    """As written."""
+    kind: str
+    text: str
+
+
+@dataclass(frozen=True)
 class Presentation:
     """Everything the ruling page and the sheet show besides the ruling's own words."""
 
@@ -105,6 +118,8 @@ class Presentation:
     facts: tuple[tuple[str, str], ...] = ()
     record_note: str = ""
     game_over: GameOver | None = None
+    readings: tuple[ReadingShown, ...] = ()
+    """How the record was read, where it took more than plain SAN (the replay's notes)."""
 
     @property
     def main_line(self) -> Line | None:
@@ -151,9 +166,9 @@ def move_label(board: chess.Board, text: str) -> str:
 
 def _replay_game(
     record: str, start_fen: str | None, language: str | None = None
-) -> tuple[str, list[tuple[str, str, str | None, bool]], list[float | None]]:
-    """(start FEN, [(label, fen after, uci, is_illegal)], clocks) from the record, read leniently
-    in the language the ruling read it in."""
+) -> tuple[str, list[tuple[str, str, str | None, bool]], list[float | None], tuple[ReadingShown, ...]]:
+    """(start FEN, [(label, fen after, uci, is_illegal)], clocks, readings beyond plain SAN) from the
+    record, read leniently in the language the ruling read it in."""
     from adjudicator.chess.replay import replay_chess
 
     replay = replay_chess(record, start_fen, language, allow_unreadable=True)
@@ -163,7 +178,11 @@ def _replay_game(
         label = label.replace("...", "... ", 1) if ply.mover == chess.BLACK else label
         uci = ply.move.uci() if ply.move else None
         steps.append((label, ply.fen_after, uci, not ply.is_legal))
-    return replay.start_fen, steps, [p.clock for p in replay.plies]
+    readings = tuple(
+        ReadingShown(n.ply, steps[n.ply - 1][0] if n.ply <= len(steps) else "", n.token, n.note.kind, n.note.text)
+        for n in replay.notes
+    )
+    return replay.start_fen, steps, [p.clock for p in replay.plies], readings
 
 
 def _replay_checkers(record: str, start_fen: str | None) -> tuple[str, list[tuple[str, str, str | None, bool]]]:
@@ -315,11 +334,12 @@ def present(case: Mapping[str, Any], ruling: Mapping[str, Any] | None) -> Presen
     clocks = None
     note = ""
     final_fen = case.get("fen") or case.get("start_fen")
+    readings: tuple[ReadingShown, ...] = ()
     if game == "chess" and isinstance(case.get("record"), str) and case["record"].strip():
         try:
             reading = evidence.get("record_reading")
             language = reading.get("language") if isinstance(reading, Mapping) else None
-            start, raw, clock_values = _replay_game(
+            start, raw, clock_values, readings = _replay_game(
                 case["record"], case.get("start_fen"), language or case.get("language")
             )
         except Exception as exc:
@@ -377,4 +397,5 @@ def present(case: Mapping[str, Any], ruling: Mapping[str, Any] | None) -> Presen
         facts=_facts(evidence),
         record_note=note,
         game_over=_game_over(evidence, lines.get("game")) if game == "chess" else None,
+        readings=readings,
     )

@@ -23,8 +23,9 @@ class Record(Section):
 
     language: str = Field(
         "",
-        description="The event's scoresheet letters (en, de, fr, es, it, nl, ru, pt, pl, cs, hu); empty: English "
-        "when English reads every move, else by rule (README 'Reading records'). A case's language comes first.",
+        description="The event's scoresheet letters (en, de, fr, es, it, nl, ru, pt, pl, cs, hu, ro, sv, da, no, "
+        "fi, is, et, lt, tr, uk, bg, el); empty: English when English reads every move, else by rule (README "
+        "'Reading records'). A case's language comes first.",
     )
 
     @field_validator("language")
