@@ -130,6 +130,13 @@ class Candidates:
         book_path = entry.get("book")
         return cls(engine, OpeningBook.find(None if book_path is None else str(book_path)), nodes)
 
+    def warm_up(self) -> None:
+        """Start the engine (and load its network) before the first list that needs it; failures are
+        the first list's to report."""
+        if self.engine is not None:
+            with contextlib.suppress(Exception):
+                self.engine.top_moves(chess.Board(), 1, 1)
+
     def rank(self, board: chess.Board, earlier: list[RepetitionKey], last_move: chess.Move | None = None,
              count: int = SHOWN) -> tuple[Candidate, ...]:
         book = self.book.moves(board) if self.book is not None else []

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import chess
@@ -54,22 +55,35 @@ def read_record(text: str, language: str | None) -> dict[str, Any]:
         return {"start_fen": chess.STARTING_FEN, "language": language or "en", "plies": [], "unreadable": None,
                 "result": None}
     replay = replay_game(game, None, language)
+    place = _utf16(text)
     return {
         "start_fen": replay.start_fen,
         "language": replay.language,
-        "plies": [_ply_json(replay, ply, game.moves[ply - 1].offset) for ply in range(1, len(replay.plies) + 1)],
-        "unreadable": _unreadable_json(replay, game.moves),
+        "plies": [_ply_json(replay, ply, place(game.moves[ply - 1].offset), place(game.moves[ply - 1].offset
+                                                                                 + len(game.moves[ply - 1].text)))
+                  for ply in range(1, len(replay.plies) + 1)],
+        "unreadable": _unreadable_json(replay, game.moves, place),
         "result": game.result,
     }
 
 
-def _ply_json(replay: Replay, ply: int, offset: int) -> dict[str, Any]:
+def _utf16(text: str) -> Callable[[int], int]:
+    """A character offset of ``text`` as the page counts it (UTF-16 code units, as JavaScript strings do)."""
+    if all(ord(ch) <= 0xFFFF for ch in text):
+        return lambda offset: offset
+    units = [0]
+    for ch in text:
+        units.append(units[-1] + (2 if ord(ch) > 0xFFFF else 1))
+    return lambda offset: units[offset]
+
+
+def _ply_json(replay: Replay, ply: int, start: int, end: int) -> dict[str, Any]:
     p = replay.plies[ply - 1]
     return {
         "ply": ply,
         "token": p.token,
-        "start": offset,
-        "end": offset + len(p.token),
+        "start": start,
+        "end": end,
         "san": replay.san(ply),
         "label": replay.label(ply),
         "uci": p.move.uci() if p.move else "0000",
@@ -79,12 +93,12 @@ def _ply_json(replay: Replay, ply: int, offset: int) -> dict[str, Any]:
     }
 
 
-def _unreadable_json(replay: Replay, tokens: list[Any]) -> dict[str, Any] | None:
+def _unreadable_json(replay: Replay, tokens: list[Any], place: Callable[[int], int]) -> dict[str, Any] | None:
     if not replay.unreadable:
         return None
     bad = replay.unreadable[0]
     offset = tokens[bad.ply - 1].offset
-    return {"ply": bad.ply, "token": bad.token, "start": offset, "end": offset + len(bad.token),
+    return {"ply": bad.ply, "token": bad.token, "start": place(offset), "end": place(offset + len(bad.token)),
             "reason": bad.reason, "candidates": list(bad.candidates)}
 
 
@@ -146,6 +160,7 @@ def service(app: Flask) -> Any:
             found = Candidates.from_config(app.config["ADJUDICATOR"])
             app.extensions["move_entry"] = found
             app.extensions["adjudicator"].closers.append(found.close)
+            threading.Thread(target=found.warm_up, name="entry-warm-up", daemon=True).start()
         return found
 
 

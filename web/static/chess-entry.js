@@ -117,7 +117,9 @@ async function initEntry(root) {
     const params = new URLSearchParams({fen: sync.position})
     // earlier positions a move could return to: since the last capture or pawn move, the same side to move
     const halfmoves = Number(sync.position.split(" ")[4]) || 0
-    for (let ply = sync.cursor - 1; ply >= Math.max(0, sync.cursor - halfmoves); ply -= 2) params.append("seen", sync.positionAt(ply))
+    const seen = []
+    for (let ply = sync.cursor - 1; ply >= Math.max(0, sync.cursor - halfmoves); ply -= 2) seen.unshift(sync.positionAt(ply))
+    seen.slice(-100).forEach((fen) => params.append("seen", fen))  // oldest first
     if (sync.cursor > 0) params.set("last", sync.plies[sync.cursor - 1].uci)
     bar.show(params, sync.cursor, (c) => written(c.san, writing()))
   }
