@@ -157,11 +157,11 @@ def main() -> None:
             "product": lambda b, earlier, last: moves_of(service.rank(b, earlier, last)),
         }
         if args.compare:
-            engine, book = service.engine, service.book
+            book = service.book
             rankers["heuristic alone (repetitions first)"] = lambda b, e, last: moves_of(rank(b, e, (), (), last))
-            if engine is not None:
+            if (alone := service.engine) is not None:
                 rankers["engine alone (repetitions first)"] = lambda b, e, last: moves_of(
-                    rank(b, e, (), engine.top_moves(b, service.nodes), last))
+                    rank(b, e, (), alone.top_moves(b, service.nodes), last))
             if book is not None:
                 rankers["book, then heuristic"] = lambda b, e, last: moves_of(rank(b, e, book.moves(b), (), last))
             rankers["no repetition rule (book, engine, heuristic)"] = lambda b, e, last: moves_of(
@@ -172,9 +172,9 @@ def main() -> None:
             walk(game, rankers, tallies)
             count += 1
             sources.add(source.split(" ")[0])
-        engine = f"Stockfish, {service.nodes} nodes, MultiPV {SHOWN}" if service.engine else "none"
+        described = f"Stockfish, {service.nodes} nodes, MultiPV {SHOWN}" if service.engine else "none"
         print(f"{count} real games ({', '.join(sorted(sources))}), {tallies['product'].plies} plies; "
-              f"{SHOWN} candidates shown; book: {service.book.path if service.book else 'none'}; engine: {engine}")
+              f"{SHOWN} candidates shown; book: {service.book.path if service.book else 'none'}; engine: {described}")
         for name, tally in tallies.items():
             print("\n".join(tally.lines(name)))
     finally:
