@@ -93,6 +93,12 @@ async function initEntry(root) {
     const side = turn === "w" ? "White" : "Black"
     const where = sync.atEnd ? "" : ` (showing move ${sync.cursor ? sync.plies[sync.cursor - 1].label : "the start"}; ${sync.length - sync.cursor} more recorded)`
     const over = rules.isCheckmate() ? " · checkmate" : rules.isStalemate() ? " · stalemate" : ""
+    const shown = sync.cursor ? sync.plies[sync.cursor - 1] : null
+    if (shown && !shown.is_legal) {
+      status.textContent = `${shown.label} was not legal (${shown.reason}); ${side} to move${where}`
+      status.className = "entry-status is-illegal"
+      return
+    }
     status.textContent = `${side} to move, move ${full}${over}${where}`
     status.className = "entry-status"
   }
