@@ -11,6 +11,8 @@ import chess
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from adjudicator.chess.candidates import SHOWN
 from engines.chess.entry import DEBIAN_BOOK, CandidateEngine, Candidates, OpeningBook
@@ -140,3 +142,27 @@ def test_without_engine_or_book_the_heuristic_still_offers_moves() -> None:
     board.push_san("exd4")
     ranked = service.rank(board, [], board.peek())
     assert ranked[0].san == "Nxd4" and ranked[0].source == "heuristic"
+
+
+@given(st.lists(st.integers(min_value=0, max_value=10_000), min_size=1, max_size=60),
+       st.sampled_from(["{1}. {0}", "{1}.{0}", "{0}"]), st.sampled_from([" ", "\n", "  ", " {[%clk 0:01:00]} "]))
+@settings(max_examples=60, deadline=None)
+def test_every_ply_s_place_in_the_text_is_its_token(choices: list[int], numbering: str, gap: str) -> None:
+    """Whatever the spacing, the move numbers and the comments, the page can cut the text at each ply."""
+    from web.claims.entry import read_record
+
+    board, words, moves = chess.Board(), [], []
+    for choice in choices:
+        legal = sorted(board.legal_moves, key=lambda m: m.uci())
+        if not legal:
+            break
+        move = legal[choice % len(legal)]
+        san = board.san(move)
+        words.append(numbering.format(san, board.fullmove_number) if board.turn == chess.WHITE else san)
+        moves.append(move.uci())
+        board.push(move)
+    record = gap.join(words)
+    plies = read_record(record, None)["plies"]
+    assert [p["uci"] for p in plies] == moves
+    assert [record[p["start"]:p["end"]] for p in plies] == [p["token"] for p in plies]
+    assert plies[-1]["fen"] == board.fen()

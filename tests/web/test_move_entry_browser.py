@@ -43,7 +43,8 @@ WATCH = """() => {
 }"""
 
 CSP_WATCH = """window.__csp = [];
-document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));"""
+document.addEventListener('securitypolicyviolation',
+  (e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));"""
 
 
 def real_game(number: int) -> list[str]:
@@ -79,13 +80,15 @@ def shown_ply(page: Any, ply: int) -> None:
 
 def board_pieces(page: Any) -> dict[str, str]:
     """The entry board's pieces as drawn: square -> cm-chessboard's piece name (``wp``, ``bk``)."""
-    found = page.evaluate(f"""() => Object.fromEntries([...document.querySelectorAll('{BOARD} g[data-piece][data-square]')]
+    found = page.evaluate(f"""() => Object.fromEntries(
+        [...document.querySelectorAll('{BOARD} g[data-piece][data-square]')]
         .map((g) => [g.dataset.square, g.dataset.piece]))""")
     return {str(k): str(v) for k, v in found.items()}
 
 
 def pieces_of(board: chess.Board) -> dict[str, str]:
-    return {chess.square_name(sq): ("w" if p.color else "b") + p.symbol().lower() for sq, p in board.piece_map().items()}
+    return {chess.square_name(sq): ("w" if p.color else "b") + p.symbol().lower()
+            for sq, p in board.piece_map().items()}
 
 
 def record_moves(text: str) -> list[str]:
@@ -200,7 +203,8 @@ def test_a_move_entered_while_stepped_back_steps_on_or_asks_before_replacing(liv
     phone.locator('[data-chips] button[data-ply="2"]').tap()
     shown_ply(phone, 2)
     candidates_ready(phone, 2)
-    tap_move(phone, chess.Board("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"), chess.Move.from_uci("g1f3"))
+    after_e5 = chess.Board("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
+    tap_move(phone, after_e5, chess.Move.from_uci("g1f3"))
     shown_ply(phone, 3)
     assert phone.input_value("#f-record") == "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6", "the recorded move: one step on"
     square(phone, "g8").tap(force=True)
@@ -213,7 +217,8 @@ def test_a_move_entered_while_stepped_back_steps_on_or_asks_before_replacing(liv
     assert phone.input_value("#f-record") == "1. e4 e5 2. Nf3 Nf6"
 
 
-def test_an_illegal_move_is_entered_after_a_confirmation_and_read_back_as_that_move(live_server: str, phone: Any) -> None:
+def test_an_illegal_move_is_entered_after_a_confirmation_and_read_back_as_that_move(
+        live_server: str, phone: Any) -> None:
     open_entry(phone, live_server, "illegal-move")
     phone.fill("#f-record", "1. e4 e5")
     shown_ply(phone, 2)
