@@ -141,7 +141,9 @@ class Candidates:
              count: int = SHOWN) -> tuple[Candidate, ...]:
         book = self.book.moves(board) if self.book is not None else []
         engine: list[chess.Move] = []
-        if self.engine is not None and len(book) < count:
+        # an engine is asked about positions that can arise in a game only (a position after an illegal
+        # move, the side not to move in check, say, may crash it): those get the book and the heuristic
+        if self.engine is not None and len(book) < count and board.is_valid():
             try:
                 engine = self.engine.top_moves(board, self.nodes, count)
                 self.engine_problem = None

@@ -105,6 +105,13 @@ def test_a_middlegame_position_gets_the_engine_s_moves(client: FlaskClient) -> N
     assert answer["ms"] >= 0
 
 
+def test_a_position_no_game_reaches_gets_candidates_without_the_engine(client: FlaskClient) -> None:
+    # after an illegal move entered on purpose: White's king in check with Black to move
+    fen = "4k3/8/8/8/8/8/4q3/4K3 b - - 0 1"
+    answer = client.get("/claims/candidates", query_string={"fen": fen}).get_json()
+    assert answer["candidates"] and {c["source"] for c in answer["candidates"]} == {"heuristic"}
+
+
 def test_the_candidate_engine_is_ended_with_the_app(tmp_path: Path) -> None:
     application: Flask = make_app(tmp_path)
     client = application.test_client()

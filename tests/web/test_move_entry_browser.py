@@ -192,6 +192,13 @@ def test_a_typed_record_redraws_the_board_and_the_chips_and_any_ply_can_be_shown
     # the arrows step too
     phone.locator("[data-next]").tap()
     shown_ply(phone, 13)
+    # flipped: Black at the bottom, the squares keep their names
+    phone.locator("[data-flip]").tap()
+    phone.wait_for_selector(f'{BOARD}[data-orientation="black"]', state="attached")
+    box = {name: square(phone, name).bounding_box() for name in ("a1", "h1", "a8")}
+    assert box["a1"]["y"] < box["a8"]["y"] and box["a1"]["x"] > box["h1"]["x"]
+    phone.locator("[data-flip]").tap()
+    phone.wait_for_selector(f'{BOARD}[data-orientation="white"]', state="attached")
     shot(phone, "entry-4-typed-record-stepped")
     no_csp_violation(phone, complaints)
 

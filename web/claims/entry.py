@@ -122,12 +122,12 @@ def record() -> Response | tuple[Response, int]:
 @bp.get("/claims/candidates")
 def candidates() -> Response | tuple[Response, int]:
     """The likeliest next moves of a position, best first (see the module docstring)."""
-    fen = request.args.get("fen", "").strip()
+    fen = request.args.get("fen", "")[:200].strip()
     try:
         board = chess.Board(fen)
     except ValueError as exc:
         return _problem("invalid_fen", f"fen is not a position: {exc}", "fen")
-    seen = request.args.getlist("seen")
+    seen = [f[:200] for f in request.args.getlist("seen")]
     if len(seen) > MAX_SEEN:
         return _problem("invalid_field", f"seen names at most {MAX_SEEN} positions", "seen")
     last_move = None
