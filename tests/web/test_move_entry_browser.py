@@ -190,14 +190,14 @@ def test_a_typed_record_redraws_the_board_and_the_chips_and_any_ply_can_be_shown
     box = {name: square(phone, name).bounding_box() for name in ("a1", "h1", "a8")}
     assert box["a1"]["y"] > box["a8"]["y"] and box["a1"]["x"] < box["h1"]["x"]
     # the arrows step too
-    phone.locator("[data-next]").tap()
+    phone.locator(f"{ENTRY} [data-next]").tap()
     shown_ply(phone, 13)
     # flipped: Black at the bottom, the squares keep their names
-    phone.locator("[data-flip]").tap()
+    phone.locator(f"{ENTRY} [data-flip]").tap()
     phone.wait_for_selector(f'{BOARD}[data-orientation="black"]', state="attached")
     box = {name: square(phone, name).bounding_box() for name in ("a1", "h1", "a8")}
     assert box["a1"]["y"] < box["a8"]["y"] and box["a1"]["x"] > box["h1"]["x"]
-    phone.locator("[data-flip]").tap()
+    phone.locator(f"{ENTRY} [data-flip]").tap()
     phone.wait_for_selector(f'{BOARD}[data-orientation="white"]', state="attached")
     shot(phone, "entry-4-typed-record-stepped")
     no_csp_violation(phone, complaints)
@@ -219,7 +219,7 @@ def test_a_move_entered_while_stepped_back_steps_on_or_asks_before_replacing(liv
     phone.wait_for_selector("[data-confirm]:not([hidden])")
     assert "Replace the 3 moves recorded after 2.Nf3" in phone.inner_text("[data-confirm]")
     shot(phone, "entry-5-replace-asked")
-    phone.locator("[data-confirm-yes]").tap()
+    phone.locator(f"{ENTRY} [data-confirm-yes]").tap()
     shown_ply(phone, 4)
     assert phone.input_value("#f-record") == "1. e4 e5 2. Nf3 Nf6"
 
@@ -233,7 +233,7 @@ def test_an_illegal_move_is_entered_after_a_confirmation_and_read_back_as_that_m
     square(phone, "d4").tap(force=True)  # the queen jumps over the d2 pawn
     phone.wait_for_selector("[data-confirm]:not([hidden])")
     assert "Qd1-d4 is not a legal move here" in phone.inner_text("[data-confirm]")
-    phone.locator("[data-confirm-yes]").tap()
+    phone.locator(f"{ENTRY} [data-confirm-yes]").tap()
     phone.wait_for_selector('[data-chips] button[data-ply="3"].is-illegal')
     text = phone.input_value("#f-record")
     assert text == "1. e4 e5 2. Qd1-d4"
@@ -243,7 +243,7 @@ def test_an_illegal_move_is_entered_after_a_confirmation_and_read_back_as_that_m
     assert board_pieces(phone) == pieces_of(replay.final_board), "the board shows the position as played"
     shot(phone, "entry-6-illegal-move")
     # take it back: the record loses it, nothing else
-    phone.locator("[data-takeback]").tap()
+    phone.locator(f"{ENTRY} [data-takeback]").tap()
     shown_ply(phone, 2)
     assert phone.input_value("#f-record") == "1. e4 e5"
 
@@ -270,7 +270,7 @@ def test_the_keypad_enables_only_keys_that_continue_a_legal_move_and_enters_it_w
     phone.select_option("#f-language", "de")
     phone.fill("#f-record", "1. e4 e5")
     shown_ply(phone, 2)
-    phone.locator("[data-keypad-toggle]").tap()
+    phone.locator(f"{ENTRY} [data-keypad-toggle]").tap()
     keys = "[data-keypad] button[data-key]"
     phone.wait_for_selector("[data-keypad]:not([hidden])")
     enabled = phone.eval_on_selector_all(keys, "bs => bs.filter(b => !b.disabled).map(b => b.dataset.key)")
@@ -291,7 +291,7 @@ def test_the_form_with_the_entry_board_fits_the_phone_and_shows_board_and_candid
     phone.locator("[data-entry-status]").evaluate("(e) => e.scrollIntoView({block: 'start'})")
     top = phone.locator("[data-candidates]").bounding_box()
     board = phone.locator(BOARD).bounding_box()
-    actions = phone.locator("[data-takeback]").bounding_box()
+    actions = phone.locator(f"{ENTRY} [data-takeback]").bounding_box()
     assert top["y"] >= 0 and actions["y"] + actions["height"] <= PHONE["height"], \
         "the candidates, the whole board and its controls on one screen"
     assert board["width"] >= 8 * 44, "a square is at least 44 px"
