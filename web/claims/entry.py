@@ -8,8 +8,10 @@ moves are likeliest next.
 - ``GET /claims/candidates?fen=…&seen=…&last=…``: the candidate moves of a position, best first
   (:func:`adjudicator.chess.candidates.rank`). ``seen``: the earlier positions of the record that a
   move could return to (the page sends those since the last capture or pawn move, same side to move);
-  ``last``: the move just played (UCI), for the recapture. Served here rather than computed in the
-  page because the measured best predictor is an engine (bench/entry.py).
+  ``last``: the move just played (UCI), for the recapture. Answer: ``{"fen", "candidates": [{"uci",
+  "san", "source"}], "ms", "engine_problem"}`` (why the engine gave no moves, else null). Served here
+  rather than computed in the page because the measured best predictor is an engine (bench/entry.py):
+  the heuristic alone, which a page could run, finds the move among eight candidates half as often.
 
 Both answer a bad field with 422 and ``{"code", "message", "field"}``.
 """
@@ -137,11 +139,13 @@ def candidates() -> Response | tuple[Response, int]:
         except ValueError:
             return _problem("invalid_field", "last must be a move in UCI (e.g. e2e4)", "last")
     started = time.perf_counter()
-    ranked = service(current_app).rank(board, earlier_keys(seen), last_move, SHOWN)
+    ranker = service(current_app)
+    ranked = ranker.rank(board, earlier_keys(seen), last_move, SHOWN)
     response = jsonify({
         "fen": board.fen(),
         "candidates": [c.to_json() for c in ranked],
         "ms": round((time.perf_counter() - started) * 1000, 1),
+        "engine_problem": ranker.engine_problem,
     })
     response.headers["Cache-Control"] = "private, max-age=300"
     return response

@@ -119,7 +119,7 @@ async function initEntry(root) {
     if (move) enter(move)
   })
   const showCandidates = () => {
-    if (!sync.position || rules.isGameOver() && (rules.isCheckmate() || rules.isStalemate())) { bar.clear(); return }
+    if (!sync.position || rules.isCheckmate() || rules.isStalemate()) { bar.clear(); return }
     const params = new URLSearchParams({fen: sync.position})
     // earlier positions a move could return to: since the last capture or pawn move, the same side to move
     const halfmoves = Number(sync.position.split(" ")[4]) || 0

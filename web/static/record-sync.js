@@ -74,7 +74,7 @@ export class RecordSync extends EventTarget {
       if (mine !== this.asked) return
       this.text = text
       if (!response.ok) {
-        this.plies = []; this.unreadable = null; this.cursor = 0
+        this.plies = []; this.unreadable = null; this.cursor = 0; this.startFen = null
         this.emit("problem", answer.message || "the record cannot be read")
       } else {
         this.startFen = answer.start_fen
