@@ -107,7 +107,7 @@ export class RecordSync extends EventTarget {
       text = text.slice(0, result.index)
     }
     const head = text.replace(/\s+$/, "")
-    const sep = head ? (head.length < text.length && text.slice(head.length).includes("\n") ? "\n" : " ") : ""
+    const sep = head ? (head.endsWith("]") ? "\n\n" : " ") : ""  // the moves below the tags, else one space apart
     const start = head.length + sep.length + (prefix ? prefix.length + 1 : 0)
     const added = {...ply, start, end: start + ply.token.length}
     this.field.value = head + sep + (prefix ? prefix + " " : "") + ply.token + tail
