@@ -92,7 +92,10 @@ class CandidateEngine(StockfishPool):
                     if process is None:
                         process = self._start()
                     process.configure({"Threads": 1, "Hash": self.settings.hash_mb})
-                    infos = process.engine.analyse(board, chess.engine.Limit(nodes=nodes), multipv=count)
+                    # the position alone (a record's null move cannot go to the engine, and the moves
+                    # before it change nothing in a few-node search)
+                    infos = process.engine.analyse(board.copy(stack=False), chess.engine.Limit(nodes=nodes),
+                                                   multipv=count)
                     return [info["pv"][0] for info in infos if info.get("pv")]
                 except _FAILURES as exc:
                     failures.append(f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__)
