@@ -15,7 +15,7 @@ large buttons so that the written move is usually one tap (issue 21). The order:
 Which of these predicts human moves best at what cost was measured, not guessed:
 ``bench/entry.py`` prints the share of real plies found in the first 1, 3 and 6 candidates
 and the taps per ply. Nothing here starts a process or reads a file: the book's and the
-engine's moves are handed in (``engines.chess.book``, ``engines.chess.stockfish``).
+engine's moves are handed in (``engines.chess.entry``).
 """
 
 from __future__ import annotations
