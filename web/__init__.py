@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 BLUEPRINTS: list[str] = [
     "web.claims:bp",
+    "web.claims.entry:bp",  # the move-entry board's record reading and candidate moves (issue 21)
     "web.rulings:bp",
     "web.history:bp",
     "web.api:bp",
