@@ -24,7 +24,7 @@ from typing import Any
 
 import chess
 
-from adjudicator.chess.movetext import RawGame, split_games
+from adjudicator.chess.movetext import Note, RawGame, split_games
 from adjudicator.chess.notation import LANGUAGES, letters_used
 from adjudicator.chess.san import describe, read_move
 from adjudicator.contract import Case, ContractError
@@ -164,6 +164,9 @@ class Replay:
     with different moves) or ``furthest`` (none reads every token)."""
     alternatives: tuple[Replay, ...] = ()
     """Other languages that read every token but give different moves."""
+    notes: tuple[Note, ...] = ()
+    """What the splitter read past or decided by rule, up to where the replay stopped (a stray bracket,
+    the end of the game at a blank line): :class:`adjudicator.chess.movetext.Note`."""
 
     @property
     def is_reading_decided(self) -> bool:
@@ -271,6 +274,7 @@ class Replay:
             "counter": self.counter,
             "language": self.language,
             "alternative_readings": [self.alternative_json(other) for other in self.alternatives],
+            **({"notes": [note.to_json() for note in self.notes]} if self.notes else {}),
         }
 
 
@@ -419,8 +423,11 @@ def _replay_in(game: RawGame, board: chess.Board, chess960: bool, start: str, la
     tag_result = game.tag("Result")
     if result is None and tag_result in ("1-0", "0-1", "1/2-1/2"):
         result = tag_result
+    stop = unreadable[0].ply if unreadable else MAX_PLIES + 1
+    notes = tuple(note for note in game.notes if note.ply <= stop)
     return Replay(
-        start, tuple(plies), tuple(game.tags), start_key, tuple(unreadable), lang, chess960, result, rule
+        start, tuple(plies), tuple(game.tags), start_key, tuple(unreadable), lang, chess960, result, rule,
+        notes=notes,
     )
 
 
