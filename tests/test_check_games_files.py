@@ -72,3 +72,9 @@ def test_records_are_cut_after_a_result_with_another_dash_too() -> None:
     text = f"{SCHOLAR} 1–0\n\n1. d4 d5 ½–½\n\n"
     assert list(records(io.StringIO(text))) == [f"{SCHOLAR} 1–0\n\n", "1. d4 d5 ½–½\n\n"]
 
+
+def test_checkers_a_move_split_by_spacing_is_a_reading_finding(book: RulesetBook, services: Services) -> None:
+    (line,) = lines('[Event "c"]\n[Result "1-0"]\n1. 11-15 23-19 2. 8-11 22-17 3. 9-13 17-14 4. 10x 17 1–0\n',
+                    book, services, "checkers")
+    assert findings(line) == [("reading", 7)] and line["recorded_result"] == "1-0"
+    assert "'10x 17'" in line["findings"][0]["message"]

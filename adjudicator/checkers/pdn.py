@@ -246,6 +246,17 @@ def _read_word(word: str) -> tuple[str, MoveToken | None]:
     return "move", MoveToken(written + rest, squares, is_x, unreadable=f"{rest!r} after the move is no square")
 
 
+def join_split(parts: list[MoveToken]) -> MoveToken | None:
+    """The move that tokens split by spacing make when written together (``5x`` ``14``: ``5x14``), or None
+    when together they are no move either. Whether that reading stands is the replay's to say."""
+    text = "".join(part.text for part in parts)
+    kind, token = _read_word(text)
+    if kind != "move" or token is None or token.unreadable is not None or token.comment:
+        return None  # no move together either, or text glued on
+    comments = [part.comment for part in parts if part.comment]
+    return MoveToken(token.text, token.squares, token.is_capture_written, " ".join(comments) or None, token.glued)
+
+
 def read_game(text: str) -> PdnGame:
     """Read one game's tags and move text; stops at the first result token.
 
@@ -327,4 +338,4 @@ def read_game(text: str) -> PdnGame:
     return PdnGame(tuple(tags), tuple(moves), result, first_comment, tuple(notes))
 
 
-__all__ = ["MoveToken", "PdnGame", "RESULTS", "read_game", "split_games"]
+__all__ = ["MoveToken", "PdnGame", "RESULTS", "join_split", "read_game", "split_games"]
