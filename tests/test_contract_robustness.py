@@ -477,6 +477,7 @@ def test_a_case_whose_game_is_null_is_checked_as_the_chess_case_the_contract_rea
     assert check_answer(data, book, services) == "ruling: rejected"
 
 
+@pytest.mark.hypothesis  # a property test (its @given is inside): tests/test_property_seeds.py runs it
 @pytest.mark.parametrize(("game", "claim"), sorted(PAIRS))
 def test_every_claim_answers_bad_input_with_a_ruling_or_a_named_field(
     game: str, claim: str, book: RulesetBook, services: Services
@@ -489,6 +490,7 @@ def test_every_claim_answers_bad_input_with_a_ruling_or_a_named_field(
     run()
 
 
+@pytest.mark.hypothesis  # a property test (its @given is inside): tests/test_property_seeds.py runs it
 @pytest.mark.parametrize(("game", "claim"), PAIRS)
 def test_the_check_before_ruling_names_a_field_for_every_problem_it_finds(
     game: str, claim: str, book: RulesetBook, services: Services
@@ -516,6 +518,7 @@ def test_the_check_before_ruling_names_a_field_for_every_problem_it_finds(
     run()
 
 
+@pytest.mark.hypothesis  # a property test (its @given is inside): tests/test_property_seeds.py runs it
 @pytest.mark.parametrize("claim", ["unfinished-game", "insufficient-losing-chances"])
 def test_with_the_engine_a_few_cases_answer_too(claim: str, config: dict[str, Any], book: RulesetBook) -> None:
     """The claims that consult Stockfish, a few examples only (each search costs about a second)."""
