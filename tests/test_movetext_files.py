@@ -59,10 +59,11 @@ def test_a_tag_value_with_quotes_left_unescaped_is_read_to_its_last_quote_as_pyt
     assert main_line(record) == python_chess(record)[1]
 
 
-def test_a_header_line_that_is_no_tag_pair_is_no_move() -> None:
-    # python-chess skips a malformed header line; it is never a move or an unreadable token
-    record = f'[Event "x"]\n[Round 3]\n\n{GAME} *'
-    assert main_line(record) == python_chess(record)[1] and notes(record) == []
+def test_a_bracketed_line_with_no_quoted_value_is_not_skipped_as_a_header() -> None:
+    # python-chess skips any malformed header line unseen; here it may hold moves, so its '[' is reported
+    for line in ("[Round 3]", "[1. e4 e5]"):
+        replay = replay_chess(f'[Event "x"]\n{line}\n\n{GAME} *', allow_unreadable=True)
+        assert [(u.ply, u.token) for u in replay.unreadable] == [(1, "[")], line
 
 
 # ---------------------------------------------------------------- a forum's [pgn] wrapper (scalachess strips it)

@@ -25,7 +25,7 @@ FRAGMENTS = [
     "Nf3", "1-0", "0-1", "1/2-1/2", "*", "{", "}", "{ [%clk 1:00:00] }", "{comment}", ";", "; line", "(", ")",
     "$1", "!?", "]", "[", "%escape", "\ufeff", "12", "O-O", '[Event "x', "½-½",
     # real files (issue 20): other tag names, a forum's wrapper, other dashes, brackets enclosing nothing
-    '[BlackType "program"]', '[Black-Elo "2800"]', "[pgn]", "[/pgn]", "1–0", "½–½", "(((", ")))", "[Round 3]",
+    '[BlackType "program"]', '[Black-Elo "2800"]', "[pgn]", "[/pgn]", "1–0", "½–½", "(((", ")))", "[Round 3]", "\n\n1.",
 ]
 SPACING = [" ", "\n", "\n\n", "\t", "\r\n"]
 

@@ -85,8 +85,9 @@ _EMT = re.compile(r"\[%emt\s+([0-9:.]+)\s*\]")
 _ESCAPE = re.compile(r"(?m)^%[^\n]*$")
 _PLAIN = re.compile(r"(?:[NBRQK]?[a-h]?[1-8]?x?[a-h][1-8](?:=[NBRQ])?|O-O(?:-O)?)[+#]?[!?]{0,2}")
 _GLYPHS = re.compile(r"[!?+#=\-/±∓⩲⩱∞□⊕]+")
-_BROKEN_TAG = re.compile(rf'[ \t]*\[[ \t]*{TAG_NAME}[ \t]*"|[ \t]*\[[^\[\]\n]*\][ \t]*$', re.M)
-"""A header line that is a tag gone wrong: ``[Name "`` unclosed, or ``[...]`` with no quoted value."""
+_BROKEN_TAG = re.compile(rf'[ \t]*\[[ \t]*{TAG_NAME}[ \t]*"')
+"""A header line that is a tag gone wrong (``[Name "`` unclosed). A ``[...]`` line with no quoted value is not
+one: it may hold moves (``[1. e4 e5]``), so its ``[`` is unreadable, never a header skipped unseen."""
 _DOTS = re.compile(r"(?:\.|…)+")
 _ASSESSMENTS = frozenset({"(=)", "N", "TN", "Z0?", "ep", "e.p.", "e.p"})
 """Words that are annotations, not moves: a draw offer, a novelty, en passant written apart."""
