@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from adjudicator.chess.collection import check_chess, looks_like_chess_game
-from adjudicator.chess.movetext import split_games
+from adjudicator.chess.movetext import RESULT_DASH, TAG_NAME, split_games
 from adjudicator.contract import ContractError
 from adjudicator.findings import GameCheck
 from adjudicator.rulesets import ChessRuleset, Ruleset
@@ -24,9 +24,13 @@ from adjudicator.services import MateOracle, Services
 MAX_RECORD_LINES = 20_000
 """A record longer than this is cut (a file with no tag lines is not held whole in memory)."""
 
-_TAG_LINE = re.compile(r'\s*\[\s*[A-Za-z0-9_]+\s+"')
-_RESULT_AT_END = re.compile(r"(?:^|\s)(?:1-0|0-1|1/2-1/2|2-0|0-2|1-1|\*)$")
-"""A line ending in a result token (chess, and PDN's 2-0 / 0-2 / 1-1)."""
+_TAG_LINE = re.compile(rf'\s*(?:\[pgn\]\s*)?\[\s*{TAG_NAME}\s*"', re.IGNORECASE)
+"""A tag line (under any name the chess splitter reads, after a forum's ``[pgn]`` wrapper too)."""
+_D = RESULT_DASH
+_RESULT_AT_END = re.compile(
+    rf"(?:^|\s)(?:1{_D}0|0{_D}1|1/2{_D}1/2|½{_D}½|2{_D}0|0{_D}2|1{_D}1|\*)(?:\[/pgn\])?$", re.IGNORECASE
+)
+"""A line ending in a result token (chess, with any dash, and PDN's 2-0 / 0-2 / 1-1)."""
 
 
 def records(lines: Iterable[str]) -> Iterator[str]:

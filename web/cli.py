@@ -9,10 +9,12 @@ never a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import io
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn
 
 from adjudicator.contract import ContractError
@@ -64,6 +66,27 @@ def fail(exc: Exception) -> int:
     where = f" ({err['field']})" if err.get("field") else ""
     sys.stderr.write(f"adjudicator: {err['message']}{where}\n")
     return EXIT_STATUS.get(err["code"], 2)
+
+
+@contextlib.contextmanager
+def lines_of(path: str, field: str = "input") -> Iterator[Iterator[str]]:
+    """The lines of a file, or of standard input for ``-``, each read when it is asked for.
+
+    Standard input is read a line at a time as the lines arrive, never first to its end, so
+    a client that writes one line and waits for its answer gets it (``rule --jsonl -``).
+    """
+    if path == "-":
+        stdin = sys.stdin
+        if isinstance(stdin, io.TextIOWrapper):
+            stdin.reconfigure(errors="replace")
+        yield iter(stdin.readline, "")
+        return
+    try:
+        handle = open(path, encoding="utf-8", errors="replace")  # noqa: SIM115 (closed below)
+    except OSError as exc:
+        raise ContractError("unreadable_input", f"cannot read {path}: {exc.strerror}", field) from None
+    with handle:
+        yield iter(handle.readline, "")
 
 
 def read_input(path: str, field: str = "input") -> str:

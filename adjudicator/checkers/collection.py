@@ -10,7 +10,8 @@ The shape of the check is chess's (:mod:`adjudicator.collection`, :mod:`adjudica
   past them breaks no law and gives no finding;
 - a loss on time stands whatever the material ("checkers has no 'cannot win'
   exception", :mod:`adjudicator.checkers.claims.flag`), so it gives no finding either;
-- illegal and unreadable moves come from the PDN reader (:mod:`adjudicator.checkers.replay`).
+- illegal and unreadable moves come from the PDN reader (:mod:`adjudicator.checkers.replay`), and so
+  does a move written split by spacing that it read joined (``reading``).
 """
 
 from __future__ import annotations
@@ -46,6 +47,11 @@ def check_checkers(text: str) -> GameCheck:
         )
         for p in replay.illegal
     ]
+    findings.extend(
+        Finding("reading", j.ply, ART_RECORD, f"Ply {j.ply} ({j.written!r}): read as {j.move}, one move split by "
+                "spacing; together it is the only legal reading.", {"token": j.written})
+        for j in replay.joined
+    )
     stopped = bool(replay.plies) and not replay.plies[-1].is_made
     ended = _no_moves(replay)
     if ended is not None:

@@ -14,7 +14,9 @@ The rules a finding rests on are the claims' own, reused here, not rewritten:
 - a loss on time is tested with the ruleset's no-win test (``flag.no_win_test``: FIDE 6.9
   helpmate, US Chess 14E), :func:`adjudicator.clocks.no_win.win_chance`, on the position
   the flag claim would judge (FIDE 7.5.1 applied to an impossible final position);
-- illegal and unreadable moves come from the record reader (:mod:`adjudicator.chess.replay`).
+- illegal and unreadable moves come from the record reader (:mod:`adjudicator.chess.replay`), and so
+  does what it read past by a stated rule (a stray bracket, a game ended at a blank line): a
+  ``reading`` finding at its ply.
 
 A finding is given only where the recorded result differs from the lawful one, or the
 record itself is faulty (an illegal move, an unreadable token, no result). An illegal
@@ -30,7 +32,7 @@ from typing import Any
 
 import chess
 
-from adjudicator.chess.movetext import RawGame
+from adjudicator.chess.movetext import Note, RawGame
 from adjudicator.chess.positions import judged_record_position
 from adjudicator.chess.replay import RecordError, Replay, UnsupportedVariant, replay_game
 from adjudicator.clocks.game_end import Deadness, GameEnd, game_end
@@ -99,6 +101,7 @@ def check_chess(
         return GameCheck(tags, recorded, None, (finding,))
     recorded = replay.result if replay.result in RESULTS else None
     findings = [_illegal(replay, ply, ruleset) for ply in (p.number for p in replay.illegal)]
+    findings.extend(_read_past(note, ruleset) for note in replay.file_notes)
     tag = recorded_result(game.tag("Result"))
     if tag is not None and recorded is not None and tag != recorded:
         findings.append(
@@ -148,6 +151,14 @@ def _illegal(replay: Replay, number: int, ruleset: Ruleset) -> Finding:
     return Finding(
         "illegal-move", number, _ref(ruleset, "7.5.1", "11A"),
         f"{replay.label(number)} was illegal as played: {ply.reason}.",
+    )
+
+
+def _read_past(note: Note, ruleset: Ruleset) -> Finding:
+    """What the reader read past or decided by its stated rule (a stray bracket, a game ended at a blank line)."""
+    return Finding(
+        "reading", note.ply, _ref(ruleset, "8.1.1", "15A"), f"Ply {note.ply} ({note.token!r}): {note.text}.",
+        {"token": note.token},
     )
 
 

@@ -25,7 +25,7 @@ from typing import Any
 import chess
 
 from adjudicator.chess.language_choice import choose, language_note
-from adjudicator.chess.movetext import RawGame, split_games
+from adjudicator.chess.movetext import Note, RawGame, split_games
 from adjudicator.chess.notation import LANGUAGES, ReadingNote, writes_upper_case_pieces
 from adjudicator.chess.san import describe, read_move
 from adjudicator.contract import Case, ContractError
@@ -183,6 +183,9 @@ class Replay:
     with different moves) or ``furthest`` (none reads every token)."""
     alternatives: tuple[Replay, ...] = ()
     """Other languages that read every token but give different moves."""
+    file_notes: tuple[Note, ...] = ()
+    """What the splitter read past or decided by rule, up to where the replay stopped (a stray bracket,
+    the end of the game at a blank line): :class:`adjudicator.chess.movetext.Note`; in :attr:`notes` too."""
 
     @property
     def is_reading_decided(self) -> bool:
@@ -270,6 +273,7 @@ class Replay:
         if chosen is not None:
             found.append(PlyNote(*chosen))
         found.extend(PlyNote(p.number, p.token, note) for p in self.plies for note in p.notes)
+        found.extend(PlyNote(n.ply, n.token, ReadingNote(n.kind, n.text)) for n in self.file_notes)
         return tuple(sorted(found, key=lambda n: n.ply))
 
     def alternative_json(self, other: Replay) -> dict[str, Any]:
@@ -399,8 +403,11 @@ def _replay_in(game: RawGame, board: chess.Board, chess960: bool, start: str, la
     tag_result = game.tag("Result")
     if result is None and tag_result in ("1-0", "0-1", "1/2-1/2"):
         result = tag_result
+    stop = unreadable[0].ply if unreadable else MAX_PLIES + 1
+    file_notes = tuple(note for note in game.notes if note.ply <= stop)
     return Replay(
-        start, tuple(plies), tuple(game.tags), start_key, tuple(unreadable), lang, chess960, result, rule
+        start, tuple(plies), tuple(game.tags), start_key, tuple(unreadable), lang, chess960, result, rule,
+        file_notes=file_notes,
     )
 
 
