@@ -156,8 +156,10 @@ def test_every_style_replays_to_python_chess_positions(seed: int, plies: int, st
         return
     if is_the_game(replay, board):
         return
-    if style != "lower-case":  # English read every token: the other language's reading is shown beside it
-        assert replay.reading == "english", text
+    if style != "lower-case":
+        # English read every token, or (a letter English lacks, such as F) several languages did and the rule
+        # leaves it undecided: either way the game's own reading is shown beside the one replayed
+        assert replay.reading in ("english", "undecided"), text
         assert any(is_the_game(other, board) for other in replay.alternatives), text
         return
     # lower-case: where the replay leaves the game, a lower-case b was read as a file and the
