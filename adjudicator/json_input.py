@@ -9,7 +9,9 @@ field at fault when it
 - holds an integer beyond :data:`MAX_INTEGER` (Python refuses to convert integers of
   more than 4,300 digits, and no database column holds more than 64 bits) or a number
   beyond the floating-point range (``1e400``),
-- holds a NUL character in a string or a key (PostgreSQL text cannot store one).
+- holds a NUL character in a string or a key (PostgreSQL text cannot store one), or a
+  lone surrogate (``"\\ud800"``: half of a UTF-16 pair, no character at all, which
+  neither SQLite nor PostgreSQL can store as UTF-8).
 
 No I/O: this takes text and returns the decoded document.
 """
@@ -21,7 +23,7 @@ import math
 import re
 from typing import Any
 
-from adjudicator.contract import ContractError
+from adjudicator.contract import ContractError, unstorable
 
 MAX_DEPTH = 32
 """Deepest nesting of arrays and objects accepted (a case nests three deep)."""
@@ -95,7 +97,8 @@ def _deep_field(text: str | bytes, field: str) -> str:
 
 
 def check(data: Any, field: str = "body") -> None:
-    """Refuse a decoded document nested too deeply, with a NUL character, or with an integer too large.
+    """Refuse a decoded document nested too deeply, with a NUL character or a lone surrogate, or with an
+    integer too large.
 
     The field is named as a path: ``clock.white``, ``members.2``; ``field`` names the document itself.
     Iterative, so a deep document cannot exhaust the stack here.
@@ -110,8 +113,9 @@ def check(data: Any, field: str = "body") -> None:
                 here,
             )
         if isinstance(value, str):
-            if "\x00" in value:
-                raise ContractError("invalid_field", f"{here} contains a NUL character", here)
+            problem = unstorable(value)
+            if problem is not None:
+                raise ContractError("invalid_field", f"{here} contains {problem}", here)
             continue
         if isinstance(value, dict | list):
             if depth >= MAX_DEPTH:
@@ -120,9 +124,10 @@ def check(data: Any, field: str = "body") -> None:
                                     top)
             if isinstance(value, dict):
                 for key, item in value.items():
+                    problem = unstorable(key)
+                    if problem is not None:
+                        raise ContractError("invalid_field", f"a key of {here} contains {problem}", here)
                     name = f"{path}.{key}" if path else str(key)
-                    if "\x00" in key:
-                        raise ContractError("invalid_field", f"a key of {here} contains a NUL character", here)
                     stack.append((item, name, depth + 1))
             else:
                 prefix = path or field

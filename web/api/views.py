@@ -20,7 +20,7 @@ from web.store import CaseRow, RulingRow
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
-UNAVAILABLE = ("ruling_failed", "engine_unavailable")
+UNAVAILABLE = ("ruling_failed", "engine_unavailable", "queue_unavailable")
 """Error codes that mean the service could not rule now (503), not that the case is wrong."""
 
 META = ("event", "round", "board", "first_player", "second_player")

@@ -6,8 +6,8 @@ again, earlier checks), ``/events/<slug>/collections/<id>`` (a stored collection
 Who: only the event's TDs (and admins) upload, start a check of a stored collection and cancel.
 The report and the stored files are seen by the event's staff (TDs, committee, appeals; admins),
 also in a public event: a finding is not a ruling but the TD's working material about named
-players' results, so publishing it is the TD's decision. Anyone else gets 403 in a public event
-and 404 in a private one (its checks and files are not even said to exist).
+players' results, so publishing it is the TD's decision. Anyone with no part in the event gets 404
+(its checks and files are not even said to exist); its other staff get 403.
 
 The event's stored claims and committee cases are not offered as a collection to check: each
 record stops at the claim, without the game's result (so every one would come back
@@ -50,7 +50,7 @@ from web.events.access import event_named, roles_in
 from web.events.models import Event
 from web.evidence import Line, Presentation, facts, present
 from web.htmx import is_htmx
-from web.inputs import MAX_ID
+from web.inputs import whole_number
 
 bp = Blueprint("checks", __name__)
 SHOWN_CLEAN = 200
@@ -73,7 +73,8 @@ def _is_td(event: Event) -> bool:
 
 
 def _refuse(event: Event, message: str) -> None:
-    abort(404 if event.is_private and not _roles(event) else 403, message)
+    """404 for a stranger to the event (its checks and files are not even said to exist), 403 for its staff."""
+    abort(403 if _roles(event) else 404, message)
 
 
 def _check(check_id: int) -> tuple[GameCheck, Event]:
@@ -130,9 +131,8 @@ def _uploaded(event: Event, ruleset: Any, errors: dict[str, str]) -> GameCollect
 
 def _picked(event: Event, ruleset: Any, errors: dict[str, str]) -> GameCollection | None:
     """The stored collection the TD picked (of this event, for the ruleset's game); None: refused."""
-    text = request.form.get("collection_id", "")
-    is_id = text.isascii() and text.isdigit() and len(text) <= 10 and int(text) <= MAX_ID
-    found = get_session().get(GameCollection, int(text)) if is_id else None
+    ident = whole_number(request.form.get("collection_id", ""))
+    found = get_session().get(GameCollection, ident) if ident else None
     if found is None or found.event_id != event.id:
         errors["collection_id"] = "choose one of the event's stored collections"
         return None
