@@ -184,7 +184,8 @@ def resolve_token(session: Session, token: str) -> tuple[User, int | None] | Non
         return user, None
     if not token:
         return None
-    scoped = session.scalar(select(EventToken).where(EventToken.token_hash == token_digest(token)))
+    scoped = session.scalar(select(EventToken).where(EventToken.token_hash == token_digest(token),
+                                                     EventToken.revoked_at.is_(None)))
     if scoped is None or not scoped.user.is_active:
         return None
     return scoped.user, scoped.event_id
