@@ -145,6 +145,12 @@ class Adjudicator:
 
         self.remote = Remote.from_environment(config, sessions)
         """The task queue's workers (``ADJUDICATOR_BROKER_URL``): background jobs go there; None: this process."""
+        self.sweeper: Any = None
+        """With the queue: the thread that sends again (or fails) the jobs whose message the broker lost."""
+        if self.remote is not None:
+            from web.queue.recovery import Sweeper
+
+            self.sweeper = Sweeper(self.remote).start()
 
     def services(self) -> Services:
         """The engines and probes, started on first use (a page that rules on nothing starts none)."""
@@ -349,6 +355,8 @@ class Adjudicator:
         job.state, job.finished = "failed", time.monotonic()
 
     def shutdown(self) -> None:
+        if self.sweeper is not None:
+            self.sweeper.stop()
         self.quick.shutdown(wait=False, cancel_futures=True)
         self.slow.shutdown(wait=False, cancel_futures=True)
         close = getattr(self._services, "close", None)

@@ -55,6 +55,9 @@ class Remote:
             self.celery.send_task(TASK_NAME, args=[job_id], task_id=f"{job_id}#{uuid.uuid4().hex[:8]}")
         except Exception as exc:  # kombu's OperationalError, a socket error, a refused connection
             raise QueueUnavailable(f"the task queue cannot be reached: {type(exc).__name__}: {exc}") from exc
+        with self.sessions() as session:
+            rows.published(session, job_id)
+            session.commit()
 
     def row(self, job_id: str) -> JobRow | None:
         with self.sessions() as session:
