@@ -6,9 +6,9 @@ field at fault when it
 
 - is not JSON (or uses the non-standard ``NaN``/``Infinity``),
 - nests arrays and objects more than :data:`MAX_DEPTH` deep,
-- holds an integer beyond :data:`MAX_INTEGER` (Python refuses to convert integers of
-  more than 4,300 digits, and no database column holds more than 64 bits) or a number
-  beyond the floating-point range (``1e400``),
+- holds a number beyond ±:data:`MAX_INTEGER`, written as an integer or not (Python refuses to
+  convert integers of more than 4,300 digits, no database column holds more than 64 bits,
+  ``1e400`` is beyond the floating-point range, and no fact of a case is that large),
 - holds a NUL character in a string or a key (PostgreSQL text cannot store one), or a
   lone surrogate (``"\\ud800"``: half of a UTF-16 pair, no character at all, which
   neither SQLite nor PostgreSQL can store as UTF-8).
@@ -47,7 +47,7 @@ def _parse_int(text: str) -> int | _TooLarge:
 
 def _parse_float(text: str) -> float | _TooLarge:
     value = float(text)
-    return value if math.isfinite(value) else _TooLarge(text[:12])
+    return value if math.isfinite(value) and abs(value) <= MAX_INTEGER else _TooLarge(text[:12])
 
 
 def _no_constant(name: str) -> Any:
@@ -109,7 +109,7 @@ def check(data: Any, field: str = "body") -> None:
         here = path or field
         if isinstance(value, _TooLarge):
             raise ContractError(
-                "invalid_field", f"{here} is a number beyond the range accepted (integers up to ±2^53): {value}...",
+                "invalid_field", f"{here} is a number beyond the range accepted (up to ±2^53): {value}...",
                 here,
             )
         if isinstance(value, str):

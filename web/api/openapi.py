@@ -7,48 +7,104 @@ from typing import Any
 
 from adjudicator.contract import CLAIMS
 
+NO_NUL = "^[^\\x00]*$"
+"""Every string and key the server stores: no NUL character (PostgreSQL cannot store one; the server
+answers 400). Lone surrogates are refused too, but a JSON document in UTF-8 cannot carry one except as
+a ``\\ud800`` escape, which no schema pattern can name."""
+ONE_LINE = "^[^\\x00\\n]*$"
+NOT_BLANK = "^[^\\x00]*[^\\x00\\s][^\\x00]*$"
+"""Text with something besides spaces in it (and no NUL)."""
+MAX_NUMBER = 2**53
+"""Numbers the server takes: within ±2^53 (exact in every JSON reader); beyond, 400."""
+
+
+def text(**constraints: Any) -> dict[str, Any]:
+    """A string field: no NUL, and ``constraints`` (maxLength, enum, examples...)."""
+    return {"type": "string", "pattern": NO_NUL, **constraints}
+
+
+def or_null(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"anyOf": [schema, {"type": "null"}]}
+
+
+JSON_VALUE: dict[str, Any] = {
+    "description": "any JSON value the server stores: strings and keys without NUL, numbers within ±2^53, "
+                   "nested at most 32 deep",
+    "anyOf": [
+        {"type": "null"}, {"type": "boolean"},
+        {"type": "number", "minimum": -MAX_NUMBER, "maximum": MAX_NUMBER},
+        text(),
+        {"type": "array", "items": {"$ref": "#/components/schemas/JsonValue"}},
+        {"type": "object", "propertyNames": {"pattern": NO_NUL},
+         "additionalProperties": {"$ref": "#/components/schemas/JsonValue"}},
+    ],
+}
+EXTRA: dict[str, Any] = {"$ref": "#/components/schemas/JsonValue"}
+
+
+def body(properties: dict[str, Any], required: list[str], description: str | None = None) -> dict[str, Any]:
+    """A request body object: its known fields, and any others as :data:`JSON_VALUE` (the contract keeps
+    fields beyond its core for the claims that read them)."""
+    schema: dict[str, Any] = {"type": "object", "required": required, "properties": properties,
+                              "propertyNames": {"pattern": NO_NUL}, "additionalProperties": EXTRA}
+    if description:
+        schema["description"] = description
+    return schema
+
+
 CLOCK_READING: dict[str, Any] = {
-    "oneOf": [{"type": "number", "minimum": 0}, {"type": "string", "pattern": r"^(\d+:)?\d{1,2}:\d{1,2}(\.\d+)?$"}],
-    "description": "seconds, or h:mm:ss",
+    "anyOf": [{"type": "number", "minimum": 0, "maximum": 360_000},
+              {"type": "string", "pattern": r"^(\d+:)?\d{1,2}:\d{1,2}(\.\d+)?$"}, {"type": "null"}],
+    "description": "seconds, or h:mm:ss (at most 100 hours)",
 }
 
-CASE: dict[str, Any] = {
-    "type": "object",
-    "required": ["ruleset", "claim"],
-    "properties": {
-        "game": {"type": "string", "enum": ["chess", "checkers"], "default": "chess"},
-        "ruleset": {"type": "string", "description": "a ruleset id from config.toml", "examples": ["fide-standard"]},
-        "claim": {"type": "string", "enum": list(CLAIMS)},
-        "claimant": {"type": "string", "description": "white/black (chess), red/white (checkers; black = red). "
-                     "Required for insufficient-losing-chances, and for a threefold, fifty- or forty-move claim "
-                     "unless the ruling is the same whoever claims (the game ended without a claim)"},
-        "record": {"type": ["string", "null"], "description": "PGN (chess) or PDN (checkers)"},
-        "start_fen": {"type": ["string", "null"]},
-        "fen": {"type": ["string", "null"], "description": "the position on the board now"},
-        "intended_move": {"type": ["string", "null"]},
-        "clock": {
-            "type": ["object", "null"],
-            "properties": {
-                "white": CLOCK_READING,
-                "black": CLOCK_READING,
-                "red": CLOCK_READING,
-                "flagged": {"type": "array", "items": {"type": "string"},
-                            "description": "first to fall first; on a flag claim, given and empty is refused "
-                            "(leave it out to let clocks at 0 say whose flag is down)"},
-            },
-        },
-        "time_control": {"type": ["string", "null"], "examples": ["40/5400+30:1800+30", "G/30;d5"]},
-        "alleged_illegal_ply": {"type": ["integer", "null"], "minimum": 1},
-        "language": {"type": ["string", "null"]},
-        "event": {"type": "string", "description": "the event's short name (adjudicator events list); "
-                  "default: the install's default event"},
-        "meta": {
-            "type": "object",
-            "description": "optional: where the game stands in the event (kept with the case, searchable)",
-            "properties": {k: {"type": "string"} for k in ("event", "round", "board", "first_player", "second_player")},
+SIDE = text(enum=["white", "black", "red"], description="white/black (chess), red/white (checkers; black = red)")
+
+CASE_FIELDS: dict[str, Any] = {
+    "game": or_null(text(enum=["chess", "checkers"], default="chess")),
+    "ruleset": text(description="a ruleset id from config.toml", examples=["fide-standard"], minLength=1,
+                    maxLength=80),
+    "claim": text(enum=list(CLAIMS)),
+    "claimant": or_null({**SIDE, "description": "white/black (chess), red/white (checkers; black = red). Required "
+                         "for insufficient-losing-chances, and for a threefold, fifty- or forty-move claim unless the "
+                         "ruling is the same whoever claims (the game ended without a claim)"}),
+    "record": or_null(text(description="PGN (chess) or PDN (checkers); no run of more than 1,000 characters "
+                           "without a space", maxLength=2_000_000)),
+    "start_fen": or_null(text(maxLength=200)),
+    "fen": or_null(text(description="the position on the board now", maxLength=200)),
+    "intended_move": or_null(text(maxLength=40)),
+    "clock": {
+        "type": ["object", "null"],
+        "additionalProperties": False,
+        "properties": {
+            "white": CLOCK_READING,
+            "black": CLOCK_READING,
+            "red": CLOCK_READING,
+            "flagged": {"type": ["array", "null"], "items": SIDE, "maxItems": 2, "uniqueItems": True,
+                        "description": "first to fall first; on a flag claim, given and empty is refused "
+                        "(leave it out to let clocks at 0 say whose flag is down)"},
         },
     },
+    "time_control": or_null(text(examples=["40/5400+30:1800+30", "G/30;d5"], maxLength=200)),
+    "alleged_illegal_ply": {"type": ["integer", "null"], "minimum": 1, "maximum": MAX_NUMBER},
+    "language": or_null(text(maxLength=10)),
+    "event": or_null(text(description="the event's short name (adjudicator events list); default: the install's "
+                          "default event", maxLength=40)),
 }
+
+CASE: dict[str, Any] = body({
+    **CASE_FIELDS,
+    "meta": {
+        "type": ["object", "null"],
+        "description": "optional: where the game stands in the event (kept with the case, searchable)",
+        "properties": {k: {"anyOf": [text(maxLength=200), {"type": "integer", "minimum": -MAX_NUMBER,
+                                                            "maximum": MAX_NUMBER}, {"type": "null"}]}
+                       for k in ("event", "round", "board", "first_player", "second_player")},
+        "propertyNames": {"pattern": NO_NUL},
+        "additionalProperties": EXTRA,
+    },
+}, ["ruleset", "claim"], "the contract's case; a case the laws' facts refuse (an unreadable record, an illegal "
+   "position, a fact the claim needs) is 422, naming the field")
 
 RULING: dict[str, Any] = {
     "type": "object",
@@ -98,28 +154,33 @@ ERROR: dict[str, Any] = {
 }
 
 
-VOTE: dict[str, Any] = {
-    "type": "object",
-    "required": ["result"],
-    "properties": {
-        "result": {"type": "string", "enum": ["1-0", "0-1", "1/2-1/2"]},
-        "comment": {"type": "string", "maxLength": 4000},
-    },
-}
+VOTE: dict[str, Any] = body({
+    "result": text(enum=["1-0", "0-1", "1/2-1/2"]),
+    "comment": or_null(text(maxLength=4000)),
+}, ["result"])
 
-COMMITTEE_CASE_IN: dict[str, Any] = {
-    "type": "object",
-    "required": ["ruleset", "members"],
-    "description": "a case as for /api/v1/rulings (claim unfinished-game), with the members who vote",
-    "properties": {
-        **CASE["properties"],
-        "claim": {"type": "string", "enum": ["unfinished-game"], "default": "unfinished-game"},
-        "members": {"type": "array", "items": {"type": "string"}, "description": "the members' user names"},
-        "players": {"type": "object", "description": "per side: a name, or {name, club, team}"},
-        "round": {"type": ["string", "integer", "null"]},
-        "board": {"type": ["string", "integer", "null"]},
-    },
-}
+ROUND_OR_BOARD: dict[str, Any] = {"anyOf": [text(maxLength=40, pattern=ONE_LINE),
+                                            {"type": "integer", "minimum": -MAX_NUMBER, "maximum": MAX_NUMBER},
+                                            {"type": "null"}]}
+PLAYER_TEXT: dict[str, Any] = or_null(text(maxLength=120, pattern=ONE_LINE))
+PLAYER: dict[str, Any] = {"anyOf": [
+    PLAYER_TEXT,
+    {"type": "object", "propertyNames": {"pattern": NO_NUL}, "additionalProperties": EXTRA,
+     "properties": {part: PLAYER_TEXT for part in ("name", "club", "team")}}]}
+
+COMMITTEE_CASE_IN: dict[str, Any] = body({
+    **CASE_FIELDS,
+    "claim": text(enum=["unfinished-game"], default="unfinished-game"),
+    "members": {"type": "array", "items": text(maxLength=80), "minItems": 1, "maxItems": 9,
+                "description": "the members' user names (as many as the ruleset's committee has: 3 by default)",
+                "examples": [["m1", "m2", "m3"]]},
+    "players": {"type": ["object", "null"], "description": "per side: a name, or {name, club, team}",
+                "properties": {side: PLAYER for side in ("white", "black", "red")},
+                "additionalProperties": False},
+    "round": ROUND_OR_BOARD,
+    "board": ROUND_OR_BOARD,
+}, ["ruleset", "members"], "a case as for /api/v1/rulings (claim unfinished-game), with the members who vote; "
+   "members who are not the event's committee, or sit on their own club's game, are 422")
 
 COMMITTEE_CASE: dict[str, Any] = {
     "type": "object",
@@ -147,25 +208,18 @@ COMMITTEE_CASE: dict[str, Any] = {
     },
 }
 
-APPEAL_IN: dict[str, Any] = {
-    "type": "object",
-    "required": ["subject"],
-    "properties": {
-        "subject": {"type": "string", "pattern": "^(committee-case|ruling):[0-9]+$",
-                    "examples": ["committee-case:12", "ruling:340"]},
-        "grounds": {"type": "string", "maxLength": 4000},
-    },
-}
+APPEAL_IN: dict[str, Any] = body({
+    "subject": text(pattern="^(committee-case|ruling):[0-9]{1,10}$", examples=["committee-case:1", "ruling:1"],
+                    description="the id in digits 0-9; an id no row has is 404"),
+    "grounds": text(minLength=1, maxLength=4000, pattern=NOT_BLANK),
+}, ["subject", "grounds"])
 
-APPEAL_DECISION: dict[str, Any] = {
-    "type": "object",
-    "required": ["outcome"],
-    "properties": {
-        "outcome": {"type": "string", "enum": ["upheld", "overturned"]},
-        "new_result": {"type": ["string", "null"], "enum": ["1-0", "0-1", "1/2-1/2", None]},
-        "reasons": {"type": "string", "maxLength": 4000},
-    },
-}
+APPEAL_DECISION: dict[str, Any] = body({
+    "outcome": text(enum=["upheld", "overturned"]),
+    "new_result": {"type": ["string", "null"], "enum": ["1-0", "0-1", "1/2-1/2", None],
+                   "description": "required when overturned (and not the result appealed: 422)"},
+    "reasons": text(minLength=1, maxLength=4000, pattern=NOT_BLANK),
+}, ["outcome", "reasons"])
 
 APPEAL: dict[str, Any] = {
     "type": "object",
@@ -188,7 +242,7 @@ APPEAL: dict[str, Any] = {
 }
 
 SCHEMAS: dict[str, dict[str, Any]] = {
-    "Case": CASE, "Ruling": RULING, "Error": ERROR, "Vote": VOTE,
+    "JsonValue": JSON_VALUE, "Case": CASE, "Ruling": RULING, "Error": ERROR, "Vote": VOTE,
     "CommitteeCaseIn": COMMITTEE_CASE_IN, "CommitteeCase": COMMITTEE_CASE,
     "AppealIn": APPEAL_IN, "AppealDecision": APPEAL_DECISION, "Appeal": APPEAL,
 }
@@ -212,6 +266,12 @@ def _json(schema: str, description: str) -> dict[str, Any]:
             "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}}}
 
 
+def _linked(response: dict[str, Any], links: dict[str, str]) -> dict[str, Any]:
+    """``response`` with OpenAPI links: the resource it made, by its ``id``, to the operations named."""
+    return {**response, "links": {name: {"operationId": operation, "parameters": {"id": "$response.body#/id"}}
+                                  for name, operation in links.items()}}
+
+
 def _body(schema: str) -> dict[str, Any]:
     return {"required": True, "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}}}
 
@@ -222,6 +282,8 @@ WRITE_ERRORS = {
     "413": _error("the body is too large"),
     "415": _error("the body is not sent as Content-Type: application/json"),
 }
+QUEUE_ERROR = _error("no recommendation now: the task queue cannot be reached (queue_unavailable) or no worker "
+                     "answered in time (queue_timeout); nothing is stored, try again")
 AUTH_ERRORS = {
     "401": _error("no bearer token, or not a valid one"),
     "403": _error("the token's user may not do this"),
@@ -237,7 +299,7 @@ def rulings_paths() -> dict[str, Any]:
                 "operationId": "createRuling",
                 "requestBody": _body("Case"),
                 "responses": {
-                    "201": _json("Ruling", "the ruling, stored"),
+                    "201": _linked(_json("Ruling", "the ruling, stored"), {"GetRuling": "getRuling"}),
                     **WRITE_ERRORS,
                     "422": _error("the case breaks the contract or lacks a fact the claim needs (the field is "
                                   "named; nothing is stored)"),
@@ -285,9 +347,11 @@ def committee_paths() -> dict[str, Any]:
                 "security": BEARER,
                 "requestBody": _body("CommitteeCaseIn"),
                 "responses": {
-                    "201": _json("CommitteeCase", "the case, voting, with its recommendation"),
+                    "201": _linked(_json("CommitteeCase", "the case, voting, with its recommendation"),
+                                   {"GetCommitteeCase": "getCommitteeCase", "Vote": "voteOnCommitteeCase"}),
                     **WRITE_ERRORS, **AUTH_ERRORS,
                     "422": _error("the case or its members are refused (the field is named)"),
+                    "503": QUEUE_ERROR,
                 },
             }
         },
@@ -331,11 +395,13 @@ def appeals_paths() -> dict[str, Any]:
                 "security": BEARER,
                 "requestBody": _body("AppealIn"),
                 "responses": {
-                    "201": _json("Appeal", "the appeal, with the re-run compared"),
+                    "201": _linked(_json("Appeal", "the appeal, with the re-run compared"),
+                                   {"GetAppeal": "getAppeal", "Decide": "decideAppeal"}),
                     **WRITE_ERRORS, **AUTH_ERRORS,
                     "404": _error("no such subject"),
                     "409": _error("the subject cannot be appealed now"),
                     "422": _error("the appeal is refused (the field is named)"),
+                    "503": QUEUE_ERROR,
                 },
             }
         },

@@ -249,8 +249,8 @@ def file_appeal(session: Session, subject: str, grounds: str, filer: User, book:
 
     :raises CaseRefused: 403 for anyone else, 404/422 for what cannot be appealed.
     """
-    grounds = (grounds or "").strip() if isinstance(grounds, str) else ""
-    if not grounds or len(grounds) > 4000:
+    grounds = grounds.strip() if isinstance(grounds, str) and len(grounds) <= 4000 else ""
+    if not grounds:
         raise CaseRefused(422, "missing_field", "give the grounds for the appeal (at most 4000 characters)",
                           "grounds")
     event, _voters, _submitter = subject_event(session, subject)
@@ -311,6 +311,8 @@ def decide_appeal(session: Session, appeal: Appeal, member: User, outcome: objec
         raise CaseRefused(409, "already_decided", "this appeal has already been decided", None)
     if outcome not in OUTCOMES:
         raise CaseRefused(422, "invalid_field", "outcome must be upheld or overturned", "outcome")
+    if new_result is not None and new_result not in RESULTS:
+        raise CaseRefused(422, "invalid_field", f"new_result must be one of {', '.join(RESULTS)}", "new_result")
     if not isinstance(reasons, str) or not reasons.strip() or len(reasons) > 4000:
         raise CaseRefused(422, "missing_field", "give the reasons for the decision", "reasons")
     original = appeal.record.get("result")
