@@ -39,7 +39,8 @@ def seeded(app: Flask) -> dict[str, str]:
     for name in ("m1", "m2", "m3"):
         tokens[name] = add_user(app, name, "committee")
     client = app.test_client()
-    opened = client.post("/api/v1/committee-cases", json=checkers_case(["m1", "m2", "m3"]), headers=bearer(tokens["td"]))
+    opened = client.post("/api/v1/committee-cases", json=checkers_case(["m1", "m2", "m3"]),
+                         headers=bearer(tokens["td"]))
     assert opened.status_code == 201, opened.json
     ruled = client.post("/api/v1/rulings", json={"ruleset": "fide-standard", "claim": "fifty-move",
                                                  "claimant": "white", "record": "1. e4 e5"})
