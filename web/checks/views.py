@@ -110,8 +110,14 @@ def _start(event: Event, collection: GameCollection, ruleset: Any) -> Response:
     return redirect(url_for("checks.show", check_id=check.id), 303)
 
 
+REFUSED = "refused"
+"""The key of ``errors`` that holds the status of a refused upload (413 past a size limit, else 422)."""
+
+
 def _uploaded(event: Event, ruleset: Any, errors: dict[str, str]) -> GameCollection | None:
-    """The uploaded file kept as a collection of the event (or the same bytes stored before); None: refused."""
+    """The uploaded file kept as a collection of the event (or the same bytes stored before); None: refused
+    (a file past the ``[collections]`` limits on its inflated bytes or lines, in the request, before it is
+    kept: 413 or 422)."""
     upload = request.files.get("collection")
     if upload is None or not upload.filename:
         errors["collection"] = "choose the event's PGN (chess) or PDN (checkers) file"
@@ -120,10 +126,12 @@ def _uploaded(event: Event, ruleset: Any, errors: dict[str, str]) -> GameCollect
         return None
     name = Path(upload.filename).name[:200] or "games.pgn"
     data = upload.stream.read()
+    checks: Checks = current_app.extensions["game_checks"]
     try:
-        check_file(data, name, ruleset.game)
+        check_file(data, name, ruleset.game, checks.limits)
     except ContractError as exc:
         errors["collection"] = exc.message
+        errors[REFUSED] = str(getattr(exc, "status", 422))
         return None
     kept: Kept = keep(get_session(), event, name, data, ruleset.game, current_actor().user)
     return kept.collection
@@ -170,10 +178,11 @@ def new(slug: str) -> Response | tuple[str, int] | str:
     context = _listing(event)
     if is_htmx() and request.method == "GET":
         return render_template("checks/_earlier.html", **context)
+    status = int(errors.pop(REFUSED, 422))
     page = render_template("checks/new.html", rulesets=rulesets, chosen=chosen, errors=errors, form=form,
                            picked=request.form.get("collection_id", ""),
                            max_bytes=max_bytes(current_app.config["ADJUDICATOR"]), **context)
-    return page, 422 if errors else 200
+    return page, status if errors else 200
 
 
 def _listing(event: Event) -> dict[str, Any]:

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
 
 from web.queue import TASK_NAME, QueueSettings, broker_url, make_celery, rows
 from web.queue.models import JobRow
+
+STOP_SECONDS = 1.0
+"""How often a wait asks its ``stop`` whether to give up."""
 
 
 class QueueTimeout(TimeoutError):
@@ -19,6 +22,10 @@ class QueueTimeout(TimeoutError):
 
 class QueueUnavailable(ConnectionError):
     """The broker cannot be reached: the job was not sent (its row, if written, is failed with the reason)."""
+
+
+class Stopped(Exception):
+    """The caller's ``stop`` said to stop waiting (a TD cancelled the check that waits)."""
 
 
 class JobFailed(RuntimeError):
@@ -88,10 +95,16 @@ class Remote:
                 session.commit()
             raise
 
-    def result(self, job_id: str, timeout: float | None = None) -> Any:
-        """Wait for job ``job_id`` and give its result."""
+    def result(self, job_id: str, timeout: float | None = None, stop: Callable[[], bool] | None = None) -> Any:
+        """Wait for job ``job_id`` and give its result; ``stop`` is asked about once a second whether to give up
+        waiting (:raises Stopped:)."""
         deadline = time.monotonic() + (self.settings.wait_seconds if timeout is None else timeout)
+        asked = time.monotonic()
         while True:
+            if stop is not None and time.monotonic() - asked >= STOP_SECONDS:
+                asked = time.monotonic()
+                if stop():
+                    raise Stopped(job_id)
             found = self.row(job_id)
             if found is not None and found.is_finished:
                 if found.status != "done":
