@@ -76,7 +76,8 @@ def vote(case_id: int) -> tuple[Response, int] | Response:
 @bp.get("/<int:case_id>")
 @token_required()
 def show(case_id: int) -> tuple[Response, int] | Response:
-    """A case: for its seated members, the event's TDs and appeals committee, and admins (else 403)."""
+    """A case: for its seated members, the event's TDs and appeals committee, and admins (else 403; 404 for
+    a stranger to its event)."""
     case = db().get(CommitteeCase, case_id)
     if case is None:
         return api_error(404, "not_found", f"there is no committee case {case_id}", None)

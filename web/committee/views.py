@@ -34,7 +34,8 @@ def _book() -> RulesetBook:
 
 
 def _case_or_404(case_id: int) -> CommitteeCase:
-    """The case, for its seated members, the event's TDs and appeals committee, admins (else 403)."""
+    """The case, for its seated members, the event's TDs and appeals committee, admins (else 403; 404 for a
+    stranger to its event)."""
     case = db().get(CommitteeCase, case_id)
     if case is None:
         abort(404)
