@@ -126,6 +126,22 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
             _stop(broker.process)
 
 
+def test_a_check_waiting_for_the_workers_stops_within_seconds_of_a_cancel(world: World) -> None:
+    """A game check on the queue waits for its chunks' results; a cancel cuts the wait short (no worker runs
+    yet, so the chunk would wait ``[queue] wait_seconds``), and the chunks' rows are gone."""
+    from web.queue.collection import check_on_queue
+    from web.queue.remote import Stopped
+
+    remote = world.app.extensions["adjudicator"].remote
+    asked = time.monotonic()
+    with pytest.raises(Stopped):
+        list(check_on_queue(['[Event "x"]\n\n1. e4 e5 1-0\n'], game="chess", ruleset="fide-standard",
+                            remote=remote, stop=lambda: True))
+    assert time.monotonic() - asked < 5
+    with world.app.extensions["db_sessions"]() as session:
+        assert session.query(JobRow).filter(JobRow.kind == "check-chunk").count() == 0
+
+
 def test_jobs_queued_on_a_broker_that_dies_are_sent_again_and_ruled_on(world: World, tmp_path: Path) -> None:
     cases = [world.claim() for _ in range(3)]  # no worker yet: the three wait in the broker
     assert {world.row(c).status for c in cases} == {"queued"}

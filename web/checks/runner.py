@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import update
 from sqlalchemy.orm import Session, sessionmaker
 
 from adjudicator.chess.movetext import split_games
@@ -148,11 +148,6 @@ class Checks:
             row = session.get(GameCheck, check_id)
             return bool(row is not None and row.cancel_requested)
 
-    def _is_cancelled(self, check_id: int) -> bool:
-        with self.sessions() as session:
-            asked = session.scalar(select(GameCheck.cancel_requested).where(GameCheck.id == check_id))
-        return bool(asked)
-
     def _run(self, check_id: int) -> None:
         started = time.monotonic()
         try:
@@ -216,8 +211,9 @@ class Checks:
         if self.remote is not None:
             from web.queue.collection import check_on_queue
 
+            # each second of a wait for the workers writes the row (the check is alive) and reads a cancel
             checked: Iterator[dict[str, Any]] = check_on_queue(parts, game=game, ruleset=ruleset, remote=self.remote,
-                                                               stop=lambda: self._is_cancelled(check_id))
+                                                               stop=lambda: self._update(check_id))
         else:
             from engines.collection import check_collection
 
