@@ -31,6 +31,7 @@ BLUEPRINTS: list[str] = [
     "web.security:init_app",  # ProxyFix, cookie flags, security headers (issue 11)
     "web.timefmt:init_app",  # the |when filter: readable times (issue 13)
     "web.static_files:init_app",  # static files: versioned URLs cached a year, gzip (issue 13)
+    "web.admin:bp",  # take access back, lift throttled log-ins (issue 23)
 ]
 """Every area of the app, registered in this order."""
 

@@ -28,6 +28,7 @@ from web.events import current_actor, remember_case, resolve_event
 from web.events.access import AccessRefused, event_named, may_see_rulings, rulable_events
 from web.events.models import DEFAULT_SLUG, Event
 from web.htmx import is_htmx
+from web.inputs import whole_number
 from web.players import completed_meta
 from web.store import CaseRow
 
@@ -115,7 +116,7 @@ def new() -> tuple[str, int]:
     for key in ("game", "claim"):
         if request.args.get(key):
             values[key] = request.args[key]
-    source = request.args.get("from", type=int)
+    source = whole_number(request.args.get("from", ""))
     if source is not None:
         row = get_session().get(CaseRow, source)
         event = None if row is None else get_session().get(Event, row.event_id)
