@@ -55,6 +55,18 @@ def unstorable(text: str) -> str | None:
     return None
 
 
+MAX_QUOTED_CHARS = 40
+"""Longest token an answer quotes whole: a longer one (a run the reader could not read) is quoted by its first
+characters and its length, so an answer never echoes a megabyte back."""
+
+
+def quoted(token: str) -> str:
+    """``token`` as an answer quotes it: whole up to :data:`MAX_QUOTED_CHARS` characters, else its start and length."""
+    if len(token) <= MAX_QUOTED_CHARS:
+        return token
+    return f"{token[:MAX_QUOTED_CHARS]}… ({len(token):,} characters)"
+
+
 def check_runs(text: str, name: str) -> None:
     """Refuse ``text`` when it holds a run of more than :data:`MAX_RUN_CHARS` characters without a space;
     the message quotes the run's first characters only (never the run itself)."""
