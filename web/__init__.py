@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 BLUEPRINTS: list[str] = [
     "web.claims:bp",
+    "web.claims.checkers_entry:bp",  # the checkers board's reading of the record (issue 21)
     "web.rulings:bp",
     "web.history:bp",
     "web.api:bp",
