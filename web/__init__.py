@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 BLUEPRINTS: list[str] = [
     "web.claims:bp",
     "web.claims.checkers_entry:bp",  # the checkers board's reading of the record (issue 21)
+    "web.broadcast:init_app",  # the event's broadcast on the claim form (issue 21, item 4)
     "web.rulings:bp",
     "web.history:bp",
     "web.api:bp",

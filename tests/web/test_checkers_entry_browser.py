@@ -36,6 +36,8 @@ SHUFFLE = [
     "16-19",
 ]
 CANDIDATES = "els => els.map((e) => e.dataset.candidate)"
+READY = "[data-move-entry] [data-candidates][aria-busy='false']"
+"""The candidates are drawn just after the board (checkers-entry.js): wait for them before reading them."""
 ENTRY = "[data-move-entry]"
 
 
@@ -61,6 +63,7 @@ def enter(page: Any, moves: list[str], already: int) -> dict[str, int]:
     Returns how many were entered each way; each move must reach the record at once (no round trip)."""
     used = {"candidate": 0, "squares": 0, "taps": 0}
     for i, move in enumerate(moves):
+        page.wait_for_selector(READY, state="attached")
         candidates = page.eval_on_selector_all(f"{ENTRY} [data-candidate]", CANDIDATES)
         before = record(page)
         if move in candidates:
@@ -93,6 +96,7 @@ def test_a_real_game_entered_by_taps_rules_the_forty_move_claim(live_server: str
                                                              () => { window.entered = performance.now() })
     }""")
     first = game[0]
+    phone.wait_for_selector(READY, state="attached")
     phone.click(f'{ENTRY} [data-candidate="{first}"]')
     accepted = phone.evaluate("() => window.entered - window.taps[0]")
     assert record(phone) == f"1. {first}"
@@ -152,6 +156,7 @@ def test_an_illegal_move_goes_in_on_purpose_marked_and_is_ruled(live_server: str
     open_entry(phone, live_server, "illegal-move")
     tap(phone, 11, 15)
     tap(phone, 22, 18)
+    phone.wait_for_selector(READY, state="attached")
     assert phone.eval_on_selector_all(f"{ENTRY} [data-candidate]", CANDIDATES) \
         == ["15x22"], "a jump is compulsory: it is the only candidate"
     tap(phone, 8)
@@ -191,6 +196,7 @@ def test_an_incomplete_jump_is_entered_square_by_square(live_server: str, phone:
     phone.dispatch_event("#f-record", "change")
     phone.wait_for_function("(sel) => document.querySelector(sel).dataset.piece === 'w'",
                             arg=f'{ENTRY} [data-square="15"]')
+    phone.wait_for_selector(READY, state="attached")
     assert phone.eval_on_selector_all(f"{ENTRY} [data-candidate]", CANDIDATES) \
         == ["11x18x25"]
     phone.click(f"{ENTRY} [data-illegal-mode]")
@@ -265,6 +271,7 @@ def test_drag_flip_and_a_jump_with_two_endings(live_server: str, phone: Any) -> 
     phone.wait_for_function("(sel) => document.querySelector(sel).dataset.piece === 'R'",
                             arg=f'{ENTRY} [data-square="11"]')
     phone.click(f"{ENTRY} [data-flip]")
+    phone.wait_for_selector(READY, state="attached")
     assert sorted(phone.eval_on_selector_all(f"{ENTRY} [data-candidate]", CANDIDATES)) \
         == ["11x18x25", "11x18x27x20x11", "11x20x27x18x11", "11x20x27x18x25"]
     tap(phone, 11, 25)

@@ -42,6 +42,7 @@ function initEntry(root) {
   let pending = null  // what the confirmation bar would do
   let written = record.value  // the record's text as this board last read or wrote it
   let readSeq = 0
+  let candidateTimer = null
 
   const positionAt = (ply) => (ply ? plies[ply - 1].after : start)
   const current = () => positionAt(view)
@@ -97,7 +98,10 @@ function initEntry(root) {
       button.classList.toggle("is-mover", Boolean(piece) && (piece.toLowerCase() === "r") === pos.red)
     })
     drawChips()
-    drawCandidates(pos)
+    // the candidates follow at once, after the board is drawn: a slow phone shows the move first
+    candidateBox.setAttribute("aria-busy", "true")
+    clearTimeout(candidateTimer)
+    candidateTimer = setTimeout(() => { drawCandidates(current()); candidateBox.setAttribute("aria-busy", "false") }, 0)
     const where = view ? `after ply ${view} of ${plies.length}` : (plies.length ? `the start (of ${plies.length} plies)` : "the start")
     const noMoves = !rules.legalMoves(pos).length
     status.textContent = message || `${where}: ${SIDE(pos.red)} ${noMoves ? "has no move (the game is over)" : "to move"}${

@@ -181,36 +181,52 @@ export function evaluate(pos) {
 }
 
 const WIN = 30000
+const key = (pos) => pos.board.join(",") + (pos.red ? "B" : "W")
 
-function negamax(pos, depth, alpha, beta, ply, path) {
-  const key = toFen(pos)
-  if (ply && path.has(key)) return 0
+class OutOfNodes extends Error {}
+
+function negamax(pos, depth, alpha, beta, ply, path, budget) {
+  if (--budget.nodes < 0) throw new OutOfNodes()
+  const here = key(pos)
+  if (ply && path.has(here)) return 0
   const moves = legalMoves(pos)
   if (!moves.length) return -(WIN - ply)
   const isCapture = moves[0].captured.length > 0
   if (depth <= 0 && !isCapture) return evaluate(pos)
   let best = -WIN - 1
-  path.add(key)
-  for (const move of moves) {
-    const next = isCapture && moves.length === 1 ? depth : depth - 1
-    const score = -negamax(push(pos, move), next, -beta, -alpha, ply + 1, path)
-    if (score > best) best = score
-    if (score > alpha) alpha = score
-    if (alpha >= beta) break
+  path.add(here)
+  try {
+    for (const move of moves) {
+      const next = isCapture && moves.length === 1 ? depth : depth - 1
+      const score = -negamax(push(pos, move), next, -beta, -alpha, ply + 1, path, budget)
+      if (score > best) best = score
+      if (score > alpha) alpha = score
+      if (alpha >= beta) break
+    }
+  } finally {
+    path.delete(here)
   }
-  path.delete(key)
   return best
 }
 
 export const SEARCH_PLIES = 2
-
-// seen: the keys (toFen) of every position the record had before this one
-export function candidates(pos, seen, limit = 6, depth = SEARCH_PLIES) {
+export const SEARCH_NODES = 1000
+// seen: the keys (toFen) of every position the record had before this one. The search stops after
+// SEARCH_NODES positions (a few milliseconds on a phone); moves it did not reach are ranked by the
+// evaluation of the position after them. Deterministic: the same position gives the same list.
+export function candidates(pos, seen, limit = 6, depth = SEARCH_PLIES, nodes = SEARCH_NODES) {
+  const budget = {nodes}
   const scored = legalMoves(pos).map((move, order) => {
     const after = push(pos, move)
     const repeats = seen.has(toFen(after))
-    const score = -negamax(after, depth, -WIN - 1, WIN + 1, 1, new Set([toFen(pos)]))
-    return {move, repeats, score, order}
+    let score
+    try {
+      score = budget.nodes > 0 ? -negamax(after, depth, -WIN - 1, WIN + 1, 1, new Set([key(pos)]), budget) : null
+    } catch (error) {
+      if (!(error instanceof OutOfNodes)) throw error
+      score = null
+    }
+    return {move, repeats, score: score ?? -evaluate(after), order}
   })
   scored.sort((a, b) => (b.repeats - a.repeats) || (b.score - a.score) || (a.order - b.order))
   return scored.slice(0, limit).map((s) => s.move)
