@@ -36,9 +36,10 @@ SHUFFLE = [
     "16-19",
 ]
 CANDIDATES = "els => els.map((e) => e.dataset.candidate)"
-READY = "[data-move-entry] [data-candidates][aria-busy='false']"
+READY = "[data-checkers-entry] [data-candidates][aria-busy='false']"
 """The candidates are drawn just after the board (checkers-entry.js): wait for them before reading them."""
-ENTRY = "[data-move-entry]"
+ENTRY = "[data-checkers-entry]"
+BOARD = '[data-move-entry="checkers"]'
 
 
 def real_game() -> list[str]:
@@ -88,6 +89,7 @@ def test_a_real_game_entered_by_taps_rules_the_forty_move_claim(live_server: str
     seen = violations(phone)  # the Content-Security-Policy (web/security.py) holds throughout
     phone.goto(f"{live_server}/claims/new?game=checkers&claim=forty-move")
     phone.wait_for_selector(f"{ENTRY}[data-ready='1']")
+    assert phone.locator(f"{BOARD} [data-square]").count() == 32, "the hooks: the board, its 32 numbered squares"
     check_page(phone, live_server, "checkers-entry-start")
     phone.evaluate("""() => {
         window.taps = []
@@ -165,10 +167,10 @@ def test_an_illegal_move_goes_in_on_purpose_marked_and_is_ruled(live_server: str
     confirm = f"{ENTRY} [data-confirm]"
     phone.wait_for_selector(f"{confirm}:not([hidden])")
     phone.wait_for_function("(sel) => document.querySelector(sel).textContent.includes('a jump was compulsory')",
-                            arg=f"{confirm} [data-question]")
+                            arg=f"{confirm} [data-confirm-text]")
     assert record(phone) == "1. 11-15 22-18", "nothing is written before the TD confirms"
     check_page(phone, live_server, "checkers-entry-illegal-confirm")
-    phone.click(f"{confirm} [data-yes]")
+    phone.click(f"{confirm} [data-confirm-yes]")
     assert record(phone) == "1. 11-15 22-18 2. 8-11"
     assert chips(phone)[-1] == "2. 8-11 ✗"
     label = phone.get_attribute(f'{ENTRY} [data-chips] button[data-ply="3"]', "aria-label")
@@ -204,8 +206,8 @@ def test_an_incomplete_jump_is_entered_square_by_square(live_server: str, phone:
     tap(phone, 11, 18)
     phone.wait_for_selector(f"{ENTRY} [data-confirm]:not([hidden])")
     phone.wait_for_function("(sel) => document.querySelector(sel).textContent.includes('not complete')",
-                            arg=f"{ENTRY} [data-confirm] [data-question]")
-    phone.click(f"{ENTRY} [data-confirm] [data-yes]")
+                            arg=f"{ENTRY} [data-confirm] [data-confirm-text]")
+    phone.click(f"{ENTRY} [data-confirm] [data-confirm-yes]")
     assert record(phone) == '[FEN "B:W15,22,31:B11,1"]\n\n1. 11x18'
     assert chips(phone)[-1] == "1. 11x18 ✗"
     assert piece(phone, 18) == "r" and piece(phone, 15) == "" and piece(phone, 22) == "w"
@@ -224,7 +226,7 @@ def test_a_typed_record_redraws_the_board_and_a_step_shows_that_ply(live_server:
     phone.click(f'{ENTRY} [data-chips] button[data-ply="4"]')  # after 22-17
     assert piece(phone, 17) == "w" and piece(phone, 22) == "" and piece(phone, 6) == "r" and piece(phone, 9) == "r"
     assert "after ply 4 of 8" in phone.inner_text(f"{ENTRY} [data-entry-status]")
-    phone.click(f"{ENTRY} [data-back]")
+    phone.click(f"{ENTRY} [data-prev]")
     assert piece(phone, 17) == "" and piece(phone, 22) == "w"
     phone.click(f"{ENTRY} [data-first]")
     assert piece(phone, 11) == "r" and piece(phone, 23) == "w"
@@ -239,10 +241,10 @@ def test_a_typed_record_redraws_the_board_and_a_step_shows_that_ply(live_server:
     tap(phone, 24, 20)  # another move than 22-17: it would replace the rest, so it asks
     phone.wait_for_selector(f"{ENTRY} [data-confirm]:not([hidden])")
     assert "22-17 3. 9-13 17-14 4. 10x17 21x14" in phone.inner_text(f"{ENTRY} [data-confirm]")
-    phone.click(f"{ENTRY} [data-confirm] [data-no]")
+    phone.click(f"{ENTRY} [data-confirm] [data-confirm-no]")
     assert record(phone).endswith("4. 10x17 21x14")
     tap(phone, 24, 20)
-    phone.click(f"{ENTRY} [data-confirm] [data-yes]")
+    phone.click(f"{ENTRY} [data-confirm] [data-confirm-yes]")
     assert record(phone) == '[Event "Club"]\n1. 11-15 23-19 2. 8-11 24-20'
     phone.click(f"{ENTRY} [data-takeback]")
     assert record(phone) == '[Event "Club"]\n1. 11-15 23-19 2. 8-11'
@@ -259,7 +261,7 @@ def test_drag_flip_and_a_jump_with_two_endings(live_server: str, phone: Any) -> 
     phone.mouse.move(to["x"] + to["width"] / 2, to["y"] + to["height"] / 2, steps=4)
     phone.mouse.up()
     assert record(phone) == "1. 11-15", "a drag is the two taps"
-    top = "(n) => document.querySelector(`[data-move-entry] [data-square='${n}']`).getBoundingClientRect().top"
+    top = "(n) => document.querySelector(`[data-move-entry='checkers'] [data-square='${n}']`).getBoundingClientRect().top"
     assert phone.evaluate(top, 1) < phone.evaluate(top, 32)
     phone.click(f"{ENTRY} [data-flip]")
     assert phone.evaluate(top, 1) > phone.evaluate(top, 32), "flipped: White's side at the top"

@@ -1,5 +1,7 @@
 // Checkers move entry on the claim form: one record, two views. The record field (#f-record)
-// and the board ([data-move-entry]) show the same game; a change to either redraws the other.
+// and the board ([data-move-entry="checkers"], inside [data-checkers-entry]) show the same game; a
+// change to either redraws the other. Its hooks follow the chess board's (claims/_chess_entry.html):
+// data-candidates, data-chips, data-confirm, data-takeback, data-prev, data-next, data-flip.
 //
 // - A tap on a piece then on its square plays a move (dragging works too); a jump with several
 //   landings is played by tapping its last square, or each landing in turn, or by choosing among
@@ -99,9 +101,15 @@ function initEntry(root) {
     })
     drawChips()
     // the candidates follow at once, after the board is drawn: a slow phone shows the move first
+    // (as the chess board's bar: aria-busy while they are worked out, data-ply = the ply they are for)
     candidateBox.setAttribute("aria-busy", "true")
+    delete candidateBox.dataset.ply
     clearTimeout(candidateTimer)
-    candidateTimer = setTimeout(() => { drawCandidates(current()); candidateBox.setAttribute("aria-busy", "false") }, 0)
+    candidateTimer = setTimeout(() => {
+      drawCandidates(current())
+      candidateBox.dataset.ply = String(view)
+      candidateBox.setAttribute("aria-busy", "false")
+    }, 0)
     const where = view ? `after ply ${view} of ${plies.length}` : (plies.length ? `the start (of ${plies.length} plies)` : "the start")
     const noMoves = !rules.legalMoves(pos).length
     status.textContent = message || `${where}: ${SIDE(pos.red)} ${noMoves ? "has no move (the game is over)" : "to move"}${
@@ -268,7 +276,7 @@ function initEntry(root) {
     const question = `${text} is not a legal move here. Enter it as played, marked illegal?`
     ask(question, "Enter as played", () => { illegalMode = false; syncIllegalButton(); play(move, false, null) })
     serverReason(text).then((reason) => {
-      if (reason && pending && pending.text === text) confirmBox.querySelector("[data-question]").textContent =
+      if (reason && pending && pending.text === text) confirmBox.querySelector("[data-confirm-text]").textContent =
         `${text} is not a legal move here: ${reason}. Enter it as played, marked illegal?`
     })
     if (pending) pending.text = text
@@ -276,10 +284,10 @@ function initEntry(root) {
 
   function ask(question, yes, action) {
     pending = {action}
-    confirmBox.querySelector("[data-question]").textContent = question
-    confirmBox.querySelector("[data-yes]").textContent = yes
+    confirmBox.querySelector("[data-confirm-text]").textContent = question
+    confirmBox.querySelector("[data-confirm-yes]").textContent = yes
     draw()
-    confirmBox.querySelector("[data-yes]").focus()
+    confirmBox.querySelector("[data-confirm-yes]").focus()
   }
 
   function answer(yes) {
@@ -349,13 +357,13 @@ function initEntry(root) {
       if (move) play(move)
     } else if (button.dataset.ply !== undefined) { view = Number(button.dataset.ply); selected = null; draw() }
     else if (button.hasAttribute("data-first")) { view = 0; selected = null; draw() }
-    else if (button.hasAttribute("data-back")) { view = Math.max(0, view - 1); selected = null; draw() }
-    else if (button.hasAttribute("data-forward")) { view = Math.min(plies.length, view + 1); selected = null; draw() }
+    else if (button.hasAttribute("data-prev")) { view = Math.max(0, view - 1); selected = null; draw() }
+    else if (button.hasAttribute("data-next")) { view = Math.min(plies.length, view + 1); selected = null; draw() }
     else if (button.hasAttribute("data-last")) { view = plies.length; selected = null; draw() }
     else if (button.hasAttribute("data-takeback")) takeback()
     else if (button.hasAttribute("data-flip")) flip(button)
-    else if (button.hasAttribute("data-yes")) answer(true)
-    else if (button.hasAttribute("data-no")) answer(false)
+    else if (button.hasAttribute("data-confirm-yes")) answer(true)
+    else if (button.hasAttribute("data-confirm-no")) answer(false)
     else if (button.hasAttribute("data-illegal-mode")) {
       illegalMode = !illegalMode
       selected = null
@@ -395,7 +403,7 @@ function initEntry(root) {
 }
 
 function initAll(scope) {
-  (scope || document).querySelectorAll("[data-move-entry][data-game='checkers']").forEach(initEntry)
+  (scope || document).querySelectorAll("[data-checkers-entry]").forEach(initEntry)
 }
 
 document.addEventListener("htmx:load", (event) => initAll(event.target))
