@@ -108,3 +108,24 @@ def test_chess_scoresheets_that_differ_at_the_repetition(live_server: str, phone
     phone.click("#claim-submit")
     phone.wait_for_selector("#verdict")
     assert phone.inner_text("#verdict").lower() == "rejected", "the opponent's scoresheet has no third occurrence"
+
+
+def test_a_move_entered_on_the_board_is_compared_after_a_pause(live_server: str, phone: Any) -> None:
+    red_sheet, white_sheet, quiet = sheets()
+    phone.goto(f"{live_server}/claims/new?game=checkers&claim=illegal-move")
+    phone.wait_for_selector("[data-checkers-entry][data-ready='1']")
+    phone.fill("#f-record", red_sheet)
+    phone.locator("details.scoresheets > summary").click()
+    phone.fill("#f-opponent_record", white_sheet)
+    phone.dispatch_event("#f-opponent_record", "change")
+    phone.wait_for_selector(f"{COMPARE}[data-first-difference='30']")
+    phone.wait_for_function("() => document.querySelectorAll('[data-checkers-entry] [data-chips] button').length === 31")
+    phone.click("[data-checkers-entry] [data-takeback]")  # Red's sheet loses its 30th move
+    phone.wait_for_function("(sel) => document.querySelector(sel)?.textContent.includes('ends after ply 29')",
+                            arg=COMPARE)
+    assert phone.inner_text(COMPARE) == ("They agree up to ply 29; at ply 30 the claimant's scoresheet has no move "
+                                         "(it ends after ply 29), the opponent's White's 17x10 (legal).")
+    phone.click('[data-checkers-entry] [data-candidate="17x10"]')  # the jump, as White's sheet has it
+    phone.wait_for_selector(f"{COMPARE}.agree")
+    assert phone.inner_text(COMPARE) == "The two scoresheets agree: the same 30 moves."
+    assert quiet not in phone.input_value("#f-record")

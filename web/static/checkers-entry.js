@@ -299,10 +299,11 @@ function initEntry(root) {
   }
 
   // ---------------------------------------------------------------- the record field
+  // the board's own writing: "record:written" tells the page (the scoresheets' comparison waits for a pause
+  // in it); no "input" or "change", which mean a record typed or set from elsewhere, to be read again
   function write(text) {
     record.value = text
     written = text
-    record.dispatchEvent(new Event("change", {bubbles: true}))
     record.dispatchEvent(new CustomEvent("record:written", {bubbles: true}))
   }
 
