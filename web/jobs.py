@@ -16,7 +16,7 @@ import sys
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -145,6 +145,8 @@ class Adjudicator:
 
         self.remote = Remote.from_environment(config, sessions)
         """The task queue's workers (``ADJUDICATOR_BROKER_URL``): background jobs go there; None: this process."""
+        self.closers: list[Callable[[], None]] = []
+        """What else :meth:`shutdown` ends (the move-entry board's candidate engine)."""
 
     def services(self) -> Services:
         """The engines and probes, started on first use (a page that rules on nothing starts none)."""
@@ -354,3 +356,5 @@ class Adjudicator:
         close = getattr(self._services, "close", None)
         if callable(close):
             close()
+        for closer in self.closers:
+            closer()

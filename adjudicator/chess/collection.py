@@ -110,11 +110,14 @@ def check_chess(
     deadness = Deadness(ruleset.flag.dead_position, services.mate)
     forfeit = _time_forfeit(replay, recorded)
     judged = judged_record_position(replay) if forfeit is not None else None
-    if judged is not None and deadness.mode == "helpmate" and not judged.board.is_insufficient_material():
+    if (
+        judged is not None and ruleset.flag.no_win_test == "helpmate" and deadness.analyses
+        and not judged.board.is_insufficient_material()
+    ):
         winner = chess.WHITE if recorded == "1-0" else chess.BLACK
         deadness.search(judged.board, winner)  # the 6.9 question first: the dead-position test reuses it
     screen = deadness
-    if dead_screen is not None and deadness.mode == "helpmate":
+    if dead_screen is not None and deadness.analyses:
         screen = Deadness(deadness.configured, dead_screen)
         screen.searches.update(deadness.searches)  # the winner's full 6.9 answer stands
     ended = game_end(replay, replay.final_board, ruleset, screen, SIDES)

@@ -60,6 +60,9 @@ _BROKEN_TAG = re.compile(r'[ \t]*\[[ \t]*[A-Za-z0-9_]+[ \t]*"')
 _DOTS = re.compile(r"(?:\.|…)+")
 _ASSESSMENTS = frozenset({"(=)", "N", "TN", "Z0?", "ep", "e.p.", "e.p"})
 """Words that are annotations, not moves: a draw offer, a novelty, en passant written apart."""
+_NULL_MOVES = frozenset({"--", "0000"})
+"""Null moves (7.5.3) that would otherwise pass for a glyph or a move number (``0000`` is no number: no
+move number has leading zeros); ``Z0`` and ``@@@@`` are moves by default."""
 _SWALLOWED = re.compile(r"\d+\s*\.|(?:1-0|0-1|1/2-1/2)(?:\s|$)|^\s*\[", re.M)
 """What an unclosed comment must hold for it to have swallowed moves."""
 
@@ -80,7 +83,7 @@ def seconds_of(text: str) -> float | None:
 
 def word_kind(word: str) -> TokenKind:
     """What a main-line word is: a move (to be read), or a known non-move."""
-    if word == "--" or _PLAIN.fullmatch(word):
+    if word in _NULL_MOVES or _PLAIN.fullmatch(word):
         return "move"
     if word.isdigit() or _DOTS.fullmatch(word):
         return "move-number"
