@@ -58,7 +58,10 @@ class PgnServer:
                 self.send_header("Content-Length", str(len(data)))
                 self.send_header("ETag", etag)
                 self.end_headers()
-                self.wfile.write(data)
+                try:
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the reader gave up (a slow source past its timeout): as a real server would see it
 
             def log_message(self, format: str, *args: Any) -> None:
                 return
