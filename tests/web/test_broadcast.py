@@ -204,3 +204,17 @@ def test_0010_on_postgresql(postgres_url: str) -> None:
         _migration_round_trip(engine)
     finally:
         engine.dispose()
+
+
+def test_a_checkers_event_reads_pdn(tmp_path: Path) -> None:
+    """A checkers event's folder: PDN files, players from the Black (first mover, Red) and White tags."""
+    folder = tmp_path / "national"
+    folder.mkdir()
+    (folder / "round-1.pdn").write_text('[Event "National"]\n[Round "1"]\n[Board "4"]\n[Black "Tinsley, M"]\n'
+                                        '[White "Long, A"]\n\n1. 11-15 {[%clk 1:29:50]} 23-19 2. 8-11 *\n')
+    copy = Broadcasts({"ttl_seconds": 0}).refresh(str(folder), "checkers").copy
+    assert copy is not None
+    [board] = games_of(copy, "checkers")
+    assert (board.board, board.first_player, board.second_player, board.last_move) == ("4", "Tinsley, M", "Long, A",
+                                                                                         "2. 8-11")
+    assert "{[%clk 1:29:50]}" in board.record

@@ -109,6 +109,10 @@ def test_a_real_game_entered_by_taps_rules_the_forty_move_claim(live_server: str
     assert [str(p.move) for p in replay_checkers(record(phone)).plies] == game
     assert used["candidate"] > 60 and used["squares"] > 10, used
     assert phone.locator(f"{ENTRY} [data-chips] button").count() == 157  # the start and each ply
+    phone.wait_for_selector(READY, state="attached")
+    first_candidate = phone.locator(f"{ENTRY} [data-candidate]").first
+    assert first_candidate.get_attribute("data-candidate") == "3-7", "7-3 was just played: 3-7 goes back, first"
+    assert first_candidate.get_attribute("data-source") == "repetition"
     check_page(phone, live_server, "checkers-entry-real-game")
 
     phone.check('input[name="claimant"][value="white"]', force=True)

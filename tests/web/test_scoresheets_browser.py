@@ -105,7 +105,8 @@ def test_chess_scoresheets_that_differ_at_the_repetition(live_server: str, phone
                                          "(legal), the opponent's 4...Nh5 (legal).")
     phone.check('input[name="claimant"][value="white"]', force=True)
     phone.check('input[name="ruled_on"][value="opponent"]', force=True)
-    phone.click("#claim-submit")
+    phone.fill("#f-record", claimant + " ")  # typed again: leaving the field asks for a comparison...
+    phone.click("#claim-submit")  # ...which must not hold up the tap on the submit button
     phone.wait_for_selector("#verdict")
     assert phone.inner_text("#verdict").lower() == "rejected", "the opponent's scoresheet has no third occurrence"
 

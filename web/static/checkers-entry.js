@@ -156,6 +156,7 @@ function initEntry(root) {
       const button = document.createElement("button")
       button.type = "button"
       button.dataset.candidate = rules.moveText(move)
+      button.dataset.source = move.source  // "repetition" is marked as the chess board marks it
       button.textContent = rules.moveText(move)
       return button
     }))
@@ -204,6 +205,7 @@ function initEntry(root) {
 
   const short = (text) => (text.length > 60 ? `${text.slice(0, 57)}…` : text)
 
+  // the last move goes, with what followed it in the text (its comments, a result): the status says what went
   function takeback() {
     if (!plies.length) return
     const keep = plies.length - 1
@@ -212,7 +214,7 @@ function initEntry(root) {
     view = keep
     selected = null
     write(rules.writeRecord(record.value, keep, []))
-    draw(lost && lost !== plies.length ? "" : "")
+    draw(`Took back ${short(lost)}`)
   }
 
   function tap(n) {

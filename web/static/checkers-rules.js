@@ -229,7 +229,9 @@ export function candidates(pos, seen, limit = 6, depth = SEARCH_PLIES, nodes = S
     return {move, repeats, score: score ?? -evaluate(after), order}
   })
   scored.sort((a, b) => (b.repeats - a.repeats) || (b.score - a.score) || (a.order - b.order))
-  return scored.slice(0, limit).map((s) => s.move)
+  // each with where it comes from, as the chess candidates say it: a repetition, a (forced) jump, the search
+  const source = (s) => (s.repeats ? "repetition" : (s.move.captured.length ? "jump" : "search"))
+  return scored.slice(0, limit).map((s) => ({...s.move, source: source(s)}))
 }
 
 // ---------------------------------------------------------------- the record's text
