@@ -5,6 +5,7 @@ stopped (a source that is down)."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import threading
 import time
@@ -58,10 +59,9 @@ class PgnServer:
                 self.send_header("Content-Length", str(len(data)))
                 self.send_header("ETag", etag)
                 self.end_headers()
-                try:
+                # the reader may have given up (a slow source past its timeout), as a real server sees it
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
                     self.wfile.write(data)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass  # the reader gave up (a slow source past its timeout): as a real server would see it
 
             def log_message(self, format: str, *args: Any) -> None:
                 return

@@ -265,7 +265,8 @@ def test_drag_flip_and_a_jump_with_two_endings(live_server: str, phone: Any) -> 
     phone.mouse.move(to["x"] + to["width"] / 2, to["y"] + to["height"] / 2, steps=4)
     phone.mouse.up()
     assert record(phone) == "1. 11-15", "a drag is the two taps"
-    top = "(n) => document.querySelector(`[data-move-entry='checkers'] [data-square='${n}']`).getBoundingClientRect().top"
+    top = ("(n) => document.querySelector(`[data-move-entry='checkers'] [data-square='${n}']`)"
+           ".getBoundingClientRect().top")
     assert phone.evaluate(top, 1) < phone.evaluate(top, 32)
     phone.click(f"{ENTRY} [data-flip]")
     assert phone.evaluate(top, 1) > phone.evaluate(top, 32), "flipped: White's side at the top"

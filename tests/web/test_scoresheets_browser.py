@@ -120,7 +120,8 @@ def test_a_move_entered_on_the_board_is_compared_after_a_pause(live_server: str,
     phone.fill("#f-opponent_record", white_sheet)
     phone.dispatch_event("#f-opponent_record", "change")
     phone.wait_for_selector(f"{COMPARE}[data-first-difference='30']")
-    phone.wait_for_function("() => document.querySelectorAll('[data-checkers-entry] [data-chips] button').length === 31")
+    phone.wait_for_function("() => document.querySelectorAll('[data-checkers-entry] [data-chips] button').length"
+                            " === 31")
     phone.click("[data-checkers-entry] [data-takeback]")  # Red's sheet loses its 30th move
     phone.wait_for_function("(sel) => document.querySelector(sel)?.textContent.includes('ends after ply 29')",
                             arg=COMPARE)
