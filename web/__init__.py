@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 BLUEPRINTS: list[str] = [
     "web.claims:bp",
     "web.claims.entry:bp",  # the move-entry board's record reading and candidate moves (issue 21)
+    "web.claims.checkers_entry:bp",  # the checkers board's reading of the record (issue 21)
+    "web.broadcast:init_app",  # the event's broadcast on the claim form (issue 21, item 4)
+    "web.claims.scoresheets:bp",  # both scoresheets compared, on the form and the ruling page (issue 21, item 5)
     "web.rulings:bp",
     "web.history:bp",
     "web.api:bp",

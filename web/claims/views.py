@@ -133,7 +133,7 @@ def redraw() -> tuple[str, int]:
     The checkers position editor posts here too: ``place`` is the square tapped (or
     ``start``/``clear``), ``checkers_piece`` what to put there, ``checkers_turn`` who moves.
     """
-    claim_form = read_form(request.form)
+    claim_form = read_form(request.form, request.files)  # an uploaded scoresheet shows in its field
     claim_form.values[EVENT_FIELD] = request.form.get(EVENT_FIELD, "")
     fill_players(claim_form)
     if claim_form.game == "checkers":
@@ -223,6 +223,10 @@ def _values_from_case(row: CaseRow) -> dict[str, Any]:
         first_player=row.first_player,
         second_player=row.second_player,
     )
+    sheets = data.get("scoresheets")
+    if isinstance(sheets, dict) and all(isinstance(sheets.get(k), str) for k in ("claimant", "opponent")):
+        values.update(record=sheets["claimant"], opponent_record=sheets["opponent"],
+                      ruled_on=sheets.get("ruled_on") if sheets.get("ruled_on") in ("claimant", "opponent") else None)
     clock = data.get("clock") or {}
     for side, reading in clock.items():
         if side != "flagged":

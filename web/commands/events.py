@@ -1,7 +1,8 @@
 """``adjudicator events ...``: events, their staff and event-scoped tokens (issue 11).
 
     adjudicator events add SLUG --name "..." [--starts YYYY-MM-DD --ends YYYY-MM-DD]
-                                 [--ruleset ID] [--private]
+                                 [--ruleset ID] [--private] [--broadcast SOURCE]
+    adjudicator events set SLUG --broadcast SOURCE | --no-broadcast    # the event's live games
     adjudicator events list
     adjudicator events staff SLUG USER --role td|committee|appeals   # assign
     adjudicator events staff SLUG                                     # list the staff
@@ -10,9 +11,13 @@
     adjudicator events unstaff SLUG USER [--role td|committee|appeals] # take a user off the staff
 
 Each command prints JSON (``token`` prints the token alone, like ``users add``). Every
-event, assignment and token is an audit entry. A new token replaces the user's earlier one
+event, change of an event, assignment and token is an audit entry. A new token replaces the user's earlier one
 for the event (it stops working); a user taken off the staff loses their token for the event
 once no role there is left.
+
+``--broadcast SOURCE`` (issue 21, item 4): where the event's live games are published, a
+folder on the server (a DGT LiveChess export, one PGN per round) or an http(s) URL polled for
+a PGN; the claim form then lists the round's boards to the event's staff (:mod:`web.broadcast`).
 """
 
 from __future__ import annotations
@@ -32,6 +37,21 @@ from web.committee.store import command_session
 from web.config import load_config
 from web.events.models import SLUG, STAFF_ROLES, VISIBILITIES, Event, EventStaff, event_by_slug
 
+BROADCAST_HELP = ("the event's live games: a folder on the server (absolute path; a DGT LiveChess export) "
+                  "or an http(s) URL of a PGN (a lichess broadcast round)")
+
+
+def _broadcast(source: str | None) -> str | None:
+    from web.broadcast import source_problem
+
+    if source is None:
+        return None
+    source = source.strip()
+    problem = source_problem(source)
+    if problem is not None:
+        raise ContractError("invalid_field", problem, "broadcast")
+    return source
+
 
 def register(sub: Any) -> None:
     parser = sub.add_parser("events", help="events, their staff and event-scoped tokens")
@@ -43,7 +63,14 @@ def register(sub: Any) -> None:
     add.add_argument("--ends", help="last day, YYYY-MM-DD")
     add.add_argument("--ruleset", help="the event's ruleset id (every case in it is ruled under it)")
     add.add_argument("--private", action="store_true", help="rulings visible only to the event's staff")
+    add.add_argument("--broadcast", metavar="SOURCE", help=BROADCAST_HELP)
     add.set_defaults(func=run_add)
+    change = actions.add_parser("set", help="change an event: its broadcast")
+    change.add_argument("slug")
+    which = change.add_mutually_exclusive_group(required=True)
+    which.add_argument("--broadcast", metavar="SOURCE", help=BROADCAST_HELP)
+    which.add_argument("--no-broadcast", action="store_true", help="the event has no broadcast any more")
+    change.set_defaults(func=run_set)
     listing = actions.add_parser("list", help="list the events")
     listing.set_defaults(func=run_list)
     staff = actions.add_parser("staff", help="assign a user to an event's staff, or list its staff")
@@ -97,13 +124,29 @@ def run_add(args: argparse.Namespace) -> int:
         raise ContractError("invalid_field", "the event cannot end before it starts", "ends")
     if args.ruleset is not None:
         RulesetBook.from_config(config)[args.ruleset]  # RulesetError (exit 2) for an unknown id
+    broadcast = _broadcast(args.broadcast)
     with command_session(config) as session:
         if event_by_slug(session, args.slug) is not None:
             raise ContractError("invalid_field", f"an event {args.slug!r} already exists", "slug")
         event = Event(slug=args.slug, name=name, starts_on=starts, ends_on=ends, ruleset=args.ruleset,
                       visibility=VISIBILITIES[1] if args.private else VISIBILITIES[0], is_open=False,
-                      created_at=now())
+                      created_at=now(), broadcast=broadcast)
         session.add(event)
+        session.flush()
+        append(session, "event", event.subject, event.audit_payload(), actor="command line")
+        session.commit()
+        emit(event.to_json())
+    return 0
+
+
+def run_set(args: argparse.Namespace) -> int:
+    """Change an event's broadcast (an audit entry: the event as it is now)."""
+    from web.audit import append
+
+    broadcast = None if args.no_broadcast else _broadcast(args.broadcast)
+    with command_session(load_config()) as session:
+        event = _event(session, args.slug)
+        event.broadcast = broadcast
         session.flush()
         append(session, "event", event.subject, event.audit_payload(), actor="command line")
         session.commit()

@@ -52,6 +52,8 @@ class Event(Base):
     __table_args__ = (
         CheckConstraint("visibility IN ('public', 'private')", name="ck_events_visibility"),
         CheckConstraint("starts_on IS NULL OR ends_on IS NULL OR ends_on >= starts_on", name="ck_events_dates"),
+        CheckConstraint("broadcast IS NULL OR broadcast LIKE 'http://%' OR broadcast LIKE 'https://%' "
+                        "OR broadcast LIKE '/%'", name="ck_events_broadcast"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -65,6 +67,9 @@ class Event(Base):
     is_open: Mapped[bool] = mapped_column(Boolean)
     """Anyone may enter claims, and every user serves in their own role (the default event)."""
     created_at: Mapped[str] = mapped_column(String(40))
+    broadcast: Mapped[str | None] = mapped_column(String(1000), nullable=True)
+    """Where the event's live games are published: a folder on the server or an http(s) URL
+    (:mod:`web.broadcast`); None for none. Migration 0010."""
 
     @property
     def is_private(self) -> bool:
@@ -77,7 +82,7 @@ class Event(Base):
     def audit_payload(self) -> dict[str, Any]:
         return {"slug": self.slug, "name": self.name, "starts_on": _iso(self.starts_on),
                 "ends_on": _iso(self.ends_on), "ruleset": self.ruleset, "visibility": self.visibility,
-                "is_open": bool(self.is_open)}
+                "is_open": bool(self.is_open), "broadcast": self.broadcast}
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, **self.audit_payload()}
