@@ -78,10 +78,12 @@ def test_the_version_changes_when_an_own_file_does_but_not_for_a_vendored_one(tm
 def waitress_url(app: Flask) -> object:
     import waitress.server
 
+    from web.commands.serve import waitress_options
+
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = waitress.server.create_server(app, host="127.0.0.1", port=port, threads=2)
+    server = waitress.server.create_server(app, host="127.0.0.1", port=port, threads=2, **waitress_options(app))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{port}"
