@@ -59,8 +59,8 @@ FINDING_CHECKS = ("opponent_bonus", "postponed")
 """The finding's yes/no facts: the opponent's 2 minutes (III.5.2), a claim postponed earlier and decided now."""
 
 FIELD_ORDER = ("event_slug", "game", "ruleset", "claim", "claimant", "record", "record_file", "language", "fen",
-               "intended_move",
-               "alleged_illegal_ply", "previous_illegal_moves", "clock_white", "clock_red", "clock_black", "flagged", "time_control",
+               "intended_move", "alleged_illegal_ply", "previous_illegal_moves",
+               "clock_white", "clock_red", "clock_black", "flagged", "time_control",
                "td_finding", "request", "opponent_bonus", "postponed", *META_FIELDS)
 """The fields in the order the form shows them: focus goes to the first one in error."""
 

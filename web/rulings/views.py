@@ -6,15 +6,17 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
 from flask import session as flask_session
+from sqlalchemy import select
 from werkzeug.wrappers import Response
 
+from adjudicator.contract import ContractError
 from web import store, submit
+from web.appeals.models import Appeal
 from web.articles import summary
 from web.boards import checkers_svg, chess_svg
 from web.charts import clock_chart, hms
 from web.claims.forms import CLAIM_LABELS
 from web.db import get_session
-from adjudicator.contract import ContractError
 from web.events import SHARED, current_actor, remember_case, resolve_event
 from web.events.access import (
     AccessRefused,
@@ -165,6 +167,9 @@ def _page(ruling: RulingRow, case: CaseRow, finding_error: str | None = None) ->
         awaits_finding=(completion is None and event is not None and may_rule(session, actor, event)
                         and finding.awaits_finding(case.claim, case.data, ruling.data)),
         may_appeal=event is not None and may_appeal(session, actor, event),
+        appeals=(list(session.scalars(select(Appeal).where(Appeal.subject == f"ruling:{ruling.id}")
+                                      .order_by(Appeal.id))) if event is not None and may_appeal(session, actor, event)
+                 else []),
         name_mismatch=names_mismatch(case.game, str(case.data.get("record") or ""), case.first_player,
                                      case.second_player),
     )
