@@ -178,7 +178,7 @@ def read_form(form: MultiDict[str, str], files: Mapping[str, FileStorage] | None
     """The posted form's values (typed text kept as typed), with an upload read as the record."""
     values: dict[str, Any] = {}
     names = ("game", "ruleset", "claim", "claimant", *TEXT_FIELDS, "clock_white", "clock_black", "clock_red")
-    for name in (*names, "checkers_piece", "checkers_turn", "td_finding", "request", "language",
+    for name in (*names, "checkers_piece", "checkers_turn", "checkers_flipped", "td_finding", "request", "language",
                  "previous_illegal_moves"):
         if name in form:
             values[name] = form.get(name, "")

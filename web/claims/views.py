@@ -68,7 +68,7 @@ def render_form(claim_form: ClaimForm, status: int = 200) -> tuple[str, int]:
         "claims": [(c, CLAIM_LABELS[c]) for c in claims_for(game)],
         "rulesets": rulesets,
         "side_label": side_label,
-        "checkers_grid": checkers_grid(claim_form.value("fen")) if game == "checkers" else [],
+        "checkers_grid": _grid(claim_form) if game == "checkers" else [],
         "red_to_move": not claim_form.value("fen").strip().upper().startswith("W"),
         "checkers_status": _checkers_status(claim_form) if game == "checkers" else None,
         "events": rulable_events(get_session(), current_actor()),
@@ -80,6 +80,12 @@ def render_form(claim_form: ClaimForm, status: int = 200) -> tuple[str, int]:
     }
     template = "claims/_form.html" if is_htmx() else "claims/new.html"
     return render_template(template, **context), status
+
+
+def _grid(claim_form: ClaimForm) -> list[list[tuple[int | None, str | None]]]:
+    """The editor's squares, Red at the top; turned round (White at the top) when the TD flipped it."""
+    rows = checkers_grid(claim_form.value("fen"))
+    return [row[::-1] for row in rows[::-1]] if claim_form.value("checkers_flipped") else rows
 
 
 def _checkers_status(claim_form: ClaimForm) -> dict[str, str] | None:
@@ -192,6 +198,8 @@ def redraw() -> tuple[str, int]:
     read_event_fields(claim_form)
     fill_players(claim_form)
     if claim_form.game == "checkers":
+        if request.form.get("checkers_flip"):
+            claim_form.values["checkers_flipped"] = "" if claim_form.value("checkers_flipped") else "1"
         action = request.form.get("place", "")
         turn = request.form.get("checkers_turn")
         red_to_move = None if turn not in ("red", "white") else turn == "red"

@@ -34,7 +34,8 @@ from web.jobs import Job
 from web.players import names_mismatch
 from web.qr import qr_svg
 from web.rulings import finding
-from web.rulings.sheet import SHORT_FACT, line_words, sheet_diagram, sheet_facts, sheet_pdf
+from web.rulings.sheet import SHORT_FACT, line_words, sheet_diagram, sheet_pdf
+from web.rulings.words import evidence_words
 from web.store import CaseRow, RulingRow
 
 bp = Blueprint("rulings", __name__)
@@ -116,8 +117,8 @@ def context_for(ruling: RulingRow, case: CaseRow) -> dict[str, Any]:
         "board_for": board_for,
         "diagram": sheet_diagram(case.claim, data, presentation, board_for),
         "layout": "whole",
-        "evidence_full": sheet_facts(evidence, presentation),
-        "evidence_short": sheet_facts(evidence, presentation, SHORT_FACT),
+        "evidence_full": evidence_words(evidence, presentation),
+        "evidence_short": evidence_words(evidence, presentation, SHORT_FACT),
         "line_words": line_words,
         "ruled_at": ruling.created_at.strftime("%Y-%m-%d %H:%M UTC"),
     }
