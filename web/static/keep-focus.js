@@ -1,16 +1,20 @@
 // A refused form lands with its first error focused (autofocus; issue 22). The boards drawn above the
 // field after the page arrives (the move-entry board, the position editors) push it down, off the screen:
-// until the page has settled (or the user scrolls, taps or types), keep the focused error in view.
+// until the page has settled (or the user scrolls, taps or types), keep the focused error in view, with its
+// words under or over it.
 const SETTLE_MS = 4000
 
 function watch() {
   const field = document.activeElement
   if (!field || field === document.body || !field.closest("[aria-invalid='true'], #form-errors, .has-error")) return
   let done = false
+  // the field with its error's words: its box in the form (the fieldset of a group), when it fits the screen
+  const around = field.closest(".has-error, fieldset, .field")
   const keep = () => {
     if (done || document.activeElement !== field) return
-    const box = field.getBoundingClientRect()
-    if (box.top < 0 || box.bottom > window.innerHeight) field.scrollIntoView({block: "center"})
+    const whole = around && around.getBoundingClientRect().height < window.innerHeight * 0.8 ? around : field
+    const box = whole.getBoundingClientRect()
+    if (box.top < 0 || box.bottom > window.innerHeight) whole.scrollIntoView({block: "center"})
   }
   const observer = new ResizeObserver(keep)
   const stop = () => {
