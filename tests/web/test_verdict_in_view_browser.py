@@ -20,7 +20,7 @@ from committee_support import add_user, bearer, make_app
 from events_support import add_event, assign
 from werkzeug.serving import make_server
 
-from tests.web.conftest import PHONE, shot
+from tests.web.conftest import ARTIFACTS, PHONE, shot
 from web.store import RulingRow
 
 pytestmark = pytest.mark.browser
@@ -160,12 +160,18 @@ def to_the_bottom_and_submit(page: Any, button: str = "#claim-submit") -> None:
     page.locator(button).tap()
 
 
+def screen(page: Any, name: str) -> None:
+    """The first screen as the TD sees it (beside the full page's screenshot)."""
+    page.screenshot(path=str(ARTIFACTS / f"{name}-screen.png"))
+
+
 def verdict_in_view(page: Any, name: str, left: str = "") -> None:
     """The ruling has loaded (a page other than ``left``) with its verdict on the first screen."""
     page.wait_for_url(lambda url: re.search(r"/rulings/\d+$", url) is not None and url != left, timeout=90_000)
     page.wait_for_selector("#verdict")
     settle(page)
     box = page.evaluate(IN_VIEW, "section.verdict")
+    screen(page, name)
     shot(page, name)
     assert box is not None and 0 <= box["top"] < box["height"] - 100, f"{name}: the verdict is at {box}"
 
@@ -175,6 +181,7 @@ def first_error_in_view(page: Any, name: str, message: str = ".error, #form-erro
     error's words on screen too. Returns what the focused element is."""
     page.wait_for_selector(message)
     settle(page)
+    screen(page, name)
     shot(page, name)
     focused = page.evaluate("""() => { const e = document.activeElement; const r = e.getBoundingClientRect();
       const box = e.type === 'radio' && e.closest('label') ? e.closest('label').getBoundingClientRect() : r;
@@ -369,3 +376,18 @@ def test_a_ruling_is_appealed_from_its_page_and_shared_by_qr_code(site: Site, ph
 def test_a_td_lands_on_the_claim_form_after_logging_in(site: Site, phone_as: Any) -> None:
     page = phone_as("tina")
     assert page.url.endswith("/claims/new")
+
+
+def test_the_checkers_board_flips_and_still_places_pieces_where_tapped(site: Site, phone_as: Any) -> None:
+    page = phone_as("tina")
+    page.goto(f"{site.base}/claims/new")
+    page.select_option("#f-game", "checkers")
+    page.wait_for_selector("#checkers-editor")
+    first = "() => document.querySelector('.checkers-grid [data-square]').dataset.square"
+    assert page.evaluate(first) == "1", "Red's side at the top"
+    page.locator("#checkers-editor [data-flip]").tap()
+    assert page.evaluate(first) == "32", "turned round: White's side at the top"
+    assert page.get_attribute("#checkers-editor [data-flip]", "aria-pressed") == "true"
+    page.locator("#checkers-editor [data-square='5']").tap()  # the chosen piece: a red man
+    assert page.input_value("#f-fen") == "B:W:B5"
+    shot(page, "verdict-checkers-flipped")
