@@ -16,7 +16,7 @@ from typing import Any
 
 import chess
 import pytest
-from committee_support import add_user, bearer, make_app
+from committee_support import add_user, bearer, checkers_case, make_app
 from events_support import add_event, assign
 from werkzeug.serving import make_server
 
@@ -68,6 +68,7 @@ class Site:
     ilc_ruling: int
     club_ruling: int
     appeal: int
+    committee_case: int
     violations: list[str] = field(default_factory=list)
 
 
@@ -102,10 +103,13 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     appeal = client.post("/api/v1/appeals", headers=bearer(tina), json={"subject": f"ruling:{club.json['id']}",
                                                                        "grounds": "Black says 4. Ng1 was not played"})
     assert appeal.status_code == 201, appeal.json
+    committee = client.post("/api/v1/committee-cases", headers=bearer(tina), json=checkers_case(["m1", "m2", "m3"]))
+    assert committee.status_code == 201, committee.json
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield Site(f"http://127.0.0.1:{server.server_port}", cases, ilc_ruling, club.json["id"], appeal.json["id"])
+    yield Site(f"http://127.0.0.1:{server.server_port}", cases, ilc_ruling, club.json["id"], appeal.json["id"],
+               committee.json["id"])
     server.shutdown()
     app.extensions["adjudicator"].shutdown()
     mp.undo()
@@ -391,3 +395,33 @@ def test_the_checkers_board_flips_and_still_places_pieces_where_tapped(site: Sit
     page.locator("#checkers-editor [data-square='5']").tap()  # the chosen piece: a red man
     assert page.input_value("#f-fen") == "B:W:B5"
     shot(page, "verdict-checkers-flipped")
+
+
+def test_the_pages_of_each_role_run_under_the_policy(site: Site, phone_as: Any) -> None:
+    """The walk beyond the claims: each role's pages and the boosted links and forms between them (the
+    fixture fails the test on any policy violation or page error)."""
+    td = phone_as("tina")
+    for path in ("/history", "/committee/", f"/committee/cases/{site.committee_case}", "/appeals/",
+                 f"/appeals/{site.appeal}", "/events", "/events/default/checks", f"/rulings/{site.club_ruling}"):
+        td.goto(f"{site.base}{path}")
+        settle(td)
+    td.goto(f"{site.base}/claims/new")
+    for claim in ("flag", "insufficient-losing-chances", "illegal-move", "unfinished-game"):
+        td.select_option("#f-claim", claim)  # htmx redraws of the form
+        td.wait_for_selector(f'#f-claim option[value="{claim}"][selected]', state="attached")
+    td.locator("nav.areas a:has-text('History')").tap()  # a boosted link
+    td.wait_for_url(re.compile(r"/history$"))
+    member = phone_as("m2")
+    assert member.url.endswith("/committee/"), "a committee member lands on the committee's cases"
+    member.goto(f"{site.base}/committee/cases/{site.committee_case}")
+    assert member.locator("#recommendation #verify-box").count() == 1, "the engine hidden before verifying"
+    assert "Recommended result" not in member.inner_text("#recommendation")
+    shot(member, "verdict-committee-before-verifying")
+    member.locator("#verify-box").check()  # htmx posts it: the analysis shows
+    member.wait_for_selector("#recommendation :text('Recommended result')")
+    assert member.is_checked("#vote input[name=position_verified]")
+    shot(member, "verdict-committee-verified")
+    appeals = phone_as("april")
+    assert appeals.url.endswith("/appeals/")
+    appeals.goto(f"{site.base}/appeals/{site.appeal}")
+    settle(appeals)

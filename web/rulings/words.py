@@ -95,19 +95,19 @@ def _period(value: Mapping[str, Any]) -> str:
         parts.append(f"{side} had made {made} move{'s' if made != 1 else ''}"
                      + (f" of the {required} the period requires" if isinstance(required, int) else ""))
     if value.get("has_completed_period") is True:
-        parts.append("the period was completed")
+        parts.append("the period's moves were made before the flag fell")
     elif value.get("is_final_period") is True:
         parts.append("in the last period")
     missing = value.get("missing_seconds")
     if isinstance(missing, int | float) and missing > 0:
-        parts.append(f"{_clock(missing)} short")
+        parts.append(f"the clock did not add the {_clock(missing)} the time control gives")
     return "; ".join(parts) or "not known from the record"
 
 
-def _win_test(value: Mapping[str, Any]) -> str:
+def _win_test(value: Mapping[str, Any], with_moves: bool) -> str:
     san = value.get("helpmate_san")
     words = _yes(value.get("can_win"))
-    if isinstance(san, list) and san:
+    if with_moves and isinstance(san, list) and san:
         words += f", for instance by {' '.join(str(m) for m in san)} (a series of legal moves)"
     return words
 
@@ -159,7 +159,13 @@ def plain(value: Any) -> str:
     return str(value)
 
 
-def _word(key: str, value: Any, game: Line | None) -> str | None:
+def _time_control(value: Any) -> str:
+    if isinstance(value, Mapping):
+        return str(value.get("description") or value.get("text") or plain(value))
+    return str(value)
+
+
+def _word(key: str, value: Any, game: Line | None, lines: set[str]) -> str | None:
     """One piece of evidence in words (None: leave it out)."""
     found: str | None
     if key in ("occurrences", "illegal_plies", "illegal", "repeated_plies", "plies"):
@@ -173,13 +179,15 @@ def _word(key: str, value: Any, game: Line | None) -> str | None:
     elif key == "period" and isinstance(value, Mapping):
         found = _period(value)
     elif key == "win_test" and isinstance(value, Mapping):
-        found = _win_test(value)
+        found = _win_test(value, with_moves="win_test" not in lines)  # else its line shows the moves
     elif key == "tablebase" and isinstance(value, Mapping):
         found = _tablebase(value)
     elif key == "can_mate" and isinstance(value, Mapping):
         found = _sides(value, _yes)
     elif key == "moves_since" and isinstance(value, Mapping):
         found = _sides(value, plain)
+    elif key == "time_control":
+        found = _time_control(value)
     elif key == "ilc_mode":
         found = PROCEDURES.get(str(value), str(value))
     elif key == "recommendation":
@@ -216,7 +224,7 @@ def evidence_words(evidence: Mapping[str, Any], presentation: Presentation,
             continue
         if isinstance(value, list) and key in lines:
             continue  # shown as a line, its moves in notation (the ruling page's boards, the sheet's lines)
-        words = _word(str(key), value, game)
+        words = _word(str(key), value, game, lines)
         if words is None:
             continue
         if key == "finding" and finding_by:
