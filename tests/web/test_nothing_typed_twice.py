@@ -18,8 +18,10 @@ from committee_support import add_user, bearer
 from events_support import add_event, assign
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from adjudicator.contract import ContractError
+from adjudicator.contract import ContractError, parse_seconds
 from web.audit import verify
 from web.charts import ClockSeries, clock_chart
 from web.claims.forms import clock_reading
@@ -271,3 +273,14 @@ def test_the_checkers_board_flips_without_javascript_too(client: FlaskClient) ->
     placed = client.post("/claims/form", data={**data, "checkers_flipped": "1", "place": "5", "checkers_piece": "w"})
     page = placed.get_data(as_text=True)
     assert 'value="B:W5,21:B1"' in page and "White at the top" in page, "still flipped after a tap"
+
+
+@settings(max_examples=300)
+@given(hours=st.integers(0, 9), minutes=st.integers(0, 59), seconds=st.integers(0, 59),
+       separator=st.sampled_from(["", " ", ".", ",", ":", "  "]))
+def test_every_clock_reading_typed_any_way_is_the_same_time(hours: int, minutes: int, seconds: int,
+                                                            separator: str) -> None:
+    """Digits alone, or separated by a space, a full stop, a comma or a colon: the same reading."""
+    parts = [str(hours), f"{minutes:02d}", f"{seconds:02d}"] if hours else [str(minutes), f"{seconds:02d}"]
+    typed = separator.join(parts)
+    assert parse_seconds(clock_reading(typed, "clock.white"), "clock.white") == hours * 3600 + minutes * 60 + seconds
