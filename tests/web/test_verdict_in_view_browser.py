@@ -21,6 +21,7 @@ from events_support import add_event, assign
 from werkzeug.serving import make_server
 
 from tests.web.conftest import ARTIFACTS, PHONE, shot
+from tests.web.phone_support import log_in, phone_page
 from web.store import RulingRow
 
 pytestmark = pytest.mark.browser
@@ -123,19 +124,13 @@ def phone_as(browser: Any, site: Site) -> Iterator[Any]:
     seen: list[str] = []
 
     def login(name: str | None) -> Any:
-        context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True)
-        context.add_init_script(CSP_LISTENER)
-        contexts.append(context)
-        page = context.new_page()
+        page = phone_page(browser, init_script=CSP_LISTENER)
+        contexts.append(page.context)
         page.on("console", lambda message: seen.append(f"{page.url}: {message.text}")
                 if "Content Security Policy" in message.text or "CSP violation" in message.text else None)
         page.on("pageerror", lambda error: seen.append(f"{page.url}: {error}"))
         if name is not None:
-            page.goto(f"{site.base}/login")
-            page.fill("input[name=name]", name)
-            page.fill("input[name=password]", PASSWORD)
-            page.click("button[type=submit]")
-            page.wait_for_url(lambda url: "/login" not in url)
+            log_in(page, site.base, name, PASSWORD)
         return page
 
     yield login
