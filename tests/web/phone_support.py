@@ -73,3 +73,14 @@ def check_page(page: Any, base: str, name: str) -> None:
     assert small == [], f"{name}: tap targets under 44 px: {small}"
     broken = broken_words(page)
     assert broken == [], f"{name}: words broken mid-word: {broken}"
+
+
+SHORT_LINKS = """(selector) => [...document.querySelectorAll(selector)]
+  .filter((e) => e.offsetParent !== null && e.getClientRects().length)
+  .filter((e) => e.getBoundingClientRect().height < 44)
+  .map((e) => `"${e.innerText.trim().slice(0, 30)}" ${Math.round(e.getBoundingClientRect().height)} px`)"""
+
+
+def short_links(page: Any, selector: str = "main a") -> list[str]:
+    """Links under 44 px high, those in a line of text included (the check report's: issue 22)."""
+    return [str(t) for t in page.evaluate(SHORT_LINKS, selector)]

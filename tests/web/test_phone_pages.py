@@ -154,7 +154,7 @@ def test_a_trf_import_fills_the_players_for_round_and_board(site: Site, phone_as
     page.wait_for_selector("#imported")
     check_page(page, site.base, "phone-pairings")
     page.goto(f"{site.base}/claims/new")
-    page.click("summary:has-text('Event, round')")
+    page.click("summary:has-text('Round, board')")
     page.fill("#f-round", "2")
     page.fill("#f-board", "1")
     page.press("#f-board", "Tab")
