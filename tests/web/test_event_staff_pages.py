@@ -186,6 +186,7 @@ def test_taking_a_place_away_and_the_fragments_of_htmx(app: Flask) -> None:
     added = olive.post("/admin/events/spring/staff", data={"user": "tina", "role": "td"},
                        headers={"HX-Request": "true"})
     assert added.status_code == 200 and added.get_data(as_text=True).startswith('<section class="card" id="staff"')
+    assert 'id="tokens" aria-labelledby="tokens-title" hx-swap-oob="true"' in added.get_data(as_text=True)  # its users
     with app.app_context():
         from web.db import get_session
         from web.events.models import EventStaff

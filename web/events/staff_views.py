@@ -91,6 +91,8 @@ def _answer(event: Event, section: str, status: int = 200, **extra: Any) -> Resp
     """The page (or, for htmx, the section) drawn again: after a refusal, or to show a new token."""
     context = _context(event, **extra)
     body = render_template(SECTIONS[section] if is_htmx() else "admin/event.html", **context)
+    if is_htmx() and section == "staff":  # who may hold a token changed with the staff: that section too
+        body += render_template(SECTIONS["tokens"], **context, oob=True)
     response = make_response(body, status)
     if context.get("token"):
         response.headers["Cache-Control"] = "no-store"  # a token is shown once; no cache keeps it
@@ -220,6 +222,7 @@ def issue_token(slug: str) -> Response:
 @bp.post("/events/<slug>/tokens/<int:user_id>/revoke")
 @login_required()
 def revoke_event_token(slug: str, user_id: int) -> Response:
+    """Stop a user's token for this event (an admin, or an organiser of the event)."""
     found = _organised(slug)
     user = db().get(User, user_id)
     if user is None:
