@@ -3,7 +3,8 @@
 - ``/admin/``: the users (role, active, open sessions, live event tokens) with Deactivate /
   Activate and Revoke tokens; the log-ins being throttled (whose name, from which address,
   how many failures, until when) with Lift; the events, each with its staff page.
-- ``/admin/events/<slug>``: the event's staff with Remove, and its live event tokens with Revoke.
+- ``/admin/events/``, ``/admin/events/<slug>``: make an event, set it, staff it, its tokens
+  (:mod:`web.events.staff_views`: admins, and an event's own organisers for their event).
 
 Admins only (403 for anyone else); every form carries the CSRF token and answers 303 back to
 the page (a refusal: the page again with the message, 409). The changes are those of the command
@@ -13,7 +14,6 @@ line (:mod:`web.auth.revoke`), audited with the admin's name as the actor.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from sqlalchemy import func, select
@@ -21,18 +21,11 @@ from werkzeug.wrappers import Response
 
 from web.auth import login_required, page_user
 from web.auth.models import User
-from web.auth.revoke import (
-    AccessChangeRefused,
-    activate,
-    deactivate,
-    remove_staff,
-    revoke_event_tokens,
-    revoke_token,
-)
+from web.auth.revoke import AccessChangeRefused, activate, deactivate, revoke_token
 from web.auth.sessions import LoginSession
 from web.auth.throttle import LoginThrottle
 from web.db import get_session as db
-from web.events.models import Event, EventStaff, EventToken, event_by_slug
+from web.events.models import Event, EventToken
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
 
@@ -50,9 +43,10 @@ def _index(error: str | None = None, status: int = 200) -> tuple[str, int]:
     session = db()
     users = list(session.scalars(select(User).order_by(User.name)))
     sessions: dict[int, int] = {user_id: count for user_id, count in session.execute(
-        select(LoginSession.user_id, func.count()).group_by(LoginSession.user_id))}
+        select(LoginSession.user_id, func.count()).group_by(LoginSession.user_id)).tuples()}
     tokens: dict[int, int] = {user_id: count for user_id, count in session.execute(
-        select(EventToken.user_id, func.count()).where(EventToken.revoked_at.is_(None)).group_by(EventToken.user_id))}
+        select(EventToken.user_id, func.count()).where(EventToken.revoked_at.is_(None))
+        .group_by(EventToken.user_id)).tuples()}
     throttle = _throttle()
     now = throttle.clock()
     names = {u.id: u.name for u in users}
@@ -122,43 +116,4 @@ def lift() -> Response:
     return redirect(url_for("admin.index"), 303)
 
 
-def _event_or_404(slug: str) -> Event:
-    event = event_by_slug(db(), slug[:40])
-    if event is None:
-        abort(404)
-    return event
-
-
-@bp.get("/events/<slug>")
-@login_required("admin")
-def event(slug: str) -> str:
-    found = _event_or_404(slug)
-    session = db()
-    staff = list(session.scalars(select(EventStaff).where(EventStaff.event_id == found.id)
-                                 .order_by(EventStaff.role, EventStaff.id)))
-    tokens: list[Any] = list(session.scalars(select(EventToken).where(EventToken.event_id == found.id,
-                                                                      EventToken.revoked_at.is_(None))
-                                             .order_by(EventToken.id)))
-    return render_template("admin/event.html", event=found, staff=staff, tokens=tokens)
-
-
-@bp.post("/events/<slug>/staff/<int:staff_id>/remove")
-@login_required("admin")
-def remove(slug: str, staff_id: int) -> Response:
-    """Take one staff place away (the user's token for the event stops once no place there is left)."""
-    found = _event_or_404(slug)
-    row = db().get(EventStaff, staff_id)
-    if row is None or row.event_id != found.id:
-        abort(404)
-    remove_staff(db(), found, row.user, row.role, actor=page_user().name)
-    db().commit()
-    return redirect(url_for("admin.event", slug=found.slug), 303)
-
-
-@bp.post("/events/<slug>/tokens/<int:user_id>/revoke")
-@login_required("admin")
-def revoke_event_token(slug: str, user_id: int) -> Response:
-    found = _event_or_404(slug)
-    revoke_event_tokens(db(), _user_or_404(user_id), page_user().name, found)
-    db().commit()
-    return redirect(url_for("admin.event", slug=found.slug), 303)
+from web.events import staff_views  # noqa: E402,F401  the event's staff pages, on this blueprint (issue 22)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import DateTime, ForeignKey, Integer, String, Text, or_, select
+from sqlalchemy import DateTime, ForeignKey, Index, Integer, String, Text, or_, select
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from web.db import Base
@@ -31,6 +31,7 @@ class CaseRow(Base):
     """A case as it came in (the contract's JSON, plus where the game stood in the event)."""
 
     __tablename__ = "cases"
+    __table_args__ = (Index("ix_cases_round_board", "round", "board"),)  # migration 0001: History's search
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)

@@ -295,6 +295,7 @@ def test_the_event_s_ruleset_is_preselected_and_a_wrong_one_is_marked_on_its_sel
 def _committee_form(page: Any, base: str) -> None:
     page.goto(f"{base}/committee/cases/new")
     page.select_option("#c-game", "checkers")
+    page.wait_for_selector("#checkers-editor")  # the form drawn again for checkers: its sides, rulesets, board
     page.select_option("#c-ruleset", "acf-master-division")
     page.fill("#c-fen", "B:W21,22,23,K30:B9,10,11")
     page.fill("#c-red_name", "Ann Red")

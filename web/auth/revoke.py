@@ -73,11 +73,15 @@ def revoke_token(session: Session, user: User, actor: str) -> None:
     revoke_event_tokens(session, user, actor)
 
 
-def issue_event_token(session: Session, event: Event, user: User, actor: str) -> str:
-    """A token that acts for ``user`` in ``event`` only, replacing any earlier one of theirs there."""
+def issue_event_token(session: Session, event: Event, user: User, actor: str, issued_by: User | None = None) -> str:
+    """A token that acts for ``user`` in ``event`` only, replacing any earlier one of theirs there.
+
+    ``issued_by``: who asked for it (None: the command line); the database allows only the token's own
+    user or an admin (migration 0016). Who may is :func:`web.events.changes.issue_token`'s rule."""
     revoke_event_tokens(session, user, actor, event)
     token = secrets.token_urlsafe(32)
-    row = EventToken(event_id=event.id, user_id=user.id, token_hash=token_digest(token), created_at=now())
+    row = EventToken(event_id=event.id, user_id=user.id, token_hash=token_digest(token), created_at=now(),
+                     issued_by_id=None if issued_by is None else issued_by.id)
     session.add(row)
     session.flush()
     session.refresh(row)

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response
 
 from adjudicator.contract import ContractError
-from adjudicator.requirements import CaseRefused, position_errors
+from adjudicator.requirements import CaseRefused
 from web import submit
-from web.boards import checkers_grid, edit_checkers
+from web.boards import edit_checkers
+from web.claims.editors import checkers_editor, position_status
 from web.claims.forms import (
     CLAIM_LABELS,
     FINDINGS,
@@ -69,9 +69,10 @@ def render_form(claim_form: ClaimForm, status: int = 200) -> tuple[str, int]:
         "claims": [(c, CLAIM_LABELS[c]) for c in claims_for(game)],
         "rulesets": rulesets,
         "side_label": side_label,
-        "checkers_grid": _grid(claim_form) if game == "checkers" else [],
-        "red_to_move": not claim_form.value("fen").strip().upper().startswith("W"),
-        "checkers_status": _checkers_status(claim_form) if game == "checkers" else None,
+        "editor": checkers_editor(claim_form.value("fen"), record=claim_form.value("record"),
+                                  flipped=bool(claim_form.value("checkers_flipped")),
+                                  piece=claim_form.value("checkers_piece", "r"), url=url_for("claims.redraw"),
+                                  target="#claim-form") if game == "checkers" else None,
         "events": rulable_events(get_session(), current_actor()),
         "findings": FINDINGS,
         "requests": REQUESTS,
@@ -81,27 +82,6 @@ def render_form(claim_form: ClaimForm, status: int = 200) -> tuple[str, int]:
     }
     template = "claims/_form.html" if is_htmx() else "claims/new.html"
     return render_template(template, **context), status
-
-
-def _grid(claim_form: ClaimForm) -> list[list[tuple[int | None, str | None]]]:
-    """The editor's squares, Red at the top; turned round (White at the top) when the TD flipped it."""
-    rows = checkers_grid(claim_form.value("fen"))
-    return [row[::-1] for row in rows[::-1]] if claim_form.value("checkers_flipped") else rows
-
-
-def _checkers_status(claim_form: ClaimForm) -> dict[str, str] | None:
-    """What the checkers editor says of its position (drawn by the server for a page without JavaScript)."""
-    fen = claim_form.value("fen").strip()
-    if not fen or claim_form.value("record").strip():
-        return None
-    problem = position_status("checkers", fen)
-    return {"text": "Legal position", "cls": "is-legal"} if problem is None else {
-        "text": f"Invalid position: {short_problem(problem)}", "cls": "is-illegal"}
-
-
-def short_problem(message: str) -> str:
-    """A position's problem without the field and the FEN (the editor shows them already)."""
-    return re.sub(r"^fen is not (?:a legal position|a checkers position|a position): (?:'[^']*': )?", "", message)
 
 
 def _names_mismatch(claim_form: ClaimForm) -> tuple[str, str] | None:
@@ -222,12 +202,6 @@ def check_position() -> Response:
         return jsonify({"fen": "", "is_legal": None, "message": None})
     status = position_status(game, fen)
     return jsonify({"fen": fen, "is_legal": status is None, "message": status})
-
-
-def position_status(game: str, fen: str) -> str | None:
-    """Why the position entered alone would be refused on submitting (None: it would not)."""
-    errors = position_errors({"game": game, "fen": fen})
-    return errors[0].message if errors else None
 
 
 @bp.post("/claims")

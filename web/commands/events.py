@@ -4,7 +4,7 @@
                                  [--ruleset ID] [--private] [--broadcast SOURCE]
     adjudicator events set SLUG --broadcast SOURCE | --no-broadcast    # the event's live games
     adjudicator events list
-    adjudicator events staff SLUG USER --role td|committee|appeals   # assign
+    adjudicator events staff SLUG USER --role td|committee|appeals|organiser   # assign
     adjudicator events staff SLUG                                     # list the staff
     adjudicator events token SLUG USER                                # a token for that event only
     adjudicator events revoke-token SLUG USER                         # that token stops working
@@ -13,7 +13,12 @@
 Each command prints JSON (``token`` prints the token alone, like ``users add``). Every
 event, change of an event, assignment and token is an audit entry. A new token replaces the user's earlier one
 for the event (it stops working); a user taken off the staff loses their token for the event
-once no role there is left.
+once no role there is left. The rules of each change (valid values, who may, the audit entry) are
+:mod:`web.events.changes`, which the event's staff pages (``/admin/events/<slug>``) follow too; the
+command line acts as the install's operator (its audit entries say ``command line``).
+
+An ``organiser`` (issue 22) runs one event from the web: its settings, its TDs, committee pool and
+appeals committee, and its tokens, without being an admin of the whole install.
 
 ``--broadcast SOURCE`` (issue 21, item 4): where the event's live games are published, a
 folder on the server (a DGT LiveChess export, one PGN per round) or an http(s) URL polled for
@@ -24,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from datetime import date
 from typing import Any
 
 from sqlalchemy import select
@@ -35,22 +39,10 @@ from web.auth.models import User
 from web.cli import emit
 from web.committee.store import command_session
 from web.config import load_config
-from web.events.models import SLUG, STAFF_ROLES, VISIBILITIES, Event, EventStaff, event_by_slug
+from web.events.models import STAFF_ROLES, VISIBILITIES, Event, EventStaff, event_by_slug
 
 BROADCAST_HELP = ("the event's live games: a folder on the server (absolute path; a DGT LiveChess export) "
                   "or an http(s) URL of a PGN (a lichess broadcast round)")
-
-
-def _broadcast(source: str | None) -> str | None:
-    from web.broadcast import source_problem
-
-    if source is None:
-        return None
-    source = source.strip()
-    problem = source_problem(source)
-    if problem is not None:
-        raise ContractError("invalid_field", problem, "broadcast")
-    return source
 
 
 def register(sub: Any) -> None:
@@ -76,7 +68,8 @@ def register(sub: Any) -> None:
     staff = actions.add_parser("staff", help="assign a user to an event's staff, or list its staff")
     staff.add_argument("slug")
     staff.add_argument("user", nargs="?")
-    staff.add_argument("--role", choices=STAFF_ROLES, help="td, committee (the pool) or appeals")
+    staff.add_argument("--role", choices=STAFF_ROLES,
+                       help="td, committee (the pool), appeals, or organiser (runs the event from the web)")
     staff.set_defaults(func=run_staff)
     token = actions.add_parser("token", help="issue an API token that acts for USER in this event only")
     token.add_argument("slug")
@@ -93,15 +86,6 @@ def register(sub: Any) -> None:
     unstaff.set_defaults(func=run_unstaff)
 
 
-def _day(text: str | None, field: str) -> date | None:
-    if text is None:
-        return None
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        raise ContractError("invalid_field", f"{field} must be a date YYYY-MM-DD, not {text!r}", field) from None
-
-
 def _event(session: Session, slug: str) -> Event:
     found = event_by_slug(session, slug)
     if found is None:
@@ -110,30 +94,17 @@ def _event(session: Session, slug: str) -> Event:
 
 
 def run_add(args: argparse.Namespace) -> int:
+    """Create an event (the rules: :func:`web.events.changes.create_event`)."""
     from adjudicator.rulesets import RulesetBook
-    from web.audit import append, now
+    from web.events.changes import check_slug, create_event, settings
 
     config = load_config()
-    if not SLUG.match(args.slug):
-        raise ContractError("invalid_field", "slug must be 1 to 40 lower-case letters, digits and dashes", "slug")
-    name = args.name.strip()
-    if not name or len(name) > 200 or "\n" in name:
-        raise ContractError("invalid_field", "name must be 1 to 200 characters on one line", "name")
-    starts, ends = _day(args.starts, "starts"), _day(args.ends, "ends")
-    if starts and ends and ends < starts:
-        raise ContractError("invalid_field", "the event cannot end before it starts", "ends")
-    if args.ruleset is not None:
-        RulesetBook.from_config(config)[args.ruleset]  # RulesetError (exit 2) for an unknown id
-    broadcast = _broadcast(args.broadcast)
+    check_slug(args.slug)
+    chosen = settings(RulesetBook.from_config(config), name=args.name, starts=args.starts, ends=args.ends,
+                      ruleset=args.ruleset, visibility=VISIBILITIES[1] if args.private else VISIBILITIES[0],
+                      broadcast=args.broadcast)
     with command_session(config) as session:
-        if event_by_slug(session, args.slug) is not None:
-            raise ContractError("invalid_field", f"an event {args.slug!r} already exists", "slug")
-        event = Event(slug=args.slug, name=name, starts_on=starts, ends_on=ends, ruleset=args.ruleset,
-                      visibility=VISIBILITIES[1] if args.private else VISIBILITIES[0], is_open=False,
-                      created_at=now(), broadcast=broadcast)
-        session.add(event)
-        session.flush()
-        append(session, "event", event.subject, event.audit_payload(), actor="command line")
+        event = create_event(session, args.slug, chosen, by=None)
         session.commit()
         emit(event.to_json())
     return 0
@@ -141,14 +112,11 @@ def run_add(args: argparse.Namespace) -> int:
 
 def run_set(args: argparse.Namespace) -> int:
     """Change an event's broadcast (an audit entry: the event as it is now)."""
-    from web.audit import append
+    from web.events.changes import set_broadcast
 
-    broadcast = None if args.no_broadcast else _broadcast(args.broadcast)
     with command_session(load_config()) as session:
-        event = _event(session, args.slug)
-        event.broadcast = broadcast
-        session.flush()
-        append(session, "event", event.subject, event.audit_payload(), actor="command line")
+        event = set_broadcast(session, _event(session, args.slug), None if args.no_broadcast else args.broadcast,
+                              by=None)
         session.commit()
         emit(event.to_json())
     return 0
@@ -162,8 +130,7 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def run_staff(args: argparse.Namespace) -> int:
-    from web.audit import append, now
-    from web.auth.models import user_by_name
+    from web.events.changes import assign_staff
 
     with command_session(load_config()) as session:
         event = _event(session, args.slug)
@@ -173,20 +140,10 @@ def run_staff(args: argparse.Namespace) -> int:
                 emit({"event": event.slug, "user": row.user.name, "role": row.role})
             return 0
         if args.role is None:
-            raise ContractError("missing_field", "give the role: --role td|committee|appeals", "role")
-        user = user_by_name(session, args.user)
-        if user is None:
-            raise ContractError("unknown_user", f"no user named {args.user!r}", "user")
-        exists = session.scalar(select(EventStaff.id).where(EventStaff.event_id == event.id,
-                                                            EventStaff.user_id == user.id,
-                                                            EventStaff.role == args.role))
-        if exists is None:
-            row = EventStaff(event_id=event.id, user_id=user.id, role=args.role, assigned_at=now())
-            session.add(row)
-            session.flush()
-            session.refresh(row)
-            append(session, "event-staff", row.subject, row.audit_payload(), actor="command line")
-            session.commit()
+            raise ContractError("missing_field", "give the role: --role td|committee|appeals|organiser", "role")
+        user = _user(session, args.user)
+        assign_staff(session, event, user, args.role, by=None)
+        session.commit()
         emit({"event": event.slug, "user": user.name, "role": args.role})
     return 0
 
@@ -201,16 +158,11 @@ def _user(session: Session, name: str) -> User:
 
 
 def run_token(args: argparse.Namespace) -> int:
-    from web.auth.revoke import issue_event_token
-    from web.events.access import Actor, roles_in
+    from web.events.changes import issue_token
 
     with command_session(load_config()) as session:
         event = _event(session, args.slug)
-        user = _user(session, args.user)
-        if not roles_in(session, Actor(user), event):
-            raise ContractError("not_staff", f"{user.name} is not on the staff of the event {event.slug!r}; "
-                                "assign them first (events staff)", "user")
-        token = issue_event_token(session, event, user, actor="command line")
+        token = issue_token(session, event, _user(session, args.user), by=None)
         session.commit()
     sys.stdout.write(token + "\n")
     sys.stdout.flush()
@@ -219,24 +171,24 @@ def run_token(args: argparse.Namespace) -> int:
 
 
 def run_revoke(args: argparse.Namespace) -> int:
-    from web.auth.revoke import revoke_event_tokens
+    from web.events.changes import revoke_tokens
 
     with command_session(load_config()) as session:
         event = _event(session, args.slug)
         user = _user(session, args.user)
-        count = revoke_event_tokens(session, user, "command line", event)
+        count = revoke_tokens(session, event, user, by=None)
         session.commit()
         emit({"event": event.slug, "user": user.name, "revoked": count})
     return 0
 
 
 def run_unstaff(args: argparse.Namespace) -> int:
-    from web.auth.revoke import remove_staff
+    from web.events.changes import unassign_staff
 
     with command_session(load_config()) as session:
         event = _event(session, args.slug)
         user = _user(session, args.user)
-        removed = remove_staff(session, event, user, args.role, actor="command line")
+        removed = unassign_staff(session, event, user, args.role, by=None)
         if not removed:
             what = f"as {args.role}" if args.role else "at all"
             raise ContractError("not_staff", f"{user.name} is not on the staff of the event {event.slug!r} {what}",

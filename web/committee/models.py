@@ -5,17 +5,19 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy import ForeignKey, Integer, String, Text, UniqueConstraint, select
+from sqlalchemy import ForeignKey, Index, Integer, String, Text, UniqueConstraint, select
 from sqlalchemy.orm import Mapped, Session, mapped_column, relationship
 
 from web.audit import ROW_LISTERS, deriver
 from web.auth.models import User
 from web.db import Base
 from web.events.models import Event
+from web.store import RulingRow
 
 
 class CommitteeCase(Base):
     __tablename__ = "committee_cases"
+    __table_args__ = (Index("uq_committee_cases_referred_ruling", "referred_ruling_id", unique=True),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     opened_at: Mapped[str] = mapped_column(String(40))
@@ -41,9 +43,13 @@ class CommitteeCase(Base):
     decision_json: Mapped[str | None] = mapped_column(Text, nullable=True)
     decided_at: Mapped[str | None] = mapped_column(String(40), nullable=True)
     event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
+    referred_ruling_id: Mapped[int | None] = mapped_column(ForeignKey("rulings.id"), nullable=True)
+    """The unfinished-game ruling this case was referred from ("Refer to the committee"; migration 0015),
+    None for a case opened on its own. One case per ruling: the unique index."""
 
     opened_by: Mapped[User] = relationship()
     event: Mapped[Event] = relationship()
+    referred_ruling: Mapped[RulingRow | None] = relationship()
     members: Mapped[list[CommitteeMember]] = relationship(order_by="CommitteeMember.seat",
                                                           back_populates="case")
     votes: Mapped[list[CommitteeVote]] = relationship(order_by="CommitteeVote.id", back_populates="case")
@@ -98,7 +104,8 @@ class CommitteeCase(Base):
         return {"opened_at": self.opened_at, "opened_by": self.opened_by.name, "game": self.game,
                 "ruleset": self.ruleset, "round": self.round, "board": self.board, "case": self.case,
                 "players": self.players, "members": self.member_names(), "vote_rule": self.vote_rule,
-                "members_required": self.members_required, "rule_ref": self.rule_ref, "event_id": self.event_id}
+                "members_required": self.members_required, "rule_ref": self.rule_ref, "event_id": self.event_id,
+                "referred_ruling_id": self.referred_ruling_id}
 
     def recommendation_payload(self) -> dict[str, Any]:
         return {"recommendation": self.recommendation, "note": self.recommendation_note,

@@ -11,7 +11,9 @@ from adjudicator.contract import Case
 
 
 def position_of(case: Case) -> dict[str, Any]:
-    """``{"fen": ..., "source": "record" | "fen", "note": ...}``; never raises (the members see the note)."""
+    """``{"fen": ..., "source": "record" | "fen", "note": ...}``: the record's end when there is a record (the
+    game replayed as the ruling replays it, chess and checkers alike), else the position given; never raises
+    (the members see the note)."""
     if case.game == "chess":
         from adjudicator.chess.replay import board_for_case
 
@@ -21,9 +23,18 @@ def position_of(case: Case) -> dict[str, Any]:
             return {"fen": case.fen, "source": "fen" if case.fen else None,
                     "note": f"The position could not be worked out from what was entered: {exc}"}
         return {"fen": board.fen(), "source": "record" if case.record else "fen", "note": None}
+    if case.record and case.record.strip():  # the record's end, as the ruling reads it (the record rules)
+        from adjudicator.checkers.claims import game_for_case
+
+        try:
+            return {"fen": game_for_case(case).position.fen(), "source": "record", "note": None}
+        except ValueError as exc:
+            fen = case.fen or case.start_fen
+            return {"fen": fen, "source": "fen" if fen else None,
+                    "note": f"The position could not be worked out from the record: {exc}"}
     fen = case.fen or case.start_fen
-    note = None if fen else "Only the record was entered; set it up on a board from the record."
-    return {"fen": fen, "source": "fen" if fen else "record", "note": note}
+    return {"fen": fen, "source": "fen" if fen else None,
+            "note": None if fen else "No position was entered; set it up on a board."}
 
 
 def diagram(game: str, fen: str | None) -> Markup | None:

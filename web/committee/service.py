@@ -44,8 +44,9 @@ class CaseRefused(ContractError):
 
 
 _TAG = re.compile(r'^\s*\[(White|Black|Round|Board)\s+"([^"]*)"\]', re.MULTILINE)
-CASE_FIELDS = ("round", "board", "players", "members", "event")
-"""Fields of a committee case beyond the contract's case."""
+CASE_FIELDS = ("round", "board", "players", "members", "event", "ruling")
+"""Fields of a committee case beyond the contract's case (``ruling``: the unfinished-game ruling it is
+referred from, :mod:`web.committee.referral`)."""
 
 
 def _text(value: object, field: str, limit: int = 120) -> str | None:
@@ -194,6 +195,7 @@ def open_case(session: Session, data: object, opener: User, book: RulesetBook,
     rules = CommitteeRules.for_ruleset(ruleset)
     players = players_of(case, data.get("players"))
     members = _members(session, data.get("members"), rules, players, event)
+    referred = referred_ruling(session, data.get("ruling"), event)
     recommendation, note, settings = recommend(case, book, config, contract_part)
     row = CommitteeCase(
         opened_at=now(), opened_by_id=opener.id, game=case.game, ruleset=case.ruleset,
@@ -203,9 +205,14 @@ def open_case(session: Session, data: object, opener: User, book: RulesetBook,
         recommendation_json=None if recommendation is None else canonical(recommendation),
         recommendation_note=note, services_json=canonical(settings), vote_rule=rules.vote_rule.value,
         members_required=rules.members, rule_ref=rules.rule_ref, status="voting", event_id=event.id,
+        referred_ruling_id=referred,
     )
     session.add(row)
-    session.flush()
+    try:
+        session.flush()
+    except IntegrityError:  # uq_committee_cases_referred_ruling: another TD referred it meanwhile
+        session.rollback()
+        raise _referred_already(session, referred) from None
     for seat, user in enumerate(members, start=1):
         session.add(CommitteeMember(case_id=row.id, user_id=user.id, seat=seat))
     session.flush()
@@ -214,6 +221,36 @@ def open_case(session: Session, data: object, opener: User, book: RulesetBook,
     append(session, "recommendation", row.subject, row.recommendation_payload(), actor=opener.name)
     session.commit()
     return row
+
+
+def referred_ruling(session: Session, ruling: object, event: Event) -> int | None:
+    """The id of the unfinished-game ruling of ``event`` that the case is referred from (None: none given).
+
+    :raises CaseRefused: 422 not a ruling of this event on an unfinished game; 409 referred already (a ruling
+        goes to one committee: the database's unique index holds it too).
+    """
+    from web.inputs import whole_number
+    from web.store import CaseRow, RulingRow
+
+    if ruling is None or ruling == "":
+        return None
+    ident = ruling if isinstance(ruling, int) and not isinstance(ruling, bool) else whole_number(str(ruling))
+    found = None if ident is None else session.get(RulingRow, ident)
+    origin = None if found is None else session.get(CaseRow, found.case_id)
+    if found is None or origin is None or origin.event_id != event.id:
+        raise CaseRefused(422, "invalid_field", f"ruling must be a ruling of the event {event.slug!r}", "ruling")
+    if origin.claim != "unfinished-game":
+        raise CaseRefused(422, "invalid_field", f"ruling {found.id} is on a {origin.claim} claim; only an "
+                          "unfinished game goes to the committee", "ruling")
+    if session.scalar(select(CommitteeCase.id).where(CommitteeCase.referred_ruling_id == found.id)) is not None:
+        raise _referred_already(session, found.id)
+    return found.id
+
+
+def _referred_already(session: Session, ruling_id: int | None) -> CaseRefused:
+    case_id = session.scalar(select(CommitteeCase.id).where(CommitteeCase.referred_ruling_id == ruling_id))
+    return CaseRefused(409, "already_referred", f"ruling {ruling_id} is with the committee already (committee case "
+                       f"{case_id})", "ruling")
 
 
 def _members(session: Session, names: object, rules: CommitteeRules,
@@ -322,5 +359,6 @@ def case_json(case: CommitteeCase) -> dict[str, Any]:
         "position": case.position,
         "opened_at": case.opened_at,
         "opened_by": case.opened_by.name,
+        "referred_ruling": case.referred_ruling_id,
     }
     return body

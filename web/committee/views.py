@@ -14,12 +14,17 @@ from adjudicator.exports import annotate_record, ruling_comment, trf_codes
 from adjudicator.rulesets import RulesetBook, RulesetError
 from web.appeals.models import Appeal
 from web.auth import login_required, page_user
+from web.boards import edit_checkers
+from web.claims.editors import checkers_editor
 from web.committee.models import CommitteeCase
 from web.committee.position import diagram, recommended_line
+from web.committee.referral import position_differs, referral_values
 from web.committee.service import CaseRefused, cast_vote, open_case
 from web.db import get_session as db
 from web.events.access import Actor, event_named, event_staff, may_read_committee_case, refused_status, roles_in
 from web.events.models import Event
+from web.inputs import whole_number
+from web.store import CaseRow, RulingRow
 
 bp = Blueprint("committee", __name__, url_prefix="/committee")
 
@@ -62,7 +67,7 @@ def _form_case() -> dict[str, Any]:
     """The new-case form as a committee case (the same JSON the API takes)."""
     form = request.form
     data: dict[str, Any] = {
-        "game": form.get("game") or "chess",
+        "game": "checkers" if form.get("game") == "checkers" else "chess",
         "ruleset": form.get("ruleset") or "",
         "claim": "unfinished-game",
         "record": form.get("record") or None,
@@ -73,7 +78,10 @@ def _form_case() -> dict[str, Any]:
         "members": [name for name in form.getlist("members") if name],
         "event": form.get("event") or None,
     }
-    first, second = ("white", "black") if data["game"] == "chess" else ("red", "white")
+    for key in ("start_fen", "ruling"):  # carried from a referred ruling (hidden fields)
+        if (form.get(key) or "").strip():
+            data[key] = form[key].strip()
+    first, second = _sides(data["game"])
     clock = {side: form.get(f"clock_{side}") for side in (first, second) if form.get(f"clock_{side}")}
     if clock:
         data["clock"] = clock
@@ -82,35 +90,105 @@ def _form_case() -> dict[str, Any]:
     return data
 
 
-@bp.route("/cases/new", methods=["GET", "POST"])
-@login_required()
-def new_case() -> BaseResponse | tuple[str, int] | str:
-    """A TD of some event (or an admin) opens a case in one of their events."""
+def _sides(game: str) -> tuple[str, str]:
+    return ("red", "white") if game == "checkers" else ("white", "black")
+
+
+def _events_ruled() -> list[Event]:
+    """The events whose TD this user is (the events a case may be opened in); 403 when none."""
     actor = Actor(page_user())
     events = [e for e in db().scalars(select(Event).order_by(Event.id)) if "td" in roles_in(db(), actor, e)]
     if not events:
         abort(403)
+    return events
+
+
+def _form_page(event: Event, events: list[Event], data: dict[str, Any], status: int = 200,
+               error: str | None = None, field: str | None = None) -> tuple[str, int]:
+    """The new-case form: the event's committee to choose from, the game's rulesets, its two sides and its
+    board editor (the claim form's, :mod:`web.claims.editors`)."""
+    game = "checkers" if data.get("game") == "checkers" else "chess"
+    rulesets = [r for r in _book() if r.game == game]
+    if data.get("ruleset") not in {r.id for r in rulesets}:
+        data["ruleset"] = event.ruleset if event.ruleset in {r.id for r in rulesets} else rulesets[0].id
+    form = request.form
+    editor = checkers_editor(str(data.get("fen") or ""), record=str(data.get("record") or ""),
+                             flipped=bool(form.get("checkers_flipped")), piece=form.get("checkers_piece", "r"),
+                             url=url_for("committee.redraw"), target="#committee-form",
+                             select="#committee-form") if game == "checkers" else None
+    return render_template("committee/new.html", members=event_staff(db(), event, "committee"), rulesets=rulesets,
+                           data=data, sides=_sides(game), editor=editor, events=events, event=event, error=error,
+                           error_field=field, error_input=form_input(field)), status
+
+
+def _event_or_404() -> Event:
     try:
-        event = event_named(db(), request.values.get("event") or None)
+        return event_named(db(), request.values.get("event") or None)
     except ContractError:
         abort(404)
-    members = event_staff(db(), event, "committee")
-    rulesets = list(_book())
-    extra = {"events": events, "event": event}
+
+
+@bp.route("/cases/new", methods=["GET", "POST"])
+@login_required()
+def new_case() -> BaseResponse | tuple[str, int] | str:
+    """A TD of some event (or an admin) opens a case in one of their events. ``?ruling=<id>``: the form filled
+    from that unfinished-game ruling ("Refer to the committee", :mod:`web.committee.referral`), for a TD of
+    its event; a ruling referred already goes to its case."""
+    events = _events_ruled()
+    if request.method == "GET" and request.args.get("ruling"):
+        return _referral(request.args["ruling"], events)
+    event = _event_or_404()
     if request.method == "POST":
         data = _form_case()
         try:
+            differs = position_differs(data)
+            if differs is not None:
+                raise CaseRefused(422, "invalid_field", differs, "fen")
             case = open_case(db(), data, page_user(), _book(), current_app.config["ADJUDICATOR"])
         except (ContractError, RulesetError) as exc:
             db().rollback()
             message = exc.message if isinstance(exc, ContractError) else str(exc)
             field = exc.field if isinstance(exc, ContractError) else exc.key
             status = exc.status if isinstance(exc, CaseRefused) else 422
-            return render_template("committee/new.html", members=members, rulesets=rulesets, data=data,
-                                   error=message, error_field=field, error_input=form_input(field), **extra), status
+            return _form_page(event, events, data, status, message, field)
         return redirect(url_for("committee.case", case_id=case.id), 303)
-    return render_template("committee/new.html", members=members, rulesets=rulesets, data={}, error=None,
-                           error_field=None, error_input=None, **extra)
+    return _form_page(event, events, {"game": request.args.get("game") or "chess"})
+
+
+@bp.post("/cases/new/form")
+@login_required()
+def redraw() -> tuple[str, int]:
+    """The new-case form drawn again, keeping what was typed: for another game (its sides, rulesets and
+    board), or after a tap on the checkers editor without JavaScript (``place``: a square, ``start`` or
+    ``clear``; ``checkers_flip``; ``checkers_turn``). Who may: as :func:`new_case`."""
+    events = _events_ruled()
+    event = _event_or_404()
+    data = _form_case()
+    if data["game"] == "checkers":
+        action = request.form.get("place", "")
+        turn = request.form.get("checkers_turn")
+        red_to_move = None if turn not in ("red", "white") else turn == "red"
+        fen = str(data.get("fen") or "")
+        if action or (turn and fen):
+            data["fen"] = edit_checkers(fen, action, request.form.get("checkers_piece", "r"), red_to_move) or None
+    return _form_page(event, events, data)
+
+
+def _referral(ruling_text: str, events: list[Event]) -> BaseResponse | tuple[str, int]:
+    ruling_id = whole_number(ruling_text[:20])
+    ruling = None if ruling_id is None else db().get(RulingRow, ruling_id)
+    origin = None if ruling is None else db().get(CaseRow, ruling.case_id)
+    if ruling is None or origin is None:
+        abort(404)
+    event = db().get(Event, origin.event_id)
+    if event is None or event not in events:
+        abort(404 if event is None else refused_status(db(), Actor(page_user()), event))
+    if origin.claim != "unfinished-game":
+        abort(422, "Only an unfinished game goes to the committee.")
+    referred = db().scalar(select(CommitteeCase.id).where(CommitteeCase.referred_ruling_id == ruling.id))
+    if referred is not None:
+        return redirect(url_for("committee.case", case_id=referred), 303)
+    return _form_page(event, events, referral_values(db(), ruling, origin, event))
 
 
 def form_input(field: str | None) -> str | None:

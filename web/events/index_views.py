@@ -1,5 +1,6 @@
 """``/events``: the events the logged-in user serves, with their work: the pairings to import
-(a TD's), the games to check (the staff's). The way in to both pages; who may open each is
+(a TD's), the games to check (the staff's), the event's settings, staff and tokens (its organisers').
+The way in to those pages; who may open each is
 decided there, by :mod:`web.events.access`, and the links shown here follow the same roles."""
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from werkzeug.wrappers import Response
 from web.db import get_session
 from web.events import current_actor
 from web.events.access import roles_in
-from web.events.models import Event
+from web.events.models import ORGANISER, Event
 
 bp = Blueprint("events", __name__)
 
@@ -25,6 +26,11 @@ class Served:
     @property
     def is_td(self) -> bool:
         return bool(self.roles & {"td", "admin"})
+
+    @property
+    def runs_it(self) -> bool:
+        """An admin, or one of its organisers: its settings, staff and tokens (``/admin/events/<slug>``)."""
+        return bool(self.roles & {ORGANISER, "admin"})
 
 
 @bp.get("/events")

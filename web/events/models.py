@@ -34,8 +34,10 @@ from web.db import Base
 DEFAULT_EVENT_ID = 1
 DEFAULT_SLUG = "default"
 VISIBILITIES = ("public", "private")
-STAFF_ROLES = ("td", "committee", "appeals")
-"""What a user does in one event: rules (td), sits on its committee, decides its appeals."""
+STAFF_ROLES = ("td", "committee", "appeals", "organiser")
+"""What a user does in one event: rules (td), sits on its committee, decides its appeals, runs it
+(organiser: its settings, staff and tokens from the web; migration 0016, :mod:`web.events.changes`)."""
+ORGANISER = "organiser"
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 
 
@@ -70,6 +72,11 @@ class Event(Base):
     broadcast: Mapped[str | None] = mapped_column(String(1000), nullable=True)
     """Where the event's live games are published: a folder on the server or an http(s) URL
     (:mod:`web.broadcast`); None for none. Migration 0010."""
+    changed_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    """Who last wrote the event (None: the command line); the database holds it to an admin, or an
+    organiser of this event for a change (migration 0016)."""
+
+    changed_by: Mapped[User | None] = relationship(foreign_keys=[changed_by_id])
 
     @property
     def is_private(self) -> bool:
@@ -82,10 +89,11 @@ class Event(Base):
     def audit_payload(self) -> dict[str, Any]:
         return {"slug": self.slug, "name": self.name, "starts_on": _iso(self.starts_on),
                 "ends_on": _iso(self.ends_on), "ruleset": self.ruleset, "visibility": self.visibility,
-                "is_open": bool(self.is_open), "broadcast": self.broadcast}
+                "is_open": bool(self.is_open), "broadcast": self.broadcast,
+                "changed_by": None if self.changed_by is None else self.changed_by.name}
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, **self.audit_payload()}
+        return {"id": self.id, **{k: v for k, v in self.audit_payload().items() if k != "changed_by"}}
 
 
 class EventFacts(Protocol):
@@ -130,7 +138,7 @@ class EventStaff(Base):
     __tablename__ = "event_staff"
     __table_args__ = (
         UniqueConstraint("event_id", "user_id", "role", name="uq_event_staff"),
-        CheckConstraint("role IN ('td', 'committee', 'appeals')", name="ck_event_staff_role"),
+        CheckConstraint("role IN ('td', 'committee', 'appeals', 'organiser')", name="ck_event_staff_role"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -138,16 +146,21 @@ class EventStaff(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
     role: Mapped[str] = mapped_column(String(20))
     assigned_at: Mapped[str] = mapped_column(String(40))
+    assigned_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    """Who assigned the place (None: the command line); the database holds it to an admin, or an
+    organiser of the event for its other roles (migration 0016)."""
 
     event: Mapped[Event] = relationship()
-    user: Mapped[User] = relationship()
+    user: Mapped[User] = relationship(foreign_keys=[user_id])
+    assigned_by: Mapped[User | None] = relationship(foreign_keys=[assigned_by_id])
 
     @property
     def subject(self) -> str:
         return f"event-staff:{self.id}"
 
     def audit_payload(self) -> dict[str, Any]:
-        return {"event": self.event.slug, "user": self.user.name, "role": self.role}
+        return {"event": self.event.slug, "user": self.user.name, "role": self.role,
+                "assigned_by": None if self.assigned_by is None else self.assigned_by.name}
 
 
 class EventToken(Base):
@@ -170,9 +183,13 @@ class EventToken(Base):
     created_at: Mapped[str] = mapped_column(String(40))
     revoked_at: Mapped[str | None] = mapped_column(String(40), nullable=True)
     """When the token stopped working (None: it works)."""
+    issued_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    """Who issued it (None: the command line); the database holds it to the token's own user or an
+    admin (migration 0016): nobody else ever holds it."""
 
     event: Mapped[Event] = relationship()
-    user: Mapped[User] = relationship()
+    user: Mapped[User] = relationship(foreign_keys=[user_id])
+    issued_by: Mapped[User | None] = relationship(foreign_keys=[issued_by_id])
 
     @property
     def subject(self) -> str:
@@ -180,7 +197,7 @@ class EventToken(Base):
 
     def audit_payload(self) -> dict[str, Any]:
         return {"event": self.event.slug, "user": self.user.name, "token_hash": self.token_hash,
-                "revoked_at": self.revoked_at}
+                "revoked_at": self.revoked_at, "issued_by": None if self.issued_by is None else self.issued_by.name}
 
 
 def _iso(day: date | None) -> str | None:

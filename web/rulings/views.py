@@ -171,10 +171,22 @@ def _page(ruling: RulingRow, case: CaseRow, finding_error: str | None = None) ->
         appeals=(list(session.scalars(select(Appeal).where(Appeal.subject == f"ruling:{ruling.id}")
                                       .order_by(Appeal.id))) if event is not None and may_appeal(session, actor, event)
                  else []),
+        referral=_referral(session, actor, event, case, ruling),
         name_mismatch=names_mismatch(case.game, str(case.data.get("record") or ""), case.first_player,
                                      case.second_player),
     )
     return render_template("rulings/show.html", **context)
+
+
+def _referral(session: Any, actor: Any, event: Event | None, case: CaseRow, ruling: RulingRow) -> dict[str, Any] | None:
+    """"Refer to the committee" on an unfinished-game ruling, for a TD of its event (who opens committee cases):
+    ``{"case_id": None}`` to refer it, or the committee case it went to (issue 22, item 7)."""
+    from web.committee.models import CommitteeCase
+
+    if case.claim != "unfinished-game" or event is None or actor.user is None or "td" not in roles_in(
+            session, actor, event):
+        return None
+    return {"case_id": session.scalar(select(CommitteeCase.id).where(CommitteeCase.referred_ruling_id == ruling.id))}
 
 
 @bp.post("/rulings/<int:ruling_id>/finding")
