@@ -36,7 +36,9 @@ pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 MEMBERS = ("m1", "m2", "m3")
-CASES = 30
+CASES = 12
+"""36 votes from 8 threads, the server killed after 12 acknowledged (each case analysed when made: 30 cases took
+over a minute of the suite per database)."""
 RESULTS = ("1-0", "1/2-1/2", "0-1")
 
 
