@@ -1,14 +1,18 @@
-"""Builds the compiled helpmate kernel (engines/chess/unwinnable/kernel.py through Cython) when it can.
+"""Builds the compiled kernels through Cython when it can.
 
-Everything else is in pyproject.toml. The kernel is an optional extension: without a C
-compiler the install still succeeds and the analysis runs the same code as plain Python
-(slower; engines/chess/unwinnable/certificate.py says which one is loaded).
+* the helpmate kernel (engines/chess/unwinnable/kernel.py); without it the analysis runs the
+  same code as plain Python (slower; engines/chess/unwinnable/certificate.py says which one is loaded);
+* the checkers endgame-database kernel (engines/checkers/kernel.pyx with egdb.h); without it
+  the NumPy builder builds up to 5 pieces and 6 pieces are not built (engines/checkers/fast.py).
+
+Everything else is in pyproject.toml. Both are optional extensions: without a C compiler
+the install still succeeds.
 """
 
 import hashlib
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
 
 KERNEL = Path(__file__).parent / "engines" / "chess" / "unwinnable"
 
@@ -24,7 +28,11 @@ except ImportError:  # no Cython in the build environment: the pure-Python kerne
     ext_modules = []
 else:
     ext_modules = cythonize(
-        ["engines/chess/unwinnable/kernel.py"],
+        [
+            "engines/chess/unwinnable/kernel.py",
+            Extension("engines.checkers.kernel", ["engines/checkers/kernel.pyx"], depends=["engines/checkers/egdb.h"],
+                      include_dirs=["engines/checkers"]),
+        ],
         compiler_directives={
             "language_level": 3,
             "boundscheck": False,
