@@ -78,6 +78,16 @@ def _tables(solved: Solved) -> Any:
     return tables
 
 
+def _in_huge_pages(solved: Solved) -> None:
+    """The large slices moved into memory that asks for huge pages: jumps look them up at random."""
+    for arrays in (solved.values, solved.distances):
+        for s, array in arrays.items():
+            if array.nbytes >= (4 << 20):
+                moved = huge_array(array.nbytes)
+                moved[:] = array
+                arrays[s] = moved
+
+
 # ---------------------------------------------------------------- up to 5 pieces, in memory
 
 _TABLES: Any = None
@@ -152,17 +162,38 @@ def _scratch(work: Path, s: Slice) -> Path:
 
 def _save_full(path: Path, values: U8, distances: U8) -> None:
     """A solved slice kept for the pairs that crown into it: values and every distance, compressed fast."""
-    data = zstandard.ZstdCompressor(level=1).compress(values.tobytes() + distances.tobytes())
     partial = path.with_suffix(".tmp")
-    partial.write_bytes(data)
+    with partial.open("wb") as handle, zstandard.ZstdCompressor(level=1).stream_writer(handle) as out:
+        for array in (values, distances):
+            for lo in range(0, len(array), 1 << 22):
+                out.write(array[lo:lo + (1 << 22)].tobytes())
     partial.replace(path)
+
+
+def huge_array(size: int) -> U8:
+    """A byte array for random access, in memory that asks for huge pages (Linux), else a plain one."""
+    import mmap
+
+    if size < (4 << 20) or not hasattr(mmap, "MADV_HUGEPAGE"):
+        return np.empty(size, dtype=np.uint8)
+    buffer = mmap.mmap(-1, size)
+    buffer.madvise(mmap.MADV_HUGEPAGE)
+    return np.frombuffer(buffer, dtype=np.uint8)
 
 
 def _load_full(path: Path, s: Slice) -> tuple[U8, U8]:
     size = slice_size(s)
-    raw = np.frombuffer(zstandard.ZstdDecompressor().decompress(path.read_bytes()), dtype=np.uint8)
     packed = (size + 3) // 4
-    return raw[:packed], raw[packed:packed + size]
+    raw = huge_array(packed + size)
+    with path.open("rb") as handle, zstandard.ZstdDecompressor().stream_reader(handle) as source:
+        view = memoryview(raw)
+        at = 0
+        while at < len(raw):
+            got = source.readinto(view[at:at + (1 << 22)])
+            if not got:
+                raise OSError(f"{path} is truncated")
+            at += got
+    return raw[:packed], raw[packed:]
 
 
 _WORK: Path | None = None
@@ -211,6 +242,7 @@ def build_six(folder: Path, lower: Solved, log: Log | None = None, workers: int 
         for x in targets:
             users[x] = users.get(x, 0) + 1
     solved: set[Slice] = set()
+    _in_huge_pages(lower)
     result = SixBuild()
     todo: list[tuple[Slice, Slice]] = []
     for job in jobs:
@@ -304,6 +336,13 @@ class CheckReport:
     @property
     def is_consistent(self) -> bool:
         return self.bad_values == 0 and self.bad_distances == 0
+
+    def merge(self, other: CheckReport) -> None:
+        self.positions += other.positions
+        self.bad_values += other.bad_values
+        self.bad_distances += other.bad_distances
+        self.counts.update(other.counts)
+        self.examples.extend(other.examples[: max(0, 5 - len(self.examples))])
 
     def add(self, s: Slice, result: tuple[int, int, int, tuple[int, int, int], list[int]]) -> None:
         positions, bad_values, bad_distances, (wins, losses, draws), first = result

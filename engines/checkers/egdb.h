@@ -26,6 +26,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 typedef uint8_t u8;
 typedef uint32_t u32;
@@ -46,7 +49,6 @@ enum { V_UNKNOWN = 0, V_WIN = 1, V_LOSS = 2, V_DRAW = 3 };
 #define NCODES 4096
 
 static i64 COMB[33][8];
-static u8 SEL8[256][8];
 static u32 COLEX8[4][256][8];  /* [byte][bits of the byte][bits below it]: that byte's part of a colex rank */
 static int egdb_ready = 0;
 
@@ -55,11 +57,6 @@ static void egdb_init(void) {
     for (int n = 0; n <= 32; n++)
         for (int k = 0; k < 8; k++)
             COMB[n][k] = k == 0 ? 1 : (n == 0 ? 0 : COMB[n - 1][k - 1] + COMB[n - 1][k]);
-    for (int m = 0; m < 256; m++) {
-        int j = 0;
-        for (int b = 0; b < 8; b++)
-            if (m >> b & 1) SEL8[m][j++] = (u8)b;
-    }
     for (int k = 0; k < 4; k++)
         for (int m = 0; m < 256; m++)
             for (int below = 0; below < 8; below++) {
@@ -172,33 +169,18 @@ static u32 colex_unrank(i64 r, int n, int k) {
     return m;
 }
 
-/* the bit of the j-th (from 0) set square of m */
-static inline u32 select_bit(u32 m, int j) {
-    for (int shift = 0; shift < 32; shift += 8) {
-        u32 byte = (m >> shift) & 0xFF;
-        int c = popc(byte);
-        if (j < c) return 1u << (shift + SEL8[byte][j]);
-        j -= c;
-    }
-    return 0;
-}
-
-/* the squares of mask picked by the positions set in src (a software pdep) */
-static inline u32 deposit(u32 src, u32 mask) {
-    u32 out = 0;
-    while (src) {
-        out |= select_bit(mask, ctz(src));
-        src &= src - 1;
-    }
-    return out;
-}
-
 typedef struct {
     Ref ref;
     int a, c, b, d;
     i64 size, kings;
-    u32 *rm_masks, *wm_masks, *rk_sets, *wk_sets;
+    u64 div_kings, div_nw, div_nwk;  /* fast 32-bit division by kings, nw, nwk (0: by 1) */
+    u32 *rm_masks, *wm_masks;
+    u8 *rk_sets, *wk_sets;  /* the king sets' positions among the free squares (c and d bytes each) */
 } Codec;
+
+/* Lemire's fast division of a 32-bit number: n / d == (n * M) >> 64 with M = 2^64 / d rounded up */
+static inline u64 fastdiv_of(i64 d) { return d > 1 ? UINT64_C(0xFFFFFFFFFFFFFFFF) / (u64)d + 1 : 0; }
+static inline u32 fastdiv(u32 n, u64 m) { return m ? (u32)(((__uint128_t)m * n) >> 64) : n; }
 
 static int codec_init(Codec *cd, int a, int c, int b, int d) {
     memset(cd, 0, sizeof *cd);
@@ -209,21 +191,27 @@ static int codec_init(Codec *cd, int a, int c, int b, int d) {
     cd->kings = cd->ref.nrk * cd->ref.nwk;
     cd->size = nr * cd->ref.nw * cd->kings;
     if (cd->size >= ((i64)1 << 32)) return -1;  /* unrank divides in 32 bits */
+    cd->div_kings = fastdiv_of(cd->kings);
+    cd->div_nw = fastdiv_of(cd->ref.nw);
+    cd->div_nwk = fastdiv_of(cd->ref.nwk);
     cd->rm_masks = malloc(sizeof(u32) * nr);
     cd->wm_masks = malloc(sizeof(u32) * cd->ref.nw);
-    cd->rk_sets = malloc(sizeof(u32) * cd->ref.nrk);
-    cd->wk_sets = malloc(sizeof(u32) * cd->ref.nwk);
+    cd->rk_sets = malloc((size_t)(cd->ref.nrk * (c ? c : 1)));
+    cd->wk_sets = malloc((size_t)(cd->ref.nwk * (d ? d : 1)));
     if (!cd->rm_masks || !cd->wm_masks || !cd->rk_sets || !cd->wk_sets) return -1;
     for (i64 r = 0; r < nr; r++) cd->rm_masks[r] = colex_unrank(r, 28, a);
     for (i64 r = 0; r < cd->ref.nw; r++) cd->wm_masks[r] = colex_unrank(r, 28, b) << 4;
-    for (i64 r = 0; r < cd->ref.nrk; r++) cd->rk_sets[r] = colex_unrank(r, f, c);
-    for (i64 r = 0; r < cd->ref.nwk; r++) cd->wk_sets[r] = colex_unrank(r, f - c, d);
+    for (i64 r = 0; r < cd->ref.nrk; r++)
+        for (u32 m = colex_unrank(r, f, c), j = 0; m; m &= m - 1) cd->rk_sets[r * c + j++] = (u8)ctz(m);
+    for (i64 r = 0; r < cd->ref.nwk; r++)
+        for (u32 m = colex_unrank(r, f - c, d), j = 0; m; m &= m - 1) cd->wk_sets[r * d + j++] = (u8)ctz(m);
     return 0;
 }
 
 static void codec_free(Codec *cd) {
     free(cd->rm_masks); free(cd->wm_masks); free(cd->rk_sets); free(cd->wk_sets);
-    cd->rm_masks = cd->wm_masks = cd->rk_sets = cd->wk_sets = NULL;
+    cd->rm_masks = cd->wm_masks = NULL;
+    cd->rk_sets = cd->wk_sets = NULL;
 }
 
 /* the positions of a slice (indices whose Red and White men do not overlap) */
@@ -235,19 +223,37 @@ static i64 count_positions(const Codec *cd) {
     return n;
 }
 
+/* the squares of the positions ``at`` (ascending) among the squares not in ``taken`` (ascending, n of them) */
+static inline u32 place(const u8 *at, int k, const int *taken, int n) {
+    u32 out = 0;
+    for (int i = 0; i < k; i++) {
+        int sq = at[i];
+        for (int j = 0; j < n; j++) sq += taken[j] <= sq;
+        out |= 1u << sq;
+    }
+    return out;
+}
+
 /* the position at idx; 0 when the index is not a position (Red and White men overlap) */
 static inline int unrank(const Codec *cd, i64 idx, Pos *p) {
-    /* slices up to 6 pieces have fewer than 2^32 indices: 32-bit divisions (a 64-bit one is slower) */
+    /* slices up to 6 pieces have fewer than 2^32 indices: 32-bit divisions, by multiplication */
     u32 i32 = (u32)idx, kings = (u32)cd->kings, nw = (u32)cd->ref.nw, nwk = (u32)cd->ref.nwk;
-    u32 men = i32 / kings, k = i32 - men * kings;
-    u32 red = men / nw, white = men - red * nw;
+    u32 men = fastdiv(i32, cd->div_kings), k = i32 - men * kings;
+    u32 red = fastdiv(men, cd->div_nw), white = men - red * nw;
     u32 rm = cd->rm_masks[red], wm = cd->wm_masks[white];
     if (rm & wm) return 0;
-    u32 free_ = ~(rm | wm);
-    u32 rki = k / nwk, wki = k - rki * nwk;
-    u32 rk = deposit(cd->rk_sets[rki], free_);
-    p->rm = rm; p->wm = wm; p->rk = rk;
-    p->wk = deposit(cd->wk_sets[wki], free_ & ~rk);
+    p->rm = rm;
+    p->wm = wm;
+    if (!(cd->c | cd->d)) { p->rk = p->wk = 0; return 1; }
+    u32 rki = fastdiv(k, cd->div_nwk), wki = k - rki * nwk;
+    int taken[12], n = 0;
+    for (u32 m = rm | wm; m; m &= m - 1) taken[n++] = ctz(m);
+    u32 rk = place(cd->rk_sets + (size_t)rki * cd->c, cd->c, taken, n);
+    /* white kings: among the squares left by the men and the red kings, in order */
+    int merged[12], t = 0;
+    for (u32 m = rm | wm | rk; m; m &= m - 1) merged[t++] = ctz(m);
+    p->rk = rk;
+    p->wk = place(cd->wk_sets + (size_t)wki * cd->d, cd->d, merged, t);
     return 1;
 }
 
@@ -349,24 +355,24 @@ static inline int crowning_moves(Pos p, Succ *out) {
 }
 
 /* the positions (Red to move) with a quiet move that does not crown into p */
-static int unmoves(Pos p, Pos *out) {
+#define BACK_STEPS(pieces, BACK, FWD, make)                      \
+    for (u32 m = BACK(pieces) & empty; m; m &= m - 1) {          \
+        u32 frm = m & -m, to = FWD(frm);                         \
+        out[n++] = make;                                         \
+    }
+
+static inline int unmoves(Pos p, Pos *out, int *man_moves) {
     Pos q = turned(p.rm, p.rk, p.wm, p.wk);
     u32 empty = ~(q.rm | q.rk | q.wm | q.wk);
     int n = 0;
-    for (int d = 0; d < 2; d++) {
-        for (u32 m = stepd(q.rm, 3 - d) & empty; m; m &= m - 1) {
-            u32 frm = m & -m, to = stepd(frm, d);
-            Pos r = {q.rm ^ to ^ frm, q.rk, q.wm, q.wk};
-            out[n++] = r;
-        }
-    }
-    for (int d = 0; d < 4; d++) {
-        for (u32 m = stepd(q.rk, 3 - d) & empty; m; m &= m - 1) {
-            u32 frm = m & -m, to = stepd(frm, d);
-            Pos r = {q.rm, q.rk ^ to ^ frm, q.wm, q.wk};
-            out[n++] = r;
-        }
-    }
+    /* a man steps back against directions 0 and 1 (first); a king in any direction */
+    BACK_STEPS(q.rm, step3, step0, ((Pos){q.rm ^ to ^ frm, q.rk, q.wm, q.wk}))
+    BACK_STEPS(q.rm, step2, step1, ((Pos){q.rm ^ to ^ frm, q.rk, q.wm, q.wk}))
+    *man_moves = n;
+    BACK_STEPS(q.rk, step3, step0, ((Pos){q.rm, q.rk ^ to ^ frm, q.wm, q.wk}))
+    BACK_STEPS(q.rk, step2, step1, ((Pos){q.rm, q.rk ^ to ^ frm, q.wm, q.wk}))
+    BACK_STEPS(q.rk, step1, step2, ((Pos){q.rm, q.rk ^ to ^ frm, q.wm, q.wk}))
+    BACK_STEPS(q.rk, step0, step3, ((Pos){q.rm, q.rk ^ to ^ frm, q.wm, q.wk}))
     return n;
 }
 
@@ -420,13 +426,14 @@ static int look_full(const Ref *table, Pos p, int *dist, int depth) {
 
 /* ---------------------------------------------------------------- the solver */
 
+typedef struct { u8 s, d; } Cell;  /* a position's state byte and distance byte, side by side */
+
 typedef struct {
     int sides;
     Codec cd[2];
     i64 base[2];
     i64 n;
-    u8 *state;
-    u8 *dist;
+    Cell *cell;
     u64 *bm[256];
     i64 nwords;
     const Ref *table;
@@ -448,7 +455,7 @@ static inline int side_of(const Solver *S, i64 g) { return S->sides == 2 && g >=
 
 /* the first pass: jumps, crownings and positions without a move settled, other quiet moves counted */
 static void settle(Solver *S, Pos p, i64 g) {
-    u8 *state = S->state, *dist = S->dist;
+    Cell *cell = S->cell;
     Succ s;
     s.n = 0; s.overflow = 0;
     int d;
@@ -466,9 +473,9 @@ static void settle(Solver *S, Pos p, i64 g) {
         }
         int v = best == 2 ? V_WIN : best == 1 ? V_DRAW : V_LOSS;
         int dd = v == V_WIN ? win : v == V_LOSS ? loss : 0;
-        state[g] = (u8)(v | JUMPED);
-        dist[g] = (u8)(dd > 255 ? 255 : dd);
-        if (v != V_DRAW) bm_set(S, dist[g], g);
+        cell[g].s = (u8)(v | JUMPED);
+        cell[g].d = (u8)(dd > 255 ? 255 : dd);
+        if (v != V_DRAW) bm_set(S, cell[g].d, g);
         return;
     }
     int crowning = crowning_moves(p, &s);
@@ -477,8 +484,8 @@ static void settle(Solver *S, Pos p, i64 g) {
                 + popc(step0(p.rk) & empty) + popc(step1(p.rk) & empty)
                 + popc(step2(p.rk) & empty) + popc(step3(p.rk) & empty);
     if (inner + crowning == 0) {  /* no move: lost (ACF) */
-        state[g] = V_LOSS;
-        dist[g] = 0;
+        cell[g].s = V_LOSS;
+        cell[g].d = 0;
         bm_set(S, 0, g);
         return;
     }
@@ -494,21 +501,21 @@ static void settle(Solver *S, Pos p, i64 g) {
     if (exit_loss > 255) exit_loss = 255;
     nonwin |= exit_win;
     if (inner == 0) {  /* only crowning moves: settled now */
-        if (exit_win) { state[g] = V_WIN; dist[g] = (u8)wd; bm_set(S, wd, g); }
-        else if (nonwin) { state[g] = V_DRAW; dist[g] = 0; }
-        else { state[g] = V_LOSS; dist[g] = (u8)exit_loss; bm_set(S, exit_loss, g); }
+        if (exit_win) { cell[g].s = V_WIN; cell[g].d = (u8)wd; bm_set(S, wd, g); }
+        else if (nonwin) { cell[g].s = V_DRAW; cell[g].d = 0; }
+        else { cell[g].s = V_LOSS; cell[g].d = (u8)exit_loss; bm_set(S, exit_loss, g); }
         return;
     }
     if (exit_win) {  /* won, maybe sooner by another move: settled when its layer comes */
-        state[g] = NONWIN | EXITWIN;
-        dist[g] = (u8)wd;
+        cell[g].s = NONWIN | EXITWIN;
+        cell[g].d = (u8)wd;
         bm_set(S, wd, g);
     } else if (nonwin) {
-        state[g] = NONWIN;
-        dist[g] = 0;
+        cell[g].s = NONWIN;
+        cell[g].d = 0;
     } else {
-        state[g] = (u8)(inner << COUNT_SHIFT);
-        dist[g] = (u8)exit_loss;  /* the longest crowning defence bounds how late a loss comes */
+        cell[g].s = (u8)(inner << COUNT_SHIFT);
+        cell[g].d = (u8)exit_loss;  /* the longest crowning defence bounds how late a loss comes */
     }
 }
 
@@ -521,17 +528,20 @@ static void first_pass(Solver *S) {
             for (i64 white = 0; white < cd->ref.nw; white++) {
                 u32 rm = cd->rm_masks[red], wm = cd->wm_masks[white];
                 if (rm & wm) {  /* not a position: never reached */
-                    memset(S->state + g, V_DRAW, (size_t)cd->kings);
-                    memset(S->dist + g, 0, (size_t)cd->kings);
-                    g += cd->kings;
+                    for (i64 i = 0; i < cd->kings; i++, g++) {
+                        S->cell[g].s = V_DRAW;
+                        S->cell[g].d = 0;
+                    }
                     continue;
                 }
-                u32 free_ = ~(rm | wm);
+                int taken[12], n = 0;
+                for (u32 m = rm | wm; m; m &= m - 1) taken[n++] = ctz(m);
                 for (i64 rki = 0; rki < cd->ref.nrk; rki++) {
-                    u32 rk = deposit(cd->rk_sets[rki], free_);
-                    u32 left = free_ & ~rk;
+                    u32 rk = place(cd->rk_sets + (size_t)rki * cd->c, cd->c, taken, n);
+                    int merged[12], t = 0;
+                    for (u32 m = rm | wm | rk; m; m &= m - 1) merged[t++] = ctz(m);
                     for (i64 wki = 0; wki < cd->ref.nwk; wki++, g++) {
-                        Pos p = {rm, rk, wm, deposit(cd->wk_sets[wki], left)};
+                        Pos p = {rm, rk, wm, place(cd->wk_sets + (size_t)wki * cd->d, cd->d, merged, t)};
                         settle(S, p, g);
                     }
                 }
@@ -564,19 +574,27 @@ static void walk_back(Solver *S, const i64 *gs, int m, int layer, i64 limit) {
     i64 ys[BATCH * MAX_PREDS];
     u8 vs[BATCH * MAX_PREDS];
     int ny = 0;
-    u8 *state = S->state, *dist = S->dist;
+    Cell *cell = S->cell;
     for (int i = 0; i < m; i++) {
         i64 g = gs[i];
         int k = side_of(S, g);
         int j = S->sides == 2 ? 1 - k : 0;
         Pos p = {0, 0, 0, 0}, preds[32];
         unrank(&S->cd[k], g - S->base[k], &p);
-        int n = unmoves(p, preds);
-        u8 v = state[g] & 3;
+        int men_moves, n = unmoves(p, preds, &men_moves);
+        u8 v = cell[g].s & 3;
+        const Ref *r = &S->cd[j].ref;
+        i64 men_base = 0;
+        u32 men = 0;
+        if (n > men_moves) {  /* a king's move back leaves the men where they are */
+            men = preds[men_moves].rm | preds[men_moves].wm;
+            men_base = (colex(preds[men_moves].rm) * r->nw + colex(preds[men_moves].wm >> 4)) * r->nrk;
+        }
         for (int t = 0; t < n; t++) {
-            i64 y = rank_in(&S->cd[j].ref, preds[t]) + S->base[j];
-            __builtin_prefetch(state + y, 1);
-            __builtin_prefetch(dist + y, 1);
+            i64 y = S->base[j];
+            if (t < men_moves) y += rank_in(r, preds[t]);
+            else y += (men_base + colex_in(preds[t].rk, men)) * r->nwk + colex_in(preds[t].wk, men | preds[t].rk);
+            __builtin_prefetch(cell + y, 1);
             ys[ny] = y;
             vs[ny++] = v;
         }
@@ -584,28 +602,28 @@ static void walk_back(Solver *S, const i64 *gs, int m, int layer, i64 limit) {
     int next = layer < 255 ? layer + 1 : 255;
     for (int i = 0; i < ny; i++) {
         i64 y = ys[i];
-        u8 s = state[y];
+        u8 s = cell[y].s;
         if (s & 3) continue;  /* settled (positions with a jump are settled before) */
         int d;
         if (vs[i] == V_LOSS) {
             d = next;
-            if ((s & DUE) == DUE && dist[y] < d) d = dist[y];
-            state[y] = V_WIN;
+            if ((s & DUE) == DUE && cell[y].d < d) d = cell[y].d;
+            cell[y].s = V_WIN;
         } else {
             if (s & NONWIN) continue;
             int c = ((s & COUNT_MASK) >> COUNT_SHIFT) - 1;
-            if (c > 0) { state[y] = (u8)((s & ~COUNT_MASK) | (c << COUNT_SHIFT)); continue; }
-            d = dist[y] > next ? dist[y] : next;
-            state[y] = V_LOSS;
+            if (c > 0) { cell[y].s = (u8)((s & ~COUNT_MASK) | (c << COUNT_SHIFT)); continue; }
+            d = cell[y].d > next ? cell[y].d : next;
+            cell[y].s = V_LOSS;
         }
-        dist[y] = (u8)d;
+        cell[y].d = (u8)d;
         bm_set(S, d, y);
         if (d == layer && y < limit) push_inline(S, y);  /* this layer's scan is past it */
     }
 }
 
 static void propagate(Solver *S) {
-    u8 *state = S->state, *dist = S->dist;
+    Cell *cell = S->cell;
     i64 gs[BATCH];
     for (int layer = 0; layer < 256 && !S->error; layer++) {
         u64 *bm = S->bm[layer];
@@ -617,11 +635,11 @@ static void propagate(Solver *S) {
                 i64 lo = ((w << 6) + b) << 6, hi = lo + 64 < S->n ? lo + 64 : S->n;
                 int m = 0;
                 for (i64 g = lo; g < hi; g++) {
-                    if (dist[g] != layer) continue;
-                    u8 s = state[g];
+                    if (cell[g].d != layer) continue;
+                    u8 s = cell[g].s;
                     int v = s & 3;
                     if (v == V_UNKNOWN && (s & DUE) == DUE) {  /* its winning crowning move is due */
-                        state[g] = V_WIN;
+                        cell[g].s = V_WIN;
                         v = V_WIN;
                     }
                     if (v == V_WIN || v == V_LOSS) gs[m++] = g;
@@ -647,18 +665,29 @@ static void solver_free(Solver *S) {
     S->stack = NULL;
 }
 
-/* Solve a slice (a, c, b, d) and its partner (b, d, a, c) into state and dist (size n each).
- * Afterwards dist holds the full distances and state the distances kept on disk (lost
- * positions without a jump), and packed[k] the values of side k; counts[k] = (win, loss, draw, valid). */
-static int solve_pair(const int *s, int sides, const Ref *table, u8 *state, u8 *dist,
-                      u8 **packed, i64 *counts) {
+/* Ask for huge pages for a large array not touched yet: the solver's random accesses would
+ * otherwise miss the address translation cache on nearly every step (Linux, where allowed). */
+static void huge_pages(void *start, size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    uintptr_t lo = ((uintptr_t)start + (1u << 21) - 1) & ~(uintptr_t)((1u << 21) - 1);
+    uintptr_t hi = ((uintptr_t)start + bytes) & ~(uintptr_t)((1u << 21) - 1);
+    if (hi > lo) madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#else
+    (void)start; (void)bytes;
+#endif
+}
+
+/* Solve a slice (a, c, b, d) and its partner (b, d, a, c) (one after the other in ``cell``).
+ * Afterwards each cell holds (the distance kept on disk: a lost position's without a jump,
+ * else 0; the full distance), packed[k] the values of side k, and counts[k] = (win, loss,
+ * draw, positions). */
+static int solve_pair(const int *s, int sides, const Ref *table, Cell *cell, u8 **packed, i64 *counts) {
     egdb_init();
     Solver S;
     memset(&S, 0, sizeof S);
     S.sides = sides;
     S.table = table;
-    S.state = state;
-    S.dist = dist;
+    S.cell = cell;
     if (codec_init(&S.cd[0], s[0], s[1], s[2], s[3])) { solver_free(&S); return 1; }
     S.n = S.cd[0].size;
     if (sides == 2) {
@@ -667,6 +696,7 @@ static int solve_pair(const int *s, int sides, const Ref *table, u8 *state, u8 *
         S.n += S.cd[1].size;
     }
     S.nwords = (S.n + 4095) >> 12;
+    huge_pages(cell, sizeof(Cell) * (size_t)S.n);
     first_pass(&S);
     if (!S.error) propagate(&S);
     if (!S.error) {
@@ -677,13 +707,13 @@ static int solve_pair(const int *s, int sides, const Ref *table, u8 *state, u8 *
             memset(out, 0, (size_t)((size + 3) / 4));
             i64 by[4] = {0, 0, 0, 0};
             for (i64 i = 0; i < size; i++) {
-                u8 st = state[lo + i];
+                u8 st = cell[lo + i].s;
                 int v = st & 3;
                 if (v == V_UNKNOWN) v = V_DRAW;
-                if (v == V_DRAW) dist[lo + i] = 0;
+                if (v == V_DRAW) cell[lo + i].d = 0;
                 by[v]++;
                 out[i >> 2] |= (u8)(v << ((i & 3) * 2));
-                state[lo + i] = (v == V_LOSS && !(st & JUMPED)) ? dist[lo + i] : 0;
+                cell[lo + i].s = (v == V_LOSS && !(st & JUMPED)) ? cell[lo + i].d : 0;
             }
             i64 valid = count_positions(&S.cd[k]);
             cnt[0] = by[V_WIN];

@@ -29,6 +29,10 @@ cdef extern from "egdb.h":
         Ref ref
         i64 size
 
+    ctypedef struct Cell:
+        u8 s
+        u8 d
+
     ctypedef struct Check:
         i64 positions, bad_values, bad_distances
         i64 counts[4]
@@ -41,8 +45,7 @@ cdef extern from "egdb.h":
     int codec_init(Codec *cd, int a, int c, int b, int d)
     void codec_free(Codec *cd)
     i64 count_positions(const Codec *cd) nogil
-    int solve_pair(const int *s, int sides, const Ref *table, u8 *state, u8 *dist, u8 **packed,
-                   i64 *counts) nogil
+    int solve_pair(const int *s, int sides, const Ref *table, Cell *cell, u8 **packed, i64 *counts) nogil
     void check_range(const Codec *cd, const Ref *own, const Ref *table, i64 lo, i64 hi, Check *out) nogil
     int full_range(const Codec *cd, const Ref *table, i64 lo, i64 hi, u8 *out) nogil
 
@@ -102,7 +105,9 @@ def solve(Tables tables, tuple s, tuple partner):
     """Solve ``s`` with its colour-swapped partner (the same slice for a symmetric one).
 
     Returns, per slice (``s`` first): (packed values, full distances, distances kept on disk,
-    (wins, losses, draws, positions)). Every capture and crowning must lead into ``tables``.
+    (wins, losses, draws, positions)). The distances are views of one array of byte pairs
+    (kept, full), 2 bytes an index, the solver's working memory. Every capture and crowning
+    must lead into ``tables``.
     """
     cdef int sides = 1 if s == partner else 2
     cdef int sig[4]
@@ -115,12 +120,10 @@ def solve(Tables tables, tuple s, tuple partner):
     codec_free(&c0)
     codec_free(&c1)
     n = sum(sizes)
-    state = np.empty(n, dtype=np.uint8)
-    dist = np.empty(n, dtype=np.uint8)
+    work = np.empty(2 * n, dtype=np.uint8)
     packed = [np.empty((size + 3) // 4, dtype=np.uint8) for size in sizes]
     counts = np.zeros(8, dtype=np.int64)
-    cdef u8[::1] st = state
-    cdef u8[::1] di = dist
+    cdef u8[::1] w = work
     cdef u8[::1] p0 = packed[0]
     cdef u8[::1] p1 = packed[len(packed) - 1]
     cdef i64[::1] cn = counts
@@ -129,13 +132,15 @@ def solve(Tables tables, tuple s, tuple partner):
     outs[1] = &p1[0]
     cdef int err
     with nogil:
-        err = solve_pair(sig, sides, tables.refs, &st[0], &di[0], outs, &cn[0])
+        err = solve_pair(sig, sides, tables.refs, <Cell *>&w[0], outs, &cn[0])
     if err:
         raise KernelError(f"solving {s}: {_ERRORS.get(err, err)}")
+    kept, full = work[0::2], work[1::2]
     out = []
     lo = 0
     for k, size in enumerate(sizes):
-        out.append((packed[k], dist[lo:lo + size], state[lo:lo + size], tuple(int(x) for x in counts[4 * k:4 * k + 4])))
+        out.append((packed[k], full[lo:lo + size], kept[lo:lo + size],
+                    tuple(int(x) for x in counts[4 * k:4 * k + 4])))
         lo += size
     return out
 

@@ -56,9 +56,9 @@ def key(s: tuple[int, int, int, int]) -> str:
     return "_".join(str(x) for x in s)
 
 
-def _section(data: bytes, block_bytes: int, compressor: zstandard.ZstdCompressor) -> Iterator[bytes]:
-    """The section of one array: offsets, then each block compressed."""
-    blocks = [compressor.compress(data[lo:lo + block_bytes]) for lo in range(0, len(data), block_bytes)]
+def _section(array: U8, block: int, compressor: zstandard.ZstdCompressor) -> Iterator[bytes]:
+    """The section of one array (strided views too): offsets, then each block compressed."""
+    blocks = [compressor.compress(array[lo:lo + block].tobytes()) for lo in range(0, len(array), block)]
     offsets = np.zeros(len(blocks) + 1, dtype="<u8")
     np.cumsum([len(b) for b in blocks], out=offsets[1:])
     offsets += offsets.nbytes
@@ -72,9 +72,9 @@ def write_part(path: Path, values: U8, distances: U8, level: int = LEVEL) -> dic
     partial = path.with_suffix(path.suffix + ".tmp")
     lengths = {}
     with partial.open("wb") as out:
-        for name, array, block_bytes in (("values", values, BLOCK // 4), ("distances", distances, BLOCK)):
+        for name, array, block in (("values", values, BLOCK // 4), ("distances", distances, BLOCK)):
             written = 0
-            for chunk in _section(memoryview(np.ascontiguousarray(array)).cast("B"), block_bytes, compressor):
+            for chunk in _section(array, block, compressor):
                 out.write(chunk)
                 written += len(chunk)
             lengths[name] = written

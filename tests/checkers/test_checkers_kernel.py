@@ -1,0 +1,171 @@
+"""The compiled database kernel: the NumPy builder's bytes, the block file, and a check that catches errors.
+
+The kernel (``engines/checkers/egdb.h``) is built by the set-up (``setup.py``); these tests
+are skipped where it is not. The six-piece database is built with it, so whatever it does
+on 2-5 pieces here it does on six: the same solver, the same file format (a 4-piece block
+file below), the same check.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from adjudicator.checkers.board import Position
+from engines.checkers import compiled
+from engines.checkers.build import Solved, build, unpack_at
+from engines.checkers.database import EndgameDatabase, available_pieces, build_database, load_into, save_stored
+from engines.checkers.index import (
+    CHINOOK_POSITIONS,
+    Codec,
+    one_sided_positions,
+    pairs,
+    positions_in_slice,
+    slice_size,
+    slices,
+)
+from engines.checkers.store import BlockFile, key
+
+pytestmark = pytest.mark.skipif(not compiled.COMPILED, reason="the compiled checkers kernel is not built here")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def small() -> Solved:
+    """Up to 4 pieces, solved by the NumPy builder (a few seconds)."""
+    return build(4)
+
+
+def test_the_kernel_solves_every_slice_up_to_four_pieces_to_the_numpy_builders_bytes(small: Solved) -> None:
+    solved = Solved()
+    for pieces in (2, 3, 4):
+        compiled.build_count(solved, pieces, workers=2 if pieces == 4 else 1)
+    assert set(solved.values) == set(small.values)
+    for s in small.values:
+        assert np.array_equal(solved.values[s], small.values[s]), s
+        assert np.array_equal(solved.distances[s], small.distances[s]), s
+
+
+def test_five_piece_pairs_solved_by_the_kernel_are_the_five_piece_file(checkers_db_folder: Path) -> None:
+    """Pairs of each kind (kings only, men, crownings into 5 pieces) against the file the set-up built."""
+    if available_pieces(checkers_db_folder) < 5:
+        pytest.skip("the 5-piece database is not built here")
+    solved = Solved()
+    load_into(solved, checkers_db_folder, 5)
+    chosen = [((0, 2, 0, 3), (0, 3, 0, 2)), ((1, 0, 1, 3), (1, 3, 1, 0)), ((1, 1, 2, 1), (2, 1, 1, 1)),
+              ((2, 0, 3, 0), (3, 0, 2, 0))]
+    tables = compiled._tables(solved)
+    for s, t in chosen:
+        out = compiled.kernel.solve(tables, s, t)  # type: ignore[union-attr]
+        for x, (values, full, _, _) in zip((s, t), out, strict=True):
+            assert np.array_equal(values, solved.values[x]), x
+            assert np.array_equal(full, solved.distances[x]), x
+
+
+def test_the_positions_of_every_slice_are_chinooks_count() -> None:
+    """Per slice: the builder's count of its positions (indices whose men do not overlap) against a formula;
+    per number of pieces, with the one-sided positions, the figure the Chinook team published."""
+    for pieces in range(2, 7):
+        found = 0
+        for s in slices(pieces):
+            counted = compiled.kernel.positions(s)  # type: ignore[union-attr]
+            assert counted == positions_in_slice(s), s
+            found += counted
+        assert found + one_sided_positions(pieces) == CHINOOK_POSITIONS[pieces], pieces
+
+
+@pytest.fixture(scope="module")
+def stored(tmp_path_factory: pytest.TempPathFactory, small: Solved) -> Path:
+    """Four pieces built as the six-piece database is: slice by slice into a block file."""
+    folder = tmp_path_factory.mktemp("stored4")
+    build_database(folder, 3)
+    lower = Solved()
+    load_into(lower, folder, 3)
+    figures = compiled.build_six(folder, lower, workers=2, pieces=4)
+    save_stored(folder, 4, figures, 0.0)
+    return folder
+
+
+def test_the_block_file_holds_the_values_and_the_distances_of_lost_quiet_positions(
+    stored: Path, small: Solved
+) -> None:
+    store = BlockFile(stored / "wld-4.egdb")
+    for s in slices(4):
+        values, kept = store.arrays(key(s))
+        assert np.array_equal(values, small.values[s]), s
+        idx = np.arange(slice_size(s))
+        rm, rk, wm, wk, valid = Codec(s).unrank(idx)
+        from engines.checkers.moves import has_capture
+
+        quiet_loss = valid & ~has_capture(rm, rk, wm, wk) & (unpack_at(small.values[s], idx) == 2)
+        assert np.array_equal(kept[quiet_loss], small.distances[s][quiet_loss]), s
+        assert not kept[~quiet_loss].any(), s
+        entry = store.slices[key(s)]
+        assert entry["positions"] == positions_in_slice(s)
+        assert entry["wins"] + entry["losses"] + entry["draws"] == entry["positions"]
+
+
+def test_probes_of_the_block_file_follow_every_distance_not_kept(stored: Path, checkers_db: EndgameDatabase) -> None:
+    db = EndgameDatabase.open(stored)
+    assert db.max_pieces == 4 and db.store(4) is not None
+    rng = np.random.default_rng(25)
+    checked = 0
+    for s in slices(4):
+        codec = Codec(s)
+        rm, rk, wm, wk, valid = codec.unrank(rng.integers(0, codec.size, 200))
+        for i in np.nonzero(valid)[0]:
+            red, white, kings = int(rm[i] | rk[i]), int(wm[i] | wk[i]), int(rk[i] | wk[i])
+            position = Position(red, white, kings, bool(i % 2))
+            if not position.red_to_move:  # the same position, White to move (rotated)
+                from engines.checkers.index import flip_one
+
+                position = Position(flip_one(white), flip_one(red), flip_one(kings), False)
+            assert db.probe(position) == checkers_db.probe(position), position.fen()
+            checked += 1
+    assert checked > 3000
+
+
+def test_the_check_of_the_block_file_finds_every_position_consistent(stored: Path, small: Solved) -> None:
+    lower = Solved()
+    load_into(lower, stored, 3)
+    report = compiled.check_six(stored, lower, workers=2, pieces=4)
+    assert report.is_consistent, report.examples
+    assert report.positions == sum(positions_in_slice(s) for s in slices(4))
+    assert all(c["positions"] == positions_in_slice(tuple(int(x) for x in k.split("_")))  # type: ignore[arg-type]
+               for k, c in report.counts.items())
+
+
+def test_the_check_finds_a_wrong_value_and_a_wrong_distance(small: Solved) -> None:
+    broken = Solved({s: v.copy() for s, v in small.values.items()}, {s: d.copy() for s, d in small.distances.items()})
+    s = (1, 1, 1, 1)
+    idx = np.arange(slice_size(s))
+    values = unpack_at(broken.values[s], idx)
+    won = int(np.nonzero(values == 1)[0][0])  # a won position made drawn
+    broken.values[s][won >> 2] |= np.uint8(3 << ((won & 3) * 2))
+    lost = int(np.nonzero((values == 2) & (broken.distances[s] > 2))[0][0])  # a loss one ply longer
+    broken.distances[s][lost] += 1
+    report = compiled.check_solved(broken, 4)
+    assert report.bad_values >= 1 and report.bad_distances >= 1
+    assert f"slice {s} index {won}" in report.examples
+
+
+def test_every_pair_of_six_pieces_waits_only_for_slices_with_one_man_less() -> None:
+    """The order the build relies on: a crowning leads into a 6-piece slice with fewer men."""
+    for s, t in pairs(6):
+        for x in (s, t):
+            target = compiled.crown_target(x)
+            if target is not None:
+                assert sum(target) == 6 and target[0] + target[2] == x[0] + x[2] - 1
+
+
+def test_the_command_refuses_seven_pieces_with_an_error_naming_the_field(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "adjudicator", "build-db", "--pieces", "7", "--folder",
+                           str(tmp_path)], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 2
+    error = json.loads(done.stdout)["error"]
+    assert error["field"] == "pieces"
