@@ -1,0 +1,212 @@
+"""Depth-first proof-number search (df-pn) for American checkers, with the endgame database at its leaves.
+
+One search answers one yes/no question: **can the attacker force a win?** A win is
+proven when the attacker has a strategy whose every line ends in a database win or a
+position where the defender cannot move (ACF: a player who cannot move has lost). It
+is *disproven* when the defender has a strategy whose every line ends in a database
+draw or loss for the attacker, or comes back to a position already on the line: a
+repetition is never a win for the attacker, since a game that goes round for ever is
+not won (the database counts such play as a draw in the same way).
+
+Repetitions and the transposition table (the graph-history interaction): a proven win
+holds whatever the path to it, and is stored. A disproof that leans on a repetition
+of a position *above* the node (still on the search path) holds only for that path;
+it is kept for the current visit but never stored. Each disproof carries the depth
+of the highest ancestor it leans on (``low``); it is stored when ``low`` is not
+above the node itself, and the root's disproof is a fact only when it leans on
+nothing above the root. A line longer than ``max_depth`` plies is treated like such
+a repetition (a disproof resting on it proves nothing), so the depth cap can cost a
+proof but never give a wrong one.
+
+The search is deterministic for a given node budget (no clock decides what it sees).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from adjudicator.checkers.board import Move, Position
+from engines.checkers.database import EndgameDatabase
+
+INF = 1 << 40
+FREE = 1 << 30
+"""``low`` of a result that leans on no position on the path."""
+Key = tuple[int, int, int, bool]
+Value = Literal["win", "loss", "draw"]
+Reason = Literal["budget", "depth"]
+
+
+class BudgetExhausted(Exception):
+    """The node budget ran out in the middle of a proof search."""
+
+
+@dataclass
+class WinSearch:
+    """Df-pn on the question "can ``attacker`` (True: Red) force a win?"."""
+
+    database: EndgameDatabase | None
+    attacker: bool
+    max_depth: int = 240
+    nodes: int = 0
+    limit: int = 0
+    depth_capped: bool = False
+    stopped: Reason | None = None
+    """Why the last :meth:`solve` settled nothing."""
+    proven: dict[Key, int] = field(default_factory=dict)
+    """Positions proven won for the attacker, with plies to the end under the proof's strategy."""
+    disproven: set[Key] = field(default_factory=set)
+    """Positions disproven for the attacker whatever the path (facts)."""
+    estimates: dict[Key, tuple[int, int]] = field(default_factory=dict)
+    """Proof and disproof numbers of positions neither proven nor disproven yet."""
+    refutation: dict[Key, Move] = field(default_factory=dict)
+    """For display only: the defender's move that held the attacker, the last time a disproof was found."""
+    _path: dict[Key, int] = field(default_factory=dict)
+
+    def solve(self, root: Position, extra_nodes: int) -> bool | None:
+        """True (proven win), False (disproven), None (not settled within ``extra_nodes`` more nodes)."""
+        self.limit = self.nodes + extra_nodes
+        key = root.key
+        if key in self.proven:
+            return True
+        if key in self.disproven:
+            return False
+        leaf = self._leaf(root)
+        if leaf is not None:
+            return leaf[0] == 0
+        if not root.legal_moves():
+            return root.red_to_move != self.attacker
+        self.depth_capped = False
+        self.stopped = None
+        try:
+            pn, dn, low, _ = self._mid(root, INF - 1, INF - 1, 0)
+        except BudgetExhausted:
+            self.stopped = "budget"
+            return None
+        finally:
+            self._path.clear()
+        if pn == 0:
+            return True
+        if dn == 0 and low >= 0:
+            return False
+        self.stopped = "depth"
+        return None
+
+    def _leaf(self, position: Position) -> tuple[int, int, int] | None:
+        """(pn, dn, plies) of a position settled without search: no move, or in the database."""
+        db = self.database
+        if db is not None and position.piece_count <= db.max_pieces:
+            probe = db.probe(position)
+            if probe is not None:
+                attacker_wins = probe.is_win if position.red_to_move == self.attacker else probe.is_loss
+                return (0, INF, probe.plies) if attacker_wins else (INF, 0, 0)
+        if not position.mover:
+            return (INF, 0, 0) if position.red_to_move == self.attacker else (0, INF, 0)
+        return None
+
+    def _initial(self, child: Position, depth: int) -> list[int]:
+        """[pn, dn, low] of a child before it is searched."""
+        key = child.key
+        ancestor = self._path.get(key)
+        if ancestor is not None:
+            return [INF, 0, ancestor]  # a repetition: not a win, for this path only
+        if key in self.proven:
+            return [0, INF, FREE]
+        if key in self.disproven:
+            return [INF, 0, FREE]
+        estimate = self.estimates.get(key)
+        if estimate is not None:
+            return [estimate[0], estimate[1], FREE]
+        leaf = self._leaf(child)
+        if leaf is not None:
+            if leaf[0] == 0:
+                self.proven[key] = leaf[2]
+            return [leaf[0], leaf[1], FREE]
+        if depth > self.max_depth:
+            self.depth_capped = True
+            return [INF, 0, -1]  # too deep: a disproof through here proves nothing
+        moves = child.count_moves()
+        if moves == 0:
+            # the side to move cannot move: it has lost
+            if child.red_to_move == self.attacker:
+                return [INF, 0, FREE]
+            self.proven[key] = 0
+            return [0, INF, FREE]
+        # df-pn+ style start: the more moves the side to move has, the harder to beat it
+        return [1, moves, FREE] if child.red_to_move == self.attacker else [moves, 1, FREE]
+
+    def _mid(self, position: Position, th_pn: int, th_dn: int, depth: int) -> tuple[int, int, int, list[Key]]:
+        """Search below ``position`` until its numbers pass the thresholds.
+
+        Returns (pn, dn, low, pending): ``pending`` lists the positions of a path-dependent
+        disproof (this one and those below it that it rests on); they become facts with it.
+        """
+        self.nodes += 1
+        if self.nodes > self.limit:
+            raise BudgetExhausted
+        key = position.key
+        is_or = position.red_to_move == self.attacker
+        moves = position.legal_moves()
+        children = [position.push(m) for m in moves]
+        values = [self._initial(c, depth + 1) for c in children]
+        pendings: list[list[Key]] = [[] for _ in children]
+        self._path[key] = depth
+        try:
+            while True:
+                pn, dn, low, best, second = _combine(values, is_or)
+                if pn == 0 or dn == 0 or pn >= th_pn or dn >= th_dn:
+                    break
+                child = values[best]
+                if is_or:
+                    c_pn, c_dn = min(th_pn, second + 1), _cap(th_dn - dn + child[1])
+                else:
+                    c_pn, c_dn = _cap(th_pn - pn + child[0]), min(th_dn, second + 1)
+                c_pn, c_dn, c_low, pendings[best] = self._mid(children[best], c_pn, c_dn, depth + 1)
+                values[best] = [c_pn, c_dn, c_low]
+        finally:
+            del self._path[key]
+        pending: list[Key] = []
+        if pn == 0:
+            plies = [self.proven.get(c.key, 0) for c, v in zip(children, values, strict=True) if v[0] == 0]
+            self.proven[key] = 1 + (min(plies) if is_or else max(plies))
+            self.estimates.pop(key, None)
+        elif dn == 0:
+            if not is_or:
+                self.refutation[key] = moves[best]
+            for i in range(len(values)) if is_or else (best,):
+                pending.extend(pendings[i])
+            if low >= depth:
+                # the disproof rests on nothing above this node: it and all it rests on are facts
+                self.disproven.add(key)
+                self.disproven.update(pending)
+                for k in pending:
+                    self.estimates.pop(k, None)
+                self.estimates.pop(key, None)
+                return pn, dn, FREE, []
+            pending.append(key)
+        else:
+            self.estimates[key] = (pn, dn)
+        return pn, dn, low, pending
+
+
+def _cap(x: int) -> int:
+    return INF if x >= INF else x
+
+
+def _combine(values: list[list[int]], is_or: bool) -> tuple[int, int, int, int, int]:
+    """(pn, dn, low, best child, second-best number) of a node from its children's numbers."""
+    if is_or:
+        order = sorted(range(len(values)), key=lambda i: values[i][0])
+        best = order[0]
+        pn = values[best][0]
+        dn = _cap(sum(v[1] for v in values))
+        low = min(v[2] for v in values) if dn == 0 else FREE
+        second = values[order[1]][0] if len(order) > 1 else INF
+        return pn, dn, low, best, second
+    order = sorted(range(len(values)), key=lambda i: (values[i][1], -values[i][2]))
+    best = order[0]
+    dn = values[best][1]
+    pn = _cap(sum(v[0] for v in values))
+    low = values[best][2] if dn == 0 else FREE
+    second = values[order[1]][1] if len(order) > 1 else INF
+    return pn, dn, low, best, second
