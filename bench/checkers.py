@@ -6,6 +6,10 @@
                                          # proofs with <= 4 and with <= 5 pieces at the leaves
     python3 bench/checkers.py --proofs   # the proof search on the 5-piece forced-jump set and the published set
     python3 bench/checkers.py --proofs --database DIR [--database5 DIR5]   # ... with databases already built
+    python3 bench/checkers.py --six [--workers 2] [--six-folder DIR]
+                                         # build the 6-piece database (the compiled kernel; about 15 min on
+                                         # 2 cores), check every position, then the proofs with 6 at the leaves
+    python3 bench/checkers.py --six --six-folder DIR --no-build   # the same with the 6-piece file already in DIR
 
 The proofs run at the ACF ruleset's budget (config.toml [rulesets.acf.adjudication] proof_nodes)
 unless --budget says otherwise. Figures are wall-clock on whatever else the machine is doing,
@@ -15,6 +19,7 @@ so CPU seconds (the build's worker processes included) and the load average are 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import shutil
@@ -33,7 +38,16 @@ from adjudicator.checkers.board import START, Position, perft, perft_by_layers  
 from adjudicator.checkers.pdn import read_game, split_games  # noqa: E402
 from adjudicator.checkers.replay import replay_checkers  # noqa: E402
 from adjudicator.rulesets import RulesetBook  # noqa: E402
-from engines.checkers.database import EndgameDatabase, available_pieces, build_database  # noqa: E402
+from engines.checkers import compiled  # noqa: E402
+from engines.checkers.build import Solved  # noqa: E402
+from engines.checkers.database import (  # noqa: E402
+    EndgameDatabase,
+    available_pieces,
+    build_database,
+    load_into,
+    read_manifest,
+)
+from engines.checkers.index import CHINOOK_POSITIONS, one_sided_positions, positions_in_slice, slices  # noqa: E402
 from engines.checkers.proof import prove  # noqa: E402
 from engines.checkers.published import PUBLISHED  # noqa: E402
 from engines.checkers.search import Searcher  # noqa: E402
@@ -223,12 +237,14 @@ def _proof_rates(title: str, items: list[tuple[Position, str, str]], db: Endgame
     """Prove every position; print the rate, wrong results, time and nodes; return how many were proven."""
     proven = wrong = nodes = in_db = 0
     seconds = 0.0
+    each: list[float] = []
     cpu = time.process_time()
     per_value: dict[str, list[int]] = {}
     for position, expected, name in items:
         proof = prove(position, db, budget)
         nodes += proof.nodes
         seconds += proof.seconds
+        each.append(proof.seconds)
         in_db += proof.settled == ("in the endgame database",)
         counts = per_value.setdefault(expected, [0, 0])
         counts[1] += 1
@@ -240,32 +256,106 @@ def _proof_rates(title: str, items: list[tuple[Position, str, str]], db: Endgame
             print(f"    {name}: expected {expected}, {proof.value or 'not proven (' + str(proof.reason) + ')'}, "
                   f"{proof.nodes:,} nodes, {proof.seconds:.1f} s, proof size {proof.size}", flush=True)
     rates = ", ".join(f"{v} {c[0]}/{c[1]}" for v, c in sorted(per_value.items()))
+    each.sort()
     print(f"  {title}, database <= {db.max_pieces} pieces: {proven}/{len(items)} proven ({rates}; {in_db} straight "
-          f"from the database), {wrong} wrong; {seconds / len(items):.2f} s wall, "
+          f"from the database), {wrong} wrong, {len(items) - proven} deferred; {seconds / len(items):.2f} s wall a "
+          f"position (median {each[len(each) // 2]:.2f} s, max {each[-1]:.2f} s), "
           f"{(time.process_time() - cpu) / len(items):.2f} s CPU and {nodes / len(items):,.0f} nodes a position "
           f"(load average {os.getloadavg()[0]:.1f})", flush=True)
     return proven
 
 
-def bench_proofs(folder: Path, budget: int, five: Path | None) -> None:
+def bench_proofs(folder: Path, budget: int, five: Path | None, six: EndgameDatabase | None = None) -> None:
     """Proof rate, time and nodes on both sets at the default budget, with <= 4 pieces at the leaves and, where
-    the 5-piece database is built, with <= 5; wrong results counted against the known values."""
+    the 5-piece (or 6-piece) database is built, with <= 5 (<= 6); wrong results counted against the known values."""
     dbs = [EndgameDatabase.open(folder, max_pieces=4)]
     if five is not None and available_pieces(five) >= 5:
         started = time.perf_counter()
-        db5 = EndgameDatabase.open(five)
+        db5 = EndgameDatabase.open(five, max_pieces=5)
         db5.probe(Position.from_fen("B:WK14,K23:BK1,K32,K5"))  # loads the 5-piece file
         print(f"5-piece database loaded in {time.perf_counter() - started:.1f} s")
         dbs.append(db5)
+    if six is not None:
+        dbs.append(six)
     print(f"proof search, budget {budget:,} positions (load average {os.getloadavg()[0]:.1f})")
     known = [(k.position, k.value, "forced jump") for k in forced_jump_set(dbs[0], per_value=200, seed=14)]
     published = [(Position.from_fen(fen), result, name) for name, fen, result, _ in PUBLISHED]
     for db in dbs:
         _proof_rates("5-piece forced-jump set", known, db, budget, False)
     rates = [_proof_rates("published positions", published, db, budget, True) for db in dbs]
-    if len(rates) == 2:
-        print(f"  published positions proven: {rates[0]}/{len(published)} with <= 4 pieces at the leaves, "
-              f"{rates[1]}/{len(published)} with <= 5")
+    print("  published positions proven: " + ", ".join(
+        f"{r}/{len(published)} with <= {db.max_pieces} pieces at the leaves" for r, db in zip(rates, dbs, strict=True)))
+
+
+def bench_six(folder: Path, workers: int, build: bool) -> EndgameDatabase:
+    """Build the 6-piece database in ``folder`` (the 5-piece one copied from the data folder, or built), print the
+    figures, the counts per slice against Chinook's table, and check every position against its successors."""
+    if not compiled.COMPILED:
+        raise SystemExit("the compiled checkers kernel is not built here (pip install -e . with a C compiler)")
+    folder.mkdir(parents=True, exist_ok=True)
+    data = ROOT / "data" / "checkers-db"
+    if available_pieces(folder) < 5:
+        if available_pieces(data) >= 5:
+            for name in ("wld-2.npz", "wld-3.npz", "wld-4.npz", "wld-5.npz", "manifest.json"):
+                shutil.copyfile(data / name, folder / name)
+        else:
+            build_database(folder, 5, workers=workers)
+    if build:  # a fresh build: the 6-piece file of an earlier run is dropped first
+        (folder / "wld-6.egdb").unlink(missing_ok=True)
+        manifest = read_manifest(folder)
+        if manifest.get("pieces", {}).pop("6", None) is not None:
+            (folder / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True))
+        load_before = os.getloadavg()
+        with MemorySampler() as memory:
+            started = time.perf_counter()
+            cpu = _cpu_seconds()
+            manifest = build_database(folder, 6, lambda m: print("   ", m, flush=True), rebuild=False, workers=workers)
+            seconds = time.perf_counter() - started
+            cpu_seconds = _cpu_seconds() - cpu
+        entry = manifest["pieces"]["6"]
+        print(f"database 6 pieces ({workers} worker{'s' if workers > 1 else ''}): built in {seconds / 60:.1f} min "
+              f"wall, "
+              f"{cpu_seconds / 60:.1f} min CPU (all processes; target <= 15 min on 2 cores); peak memory "
+              f"{memory.peak_pss_mb:,.0f} MB all processes together (PSS), {memory.peak_rss_mb:,.0f} MB summing "
+              f"their RSS (target <= 4 GB); load average {load_before[0]:.1f} before, {memory.mean_load:.1f} during, "
+              f"{os.getloadavg()[0]:.1f} after", flush=True)
+    entry = read_manifest(folder)["pieces"]["6"]
+    size = int(entry["bytes"])
+    print(f"on disk: {size / 1e6:,.0f} MB for 6 pieces (target <= 1 GB): win/loss/draw "
+          f"{int(entry['wld_bytes']) / 1e6:,.0f} MB "
+          f"({int(entry['wld_bytes']) * 8 / int(entry['positions']):.2f} bits a position), distances of lost quiet "
+          f"positions {int(entry['distance_bytes']) / 1e6:,.0f} MB; whole folder "
+          f"{sum(f.stat().st_size for f in folder.iterdir() if f.is_file()) / 1e6:,.0f} MB")
+    counts = entry["counts"]
+    print("counts per slice (Red to move; positions: the builder's count, formula: counted by formula):")
+    total = {"wins": 0, "losses": 0, "draws": 0, "positions": 0}
+    mismatches = 0
+    for s in slices(6):
+        k = "_".join(str(x) for x in s)
+        c = counts[k]
+        formula = positions_in_slice(s)
+        mismatches += c["positions"] != formula or c["wins"] + c["losses"] + c["draws"] != c["positions"]
+        for f in total:
+            total[f] += c[f]
+        print(f"    {k}: {c['positions']:>12,} positions (formula {formula:,}), {c['wins']:,} wins, "
+              f"{c['losses']:,} losses, {c['draws']:,} draws")
+    one_sided = one_sided_positions(6)
+    chinook = CHINOOK_POSITIONS[6]
+    print(f"  6 pieces: {total['positions']:,} positions with both sides, + {one_sided:,} one-sided = "
+          f"{total['positions'] + one_sided:,}; Chinook's table: {chinook:,} "
+          f"({'equal' if total['positions'] + one_sided == chinook else 'DIFFERENT'}); {mismatches} slices off the "
+          f"formula; {total['wins']:,} wins, {total['losses']:,} losses, {total['draws']:,} draws")
+    lower = Solved()
+    load_into(lower, folder, 5)
+    started = time.perf_counter()
+    cpu = _cpu_seconds()
+    with MemorySampler() as memory:
+        report = compiled.check_six(folder, lower, workers=workers)
+    print(f"successor check of every 6-piece position: {report.positions:,} positions, {report.bad_values} wrong "
+          f"values, {report.bad_distances} wrong distances ({report.examples[:3]}); "
+          f"{(time.perf_counter() - started) / 60:.1f} min wall, {(_cpu_seconds() - cpu) / 60:.1f} min CPU, peak "
+          f"{memory.peak_pss_mb:,.0f} MB (PSS)", flush=True)
+    return EndgameDatabase.open(folder)
 
 
 def _default_budget() -> int:
@@ -286,9 +376,18 @@ def main() -> None:
     parser.add_argument("--database", type=Path, help="a <= 4-piece database folder already built (with --proofs)")
     parser.add_argument("--database5", type=Path, help="a folder with the 5-piece database built (with --proofs)")
     parser.add_argument("--budget", type=int, help="proof budget (default: the ACF ruleset's)")
+    parser.add_argument("--six", action="store_true", help="the 6-piece database: build, check, proofs")
+    parser.add_argument("--six-folder", type=Path, help="where the 6-piece database is built (kept; default: scratch)")
+    parser.add_argument("--no-build", action="store_true", help="with --six: the 6-piece file is already built")
     args = parser.parse_args()
     budget = args.budget or _default_budget()
     print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    if args.six:
+        folder = args.six_folder or Path(tempfile.mkdtemp(prefix="checkers-db6-"))
+        db6 = bench_six(folder, args.workers, not args.no_build)
+        bench_proofs(ROOT / "data" / "checkers-db" if available_pieces(ROOT / "data" / "checkers-db") >= 4 else folder,
+                     budget, None, db6)
+        return
     if args.proofs:
         bench_proofs(args.database or ROOT / "data" / "checkers-db", budget, args.database5)
         return

@@ -35,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 import zstandard
 
-from engines.checkers.build import Solved, Solution
+from engines.checkers.build import Solution, Solved
 from engines.checkers.index import Slice, pairs, slice_size, slices
 from engines.checkers.store import BlockFile, assemble, key, write_part
 
@@ -186,7 +186,7 @@ def _load_full(path: Path, s: Slice) -> tuple[U8, U8]:
     packed = (size + 3) // 4
     raw = huge_array(packed + size)
     with path.open("rb") as handle, zstandard.ZstdDecompressor().stream_reader(handle) as source:
-        view = memoryview(raw)
+        view = memoryview(raw.data)
         at = 0
         while at < len(raw):
             got = source.readinto(view[at:at + (1 << 22)])
@@ -260,11 +260,11 @@ def build_six(folder: Path, lower: Solved, log: Log | None = None, workers: int 
             for k, entry in done["slices"].items():
                 result.slices[k] = entry
             result.cpu += done["cpu"]
-            s, t = (tuple(x) for x in done["job"])
+            s, t = _slice(done["job"][0]), _slice(done["job"][1])
             if log is not None:
                 log(f"  {s} / {t}: {sum(e['size'] for e in done['slices'].values()):,} indices, "
                     f"{done['cpu']:.1f} s CPU")
-            for x in needs[(s, t)]:  # type: ignore[index]
+            for x in needs[(s, t)]:
                 users[x] -= 1
                 if users[x] == 0:
                     _scratch(work, x).unlink(missing_ok=True)
@@ -311,7 +311,7 @@ def _schedule(jobs: list[tuple[Slice, Slice]], needs: dict[tuple[Slice, Slice], 
             running -= 1
             if not ok:
                 raise done
-            solved |= {tuple(done["job"][0]), tuple(done["job"][1])}  # type: ignore[arg-type]
+            solved |= {_slice(done["job"][0]), _slice(done["job"][1])}
             yield done
     except BaseException:
         pool.terminate()
@@ -395,6 +395,10 @@ def _check_pair(job: tuple[Slice, Slice]) -> tuple[tuple[Slice, Slice], list[Any
     sides = [job[0]] if job[0] == job[1] else list(job)
     results = [_kernel().check(tables, x, 0, slice_size(x)) for x in sides]
     return job, results, time.process_time() - started
+
+
+def _slice(x: list[int]) -> Slice:
+    return (x[0], x[1], x[2], x[3])
 
 
 def _partner(s: Slice) -> Slice:

@@ -94,7 +94,7 @@ def prove(
         if probe is not None:
             value = _value(probe)
             line = tuple(database.line(position)) if not probe.is_draw else ()
-            leaf = Leaf(0, position, value, probe.plies)
+            leaf: Leaf | None = Leaf(0, position, value, probe.plies)
             return Proof(value, line, 1, 0, time.perf_counter() - started, None, ("in the endgame database",), leaf,
                          probe.plies if value != "draw" else None)
     first = mover if evaluate(position) >= 0 else not mover

@@ -149,7 +149,7 @@ class BlockFile:
         inflater = getattr(self._decompressor, "d", None)
         if inflater is None:
             inflater = self._decompressor.d = zstandard.ZstdDecompressor()
-        return inflater  # type: ignore[no-any-return]
+        return inflater
 
     def _raw_block(self, k: str, section: str, b: int) -> bytes:
         entry = self.slices[k]

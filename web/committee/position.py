@@ -57,4 +57,5 @@ def recommended_line(game: str, fen: str | None, recommendation: Mapping[str, An
     found_line = checkers_line(evidence, start)
     if found_line is None:
         return None
-    return replace(found_line, title="Recommended line"), Presentation(game="checkers", position_fen=found_line.start_fen)
+    presentation = Presentation(game="checkers", position_fen=found_line.start_fen)
+    return replace(found_line, title="Recommended line"), presentation
