@@ -26,7 +26,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from adjudicator.checkers.board import Move, Position
+from adjudicator.checkers.board import Position
+from engines.checkers.compiled import kernel
 from engines.checkers.database import EndgameDatabase
 
 INF = 1 << 40
@@ -59,8 +60,15 @@ class WinSearch:
     """Positions disproven for the attacker whatever the path (facts)."""
     estimates: dict[Key, tuple[int, int]] = field(default_factory=dict)
     """Proof and disproof numbers of positions neither proven nor disproven yet."""
-    refutation: dict[Key, Move] = field(default_factory=dict)
-    """For display only: the defender's move that held the attacker, the last time a disproof was found."""
+    refutation: dict[Key, Position] = field(default_factory=dict)
+    """For display only: the position the defender's move that held the attacker led to, the last time a
+    disproof was found."""
+    epsilon: float = 0.25
+    """The 1+epsilon threshold: a child is searched until its number passes the second best's by this share."""
+    heuristic: bool = True
+    """Start numbers from the distance to the database and the material (else from the number of moves only)."""
+    exchanges_first: bool = True
+    """Moves after which the opponent must jump (exchanges, shots) are tried first: they reach the database soonest."""
     _path: dict[Key, int] = field(default_factory=dict)
 
     def solve(self, root: Position, extra_nodes: int) -> bool | None:
@@ -104,8 +112,8 @@ class WinSearch:
             return (INF, 0, 0) if position.red_to_move == self.attacker else (0, INF, 0)
         return None
 
-    def _initial(self, child: Position, depth: int) -> list[int]:
-        """[pn, dn, low] of a child before it is searched."""
+    def _initial(self, child: Position, depth: int, moves: int, jump: bool) -> list[int]:
+        """[pn, dn, low] of a child before it is searched (``moves``: its legal moves, ``jump``: they are jumps)."""
         key = child.key
         ancestor = self._path.get(key)
         if ancestor is not None:
@@ -125,7 +133,6 @@ class WinSearch:
         if depth > self.max_depth:
             self.depth_capped = True
             return [INF, 0, -1]  # too deep: a disproof through here proves nothing
-        moves = child.count_moves()
         if moves == 0:
             # the side to move cannot move: it has lost
             if child.red_to_move == self.attacker:
@@ -133,7 +140,24 @@ class WinSearch:
             self.proven[key] = 0
             return [0, INF, FREE]
         # df-pn+ style start: the more moves the side to move has, the harder to beat it
-        return [1, moves, FREE] if child.red_to_move == self.attacker else [moves, 1, FREE]
+        if not self.heuristic:
+            return [1, moves, FREE] if child.red_to_move == self.attacker else [moves, 1, FREE]
+        far, pro, con = self._cost(child, jump)
+        if child.red_to_move == self.attacker:
+            return [far * pro, far * con * moves, FREE]
+        return [far * pro * moves, far * con, FREE]
+
+    def _cost(self, child: Position, jump: bool) -> tuple[int, int, int]:
+        """(how far from the database, a factor against the attacker, a factor for him): positions with fewer
+        pieces beyond the database (a jump to make counts as made) are settled sooner; the attacker's material
+        lead makes a proof likelier and a disproof less likely."""
+        limit = self.database.max_pieces if self.database is not None else 0
+        beyond = child.piece_count - limit
+        if jump:
+            beyond -= 1
+        far = 1 + max(0, beyond)
+        lead = _material(child, self.attacker)
+        return far, max(1, 1 - lead), max(1, 1 + lead)
 
     def _mid(self, position: Position, th_pn: int, th_dn: int, depth: int) -> tuple[int, int, int, list[Key]]:
         """Search below ``position`` until its numbers pass the thresholds.
@@ -146,9 +170,11 @@ class WinSearch:
             raise BudgetExhausted
         key = position.key
         is_or = position.red_to_move == self.attacker
-        moves = position.legal_moves()
-        children = [position.push(m) for m in moves]
-        values = [self._initial(c, depth + 1) for c in children]
+        found = _expand(position)
+        if self.exchanges_first and len(found) > 1:
+            found.sort(key=lambda f: not f[2])  # stable: the opponent's jumps first, else the moves' order
+        children = [f[0] for f in found]
+        values = [self._initial(c, depth + 1, m, j) for c, m, j in found]
         pendings: list[list[Key]] = [[] for _ in children]
         self._path[key] = depth
         try:
@@ -157,10 +183,11 @@ class WinSearch:
                 if pn == 0 or dn == 0 or pn >= th_pn or dn >= th_dn:
                     break
                 child = values[best]
+                grow = second + 1 if second >= INF else int(second * (1 + self.epsilon)) + 1
                 if is_or:
-                    c_pn, c_dn = min(th_pn, second + 1), _cap(th_dn - dn + child[1])
+                    c_pn, c_dn = min(th_pn, grow), _cap(th_dn - dn + child[1])
                 else:
-                    c_pn, c_dn = _cap(th_pn - pn + child[0]), min(th_dn, second + 1)
+                    c_pn, c_dn = _cap(th_pn - pn + child[0]), min(th_dn, grow)
                 c_pn, c_dn, c_low, pendings[best] = self._mid(children[best], c_pn, c_dn, depth + 1)
                 values[best] = [c_pn, c_dn, c_low]
         finally:
@@ -172,7 +199,7 @@ class WinSearch:
             self.estimates.pop(key, None)
         elif dn == 0:
             if not is_or:
-                self.refutation[key] = moves[best]
+                self.refutation[key] = children[best]
             for i in range(len(values)) if is_or else (best,):
                 pending.extend(pendings[i])
             if low >= depth:
@@ -187,6 +214,30 @@ class WinSearch:
         else:
             self.estimates[key] = (pn, dn)
         return pn, dn, low, pending
+
+
+def _expand(position: Position) -> list[tuple[Position, int, bool]]:
+    """The positions after each legal move, with their own numbers of legal moves and whether those are jumps
+    (by the compiled kernel where it is built: the same moves, a hundred times faster)."""
+    if kernel is not None:
+        return [(Position(*c), n, j) for c, n, j in kernel.children(*position)]
+    out = []
+    for move in position.legal_moves():
+        child = position.push(move)
+        moves = child.legal_moves()
+        out.append((child, len(moves), bool(moves) and moves[0].is_capture))
+    return out
+
+
+def _material(position: Position, side: bool) -> int:
+    """``side``'s material lead in men (a king counts 1.5, rounded down)."""
+    kings = position.kings
+    red = position.red
+    white = position.white
+    lead = 2 * ((red & ~kings).bit_count() - (white & ~kings).bit_count()) + 3 * (
+        (red & kings).bit_count() - (white & kings).bit_count())
+    lead //= 2
+    return lead if side else -lead
 
 
 def _cap(x: int) -> int:

@@ -376,6 +376,44 @@ static inline int unmoves(Pos p, Pos *out, int *man_moves) {
     return n;
 }
 
+/* ---------------------------------------------------------------- moves of a game position, for the searches */
+
+/* A position as the game has it (absolute colours, either side to move) in the form the moves use: the side to
+ * move as Red, the board turned when White is to move. */
+static inline Pos as_mover(u32 red, u32 white, u32 kings, int red_to_move) {
+    Pos p = {red & ~kings, red & kings, white & ~kings, white & kings};
+    return red_to_move ? p : turned(p.rm, p.rk, p.wm, p.wk);
+}
+
+/* The legal moves' positions (one a jump path), in absolute colours: out[4 i..4 i + 3] = red, white, kings,
+ * red to move; with each its own number of legal moves and whether they are jumps. Returns the number, -1 when
+ * more than MAX_SUCC. */
+static int expand(u32 red, u32 white, u32 kings, int red_to_move, u32 *out, int *moves, int *jump) {
+    Pos p = as_mover(red, white, kings, red_to_move);
+    Succ s;
+    s.n = 0; s.overflow = 0;
+    int crowning;
+    if (has_jump(p)) jumps(p, &s);
+    else quiet(p, &s, &crowning);
+    if (s.overflow) return -1;
+    for (int i = 0; i < s.n; i++) {
+        Pos c = s.s[i];  /* the side to move next, as Red (the game's orientation when Red moved) */
+        Pos g = red_to_move ? turned(c.rm, c.rk, c.wm, c.wk) : c;  /* back to absolute: g.r* are Red's pieces */
+        out[4 * i] = g.rm | g.rk;
+        out[4 * i + 1] = g.wm | g.wk;
+        out[4 * i + 2] = g.rk | g.wk;
+        out[4 * i + 3] = !red_to_move;
+        Succ t;
+        t.n = 0; t.overflow = 0;
+        int crowns;
+        jump[i] = has_jump(c);
+        if (jump[i]) jumps(c, &t);
+        else quiet(c, &t, &crowns);
+        moves[i] = t.n;
+    }
+    return s.n;
+}
+
 /* ---------------------------------------------------------------- probes into solved slices */
 
 /* value (1-3) and distance of a position in a loaded slice; -1 when its slice is not loaded */

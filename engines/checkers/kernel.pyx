@@ -11,7 +11,7 @@ values and the distance bytes of a solved slice (numpy arrays, kept alive here).
 
 import numpy as np
 
-from libc.stdint cimport int64_t, uint8_t
+from libc.stdint cimport int64_t, uint8_t, uint32_t
 from libc.string cimport memset
 
 
@@ -48,6 +48,7 @@ cdef extern from "egdb.h":
     int solve_pair(const int *s, int sides, const Ref *table, Cell *cell, u8 **packed, i64 *counts) nogil
     void check_range(const Codec *cd, const Ref *own, const Ref *table, i64 lo, i64 hi, Check *out) nogil
     int full_range(const Codec *cd, const Ref *table, i64 lo, i64 hi, u8 *out) nogil
+    int expand(uint32_t red, uint32_t white, uint32_t kings, int red_to_move, uint32_t *out, int *moves, int *jump)
 
 
 COMPILED = True
@@ -188,3 +189,16 @@ def positions(tuple s):
     n = count_positions(&cd)
     codec_free(&cd)
     return n
+
+
+def children(uint32_t red, uint32_t white, uint32_t kings, bint red_to_move):
+    """The positions after each legal move (one a jump path) of a game position, in absolute colours:
+    a list of ((red, white, kings, red_to_move), its number of legal moves, whether they are jumps)."""
+    cdef uint32_t out[4 * 256]
+    cdef int moves[256]
+    cdef int jump[256]
+    cdef int n = expand(red, white, kings, red_to_move, out, moves, jump)
+    if n < 0:
+        raise KernelError("more jumps from one position than the kernel holds")
+    return [((out[4 * i], out[4 * i + 1], out[4 * i + 2], bool(out[4 * i + 3])), moves[i], bool(jump[i]))
+            for i in range(n)]

@@ -82,8 +82,9 @@ def prove(
     """Prove the value of ``position`` for the side to move within ``budget`` expanded positions.
 
     Both questions ("can Red force a win?", "can White force a win?") are searched in
-    turns with growing shares of the budget, the side the static evaluation favours
-    first; each search keeps its table between turns.
+    turns with growing shares of three quarters of the budget, the side the static
+    evaluation favours first; each search keeps its table between turns. If neither
+    side is proven to win, the rest goes to solving the reachable part backwards.
     """
     from engines.checkers.search import evaluate
 
@@ -98,7 +99,7 @@ def prove(
             return Proof(value, line, 1, 0, time.perf_counter() - started, None, ("in the endgame database",), leaf,
                          probe.plies if value != "draw" else None)
     first = mover if evaluate(position) >= 0 else not mover
-    dfpn_budget = budget // 4
+    dfpn_budget = budget * 3 // 4
     searches = {side: WinSearch(database, side, max_depth) for side in (first, not first)}
     results: dict[bool, bool | None] = {first: None, not first: None}
     share = max(500, budget // 16)
@@ -223,9 +224,17 @@ def _win_size(search: WinSearch, root: Position, database: EndgameDatabase | Non
     return _strategy_size(root, database, search.attacker, lambda p: _proven_child(search, p))
 
 
+def _move_to(position: Position, child: Position | None) -> Move | None:
+    """The legal move of ``position`` that leads to ``child``."""
+    if child is None:
+        return None
+    return next((m for m in position.legal_moves() if position.push(m) == child), None)
+
+
 def _draw_size(search: WinSearch, root: Position, database: EndgameDatabase | None) -> int:
     """Positions in the defender's drawing strategy against ``search.attacker`` (each reply of the attacker)."""
-    return _strategy_size(root, database, not search.attacker, lambda p: search.refutation.get(p.key))
+    return _strategy_size(root, database, not search.attacker,
+                          lambda p: _move_to(p, search.refutation.get(p.key)))
 
 
 def _draw_line(
@@ -239,7 +248,7 @@ def _draw_line(
         leaf = _leaf(position, len(line), database)
         if leaf is not None:
             return tuple(line), leaf
-        move = searches[not position.red_to_move].refutation.get(position.key)
+        move = _move_to(position, searches[not position.red_to_move].refutation.get(position.key))
         if move is None:
             break
         line.append(move)

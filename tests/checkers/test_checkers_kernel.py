@@ -8,9 +8,6 @@ file below), the same check.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -32,7 +29,6 @@ from engines.checkers.index import (
 from engines.checkers.store import BlockFile, key
 
 pytestmark = pytest.mark.skipif(not compiled.COMPILED, reason="the compiled checkers kernel is not built here")
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -163,9 +159,23 @@ def test_every_pair_of_six_pieces_waits_only_for_slices_with_one_man_less() -> N
                 assert sum(target) == 6 and target[0] + target[2] == x[0] + x[2] - 1
 
 
-def test_the_command_refuses_seven_pieces_with_an_error_naming_the_field(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "adjudicator", "build-db", "--pieces", "7", "--folder",
-                           str(tmp_path)], capture_output=True, text=True, cwd=ROOT, timeout=120)
-    assert done.returncode == 2
-    error = json.loads(done.stdout)["error"]
-    assert error["field"] == "pieces"
+def test_the_kernels_moves_for_the_searches_are_the_boards() -> None:
+    """Every legal move's position (one a jump path), its own number of moves and whether they are jumps, as the
+    board (ACF Standard Laws) gives them, from positions of 2 to 12 pieces, either side to move."""
+    import collections
+    import random
+
+    from engines.checkers.sets import random_position
+
+    rng = random.Random(25)
+    signatures = [s for n in (2, 4, 6, 8, 10, 12) for s in slices(n) if s[0] <= 12 and s[2] <= 12]
+    for i in range(3000):
+        position = random_position(rng, signatures[i % len(signatures)], rng.random() < 0.5)
+        mine = collections.Counter(
+            (c, n, j) for c, n, j in compiled.kernel.children(*position))  # type: ignore[union-attr]
+        theirs: collections.Counter[tuple[tuple[int, int, int, bool], int, bool]] = collections.Counter()
+        for move in position.legal_moves():
+            child = position.push(move)
+            moves = child.legal_moves()
+            theirs[(tuple(child), len(moves), bool(moves) and moves[0].is_capture)] += 1  # type: ignore[index]
+        assert mine == theirs, position.fen()
