@@ -67,6 +67,14 @@ class Probe:
         return self.value == "draw"
 
 
+def _canonical(position: Position) -> tuple[Slice, int]:
+    """:func:`engines.checkers.index.canonical`, by the compiled kernel where it is built."""
+    if compiled.kernel is not None:
+        found: tuple[Slice, int] = compiled.kernel.canonical(*position)
+        return found
+    return canonical(position)
+
+
 def _key(s: Slice) -> str:
     return "_".join(str(x) for x in s)
 
@@ -296,16 +304,30 @@ class EndgameDatabase:
         elif position.piece_count in self._stores:
             probe = Probe(VALUE_NAMES[value], self._followed_plies(position, value))
         else:
-            s, index = canonical(position)
+            s, index = _canonical(position)
             probe = Probe(VALUE_NAMES[value], int(self._solved.distances[s][index]))
         if len(self._cache) > 2_000_000:
             self._cache.clear()
         self._cache[position.key] = probe
         return probe
 
+    def value_of(self, position: Position) -> str | None:
+        """``win``, ``loss`` or ``draw`` for the side to move, without the distance (a search's leaves need only
+        this; the distance of a 6-piece position may take its successors); None if not in the database."""
+        if not position.mover:
+            return "loss"
+        if not position.opponent and position.piece_count <= self.max_pieces:
+            return "win"
+        if not self.contains(position):
+            return None
+        cached = self._cache.get(position.key)
+        if cached is not None:
+            return cached.value
+        return VALUE_NAMES[self._value(position)]
+
     def _value(self, position: Position) -> int:
         """WIN, LOSS or DRAW of a position in the database (both sides on the board)."""
-        s, index = canonical(position)
+        s, index = _canonical(position)
         pieces = position.piece_count
         self._ensure(pieces)
         store = self._stores.get(pieces)
@@ -320,7 +342,7 @@ class EndgameDatabase:
         moves = position.legal_moves()
         if value == LOSS and (not moves or not moves[0].is_capture):
             store = self._stores[position.piece_count]
-            s, index = canonical(position)
+            s, index = _canonical(position)
             return store.distance(_key(s), index)
         after = [position.push(m) for m in moves]
         if value == WIN:

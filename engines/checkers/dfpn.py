@@ -55,7 +55,8 @@ class WinSearch:
     stopped: Reason | None = None
     """Why the last :meth:`solve` settled nothing."""
     proven: dict[Key, int] = field(default_factory=dict)
-    """Positions proven won for the attacker, with plies to the end under the proof's strategy."""
+    """Positions proven won for the attacker, with plies to the end under the proof's strategy (-1 for a
+    database position whose distance is not looked up yet: :meth:`plies`)."""
     disproven: set[Key] = field(default_factory=set)
     """Positions disproven for the attacker whatever the path (facts)."""
     estimates: dict[Key, tuple[int, int]] = field(default_factory=dict)
@@ -100,14 +101,25 @@ class WinSearch:
         self.stopped = "depth"
         return None
 
+    def plies(self, key: Key) -> int | None:
+        """Plies to the end of a position proven won for the attacker (None if not proven)."""
+        plies = self.proven.get(key)
+        if plies is None or plies >= 0 or self.database is None:
+            return plies
+        probe = self.database.probe(Position(*key))  # a database leaf: its distance looked up only now
+        assert probe is not None
+        self.proven[key] = probe.plies
+        return probe.plies
+
     def _leaf(self, position: Position) -> tuple[int, int, int] | None:
-        """(pn, dn, plies) of a position settled without search: no move, or in the database."""
+        """(pn, dn, plies) of a position settled without search: no move, or in the database (its plies -1:
+        looked up when a proof needs them, :meth:`plies`)."""
         db = self.database
         if db is not None and position.piece_count <= db.max_pieces:
-            probe = db.probe(position)
-            if probe is not None:
-                attacker_wins = probe.is_win if position.red_to_move == self.attacker else probe.is_loss
-                return (0, INF, probe.plies) if attacker_wins else (INF, 0, 0)
+            value = db.value_of(position)
+            if value is not None:
+                attacker_wins = value == ("win" if position.red_to_move == self.attacker else "loss")
+                return (0, INF, -1) if attacker_wins else (INF, 0, 0)
         if not position.mover:
             return (INF, 0, 0) if position.red_to_move == self.attacker else (0, INF, 0)
         return None
@@ -194,7 +206,7 @@ class WinSearch:
             del self._path[key]
         pending: list[Key] = []
         if pn == 0:
-            plies = [self.proven.get(c.key, 0) for c, v in zip(children, values, strict=True) if v[0] == 0]
+            plies = [self.plies(c.key) or 0 for c, v in zip(children, values, strict=True) if v[0] == 0]
             self.proven[key] = 1 + (min(plies) if is_or else max(plies))
             self.estimates.pop(key, None)
         elif dn == 0:

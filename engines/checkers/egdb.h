@@ -414,6 +414,15 @@ static int expand(u32 red, u32 white, u32 kings, int red_to_move, u32 *out, int 
     return s.n;
 }
 
+/* The slice (a, c, b, d) and the index of a game position (turned to Red to move if White is to move). */
+static inline i64 locate(u32 red, u32 white, u32 kings, int red_to_move, int *sig) {
+    Pos p = as_mover(red, white, kings, red_to_move);
+    Ref r;
+    sig[0] = popc(p.rm); sig[1] = popc(p.rk); sig[2] = popc(p.wm); sig[3] = popc(p.wk);
+    ref_init(&r, sig[0], sig[1], sig[2], sig[3]);
+    return rank_in(&r, p);
+}
+
 /* ---------------------------------------------------------------- probes into solved slices */
 
 /* value (1-3) and distance of a position in a loaded slice; -1 when its slice is not loaded */

@@ -48,6 +48,7 @@ cdef extern from "egdb.h":
     int solve_pair(const int *s, int sides, const Ref *table, Cell *cell, u8 **packed, i64 *counts) nogil
     void check_range(const Codec *cd, const Ref *own, const Ref *table, i64 lo, i64 hi, Check *out) nogil
     int full_range(const Codec *cd, const Ref *table, i64 lo, i64 hi, u8 *out) nogil
+    i64 locate(uint32_t red, uint32_t white, uint32_t kings, int red_to_move, int *sig)
     int expand(uint32_t red, uint32_t white, uint32_t kings, int red_to_move, uint32_t *out, int *moves, int *jump)
 
 
@@ -202,3 +203,10 @@ def children(uint32_t red, uint32_t white, uint32_t kings, bint red_to_move):
         raise KernelError("more jumps from one position than the kernel holds")
     return [((out[4 * i], out[4 * i + 1], out[4 * i + 2], bool(out[4 * i + 3])), moves[i], bool(jump[i]))
             for i in range(n)]
+
+
+def canonical(uint32_t red, uint32_t white, uint32_t kings, bint red_to_move):
+    """:func:`engines.checkers.index.canonical` of a game position: ((a, c, b, d), index), Red to move."""
+    cdef int sig[4]
+    cdef i64 index = locate(red, white, kings, red_to_move, sig)
+    return (sig[0], sig[1], sig[2], sig[3]), index

@@ -144,7 +144,7 @@ def prove(
         line, leaf = _win_line(win, position, database)
         size = _win_size(win, position, database)
         return Proof("win" if winner == mover else "loss", line, size, spent, seconds, None, settled, leaf,
-                     win.proven.get(position.key))
+                     win.plies(position.key))
     if results[mover] is False and results[not mover] is False:
         line, leaf = _draw_line(searches, position, database)
         size = _draw_size(searches[mover], position, database) + _draw_size(searches[not mover], position, database)
@@ -170,7 +170,7 @@ def _proven_child(search: WinSearch, position: Position) -> Move | None:
     is_or = position.red_to_move == search.attacker
     best: tuple[int, Move] | None = None
     for move in position.legal_moves():
-        plies = search.proven.get(position.push(move).key)
+        plies = search.plies(position.push(move).key)
         if plies is None:
             if is_or:
                 continue

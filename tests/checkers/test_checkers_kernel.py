@@ -20,6 +20,7 @@ from engines.checkers.database import EndgameDatabase, available_pieces, build_d
 from engines.checkers.index import (
     CHINOOK_POSITIONS,
     Codec,
+    canonical,
     one_sided_positions,
     pairs,
     positions_in_slice,
@@ -161,7 +162,8 @@ def test_every_pair_of_six_pieces_waits_only_for_slices_with_one_man_less() -> N
 
 def test_the_kernels_moves_for_the_searches_are_the_boards() -> None:
     """Every legal move's position (one a jump path), its own number of moves and whether they are jumps, as the
-    board (ACF Standard Laws) gives them, from positions of 2 to 12 pieces, either side to move."""
+    board (ACF Standard Laws) gives them, from positions of 2 to 12 pieces, either side to move; and the slice
+    and index of the position as :func:`engines.checkers.index.canonical` gives them."""
     import collections
     import random
 
@@ -179,3 +181,5 @@ def test_the_kernels_moves_for_the_searches_are_the_boards() -> None:
             moves = child.legal_moves()
             theirs[(tuple(child), len(moves), bool(moves) and moves[0].is_capture)] += 1  # type: ignore[index]
         assert mine == theirs, position.fen()
+        if position.piece_count <= 6:  # the database's positions
+            assert compiled.kernel.canonical(*position) == canonical(position)  # type: ignore[union-attr]
