@@ -10,19 +10,22 @@ not won (the database counts such play as a draw in the same way).
 
 Repetitions and the transposition table (the graph-history interaction): a proven win
 holds whatever the path to it, and is stored. A disproof that leans on a repetition
-of a position *above* the node (still on the search path) holds only for that path;
-it is kept for the current visit but never stored. Each disproof carries the depth
-of the highest ancestor it leans on (``low``); it is stored when ``low`` is not
-above the node itself, and the root's disproof is a fact only when it leans on
-nothing above the root. A line longer than ``max_depth`` plies is treated like such
-a repetition (a disproof resting on it proves nothing), so the depth cap can cost a
-proof but never give a wrong one.
+of a position *above* the node (still on the search path) holds only where that
+position is on the path: each disproof carries the set of positions above it that it
+leans on (the positions its lines came back to). With none, it is a fact, stored as
+such; with some, it is stored with that set and used again only when every position
+of the set is on the path above (the same lines come back to them there). The root's
+disproof leans on nothing above the root, so it is a fact. A line longer than
+``max_depth`` plies is treated like a repetition that is never reused (a disproof
+resting on it proves nothing), so the depth cap can cost a proof but never give a
+wrong one.
 
 The search is deterministic for a given node budget (no clock decides what it sees).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -31,9 +34,12 @@ from engines.checkers.compiled import kernel
 from engines.checkers.database import EndgameDatabase
 
 INF = 1 << 40
-FREE = 1 << 30
-"""``low`` of a result that leans on no position on the path."""
 Key = tuple[int, int, int, bool]
+Leans = frozenset[Key] | None
+"""The positions above a disproof that it leans on (empty: none, a fact); None: a line ran past the depth cap."""
+FREE: frozenset[Key] = frozenset()
+Entry = tuple[int, int, Leans]
+"""(pn, dn, leans) of a child."""
 Value = Literal["win", "loss", "draw"]
 Reason = Literal["budget", "depth"]
 
@@ -59,6 +65,8 @@ class WinSearch:
     database position whose distance is not looked up yet: :meth:`plies`)."""
     disproven: set[Key] = field(default_factory=set)
     """Positions disproven for the attacker whatever the path (facts)."""
+    leaning: dict[Key, frozenset[Key]] = field(default_factory=dict)
+    """Positions disproven for the attacker wherever the positions of their set are on the path above."""
     estimates: dict[Key, tuple[int, int]] = field(default_factory=dict)
     """Proof and disproof numbers of positions neither proven nor disproven yet."""
     refutation: dict[Key, Position] = field(default_factory=dict)
@@ -88,7 +96,7 @@ class WinSearch:
         self.depth_capped = False
         self.stopped = None
         try:
-            pn, dn, low, _ = self._mid(root, INF - 1, INF - 1, 0)
+            pn, dn, leans = self._mid(root, INF, INF, 0)
         except BudgetExhausted:
             self.stopped = "budget"
             return None
@@ -96,7 +104,7 @@ class WinSearch:
             self._path.clear()
         if pn == 0:
             return True
-        if dn == 0 and low >= 0:
+        if dn == 0 and leans is not None:
             return False
         self.stopped = "depth"
         return None
@@ -124,40 +132,42 @@ class WinSearch:
             return (INF, 0, 0) if position.red_to_move == self.attacker else (0, INF, 0)
         return None
 
-    def _initial(self, child: Position, depth: int, moves: int, jump: bool) -> list[int]:
-        """[pn, dn, low] of a child before it is searched (``moves``: its legal moves, ``jump``: they are jumps)."""
+    def _initial(self, child: Position, depth: int, moves: int, jump: bool) -> Entry:
+        """(pn, dn, leans) of a child before it is searched (``moves``: its legal moves, ``jump``: they are jumps)."""
         key = child.key
-        ancestor = self._path.get(key)
-        if ancestor is not None:
-            return [INF, 0, ancestor]  # a repetition: not a win, for this path only
+        if key in self._path:
+            return (INF, 0, frozenset((key,)))  # a repetition: not a win, while this position is on the path
         if key in self.proven:
-            return [0, INF, FREE]
+            return (0, INF, FREE)
         if key in self.disproven:
-            return [INF, 0, FREE]
+            return (INF, 0, FREE)
+        leans = self.leaning.get(key)
+        if leans is not None and all(k in self._path for k in leans):
+            return (INF, 0, leans)
         estimate = self.estimates.get(key)
         if estimate is not None:
-            return [estimate[0], estimate[1], FREE]
+            return (estimate[0], estimate[1], FREE)
         leaf = self._leaf(child)
         if leaf is not None:
             if leaf[0] == 0:
                 self.proven[key] = leaf[2]
-            return [leaf[0], leaf[1], FREE]
+            return (leaf[0], leaf[1], FREE)
         if depth > self.max_depth:
             self.depth_capped = True
-            return [INF, 0, -1]  # too deep: a disproof through here proves nothing
+            return (INF, 0, None)  # too deep: a disproof through here proves nothing
         if moves == 0:
             # the side to move cannot move: it has lost
             if child.red_to_move == self.attacker:
-                return [INF, 0, FREE]
+                return (INF, 0, FREE)
             self.proven[key] = 0
-            return [0, INF, FREE]
+            return (0, INF, FREE)
         # df-pn+ style start: the more moves the side to move has, the harder to beat it
         if not self.heuristic:
-            return [1, moves, FREE] if child.red_to_move == self.attacker else [moves, 1, FREE]
+            return (1, moves, FREE) if child.red_to_move == self.attacker else (moves, 1, FREE)
         far, pro, con = self._cost(child, jump)
         if child.red_to_move == self.attacker:
-            return [far * pro, far * con * moves, FREE]
-        return [far * pro * moves, far * con, FREE]
+            return (far * pro, far * con * moves, FREE)
+        return (far * pro * moves, far * con, FREE)
 
     def _cost(self, child: Position, jump: bool) -> tuple[int, int, int]:
         """(how far from the database, a factor against the attacker, a factor for him): positions with fewer
@@ -171,12 +181,8 @@ class WinSearch:
         lead = _material(child, self.attacker)
         return far, max(1, 1 - lead), max(1, 1 + lead)
 
-    def _mid(self, position: Position, th_pn: int, th_dn: int, depth: int) -> tuple[int, int, int, list[Key]]:
-        """Search below ``position`` until its numbers pass the thresholds.
-
-        Returns (pn, dn, low, pending): ``pending`` lists the positions of a path-dependent
-        disproof (this one and those below it that it rests on); they become facts with it.
-        """
+    def _mid(self, position: Position, th_pn: int, th_dn: int, depth: int) -> tuple[int, int, Leans]:
+        """Search below ``position`` until its numbers pass the thresholds; returns (pn, dn, leans)."""
         self.nodes += 1
         if self.nodes > self.limit:
             raise BudgetExhausted
@@ -187,24 +193,23 @@ class WinSearch:
             found.sort(key=lambda f: not f[2])  # stable: the opponent's jumps first, else the moves' order
         children = [f[0] for f in found]
         values = [self._initial(c, depth + 1, m, j) for c, m, j in found]
-        pendings: list[list[Key]] = [[] for _ in children]
         self._path[key] = depth
         try:
             while True:
-                pn, dn, low, best, second = _combine(values, is_or)
+                pn, dn, leans, best, second = _combine(values, is_or)
                 if pn == 0 or dn == 0 or pn >= th_pn or dn >= th_dn:
                     break
                 child = values[best]
-                grow = second + 1 if second >= INF else int(second * (1 + self.epsilon)) + 1
+                grow = second + 1 if second >= INF else second + second // 4 + 1  # the 1 + 1/4 threshold
+                if not self.epsilon:
+                    grow = second + 1
                 if is_or:
                     c_pn, c_dn = min(th_pn, grow), _cap(th_dn - dn + child[1])
                 else:
                     c_pn, c_dn = _cap(th_pn - pn + child[0]), min(th_dn, grow)
-                c_pn, c_dn, c_low, pendings[best] = self._mid(children[best], c_pn, c_dn, depth + 1)
-                values[best] = [c_pn, c_dn, c_low]
+                values[best] = self._mid(children[best], c_pn, c_dn, depth + 1)
         finally:
             del self._path[key]
-        pending: list[Key] = []
         if pn == 0:
             plies = [self.plies(c.key) or 0 for c, v in zip(children, values, strict=True) if v[0] == 0]
             self.proven[key] = 1 + (min(plies) if is_or else max(plies))
@@ -212,20 +217,19 @@ class WinSearch:
         elif dn == 0:
             if not is_or:
                 self.refutation[key] = children[best]
-            for i in range(len(values)) if is_or else (best,):
-                pending.extend(pendings[i])
-            if low >= depth:
-                # the disproof rests on nothing above this node: it and all it rests on are facts
+            self.estimates.pop(key, None)
+            if leans is None:
+                return pn, dn, None
+            leans = leans - {key}  # the lines that came back here: this position is on any path through it
+            if leans:
+                self.leaning[key] = leans
+            else:
                 self.disproven.add(key)
-                self.disproven.update(pending)
-                for k in pending:
-                    self.estimates.pop(k, None)
-                self.estimates.pop(key, None)
-                return pn, dn, FREE, []
-            pending.append(key)
+                self.leaning.pop(key, None)
+            return pn, dn, leans
         else:
             self.estimates[key] = (pn, dn)
-        return pn, dn, low, pending
+        return pn, dn, FREE
 
 
 def _expand(position: Position) -> list[tuple[Position, int, bool]]:
@@ -256,20 +260,41 @@ def _cap(x: int) -> int:
     return INF if x >= INF else x
 
 
-def _combine(values: list[list[int]], is_or: bool) -> tuple[int, int, int, int, int]:
-    """(pn, dn, low, best child, second-best number) of a node from its children's numbers."""
+def _sum(numbers: Iterable[int]) -> int:
+    """A sum of children's numbers: INF (a fact) if one is; a large sum is capped below INF, never taken for one."""
+    total = 0
+    for n in numbers:
+        if n >= INF:
+            return INF
+        total += n
+    return total if total < INF else INF - 1
+
+
+def _reliance(leans: Leans) -> int:
+    """How much a disproof leans on: nothing, some positions above, or the depth cap."""
+    return 1 << 20 if leans is None else len(leans)
+
+
+def _combine(values: list[Entry], is_or: bool) -> tuple[int, int, Leans, int, int]:
+    """(pn, dn, leans, best child, second-best number) of a node from its children's numbers."""
     if is_or:
         order = sorted(range(len(values)), key=lambda i: values[i][0])
         best = order[0]
         pn = values[best][0]
-        dn = _cap(sum(v[1] for v in values))
-        low = min(v[2] for v in values) if dn == 0 else FREE
+        dn = _sum(v[1] for v in values)
+        leans: Leans = FREE
+        if dn == 0:  # every move is refuted: the disproof leans on all that theirs lean on
+            for v in values:
+                if v[2] is None or leans is None:
+                    leans = None
+                    break
+                leans = leans | v[2]
         second = values[order[1]][0] if len(order) > 1 else INF
-        return pn, dn, low, best, second
-    order = sorted(range(len(values)), key=lambda i: (values[i][1], -values[i][2]))
+        return pn, dn, leans, best, second
+    order = sorted(range(len(values)), key=lambda i: (values[i][1], _reliance(values[i][2])))
     best = order[0]
     dn = values[best][1]
-    pn = _cap(sum(v[0] for v in values))
-    low = values[best][2] if dn == 0 else FREE
+    pn = _sum(v[0] for v in values)
+    leans = values[best][2] if dn == 0 else FREE
     second = values[order[1]][1] if len(order) > 1 else INF
-    return pn, dn, low, best, second
+    return pn, dn, leans, best, second
