@@ -61,7 +61,8 @@ class Proof:
     leaf: Leaf | None = None
     """Where the main line enters the database (None: it ends where the loser cannot move, or in a repetition)."""
     plies: int | None = None
-    """For a win or a loss: plies to the end of the game under the proof's strategy (line plus the leaf's)."""
+    """For a win or a loss: plies to the end of the game along the main line (its moves, then the database's
+    distance at its leaf)."""
 
     @property
     def is_proven(self) -> bool:
@@ -144,7 +145,7 @@ def prove(
         line, leaf = _win_line(win, position, database)
         size = _win_size(win, position, database)
         return Proof("win" if winner == mover else "loss", line, size, spent, seconds, None, settled, leaf,
-                     win.plies(position.key))
+                     len(line) + (leaf.plies if leaf is not None else 0))
     if results[mover] is False and results[not mover] is False:
         line, leaf = _draw_line(searches, position, database)
         size = _draw_size(searches[mover], position, database) + _draw_size(searches[not mover], position, database)

@@ -162,3 +162,25 @@ def test_a_proven_ruling_gives_the_line_to_the_database_and_the_database_distanc
     marked = [s for s in shown.steps if s.is_marked]
     assert [s.ply for s in marked] == [leaf["ply"]] and marked[0].fen == end.fen()
     assert marked[0].note == shown.note and f"in {leaf['plies']} plies" in marked[0].note
+
+
+def test_king_endings_one_piece_beyond_the_database_are_never_proven_wrong(checkers_db5: EndgameDatabase) -> None:
+    """Five kings searched with only 4 pieces at the leaves (kings go round: the disproofs that lean on
+    repetitions, kept with the positions they lean on, are used again), judged by the 5-piece database."""
+    four = EndgameDatabase(checkers_db5.solved, 4)
+    rng = random.Random(14)
+    proven = {"win": 0, "loss": 0, "draw": 0}
+    from engines.checkers.sets import random_position
+
+    for i in range(60):
+        signature = [(0, 3, 0, 2), (0, 2, 0, 3), (0, 4, 0, 1), (0, 1, 0, 4)][i % 4]
+        position = random_position(rng, signature, rng.random() < 0.5)
+        truth = checkers_db5.probe(position)
+        assert truth is not None
+        proof = prove(position, four, 20_000)
+        if proof.value is not None:
+            assert proof.value == truth.value, position.fen()
+            proven[proof.value] += 1
+            if proof.value != "draw":
+                _ends_in_the_database_or_the_game(position, proof, four)
+    assert proven["win"] and proven["loss"] and proven["draw"]
