@@ -18,9 +18,17 @@ from setuptools import Extension, setup
 KERNEL = Path(__file__).parent / "engines" / "chess" / "unwinnable"
 
 
+CHECKERS = Path(__file__).parent / "engines" / "checkers"
+
+
 def kernel_digest() -> str:
     """sha256 of the kernel's source and declarations (certificate.py compares it at import)."""
     return hashlib.sha256((KERNEL / "kernel.py").read_bytes() + (KERNEL / "kernel.pxd").read_bytes()).hexdigest()
+
+
+def checkers_kernel_digest() -> str:
+    """sha256 of the checkers kernel's sources (engines/checkers/compiled.py compares it at import)."""
+    return hashlib.sha256((CHECKERS / "kernel.pyx").read_bytes() + (CHECKERS / "egdb.h").read_bytes()).hexdigest()
 
 
 try:
@@ -48,5 +56,6 @@ else:
         extension.optional = True  # a failed C build leaves the pure-Python kernel
     # the source the extension is built from: a compiled kernel older than its source is not used
     (KERNEL / "kernel_build.txt").write_text(kernel_digest() + "\n", encoding="utf-8")
+    (CHECKERS / "kernel_build.txt").write_text(checkers_kernel_digest() + "\n", encoding="utf-8")
 
 setup(ext_modules=ext_modules)

@@ -123,6 +123,22 @@ def bench_database(five: bool, workers: int, keep: Path | None) -> tuple[Path, P
     print(f"database <= 4 pieces: built in {seconds:.1f} s wall, {time.process_time() - cpu:.1f} s CPU "
           f"(target <= 60 s); {size / 1e6:.2f} MB on disk for {positions:,} positions: win/loss/draw "
           f"{wld / 1e6:.2f} MB ({wld * 8 / positions:.2f} bits a position), the rest distances for lines")
+    db4 = EndgameDatabase.open(folder)
+    totals = {"win": 0, "loss": 0, "draw": 0}
+    for pieces in (2, 3, 4):
+        for value, count in db4.counts(pieces).items():
+            totals[value] += count
+    independent = {"win": 2_675_270, "loss": 2_004_797, "draw": 1_728_769}  # the research notes' prototype
+    from engines.checkers.compiled import COMPILED, check_solved
+
+    checked = ""
+    if COMPILED:
+        report = check_solved(db4.solved, 4)
+        checked = (f"; every position against its successors: {report.positions:,} positions, "
+                   f"{report.bad_values + report.bad_distances} inconsistencies")
+    print(f"  <= 4 pieces: {totals['win']:,} wins, {totals['loss']:,} losses, {totals['draw']:,} draws "
+          f"({'the same as' if totals == independent else 'DIFFERENT from'} an independent pure-Python solver's)"
+          f"{checked}")
     if not five:
         return folder, None
     target = keep or Path(tempfile.mkdtemp(prefix="checkers-db5-"))
@@ -363,7 +379,7 @@ def _default_budget() -> int:
     with (ROOT / "config.toml").open("rb") as handle:
         config = tomllib.load(handle)
     config["_root"] = str(ROOT)
-    return RulesetBook.from_config(config)["acf"].get_int("adjudication.proof_nodes")
+    return RulesetBook.from_config(config).checkers("acf").adjudication.proof_nodes
 
 
 def main() -> None:

@@ -20,11 +20,14 @@
 
 from __future__ import annotations
 
+import hashlib
+import importlib
 import json
 import multiprocessing
 import queue
 import shutil
 import time
+import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,11 +42,28 @@ from engines.checkers.build import Solution, Solved
 from engines.checkers.index import Slice, pairs, slice_size, slices
 from engines.checkers.store import BlockFile, assemble, key, write_part
 
-kernel: ModuleType | None
-try:
-    from engines.checkers import kernel  # type: ignore[attr-defined,no-redef]
-except ImportError:  # built by setup.py when a C compiler is there
-    kernel = None
+
+def _load_kernel() -> ModuleType | None:
+    """The compiled kernel, when it was built from the sources now beside it (setup.py records their sha256 in
+    kernel_build.txt); None when it is not built, or older than its sources (with a warning)."""
+    try:
+        built: ModuleType = importlib.import_module("engines.checkers.kernel")
+    except ImportError:  # built by setup.py when a C compiler is there
+        return None
+    here = Path(__file__).parent
+    digest = hashlib.sha256((here / "kernel.pyx").read_bytes() + (here / "egdb.h").read_bytes()).hexdigest()
+    try:
+        recorded = (here / "kernel_build.txt").read_text(encoding="utf-8").strip()
+    except OSError:
+        recorded = ""
+    if recorded != digest:
+        warnings.warn("the compiled checkers kernel is older than its sources: not used (run .ci/install to "
+                      "rebuild it)", RuntimeWarning, stacklevel=2)
+        return None
+    return built
+
+
+kernel: ModuleType | None = _load_kernel()
 
 COMPILED = kernel is not None
 """The compiled kernel is there: the faster builder, and six pieces."""
