@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from adjudicator.rulesets import RulesetBook
 
@@ -14,6 +15,15 @@ ROOT = Path(__file__).resolve().parent.parent
 TEST_DATA = ROOT / "tests" / "data"  # public data copied into the repository (tests/data/README.md)
 SYZYGY = ROOT / "data" / "syzygy"  # installed from PyPI by .ci/install.d/20-tablebases.sh
 GAVIOTA = ROOT / "data" / "gaviota"
+
+RANDOM_PASS = "random-pass"
+"""The hypothesis profile of the property tests' second pass (tests/test_property_seeds.py): random examples
+from the seed given with ``--hypothesis-seed``, whatever the environment, and no example database, so that
+the seed alone replays a failure."""
+settings.register_profile(
+    RANDOM_PASS, derandomize=False, database=None, deadline=None, print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 
 @pytest.fixture(scope="session")

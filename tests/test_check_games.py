@@ -139,8 +139,15 @@ def test_5_2_2_a_dead_position_draws_at_its_ply_and_later_moves_do_not_count(
     assert "3 more plies were recorded after it" in line["findings"][0]["message"]
 
 
-def test_dead_position_under_us_chess_is_the_14d_material_list(book: RulesetBook, services: Services) -> None:
+def test_dead_position_under_us_chess_is_14d_listed_endings_and_the_td_may_end_the_rest(
+    book: RulesetBook, services: Services
+) -> None:
+    """K+B v K is on 14D's list: the game ended there. A locked wall is not on the list: the TD may declare it
+    drawn (flag.dead_position = "material-then-td"), so a recorded win breaks no rule, as under 14K."""
     assert codes(check(DEAD, book, services, "uschess")) == [("dead-position", 1, "US Chess 14D")]
+    locked = pgn("1. g4 Kc7 2. Ke3 Kd6", "1-0", "8/8/1k6/p1p1p1p1/P1P1P3/6P1/5K2/8 w - - 0 1")
+    line = check(locked, book, services, "uschess")
+    assert codes(line) == [] and line["lawful_result"] == "1-0"
 
 
 def test_5_2_2_a_pawn_blockade_reached_in_play_is_dead_there(config: dict[str, Any]) -> None:

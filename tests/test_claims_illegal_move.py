@@ -62,7 +62,11 @@ def test_second_illegal_move_loses_when_the_opponent_can_mate(book: RulesetBook)
 
 
 class _Oracle:
-    """A mate oracle that answers what it is told (the real one is engines/chess/unwinnable)."""
+    """A mate oracle that answers what it is told about Black (the real one is engines/chess/unwinnable).
+
+    White (the queen's side) can always mate here, so the dead-position check every claim makes
+    first (adjudicator/chess/claims/over.py) finds the game alive after asking about White.
+    """
 
     def __init__(self, unwinnable: bool | None) -> None:
         self.unwinnable = unwinnable
@@ -70,6 +74,8 @@ class _Oracle:
 
     def search(self, board: chess.Board, color: chess.Color) -> MateSearch:
         self.asked.append((board.fen(), color))
+        if color == chess.WHITE:
+            return MateSearch(color, False, ("e2e8",), "test-oracle", 7)
         helpmate = None if self.unwinnable is not False else ("h1h2",)
         return MateSearch(color, self.unwinnable, helpmate, "test-oracle", 7)
 
@@ -79,7 +85,7 @@ def test_the_mate_oracle_decides_and_is_asked_about_the_reinstated_position(book
     fen = "8/8/3k4/8/8/8/3KQ3/7r w - - 0 70"
     result = ruling(book, Services(mate=oracle), ruleset="fide-standard", start_fen=fen, record="70. Kd2-d4",
                     previous_illegal_moves=1)
-    assert oracle.asked == [(fen, chess.BLACK)]
+    assert oracle.asked == [(fen, chess.WHITE), (fen, chess.BLACK)]  # the game alive, then 7.5.5's question
     assert result.result == "1/2-1/2" and result.evidence["mate_check"]["method"] == "test-oracle"
     undecided = ruling(book, Services(mate=_Oracle(None)), ruleset="fide-standard", start_fen=fen,
                        record="70. Kd2-d4", previous_illegal_moves=1)

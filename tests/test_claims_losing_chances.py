@@ -403,9 +403,10 @@ def test_sabah_a_tablebase_draw_or_a_dead_position_proves_the_clear_draw(
     assert wdl(fen) == 0
     ruling = claim(book, "sabah-active30", "black", tables, fen=fen, clock={"white": 600, "black": 100})
     assert (ruling.verdict, ruling.result, ruling.adjustments) == (Verdict.UPHELD, "1/2-1/2", ())
-    if fen == BISHOP_ONLY:
+    if fen == BISHOP_ONLY:  # a dead position: the game was already over (5.2.2), whatever the appeal
         assert chess.Board(fen).is_insufficient_material()
-        assert ruling.evidence["method"] == "dead-position"
+        assert (ruling.evidence["ending"], ruling.evidence["ended_at_ply"]) == ("dead-position", 0)
+        assert "FIDE 5.2.2" in ruling.rule_refs
 
 
 def test_sabah_the_arbiters_finding_overrides_the_proof(book: RulesetBook, tables: Services) -> None:

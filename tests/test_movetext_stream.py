@@ -1,6 +1,6 @@
 """Reading a collection game by game (``adjudicator replay`` streams): the same games as reading it whole.
 
-:func:`adjudicator.chess.movetext.game_texts` cuts a stream of lines into games without
+:func:`adjudicator.chess.stream.stream_games` cuts a stream of lines into games without
 holding more than one; whatever the layout (tags or none, comments across lines,
 results, stray brackets, lines cut into pieces), the games it gives are exactly
 those :func:`~adjudicator.chess.movetext.split_games` finds in the whole text.
@@ -17,18 +17,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adjudicator.chess.movetext import OversizedGame, split_games, stream_games
+from adjudicator.chess.movetext import split_games
+from adjudicator.chess.stream import OversizedGame, stream_games
 
 FRAGMENTS = [
     '[Event "a"]', '[White "b"]', '[Result "1-0"]', '[FEN "8/8/8/8/8/8/8/k6K w - - 0 1"]', "1.", "e4", "e5", "2...",
     "Nf3", "1-0", "0-1", "1/2-1/2", "*", "{", "}", "{ [%clk 1:00:00] }", "{comment}", ";", "; line", "(", ")",
     "$1", "!?", "]", "[", "%escape", "\ufeff", "12", "O-O", '[Event "x', "½-½",
+    # real files (issue 20): other tag names, a forum's wrapper, other dashes, brackets enclosing nothing
+    '[BlackType "program"]', '[Black-Elo "2800"]', "[pgn]", "[/pgn]", "1–0", "½–½", "(((", ")))", "[Round 3]", "\n\n1.",
 ]
 SPACING = [" ", "\n", "\n\n", "\t", "\r\n"]
 
 
 def key(game: Any) -> tuple[Any, ...]:
-    return (game.tags, [(m.text, m.clock, m.emt, m.unreadable) for m in game.moves], game.result)
+    return (game.tags, [(m.text, m.clock, m.emt, m.unreadable) for m in game.moves], game.result, game.notes)
 
 
 def pieces(text: str, size: int) -> Iterator[str]:

@@ -15,7 +15,7 @@ from web.cli import main
 ROOT = Path(__file__).resolve().parent.parent
 KEYS = [
     "plies", "start_fen", "final_fen", "illegal", "unreadable", "repetitions", "counter",
-    "language", "alternative_readings",
+    "language", "alternative_readings", "notes",
 ]
 
 
@@ -129,7 +129,7 @@ def test_a_40_mb_collection_streams_in_flat_memory(tmp_path: Path) -> None:
 
 
 def test_a_game_beyond_the_limit_is_an_error_line_and_the_next_game_is_read(tmp_path: Path) -> None:
-    from adjudicator.chess.movetext import MAX_GAME_CHARS
+    from adjudicator.chess.stream import MAX_GAME_CHARS
 
     path = tmp_path / "mixed.pgn"
     huge = '[Event "huge"]\n\n1. e4 {' + ("x" * 1000 + "\n") * (MAX_GAME_CHARS // 1000 + 10) + "} e5 1-0\n\n"

@@ -19,6 +19,7 @@ import chess
 from web.charts import ClockSeries
 
 PLY_KEYS = (
+    "ended_at_ply",
     "occurrences",
     "plies",
     "repeated_plies",
@@ -73,6 +74,41 @@ class Line:
         return max(0, min(len(self.steps), ply))
 
 
+ENDINGS = {
+    "dead-position": "a dead position",
+    "checkmate": "checkmate",
+    "stalemate": "stalemate",
+    "fivefold": "the fifth occurrence of a position",
+    "seventy-five-moves": "75 moves by each player without a capture or pawn move",
+}
+
+
+@dataclass(frozen=True)
+class GameOver:
+    """The game had ended by itself before the claim: where, how, and the proof in words."""
+
+    ply: int
+    where: str
+    """``after 40... Bxc1 (ply 1)``, ``in the position given (ply 0)``."""
+    ending: str
+    proof: tuple[str, ...]
+    is_mandatory: bool = True
+    """False: the TD may declare the draw (US 14D under ``material-then-td``)."""
+
+
+@dataclass(frozen=True)
+class ReadingShown:
+    """A reading of the record beyond plain SAN, for the page: where, the move as read, and what was assumed."""
+
+    ply: int
+    label: str
+    """The move as read (``4. O-O``)."""
+    token: str
+    """As written."""
+    kind: str
+    text: str
+
+
 @dataclass(frozen=True)
 class Presentation:
     """Everything the ruling page and the sheet show besides the ruling's own words."""
@@ -83,6 +119,9 @@ class Presentation:
     clocks: ClockSeries | None = None
     facts: tuple[tuple[str, str], ...] = ()
     record_note: str = ""
+    game_over: GameOver | None = None
+    readings: tuple[ReadingShown, ...] = ()
+    """How the record was read, where it took more than plain SAN (the replay's notes)."""
 
     @property
     def main_line(self) -> Line | None:
@@ -129,9 +168,9 @@ def move_label(board: chess.Board, text: str) -> str:
 
 def _replay_game(
     record: str, start_fen: str | None, language: str | None = None
-) -> tuple[str, list[tuple[str, str, str | None, bool]], list[float | None]]:
-    """(start FEN, [(label, fen after, uci, is_illegal)], clocks) from the record, read leniently
-    in the language the ruling read it in."""
+) -> tuple[str, list[tuple[str, str, str | None, bool]], list[float | None], tuple[ReadingShown, ...]]:
+    """(start FEN, [(label, fen after, uci, is_illegal)], clocks, readings beyond plain SAN) from the
+    record, read leniently in the language the ruling read it in."""
     from adjudicator.chess.replay import replay_chess
 
     replay = replay_chess(record, start_fen, language, allow_unreadable=True)
@@ -141,7 +180,11 @@ def _replay_game(
         label = label.replace("...", "... ", 1) if ply.mover == chess.BLACK else label
         uci = ply.move.uci() if ply.move else None
         steps.append((label, ply.fen_after, uci, not ply.is_legal))
-    return replay.start_fen, steps, [p.clock for p in replay.plies]
+    readings = tuple(
+        ReadingShown(n.ply, steps[n.ply - 1][0] if n.ply <= len(steps) else "", n.token, n.note.kind, n.note.text)
+        for n in replay.notes
+    )
+    return replay.start_fen, steps, [p.clock for p in replay.plies], readings
 
 
 def _replay_checkers(record: str, start_fen: str | None) -> tuple[str, list[tuple[str, str, str | None, bool]]]:
@@ -273,6 +316,54 @@ def facts(evidence: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
     return _facts(evidence)
 
 
+def _proof_words(end: Mapping[str, Any]) -> tuple[str, ...]:
+    """The proof of a dead position (``evidence.game_end``) in an arbiter's words."""
+    from adjudicator.clocks.dead_position import METHOD_WORDS
+
+    proof = end.get("proof")
+    words: list[str] = []
+    if isinstance(proof, Mapping):
+        listed = proof.get("listed")
+        if isinstance(listed, str):
+            words.append(f"{listed[0].upper()}{listed[1:]}: neither player can checkmate with this material.")
+        else:
+            for side in ("white", "black"):
+                found = proof.get(side)
+                if isinstance(found, Mapping):
+                    method = str(found.get("method", ""))
+                    words.append(
+                        f"{side.capitalize()} cannot checkmate by any series of legal moves: "
+                        f"{METHOD_WORDS.get(method, method)}."
+                    )
+    alive = end.get("alive_before")
+    if isinstance(alive, Mapping) and isinstance(alive.get("side"), str):
+        words.append(
+            f"One ply earlier (ply {alive.get('ply')}) {alive['side'].capitalize()} could still checkmate: the "
+            "helpmate below shows how, so the game ended here and not before."
+        )
+    return tuple(words)
+
+
+def _game_over(evidence: Mapping[str, Any], game: Line | None) -> GameOver | None:
+    """What ended the game, from ``evidence.game_end`` (every claim) or ``evidence.td_may_end``."""
+    end, mandatory = evidence.get("game_end"), True
+    if not isinstance(end, Mapping):
+        end, mandatory = evidence.get("td_may_end"), False
+    if not isinstance(end, Mapping) or not isinstance(end.get("ply"), int):
+        return None
+    ply = int(end["ply"])
+    step = game.step(ply) if game is not None else None
+    if step is not None:
+        where = f"after {step.label} (ply {ply})"
+    elif ply == 0 and game is not None:
+        where = "at the start of the record (ply 0)"
+    else:
+        where = f"in the position given (ply {ply})"
+    kind = str(end.get("kind", ""))
+    proof = _proof_words(end) if kind == "dead-position" else ()
+    return GameOver(ply, where, ENDINGS.get(kind, kind), proof, mandatory)
+
+
 def present(case: Mapping[str, Any], ruling: Mapping[str, Any] | None) -> Presentation:
     """What to show for a case and its ruling."""
     game = str(case.get("game") or "chess")
@@ -283,11 +374,12 @@ def present(case: Mapping[str, Any], ruling: Mapping[str, Any] | None) -> Presen
     clocks = None
     note = ""
     final_fen = case.get("fen") or case.get("start_fen")
+    readings: tuple[ReadingShown, ...] = ()
     if game == "chess" and isinstance(case.get("record"), str) and case["record"].strip():
         try:
             reading = evidence.get("record_reading")
             language = reading.get("language") if isinstance(reading, Mapping) else None
-            start, raw, clock_values = _replay_game(
+            start, raw, clock_values, readings = _replay_game(
                 case["record"], case.get("start_fen"), language or case.get("language")
             )
         except Exception as exc:
@@ -299,7 +391,10 @@ def present(case: Mapping[str, Any], ruling: Mapping[str, Any] | None) -> Presen
                 Step(n, label, fen, uci, is_illegal or n in illegal, n in marked)
                 for n, (label, fen, uci, is_illegal) in enumerate(raw, start=1)
             )
-            if illegal:
+            ended = evidence.get("ended_at_ply")
+            if isinstance(ended, int) and not isinstance(ended, bool) and 0 <= ended <= len(steps):
+                focus = ended  # the game ended there: the board opens on that position
+            elif illegal:
                 focus = (
                     min(p for p in illegal if p <= len(steps)) if any(p <= len(steps) for p in illegal) else len(steps)
                 )
@@ -345,4 +440,6 @@ def present(case: Mapping[str, Any], ruling: Mapping[str, Any] | None) -> Presen
         clocks=clocks,
         facts=_facts(evidence),
         record_note=note,
+        game_over=_game_over(evidence, lines.get("game")) if game == "chess" else None,
+        readings=readings,
     )

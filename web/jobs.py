@@ -16,7 +16,7 @@ import sys
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -145,6 +145,14 @@ class Adjudicator:
 
         self.remote = Remote.from_environment(config, sessions)
         """The task queue's workers (``ADJUDICATOR_BROKER_URL``): background jobs go there; None: this process."""
+        self.closers: list[Callable[[], None]] = []
+        """What else :meth:`shutdown` ends (the move-entry board's candidate engine)."""
+        self.sweeper: Any = None
+        """With the queue: the thread that sends again (or fails) the jobs whose message the broker lost."""
+        if self.remote is not None:
+            from web.queue.recovery import Sweeper
+
+            self.sweeper = Sweeper(self.remote).start()
 
     def services(self) -> Services:
         """The engines and probes, started on first use (a page that rules on nothing starts none)."""
@@ -349,8 +357,12 @@ class Adjudicator:
         job.state, job.finished = "failed", time.monotonic()
 
     def shutdown(self) -> None:
+        if self.sweeper is not None:
+            self.sweeper.stop()
         self.quick.shutdown(wait=False, cancel_futures=True)
         self.slow.shutdown(wait=False, cancel_futures=True)
         close = getattr(self._services, "close", None)
         if callable(close):
             close()
+        for closer in self.closers:
+            closer()

@@ -12,7 +12,8 @@ VENDOR=web/static/vendor
 # package@version  folder  files to take (paths inside the npm tarball's package/)
 PACKAGES=(
   "htmx.org@2.0.11|htmx-2.0.11|LICENSE dist/htmx.min.js"
-  "cm-chessboard@8.15.1|cm-chessboard-8.15.1|LICENSE src assets/chessboard.css assets/pieces/standard.svg assets/extensions/markers/markers.css assets/extensions/markers/markers.svg"
+  "cm-chessboard@8.15.1|cm-chessboard-8.15.1|LICENSE src assets/chessboard.css assets/pieces/standard.svg assets/extensions/markers/markers.css assets/extensions/markers/markers.svg assets/extensions/promotion-dialog/promotion-dialog.css"
+  "chess.js@1.4.0|chess.js-1.4.0|LICENSE dist/esm/chess.js"
   "axe-core@4.14.1|axe-core-4.14.1|LICENSE axe.min.js"
 )
 

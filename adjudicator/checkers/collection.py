@@ -10,7 +10,8 @@ The shape of the check is chess's (:mod:`adjudicator.collection`, :mod:`adjudica
   past them breaks no law and gives no finding;
 - a loss on time stands whatever the material ("checkers has no 'cannot win'
   exception", :mod:`adjudicator.checkers.claims.flag`), so it gives no finding either;
-- illegal and unreadable moves come from the PDN reader (:mod:`adjudicator.checkers.replay`).
+- illegal and unreadable moves come from the PDN reader (:mod:`adjudicator.checkers.replay`), and so
+  does a move written split by spacing that it read joined (``reading``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 from adjudicator.checkers.claims import ART_IMPROPER_MOVE
 from adjudicator.checkers.pdn import RESULTS, PdnGame, read_game
 from adjudicator.checkers.replay import CheckersRecordError, CheckersReplay, replay_game
+from adjudicator.contract import quoted
 from adjudicator.findings import Finding, GameCheck, later_plies
 
 ART_NO_MOVES = "Standard Laws, a player who cannot move loses"
@@ -46,6 +48,11 @@ def check_checkers(text: str) -> GameCheck:
         )
         for p in replay.illegal
     ]
+    findings.extend(
+        Finding("reading", j.ply, ART_RECORD, f"Ply {j.ply} ({j.written!r}): read as {j.move}, one move split by "
+                "spacing; together it is the only legal reading.", {"token": j.written})
+        for j in replay.joined
+    )
     stopped = bool(replay.plies) and not replay.plies[-1].is_made
     ended = _no_moves(replay)
     if ended is not None:
@@ -61,9 +68,9 @@ def check_checkers(text: str) -> GameCheck:
         findings.append(
             Finding(
                 "unreadable", bad.ply, ART_RECORD,
-                f"Ply {bad.ply} ({bad.token!r}) cannot be read as a move: {bad.reason}{hint}. "
+                f"Ply {bad.ply} ({quoted(bad.token)!r}) cannot be read as a move: {bad.reason}{hint}. "
                 "The record is checked only up to it.",
-                {"token": bad.token, "candidates": list(bad.candidates)},
+                {"token": quoted(bad.token), "candidates": list(bad.candidates)},
             )
         )
         return GameCheck(tags, recorded, None, tuple(findings))

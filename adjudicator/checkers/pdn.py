@@ -35,9 +35,10 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from adjudicator.chess.movetext import MAX_GAME_CHARS, OversizedGame
+from adjudicator.chess.movetext import DASHES, TAG_NAME
+from adjudicator.chess.stream import MAX_GAME_CHARS, OversizedGame
 
-_TAG = re.compile(r'^\s*\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+_TAG = re.compile(rf'^\s*\[\s*({TAG_NAME})\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _LEXEME = re.compile(
     r"""
     (?P<comment>\{[^}]*\})
@@ -60,6 +61,9 @@ _GLUED_TEXT = re.compile(r"(?!x\d)[A-Za-z]{2}")
 """Glued text read as a comment: it starts with two letters (``White...``), not ``x`` and a square."""
 _MOVE_LIKE = re.compile(r"\d{1,2}[-x:]\d{1,2}|(?<!\S)(?:1-0|0-1|1/2-1/2|2-0|0-2|1-1|\*)(?!\S)")
 _SQUARES = re.compile(r"\d+")
+
+_DASHES = str.maketrans(dict.fromkeys(DASHES, "-"))
+"""A result written with another dash (``1–0``, an en dash) is read with a hyphen, as in chess."""
 
 RESULTS = {
     "1-0": "1-0", "2-0": "1-0", "0-1": "0-1", "0-2": "0-1", "1/2-1/2": "1/2-1/2", "½-½": "1/2-1/2",
@@ -94,7 +98,7 @@ class PdnGame:
     moves: tuple[MoveToken, ...]
     """The main line's moves in order; the first unreadable token among them stops the replay."""
     result: str | None
-    """The result token as written, or None."""
+    """The result token as written (any dash read as a hyphen), or None."""
     first_comment: str | None = None
     notes: tuple[str, ...] = field(default=())
 
@@ -118,7 +122,7 @@ def _ends_after_result(body: str) -> int | None:
         elif kind in ("word", "stray", "close") and not depth:
             if seen_result:
                 return m.start()
-            seen_result = m.group() in _RESULT_TOKENS
+            seen_result = m.group().translate(_DASHES) in _RESULT_TOKENS
     return None
 
 
@@ -166,7 +170,7 @@ def stream_games(pieces: Iterable[str], max_chars: int = MAX_GAME_CHARS) -> Iter
     Streaming (``adjudicator replay --game checkers``): :func:`split_games` first cuts the
     file before each tag line that follows move text, and the parts are independent, so
     each part is split as soon as the next begins; at most one part is held. A part over
-    ``max_chars`` gives an :class:`~adjudicator.chess.movetext.OversizedGame` instead.
+    ``max_chars`` gives an :class:`~adjudicator.chess.stream.OversizedGame` instead.
     """
     held: list[str] = []
     size = 0
@@ -213,7 +217,7 @@ def _read_word(word: str) -> tuple[str, MoveToken | None]:
     """Classify one main-line word: (kind, move token); kind is number, result, annotation or move."""
     if _NUMBER.fullmatch(word):
         return "number", None
-    if word in _RESULT_TOKENS:
+    if word.translate(_DASHES) in _RESULT_TOKENS:
         return "result", None
     if _ANNOTATION.fullmatch(word) or _DOTS.fullmatch(word):
         return "annotation", None
@@ -240,6 +244,17 @@ def _read_word(word: str) -> tuple[str, MoveToken | None]:
     if _GLUED_TEXT.match(rest):
         return "move", MoveToken(written, squares, is_x, rest, rest)
     return "move", MoveToken(written + rest, squares, is_x, unreadable=f"{rest!r} after the move is no square")
+
+
+def join_split(parts: list[MoveToken]) -> MoveToken | None:
+    """The move that tokens split by spacing make when written together (``5x`` ``14``: ``5x14``), or None
+    when together they are no move either. Whether that reading stands is the replay's to say."""
+    text = "".join(part.text for part in parts)
+    kind, token = _read_word(text)
+    if kind != "move" or token is None or token.unreadable is not None or token.comment:
+        return None  # no move together either, or text glued on
+    comments = [part.comment for part in parts if part.comment]
+    return MoveToken(token.text, token.squares, token.is_capture_written, " ".join(comments) or None, token.glued)
 
 
 def read_game(text: str) -> PdnGame:
@@ -308,7 +323,7 @@ def read_game(text: str) -> PdnGame:
         else:
             word_kind, token = _read_word(raw)
             if word_kind == "result":
-                result = raw
+                result = raw.translate(_DASHES)
                 break
             if token is not None:
                 moves.append(token)
@@ -323,4 +338,4 @@ def read_game(text: str) -> PdnGame:
     return PdnGame(tuple(tags), tuple(moves), result, first_comment, tuple(notes))
 
 
-__all__ = ["MoveToken", "PdnGame", "RESULTS", "read_game", "split_games"]
+__all__ = ["MoveToken", "PdnGame", "RESULTS", "join_split", "read_game", "split_games"]

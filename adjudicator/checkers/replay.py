@@ -13,6 +13,10 @@ Records are read leniently (see :mod:`adjudicator.checkers.pdn`) and ruled stric
 * a move that cannot be made on the board at all (no piece of the side to move
   on its first square, or its last square occupied) is listed as illegal too, and
   the replay stops there, since what was physically done is unknown;
+* a move split by spacing (``5x 14``, as in a real Ontario Checkers Association
+  record) is read joined when that is the only legal reading: what follows the first
+  token is no move by itself, the first is no legal move as written, and joined they
+  make a legal move; a note names the ply;
 * a token that is not a move at all (a square outside 1-32, a lone square, a word,
   a move to its own square, or a shortened jump that fits two different captures)
   is *unreadable*: the replay stops there, ``plies`` counts the moves before it,
@@ -33,9 +37,9 @@ from typing import Any
 
 from adjudicator.checkers.ballots import three_move
 from adjudicator.checkers.board import START, FenError, Position
-from adjudicator.checkers.pdn import RESULTS, PdnGame, read_game, split_games
+from adjudicator.checkers.pdn import RESULTS, MoveToken, PdnGame, join_split, read_game, split_games
 from adjudicator.checkers.played import RED_CROWN, WHITE_CROWN, Move, physical, play_token, push_as_played
-from adjudicator.contract import ContractError
+from adjudicator.contract import ContractError, quoted
 
 MAX_PLIES = 20_000
 """More plies than any game can have (the 40-move rule ends a game long before), as in chess's replay."""
@@ -124,7 +128,24 @@ class Unreadable:
     reason: str = "it cannot be read as a move"
 
     def to_json(self) -> dict[str, Any]:
-        return {"ply": self.ply, "token": self.token, "candidates": list(self.candidates), "reason": self.reason}
+        shown = quoted(self.token)
+        return {"ply": self.ply, "token": shown, "candidates": list(self.candidates), "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class Joined:
+    """A move written split by spacing (``5x 14``), read joined as the only legal reading."""
+
+    ply: int
+    written: str
+    """The tokens as they stood, spacing included (``5x 14``)."""
+    move: str
+    """The move read (``5x14``)."""
+
+    @property
+    def note(self) -> str:
+        return (f"ply {self.ply}: {self.written!r} is read as {self.move}, one move split by spacing: "
+                "together it is the only legal reading")
 
 
 @dataclass(frozen=True)
@@ -138,7 +159,9 @@ class CheckersReplay:
     result: str | None = None
     """The result written in the record (``1-0``, ``0-1``, ``1/2-1/2``), or None."""
     notes: tuple[str, ...] = field(default=())
-    """What was odd about the record (glued text, a ballot start, quiet moves written with x)."""
+    """What was odd about the record (glued text, a ballot start, quiet moves written with x, a split move)."""
+    joined: tuple[Joined, ...] = ()
+    """Moves written split by spacing and read joined, by ply (each also in :attr:`notes`)."""
 
     @property
     def final(self) -> Position:
@@ -246,7 +269,16 @@ def replay_game(game: PdnGame, start_fen: str | None = None, ballot: int | None 
     unreadable: list[Unreadable] = []
     counter = 0
     x_quiet = 0
-    for number, token in enumerate(game.moves, start=1):
+    tokens = game.moves
+    joined: list[Joined] = []
+    number = at = 0
+    while at < len(tokens):
+        number += 1
+        token, used = _split_move(position, tokens, at)
+        if used > 1:
+            joined.append(Joined(number, " ".join(t.text for t in tokens[at:at + used]), token.text))
+            notes.append(joined[-1].note)
+        at += used
         move, is_legal, reason, candidates = play_token(position, token)
         if move is None:
             unreadable.append(Unreadable(number, token.text, candidates, reason or "it cannot be read as a move"))
@@ -268,7 +300,34 @@ def replay_game(game: PdnGame, start_fen: str | None = None, ballot: int | None 
     if x_quiet:
         notes.append(f"{x_quiet} quiet move(s) written with x were read by their squares")
     result = RESULTS.get(game.result or "")
-    return CheckersReplay(start, tuple(plies), game.tags, tuple(unreadable), result, tuple(notes))
+    return CheckersReplay(start, tuple(plies), game.tags, tuple(unreadable), result, tuple(notes), tuple(joined))
+
+
+def _split_move(position: Position, tokens: tuple[MoveToken, ...], at: int) -> tuple[MoveToken, int]:
+    """The move at ``tokens[at]`` and how many tokens it takes: one, or a move split by spacing (``5x 14``).
+
+    Tokens are joined only where the reading is not in doubt: what follows the first token
+    is no move by itself (unreadable: ``14``, ``x14``, ``x``), the first is no legal move as
+    written, and joined they make a legal move. A token that reads as a move is never joined
+    to another.
+    """
+    first = tokens[at]
+    if at + 1 == len(tokens) or tokens[at + 1].unreadable is None:
+        return first, 1
+    if first.unreadable is None:
+        move, is_legal, _, _ = play_token(position, first)
+        if move is not None and is_legal:
+            return first, 1
+    for used in (2, 3):
+        parts = tokens[at:at + used]
+        if len(parts) < used or parts[-1].unreadable is None:
+            break
+        whole = join_split(list(parts))
+        if whole is not None:
+            move, is_legal, _, _ = play_token(position, whole)
+            if move is not None and is_legal:
+                return whole, used
+    return first, 1
 
 
 def replay_checkers(text: str, start_fen: str | None = None, ballot: int | None = None) -> CheckersReplay:
@@ -297,6 +356,7 @@ def replay_pdn(text: str) -> list[CheckersReplay]:
 __all__ = [
     "CheckersRecordError",
     "CheckersReplay",
+    "Joined",
     "Ply",
     "Unreadable",
     "parse_position",

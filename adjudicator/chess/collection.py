@@ -14,7 +14,9 @@ The rules a finding rests on are the claims' own, reused here, not rewritten:
 - a loss on time is tested with the ruleset's no-win test (``flag.no_win_test``: FIDE 6.9
   helpmate, US Chess 14E), :func:`adjudicator.clocks.no_win.win_chance`, on the position
   the flag claim would judge (FIDE 7.5.1 applied to an impossible final position);
-- illegal and unreadable moves come from the record reader (:mod:`adjudicator.chess.replay`).
+- illegal and unreadable moves come from the record reader (:mod:`adjudicator.chess.replay`), and so
+  does what it read past by a stated rule (a stray bracket, a game ended at a blank line): a
+  ``reading`` finding at its ply.
 
 A finding is given only where the recorded result differs from the lawful one, or the
 record itself is faulty (an illegal move, an unreadable token, no result). An illegal
@@ -30,11 +32,12 @@ from typing import Any
 
 import chess
 
-from adjudicator.chess.movetext import RawGame
+from adjudicator.chess.movetext import Note, RawGame
 from adjudicator.chess.positions import judged_record_position
 from adjudicator.chess.replay import RecordError, Replay, UnsupportedVariant, replay_game
 from adjudicator.clocks.game_end import Deadness, GameEnd, game_end
 from adjudicator.clocks.no_win import win_chance
+from adjudicator.contract import quoted
 from adjudicator.findings import Finding, GameCheck, later_plies
 from adjudicator.rulesets import ChessRuleset, Ruleset
 from adjudicator.services import MateOracle, Services
@@ -99,6 +102,7 @@ def check_chess(
         return GameCheck(tags, recorded, None, (finding,))
     recorded = replay.result if replay.result in RESULTS else None
     findings = [_illegal(replay, ply, ruleset) for ply in (p.number for p in replay.illegal)]
+    findings.extend(_read_past(note, ruleset) for note in replay.file_notes)
     tag = recorded_result(game.tag("Result"))
     if tag is not None and recorded is not None and tag != recorded:
         findings.append(
@@ -110,11 +114,14 @@ def check_chess(
     deadness = Deadness(ruleset.flag.dead_position, services.mate)
     forfeit = _time_forfeit(replay, recorded)
     judged = judged_record_position(replay) if forfeit is not None else None
-    if judged is not None and deadness.mode == "helpmate" and not judged.board.is_insufficient_material():
+    if (
+        judged is not None and ruleset.flag.no_win_test == "helpmate" and deadness.analyses
+        and not judged.board.is_insufficient_material()
+    ):
         winner = chess.WHITE if recorded == "1-0" else chess.BLACK
         deadness.search(judged.board, winner)  # the 6.9 question first: the dead-position test reuses it
     screen = deadness
-    if dead_screen is not None and deadness.mode == "helpmate":
+    if dead_screen is not None and deadness.analyses:
         screen = Deadness(deadness.configured, dead_screen)
         screen.searches.update(deadness.searches)  # the winner's full 6.9 answer stands
     ended = game_end(replay, replay.final_board, ruleset, screen, SIDES)
@@ -148,14 +155,22 @@ def _illegal(replay: Replay, number: int, ruleset: Ruleset) -> Finding:
     )
 
 
+def _read_past(note: Note, ruleset: Ruleset) -> Finding:
+    """What the reader read past or decided by its stated rule (a stray bracket, a game ended at a blank line)."""
+    return Finding(
+        "reading", note.ply, _ref(ruleset, "8.1.1", "15A"), f"Ply {note.ply} ({quoted(note.token)!r}): {note.text}.",
+        {"token": quoted(note.token)},
+    )
+
+
 def _unreadable(replay: Replay, ruleset: Ruleset) -> Finding:
     bad = replay.unreadable[0]
     hint = f"; it may be {' or '.join(bad.candidates)}" if bad.candidates else ""
     return Finding(
         "unreadable", bad.ply, _ref(ruleset, "8.1.1", "15A"),
-        f"Ply {bad.ply} ({bad.token!r}) cannot be read as a move: {bad.reason}{hint}. "
+        f"Ply {bad.ply} ({quoted(bad.token)!r}) cannot be read as a move: {bad.reason}{hint}. "
         "The record is checked only up to it.",
-        {"token": bad.token, "candidates": list(bad.candidates)},
+        {"token": quoted(bad.token), "candidates": list(bad.candidates)},
     )
 
 

@@ -4,12 +4,19 @@ Every token of the movetext is accounted for (FIDE 8.1: the scoresheet is the
 record of the game, so nothing on it may be dropped unseen). :func:`tokens`
 gives each one its :data:`TokenKind`:
 
-- ``tag`` (a tag pair, or a broken tag line in the header), ``move-number``
-  (``12.``, ``12...``, ``12…``, a bare ``12``, continuation dots), ``result``,
+- ``tag`` (a tag pair under any name python-chess reads, ``[BlackType "program"]``,
+  ``[White-Elo "..."]``, also in other scripts; a broken tag line in the header; a
+  forum's ``[pgn]``/``[/pgn]`` wrapper), ``move-number`` (``12.``, ``12...``,
+  ``12…``, a bare ``12``, continuation dots), ``result`` (``1-0`` with any dash,
+  ``1–0`` as scalachess reads it, ``1:0``, ``½-½``, ``1/2``, ``*``),
   ``comment`` (``{...}``, ``;`` to the end of the line, ``%`` escape lines),
   ``clock-comment`` (a comment holding ``[%clk]`` or ``[%emt]``), ``nag``
   (``$14``), ``glyph`` (``!?``, ``+-``, ``=``, ``N``, ``e.p.``), ``variation``
   (the parentheses and everything inside them, at any depth);
+- ``stray``: a parenthesis that encloses no variation, read past and noted with its
+  ply (:class:`Note`): a ``)`` with no variation open (python-chess reads past it
+  too), a ``(`` before the game's first move (no move yet for it to vary: python-chess
+  reads past it), and a ``(`` that is never closed with no move after it;
 - ``move``: every other word of the main line. The replay reads it as a legal
   move, an illegal move as played, or an *unreadable* token, and an unreadable
   token stops the replay at its ply (:mod:`adjudicator.chess.replay`);
@@ -17,8 +24,15 @@ gives each one its :data:`TokenKind`:
   ``}``, a variation or comment that is never closed and so swallows the moves
   after it. These are main-line tokens too: the replay stops at them.
 
+Games: a tag after moves starts the next game, and so do moves after a result, and
+(games written without tags or results) a blank line followed by White's first move
+number ``1.`` after moves, noted on the game it ends. python-chess ends a game at any
+blank line; a blank line elsewhere (``1. e4 e5`` / blank / ``2. Nf3``) is only
+spacing here, since a game's moves are sometimes written in paragraphs.
+
 The invariant: the main-line tokens of a game (``move`` and ``unreadable``) are
-exactly :attr:`RawGame.moves`, in order, so the n-th of them is ply n.
+exactly :attr:`RawGame.moves`, in order, so the n-th of them is ply n; what was
+read past is in :attr:`RawGame.notes` with its ply.
 Lenient by design (tags optional, any move-number style, deep variations cost
 nothing), but never silent. No I/O: the caller passes the text.
 """
@@ -26,40 +40,60 @@ nothing), but never silent. No I/O: the caller passes the text.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 TokenKind = Literal[
-    "tag", "move-number", "result", "comment", "clock-comment", "nag", "glyph", "variation", "move", "unreadable"
+    "tag", "move-number", "result", "comment", "clock-comment", "nag", "glyph", "variation", "stray", "move",
+    "unreadable",
 ]
 
+DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2212"
+"""The dashes a result may be written with: hyphen-minus, hyphen, non-breaking hyphen, figure dash,
+en dash, em dash, minus sign (scalachess reads the hyphen, en dash and em dash; word processors
+put in the others)."""
+TAG_NAME = r"\w[\w+#=:\-]*"
+"""A tag name: python-chess's (letters, digits, ``_+#=:-``), in any script."""
+RESULT_DASH = f"[{DASHES}:]"
+"""What may stand between a result's two scores (a pattern)."""
+_D = RESULT_DASH
 _LEXER = re.compile(
-    r"""
-    (?P<tag>\[[ \t]*(?P<name>[A-Za-z0-9_]+)[ \t]*"(?P<value>(?:[^"\\\n]|\\.)*)"[ \t]*\])
-    |(?P<comment>\{[^}]*\}?)
+    rf"""
+    (?P<tag>\[[ \t]*(?P<name>{TAG_NAME})[ \t]*"(?P<value>(?:[^"\\\n]|\\.)*)"[ \t]*\])
+    |(?P<wrapper>(?i:\[/?pgn\]))
+    |(?P<comment>\{{[^}}]*\}}?)
     |(?P<line>;[^\n]*)
     |(?P<open>\()
     |(?P<close>\))
     |(?P<nag>\$\d*)
-    |(?P<result>(?:1-0|0-1|1/2-1/2|½-½|1:0|0:1|1/2:1/2|½:½|1/2|½|\*)(?=[\s{}()\[\];]|$))
+    |(?P<result>(?:1{_D}0|0{_D}1|(?:1/2|½){_D}(?:1/2|½)|1/2|½|\*)(?=[\s{{}}()\[\];]|$))
     |(?P<number>\d+[ \t]*(?:\.+|…)+)
-    |(?P<word>[^\s{}()\[\];]+(?:\([QRBNDTSLFACqrbndtslfac]\))?)
+    |(?P<word>[^\s{{}}()\[\];]+(?:\([QRBNDTSLFACqrbndtslfac]\))?)
     |(?P<other>\S)
     """,
     re.VERBOSE,
 )
-_RESULTS = {"½-½": "1/2-1/2", "1:0": "1-0", "0:1": "0-1", "1/2:1/2": "1/2-1/2", "½:½": "1/2-1/2",
-            "1/2": "1/2-1/2", "½": "1/2-1/2"}
+_RESULT_DASHES = str.maketrans(dict.fromkeys(DASHES + ":", "-"))
+_RESULTS = {"1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2", "½-½": "1/2-1/2", "1/2-½": "1/2-1/2",
+            "½-1/2": "1/2-1/2", "1/2": "1/2-1/2", "½": "1/2-1/2", "*": "*"}
+_LOOSE_TAG = re.compile(rf'\[[ \t]*({TAG_NAME})[ \t]*"(.*)"[ \t]*\][ \t]*$')
+"""A tag line whose value holds unescaped quotes (``[Annotator "J. "JJ" Smith"]``): python-chess takes
+the value up to the last quote before the closing bracket."""
 _CLK = re.compile(r"\[%clk\s+([0-9:.]+)\s*\]")
 _EMT = re.compile(r"\[%emt\s+([0-9:.]+)\s*\]")
 _ESCAPE = re.compile(r"(?m)^%[^\n]*$")
 _PLAIN = re.compile(r"(?:[NBRQK]?[a-h]?[1-8]?x?[a-h][1-8](?:=[NBRQ])?|O-O(?:-O)?)[+#]?[!?]{0,2}")
 _GLYPHS = re.compile(r"[!?+#=\-/±∓⩲⩱∞□⊕]+")
-_BROKEN_TAG = re.compile(r'[ \t]*\[[ \t]*[A-Za-z0-9_]+[ \t]*"')
+_BROKEN_TAG = re.compile(rf'[ \t]*\[[ \t]*{TAG_NAME}[ \t]*"')
+"""A header line that is a tag gone wrong (``[Name "`` unclosed). A ``[...]`` line with no quoted value is not
+one: it may hold moves (``[1. e4 e5]``), so its ``[`` is unreadable, never a header skipped unseen."""
 _DOTS = re.compile(r"(?:\.|…)+")
 _ASSESSMENTS = frozenset({"(=)", "N", "TN", "Z0?", "ep", "e.p.", "e.p"})
 """Words that are annotations, not moves: a draw offer, a novelty, en passant written apart."""
+_NULL_MOVES = frozenset({"--", "0000"})
+"""Null moves (7.5.3) that would otherwise pass for a glyph or a move number (``0000`` is no number: no
+move number has leading zeros); ``Z0`` and ``@@@@`` are moves by default."""
 _SWALLOWED = re.compile(r"\d+\s*\.|(?:1-0|0-1|1/2-1/2)(?:\s|$)|^\s*\[", re.M)
 """What an unclosed comment must hold for it to have swallowed moves."""
 
@@ -80,7 +114,7 @@ def seconds_of(text: str) -> float | None:
 
 def word_kind(word: str) -> TokenKind:
     """What a main-line word is: a move (to be read), or a known non-move."""
-    if word == "--" or _PLAIN.fullmatch(word):
+    if word in _NULL_MOVES or _PLAIN.fullmatch(word):
         return "move"
     if word.isdigit() or _DOTS.fullmatch(word):
         return "move-number"
@@ -102,14 +136,32 @@ class MoveToken:
     """Why the splitter already knows this token is no move (a stray bracket, an unclosed variation)."""
 
 
+@dataclass(frozen=True)
+class Note:
+    """Something the splitter read past or decided by a stated rule, at the ply where it stands."""
+
+    ply: int
+    """The ply it stands at: the moves before it, plus one (as an unreadable token's ply)."""
+    token: str
+    """What was written there (``)``, ``(``, ``1.``)."""
+    text: str
+    """The rule applied, in an arbiter's words."""
+    kind: str = "read-past"
+    """``read-past`` (a bracket that encloses or closes nothing) or ``new-game`` (a blank line, then ``1.``)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ply": self.ply, "token": self.token, "kind": self.kind, "note": self.text}
+
+
 @dataclass
 class RawGame:
-    """A game as written: tags, main-line move tokens, the result token."""
+    """A game as written: tags, main-line move tokens, the result token, and what was read past."""
 
     tags: list[tuple[str, str]] = field(default_factory=list)
     moves: list[MoveToken] = field(default_factory=list)
     result: str | None = None
     offset: int = 0
+    notes: list[Note] = field(default_factory=list)
 
     @property
     def is_empty(self) -> bool:
@@ -138,48 +190,111 @@ def tokens(text: str) -> Iterator[Token]:
 
 
 _SIMPLE: dict[str | None, TokenKind] = {"line": "comment", "nag": "nag", "result": "result", "number": "move-number"}
+def _swallows_a_move(held: list[re.Match[str]]) -> bool:
+    """Whether an unclosed variation's lexemes hold a word that would be a main-line move."""
+    return any(m.lastgroup == "word" and word_kind(m.group()) == "move" for m in held)
+
+
+def _top_token(group: str | None, value: str) -> tuple[TokenKind, str]:
+    """The kind (and text) of a main-line lexeme that is no move, tag or bracket."""
+    if group == "comment":
+        if not value.endswith("}") and _SWALLOWED.search(value):
+            return "unreadable", "{"
+        return ("clock-comment" if "[%" in value else "comment"), value
+    if group == "word":
+        return word_kind(value), value
+    return _SIMPLE.get(group, "unreadable"), value
+
+
+def _unclosed(held: list[re.Match[str]]) -> Iterator[tuple[TokenKind, str, int]]:
+    """The tokens of a variation opened on the main line and never closed (``held``: its lexemes).
+
+    Holding a move, it is ``unreadable`` where it opens (the moves after it cannot be told from
+    it). Holding none, each ``(`` never closed is ``stray``, what closed pairs enclose is
+    ``variation``, and the rest is read as main line (a result, a comment...).
+    """
+    if _swallows_a_move(held):
+        yield "unreadable", "(", held[0].start()
+        for m in held[1:]:
+            yield "variation", m.group(), m.start()
+        return
+    opened: list[int] = []
+    paired: set[int] = set()
+    for index, m in enumerate(held):
+        if m.lastgroup == "open":
+            opened.append(index)
+        elif m.lastgroup == "close" and opened:
+            paired.update((opened.pop(), index))
+    inside = 0
+    for index, m in enumerate(held):
+        group, value, start = m.lastgroup, m.group(), m.start()
+        if index in paired:
+            inside += 1 if group == "open" else -1
+            yield "variation", value, start
+        elif group == "open":
+            yield "stray", value, start
+        elif inside:
+            yield "variation", value, start
+        else:
+            kind, text = _top_token(group, value)
+            yield kind, text, start
 
 
 def _scan(text: str) -> Iterator[tuple[TokenKind, str, int]]:
-    """(kind, text, offset) of every token: :func:`tokens` without the objects, for speed."""
+    """(kind, text, offset) of every token, in order: :func:`tokens` without the objects, for speed.
+
+    A variation opened on the main line is held until it closes (its lexemes are then
+    ``variation``); one that never closes (the text ends, or a new game's tags come) is
+    resolved by :func:`_unclosed`.
+    """
     if "%" in text:
         text = _ESCAPE.sub(lambda m: " " * len(m.group()), text)
     if "\ufeff" in text or "\u200b" in text:  # byte-order marks and zero-width spaces are spacing
         text = text.replace("\ufeff", " ").replace("\u200b", " ")
     depth = 0
-    opened = 0
+    held: list[re.Match[str]] = []  # the lexemes of the main-line variation still open
     started = False
     skip = 0
     plain = _PLAIN.fullmatch
     for match in _LEXER.finditer(text):
-        kind, value, start = match.lastgroup, match.group(), match.start()
-        if start < skip:
+        kind = match.lastgroup
+        if skip and match.start() < skip:
             continue
-        if kind == "word" and not depth:
+        if depth:
+            if kind == "open":
+                depth += 1
+            elif kind == "close":
+                depth -= 1
+            elif kind == "tag" or kind == "wrapper":  # a new game's tags: the variation was never closed
+                yield from _unclosed(held)
+                depth, held = 0, []
+            if depth:
+                held.append(match)
+                continue
+            if kind == "close":  # the variation closes
+                held.append(match)
+                for m in held:
+                    yield "variation", m.group(), m.start()
+                held = []
+                continue
+        value, start = match.group(), match.start()
+        if kind == "word":
             word = "move" if plain(value) else word_kind(value)
             started = started or word == "move"
             yield word, value, start
         elif kind == "open":
-            if not depth:
-                opened = start
-            depth += 1
-            yield "variation", value, start
+            if started:
+                depth, held = 1, [match]
+            else:  # no move yet for a variation to vary (python-chess reads past it too)
+                yield "stray", value, start
         elif kind == "close":
-            yield ("variation" if depth else "unreadable"), value, start
-            depth = max(0, depth - 1)
-        elif kind == "tag":
-            if depth:  # a new game's tags: the variation before them was never closed
-                depth = 0
-                yield "unreadable", "(", opened
+            yield "stray", value, start
+        elif kind == "tag" or kind == "wrapper":
             started = False
             yield "tag", value, start
-        elif depth:
-            yield "variation", value, start
         elif kind == "comment":
-            if not value.endswith("}") and _SWALLOWED.search(value):
-                yield "unreadable", "{", start
-            else:
-                yield ("clock-comment" if "[%" in value else "comment"), value, start
+            token, shown = _top_token(kind, value)
+            yield token, shown, start
         elif kind in _SIMPLE:
             yield _SIMPLE[kind], value, start
         elif value == "[" and not started and _BROKEN_TAG.match(text, text.rfind("\n", 0, start) + 1):
@@ -190,17 +305,45 @@ def _scan(text: str) -> Iterator[tuple[TokenKind, str, int]]:
             started = True
             yield "unreadable", value, start
     if depth:  # the text ends inside a variation
-        yield "unreadable", "(", opened
+        yield from _unclosed(held)
 
 
 _UNREADABLE_REASONS = {
     "(": "a variation opened here is never closed, so the moves after it cannot be told from it",
     "{": "a comment opened here is never closed and swallows the moves after it",
-    ")": "a stray ')' with no variation open",
     "]": "a stray ']' outside any tag",
     "}": "a stray '}' outside any comment",
     "[": "a stray '[' in the moves",
 }
+_STRAY_NOTES = {
+    ")": "a ')' with no variation open closes nothing: it is read past",
+    "(": "a '(' with no move before it in the game opens no variation (there is no move to vary): it is "
+         "read past, and the moves after it are the game's",
+    "((": "a '(' that is never closed, with no move after it, encloses nothing: it is read past",
+}
+_FIRST_MOVE_NUMBER = re.compile(r"1[ \t]*\.")
+_SPACING = " \t\r\n\f\v"
+
+
+def _after_blank_line(text: str, offset: int) -> bool:
+    """Whether the spacing before ``offset`` holds a blank line."""
+    start = offset
+    while start and text[start - 1] in _SPACING:
+        start -= 1
+    return text.count("\n", start, offset) >= 2
+_NEW_GAME_NOTE = (
+    "a blank line followed by move number 1 ends this game: what follows is read as the next game "
+    "(python-chess ends a game at a blank line)"
+)
+
+
+def _tag_pair(value: str) -> tuple[str, str] | None:
+    """The (name, value) of a tag token; None for a wrapper or a broken tag line with no quoted value."""
+    match = _LEXER.match(value)
+    if match is not None and match.lastgroup == "tag" and match.end() == len(value):
+        return match.group("name"), match.group("value").replace('\\"', '"').replace("\\\\", "\\")
+    loose = _LOOSE_TAG.match(value)
+    return (loose.group(1), loose.group(2)) if loose else None
 
 
 def split_games(text: str) -> Iterator[RawGame]:
@@ -217,124 +360,41 @@ def split_games(text: str) -> Iterator[RawGame]:
                 if not game.is_empty:
                     yield game
                 game = RawGame(offset=offset)
-            if value.endswith("]") and (match := _LEXER.match(value)) and match.lastgroup == "tag":
-                tag = match.group("value").replace('\\"', '"').replace("\\\\", "\\")
-                game.tags.append((match.group("name"), tag))
+            pair = _tag_pair(value)
+            if pair is not None:
+                game.tags.append(pair)
         elif kind == "clock-comment":
             if game.moves:
-                last = game.moves[-1]
+                move = game.moves[-1]
                 clk = _CLK.search(value)
                 if clk:
-                    last.clock = seconds_of(clk.group(1))
+                    move.clock = seconds_of(clk.group(1))
                 emt = _EMT.search(value)
                 if emt:
-                    last.emt = seconds_of(emt.group(1))
+                    move.emt = seconds_of(emt.group(1))
         elif kind == "result":
             if game.result is not None:  # a second result: a new game without tags
                 yield game
                 game = RawGame(offset=offset)
-            game.result = _RESULTS.get(value, value)
+            game.result = _RESULTS.get(value.translate(_RESULT_DASHES), value)
         elif kind == "unreadable":
             if game.result is not None:
                 yield game
                 game = RawGame(offset=offset)
             game.moves.append(MoveToken(value, offset, unreadable=_UNREADABLE_REASONS.get(value)))
+        elif kind == "stray":
+            why = _STRAY_NOTES["((" if value == "(" and game.moves else value]
+            last = game.notes[-1] if game.notes else None
+            if last and (last.ply, last.text) == (len(game.moves) + 1, why) and len(last.token) < 16:
+                # ``(((``: one note (up to 16 brackets, so that a megabyte of them is read in linear time)
+                game.notes[-1] = Note(last.ply, last.token + value, why)
+            else:
+                game.notes.append(Note(len(game.moves) + 1, value, why))
+        elif kind == "move-number" and game.moves and _FIRST_MOVE_NUMBER.fullmatch(value) and _after_blank_line(
+            text, offset
+        ):  # untagged games apart by a blank line
+            game.notes.append(Note(len(game.moves) + 1, value, _NEW_GAME_NOTE, "new-game"))
+            yield game
+            game = RawGame(offset=offset)
     if not game.is_empty:
         yield game
-
-
-
-MAX_GAME_CHARS = 1_000_000
-"""Longest single game a collection may hold: 20,000 plies with a clock comment on each fit in well under
-1 MB. A game beyond it is reported (:class:`OversizedGame`), not read, so memory stays bounded."""
-
-_CHECK_EVERY = 1 << 16
-"""How much text :func:`stream_games` gathers before it hands on the games completed in it."""
-
-_FULL_TAG = re.compile(r'\[[ \t]*[A-Za-z0-9_]+[ \t]*"(?:[^"\\\n]|\\.)*"[ \t]*\]')
-_TAG_LINE = re.compile(r'[ \t\ufeff\u200b]*\[[ \t]*[A-Za-z0-9_]+[ \t]*"')
-
-
-@dataclass(frozen=True)
-class OversizedGame:
-    """A game of a collection longer than the limit: skipped whole (to the next tag line)."""
-
-    chars: int
-    """How many characters it had."""
-    limit: int
-
-
-def _line_cut(text: str, games: list[RawGame]) -> int:
-    """Where the games still open begin: the last game (after the first) that starts a line, else 0.
-
-    Cutting only at a line start that holds a tag or a move keeps every token read as in
-    the whole text (``%`` escape lines and broken tag lines are told by how their line
-    starts, and by whether a move came before).
-    """
-    for game in reversed(games[1:]):
-        if text[game.offset - 1] != "\n":
-            continue
-        starts_with_move = bool(game.moves) and game.moves[0].offset == game.offset and not game.moves[0].unreadable
-        if starts_with_move or _FULL_TAG.match(text, game.offset):  # the lexer's state there is a fresh one's
-            return game.offset
-    return 0
-
-
-def stream_games(
-    pieces: Iterable[str], max_chars: int = MAX_GAME_CHARS, *, check_every: int = _CHECK_EVERY
-) -> Iterator[RawGame | OversizedGame]:
-    """The games of a collection read piece by piece (lines, or parts of long lines), in order.
-
-    The same games :func:`split_games` finds in the whole text, holding at most one game
-    and a few kilobytes: the text gathered so far is split, every game but the last
-    (which may go on) is handed on, and the last one's text is kept. A game over
-    ``max_chars`` gives an :class:`OversizedGame`, and reading goes on at the next line
-    that starts with a tag.
-    """
-    held: list[str] = []
-    size = since_check = 0
-    skipped = 0  # > 0: inside an oversized game, looking for the next tag line
-    at_line_start = True
-    for piece in pieces:
-        line_start, at_line_start = at_line_start, piece.endswith("\n")
-        if skipped:
-            if not (line_start and _TAG_LINE.match(piece)):
-                skipped += len(piece)
-                continue
-            yield OversizedGame(skipped, max_chars)
-            skipped = 0
-        held.append(piece)
-        size += len(piece)
-        since_check += len(piece)
-        if since_check < check_every:
-            continue
-        since_check = 0
-        text = "".join(held)
-        games = list(split_games(text))
-        cut = _line_cut(text, games)
-        yield from _bounded([game for game in games if game.offset < cut], cut, max_chars)
-        rest = text[cut:] if games or text.strip() else ""  # spacing alone is dropped
-        held, size = [rest], len(rest)
-        if size > max_chars:
-            held, size, skipped = [], 0, size
-    if skipped:
-        yield OversizedGame(skipped, max_chars)
-    elif held:
-        text = "".join(held)
-        if size > max_chars:
-            games = list(split_games(text))
-            cut = _line_cut(text, games)
-            yield from _bounded([game for game in games if game.offset < cut], cut, max_chars)
-            if len(text) - cut > max_chars:
-                yield OversizedGame(len(text) - cut, max_chars)
-            else:
-                yield from (game for game in games if game.offset >= cut)
-        else:
-            yield from split_games(text)
-
-
-def _bounded(games: list[RawGame], end: int, max_chars: int) -> Iterator[RawGame | OversizedGame]:
-    """``games`` (the last one ending at ``end``), each longer than ``max_chars`` as an :class:`OversizedGame`."""
-    ends = [*(g.offset for g in games[1:]), end] if games else []
-    for game, after in zip(games, ends, strict=True):
-        yield game if after - game.offset <= max_chars else OversizedGame(after - game.offset, max_chars)

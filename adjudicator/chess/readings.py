@@ -15,6 +15,13 @@ language a case is read in, and rules the case under every other full reading:
 - readings the rule cannot choose between (several languages read every move,
   with different moves): where their verdicts differ the claim is ``deferred``
   with both readings and both outcomes.
+
+Whatever the language, every reading beyond plain SAN the replay made is in the
+evidence (``record_notes``, by ply: a capture mark supplied, a lower-case piece
+letter, a dash read as a hyphen, the language chosen...). A token with two legal
+readings (``bc4``: the pawn or the bishop) is replayed by the reader's rule (the
+file); where the other reading would give another verdict, both are shown
+(``token_readings``) with a reason, as for languages.
 """
 
 from __future__ import annotations
@@ -23,8 +30,9 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from adjudicator.chess.movetext import split_games
 from adjudicator.chess.notation import LANGUAGE_NAMES
-from adjudicator.chess.replay import RecordError, Replay, replay_chess
+from adjudicator.chess.replay import PlyNote, Replay, replay_chess
 from adjudicator.contract import Case, ContractError
 from adjudicator.rulesets import ChessRuleset, Ruleset
 from adjudicator.ruling import Ruling, Verdict, unique
@@ -64,15 +72,16 @@ def weigh_readings(case: Case, ruling: Ruling, rule: Rule) -> Ruling:
     """``ruling`` with the record's other readings weighed (see the module docstring)."""
     if case.game != "chess" or not case.record:
         return ruling
+    try:
+        replay = replay_chess(case.record, case.start_fen, case.language, allow_unreadable=True)
+    except ContractError:
+        return ruling
+    ruling = _with_notes(case, ruling, replay, rule)
     if case.language is not None:
         if case.language == "en":
             return ruling
         reading = {"language": case.language, "rule": "stated"}
         return replace(ruling, evidence={**ruling.evidence, "record_reading": reading})
-    try:
-        replay = replay_chess(case.record, case.start_fen, allow_unreadable=True)
-    except RecordError:
-        return ruling
     evidence = dict(ruling.evidence)
     if replay.language != "en":
         evidence["record_reading"] = {"language": replay.language, "rule": replay.reading}
@@ -119,3 +128,59 @@ def weigh_readings(case: Case, ruling: Ruling, rule: Rule) -> Ruling:
         evidence=evidence,
         confidence=0.0,
     )
+
+
+def _with_notes(case: Case, ruling: Ruling, replay: Replay, rule: Rule) -> Ruling:
+    """``ruling`` with the replay's notes in its evidence, and each token's other legal reading
+    weighed: shown, with its verdict, where it would change the verdict."""
+    notes = replay.notes
+    if not notes:
+        return ruling
+    evidence = {**ruling.evidence, "record_notes": [note.to_json() for note in notes]}
+    reasons = ruling.reasons
+    weighed: list[dict[str, Any]] = []
+    for note in notes:
+        if note.note.kind != "two-readings":
+            continue
+        for other in note.note.readings[1:]:
+            shown = _token_reading(case, ruling, replay, note, other, rule)
+            if shown is not None:
+                weighed.append(shown)
+                reasons = (*reasons, (
+                    f"Ply {note.ply} is written {note.token}, which reads as {note.note.readings[0]} (replayed: "
+                    f"a lower-case letter that can be a file is read as the file) or as {other}; read as {other}, "
+                    f"the claim would be {shown['verdict'] or 'not ruled (' + str(shown.get('error')) + ')'}. "
+                    "If the scoresheet means the other move, rule again with the record corrected."
+                ))
+    if weighed:
+        evidence["token_readings"] = weighed
+    return replace(ruling, evidence=evidence, reasons=reasons)
+
+
+def _token_reading(
+    case: Case, ruling: Ruling, replay: Replay, note: PlyNote, other: str, rule: Rule
+) -> dict[str, Any] | None:
+    """The claim ruled with ``note``'s token read as ``other`` (written as its squares, which every
+    language reads alike); None when the verdict is the same."""
+    game = next(split_games(case.record or ""), None)
+    if game is None or note.ply > len(game.moves) or note.ply > len(replay.plies):
+        return None
+    token = game.moves[note.ply - 1]
+    board = replay.board_after(note.ply - 1)
+    try:
+        move = board.parse_san(other)
+    except ValueError:
+        return None
+    text = case.record or ""
+    record = text[: token.offset] + move.uci() + text[token.offset + len(token.text):]
+    other_ruling, error = _outcome(rule, replace(case, record=record))
+    if other_ruling is not None and (other_ruling.verdict, other_ruling.result) == (ruling.verdict, ruling.result):
+        return None
+    shown: dict[str, Any] = {
+        "ply": note.ply, "token": note.token, "this_reading": note.note.readings[0], "that_reading": other,
+        "verdict": other_ruling.verdict.value if other_ruling else None,
+        "result": other_ruling.result if other_ruling else None,
+    }
+    if error:
+        shown["error"] = error
+    return shown

@@ -24,10 +24,11 @@ from typing import Any
 
 import chess
 
-from adjudicator.chess.movetext import RawGame, split_games
-from adjudicator.chess.notation import LANGUAGES, letters_used
+from adjudicator.chess.language_choice import choose, language_note
+from adjudicator.chess.movetext import Note, RawGame, split_games
+from adjudicator.chess.notation import LANGUAGES, ReadingNote, writes_upper_case_pieces
 from adjudicator.chess.san import describe, read_move
-from adjudicator.contract import Case, ContractError
+from adjudicator.contract import Case, ContractError, quoted
 
 MAX_PLIES = 20_000
 """More plies than any game can have (the longest possible game is under 18,000 plies)."""
@@ -100,19 +101,22 @@ class Ply:
     irregularity: str | None = None
     """For an illegal ply: ``illegal``, ``unreplaced-promotion`` (7.5.2) or ``no-move`` (7.5.3)."""
     chess960: bool = False
+    notes: tuple[ReadingNote, ...] = ()
+    """What reading the token assumed beyond plain SAN (see :mod:`adjudicator.chess.san`)."""
 
     def __init__(
         self, number: int, token: str, move: chess.Move | None, is_legal: bool, reason: str | None,
         clock: float | None = None, emt: float | None = None, key: RepetitionKey = None, counter: int = 0,
         mover: chess.Color = chess.WHITE, move_number: int = 1, is_checkmate: bool = False,
         is_stalemate: bool = False, irregularity: str | None = None, chess960: bool = False,
+        notes: tuple[ReadingNote, ...] = (),
     ) -> None:
         # A replay makes one Ply per move (270,000 in bench/corpus.py): filling __dict__ at once
         # costs half of a frozen dataclass's field-by-field __init__; the instance stays frozen.
         self.__dict__.update(
             number=number, token=token, move=move, is_legal=is_legal, reason=reason, clock=clock, emt=emt,
             key=key, counter=counter, mover=mover, move_number=move_number, is_checkmate=is_checkmate,
-            is_stalemate=is_stalemate, irregularity=irregularity, chess960=chess960,
+            is_stalemate=is_stalemate, irregularity=irregularity, chess960=chess960, notes=notes,
         )
 
     @property
@@ -142,7 +146,22 @@ class Unreadable:
     candidates: tuple[str, ...]
 
     def to_json(self) -> dict[str, Any]:
-        return {"ply": self.ply, "token": self.token, "candidates": list(self.candidates)}
+        return {"ply": self.ply, "token": quoted(self.token), "candidates": list(self.candidates)}
+
+
+@dataclass(frozen=True)
+class PlyNote:
+    """A reading beyond plain SAN, with the ply and token it was made at (the contract's ``notes``)."""
+
+    ply: int
+    token: str
+    note: ReadingNote
+
+    def to_json(self) -> dict[str, Any]:
+        shown: dict[str, Any] = {"ply": self.ply, "token": self.token, "kind": self.note.kind, "note": self.note.text}
+        if self.note.readings:
+            shown["readings"] = list(self.note.readings)
+        return shown
 
 
 @dataclass(frozen=True)
@@ -164,6 +183,9 @@ class Replay:
     with different moves) or ``furthest`` (none reads every token)."""
     alternatives: tuple[Replay, ...] = ()
     """Other languages that read every token but give different moves."""
+    file_notes: tuple[Note, ...] = ()
+    """What the splitter read past or decided by rule, up to where the replay stopped (a stray bracket,
+    the end of the game at a blank line): :class:`adjudicator.chess.movetext.Note`; in :attr:`notes` too."""
 
     @property
     def is_reading_decided(self) -> bool:
@@ -242,6 +264,18 @@ class Replay:
         dots = "." if p.mover == chess.WHITE else "..."
         return f"{p.move_number}{dots}{self.san(ply)}"
 
+    @property
+    def notes(self) -> tuple[PlyNote, ...]:
+        """Every reading beyond plain SAN, by ply: the language the letters were read in (at the
+        first piece letter), then each token's notes (dashes, capture marks supplied, ...)."""
+        found: list[PlyNote] = []
+        chosen = language_note(self.language, self.reading, [p.token for p in self.plies])
+        if chosen is not None:
+            found.append(PlyNote(*chosen))
+        found.extend(PlyNote(p.number, p.token, note) for p in self.plies for note in p.notes)
+        found.extend(PlyNote(n.ply, n.token, ReadingNote(n.kind, n.text)) for n in self.file_notes)
+        return tuple(sorted(found, key=lambda n: n.ply))
+
     def alternative_json(self, other: Replay) -> dict[str, Any]:
         """Another reading of the record, where it first departs from this one."""
         ply = self.first_difference(other)
@@ -271,6 +305,7 @@ class Replay:
             "counter": self.counter,
             "language": self.language,
             "alternative_readings": [self.alternative_json(other) for other in self.alternatives],
+            "notes": [note.to_json() for note in self.notes],
         }
 
 
@@ -310,19 +345,13 @@ def replay_game(game: RawGame, start_fen: str | None = None, language: str | Non
 
     One reading of the piece letters, chosen by rule (FIDE C.3 lets each player use
     the letters of their country), never by how many illegal moves a reading gives:
-
-    1. ``language`` when given (the case's, else the ruleset's default): that reading alone;
-    2. else English, whenever English reads every token (an illegal move is still a reading);
-    3. else a language whose letters cover every letter the record uses and that reads
-       every token; when several do and they give different moves, the first in
-       :data:`LANGUAGES` order is replayed and the others are :attr:`Replay.alternatives`,
-       with :attr:`Replay.is_reading_decided` false (a claim that depends on it is deferred);
-    4. else (no reading gets through) the reading of the languages that cover most of the
-       letters used that gets furthest (English first among equals): its first unreadable
-       token is the one reported.
-
-    Under rule 2, other languages that also read every token with different moves are
-    kept as :attr:`Replay.alternatives` (shown where they would change a verdict).
+    ``language`` when given (the case's, else the ruleset's default), that reading alone;
+    else the rule of :func:`adjudicator.chess.language_choice.choose`: the script of the
+    record's piece letters first (Cyrillic letters are read in Russian, Ukrainian or
+    Bulgarian only), then English whenever English reads every token, then a language
+    whose letters cover the record's and read every token (several: the first, and the
+    claim defers where they differ), else the reading that gets furthest. Other full
+    readings with different moves are kept as :attr:`Replay.alternatives`.
     """
     board, chess960 = _start(game, start_fen)
     if len(game.moves) > MAX_PLIES:
@@ -334,61 +363,15 @@ def replay_game(game: RawGame, start_fen: str | None = None, language: str | Non
                 "invalid_field", f"language must be one of {', '.join(LANGUAGES)}, not {language!r}", "language"
             )
         return _replay_in(game, board, chess960, start, language, "stated")
-    english = _replay_in(game, board.copy(stack=False), chess960, start, "en", "english")
-    tokens = [t.text for t in game.moves]
-    if not english.unreadable:
-        if any(token[:1] in _ENGLISH_ONLY for token in tokens):
-            return english  # N or Q: no other language has the letter, so no other full reading
-        others = _full_readings(game, board, chess960, start, letters_used(tokens), english)
-        return replace(english, alternatives=others) if others else english
-    letters = letters_used(tokens)
-    full = _full_readings(game, board, chess960, start, letters, None)
-    if full:
-        return replace(full[0], alternatives=full[1:], reading="only" if len(full) == 1 else "undecided")
-    # rule 4: nothing reads every token; report the reading that gets furthest
-    covered = {lang: len(letters & table.keys()) for lang, table in LANGUAGES.items()}
-    most = max(covered.values())
-    best = replace(english, reading="furthest") if covered["en"] == most else None
-    for lang in LANGUAGES:
-        if lang == "en" or covered[lang] != most:
-            continue
-        trial = _replay_in(game, board.copy(stack=False), chess960, start, lang, "furthest")
-        if best is None or len(trial.plies) > len(best.plies):
-            best = trial
-    assert best is not None  # some language covers the most letters
-    return best
 
+    def replay_in(lang: str, rule: str) -> Replay:
+        return _replay_in(game, board.copy(stack=False), chess960, start, lang, rule)
 
-_ENGLISH_ONLY = frozenset(
-    letter for letter in LANGUAGES["en"] if all(letter not in t for lang, t in LANGUAGES.items() if lang != "en")
-)
-"""Piece letters no other language has (N, Q): a record that uses one is read in English alone."""
-
-
-def _differs(a: Replay, b: Replay) -> bool:
-    return len(a.plies) != len(b.plies) or any(x.move != y.move for x, y in zip(a.plies, b.plies, strict=True))
-
-
-def _full_readings(
-    game: RawGame, board: chess.Board, chess960: bool, start: str, letters: set[str], english: Replay | None
-) -> tuple[Replay, ...]:
-    """Readings in other languages that read every token and whose moves differ (from ``english`` and each other).
-
-    Only languages whose letters cover every letter the record uses are tried, and only
-    where some letter means another piece than in English: elsewhere the moves are the same.
-    """
-    found: list[Replay] = []
-    for lang, table in LANGUAGES.items():
-        if lang == "en" or not letters <= table.keys():
-            continue
-        if english is not None and all(table[letter] == LANGUAGES["en"].get(letter) for letter in letters):
-            continue
-        trial = _replay_in(game, board.copy(stack=False), chess960, start, lang, "english" if english else "only")
-        if trial.unreadable:
-            continue
-        if all(_differs(trial, other) for other in ([english] if english else []) + found):
-            found.append(trial)
-    return tuple(found)
+    choice = choose([token.text for token in game.moves], replay_in)
+    chosen = choice.chosen
+    if chosen.reading != choice.rule or choice.alternatives:
+        return replace(chosen, reading=choice.rule, alternatives=choice.alternatives)
+    return chosen
 
 
 def _replay_in(game: RawGame, board: chess.Board, chess960: bool, start: str, lang: str, rule: str) -> Replay:
@@ -396,11 +379,12 @@ def _replay_in(game: RawGame, board: chess.Board, chess960: bool, start: str, la
     start_key = repetition_key(board)
     plies: list[Ply] = []
     unreadable: list[Unreadable] = []
+    lower_case = not writes_upper_case_pieces((token.text for token in game.moves), lang)
     for number, token in enumerate(game.moves, start=1):
         if token.unreadable is not None:
             unreadable.append(Unreadable(number, token.text, token.unreadable, ()))
             break
-        reading = read_move(board, token.text, lang)
+        reading = read_move(board, token.text, lang, lower_case=lower_case)
         if reading.move is None:
             unreadable.append(Unreadable(number, token.text, reading.reason or "unreadable", reading.candidates))
             break
@@ -412,15 +396,18 @@ def _replay_in(game: RawGame, board: chess.Board, chess960: bool, start: str, la
             Ply(
                 number, token.text, reading.move, reading.is_legal, reading.reason,
                 token.clock, token.emt, repetition_key(board), board.halfmove_clock, mover, move_number,
-                in_check and no_moves, not in_check and no_moves, reading.irregularity, chess960,
+                in_check and no_moves, not in_check and no_moves, reading.irregularity, chess960, reading.notes,
             )
         )
     result = game.result if game.result not in (None, "*") else None
     tag_result = game.tag("Result")
     if result is None and tag_result in ("1-0", "0-1", "1/2-1/2"):
         result = tag_result
+    stop = unreadable[0].ply if unreadable else MAX_PLIES + 1
+    file_notes = tuple(note for note in game.notes if note.ply <= stop)
     return Replay(
-        start, tuple(plies), tuple(game.tags), start_key, tuple(unreadable), lang, chess960, result, rule
+        start, tuple(plies), tuple(game.tags), start_key, tuple(unreadable), lang, chess960, result, rule,
+        file_notes=file_notes,
     )
 
 
@@ -455,7 +442,7 @@ def replay_chess(
         bad = replay.unreadable[0]
         hint = f"; it may be {' or '.join(bad.candidates)}" if bad.candidates else ""
         raise RecordError(
-            f"ply {bad.ply} ({bad.token!r}) cannot be read as a move: {bad.reason}{hint}",
+            f"ply {bad.ply} ({quoted(bad.token)!r}) cannot be read as a move: {bad.reason}{hint}",
             ply=bad.ply, candidates=bad.candidates,
         )
     return replay

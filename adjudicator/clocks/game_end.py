@@ -1,12 +1,14 @@
-"""Did the game end before the flag fell? Then the flag changes nothing.
+"""Had the game already ended? Then a flag, or any claim, changes nothing.
 
-A result reached before the flag is noticed stands (FIDE 6.8). The game ends by
-itself, with no claim, on:
+A result reached before the flag is noticed stands (FIDE 6.8); every chess claim asks
+the same question first (:mod:`adjudicator.chess.claims.over`), and ``check-games``
+asks it of every game. The game ends by itself, with no claim, on:
 
 - checkmate (5.1.1) or stalemate (5.2.1), provided the move was legal;
-- a dead position (5.2.2): neither side can mate by any series of legal moves
-  (the helpmate test through ``services.mate``; US Chess 14D: the listed material
-  endings, ruleset key ``flag.dead_position = "material"``);
+- a dead position (5.2.2; US Chess 14D), provided the move producing it was legal:
+  neither side can mate by any series of legal moves (the helpmate analysis through
+  ``services.mate``), or, as the ruleset's ``flag.dead_position`` says, only the listed
+  material endings (:mod:`adjudicator.clocks.dead_position`);
 - the fifth occurrence of a position (9.6.1) or 75 moves each without a capture or
   pawn move (9.6.2; a mate on that move wins). The Arbiters' Manual: both still
   draw if a flag fell afterwards. Under US Chess 14K the TD *may* declare these
@@ -14,13 +16,13 @@ itself, with no claim, on:
   For a record these come from :mod:`adjudicator.chess.claims.automatic`; for a position
   alone, from the position (its move counter).
 
-Deadness is monotone along a game (a position reachable from a dead one is dead),
-so the first dead position is found by bisection: a few helpmate searches, not one
-per ply.
+The earliest ending is the one that ended the game; an ending after the point the
+question is about (``until``) is irrelevant.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,9 +30,11 @@ import chess
 
 from adjudicator.chess.claims.automatic import Ending, describe, endings
 from adjudicator.chess.replay import Replay
+from adjudicator.clocks.dead_position import Deadness, first_dead, listed_ending
 from adjudicator.rulesets import ChessRuleset
 from adjudicator.ruling import Result
-from adjudicator.services import MateOracle, MateSearch
+
+__all__ = ["Deadness", "GameEnd", "game_end"]
 
 
 @dataclass(frozen=True)
@@ -50,51 +54,38 @@ class GameEnd:
     confidence: float = 1.0
 
 
-class Deadness:
-    """Dead-position test with a cache: helpmate analysis when available, else material."""
-
-    def __init__(self, mode: str, mate: MateOracle | None) -> None:
-        self.configured = mode
-        self.mode = mode if mate is not None else "material"
-        self.mate = mate
-        self.searches: dict[tuple[str, bool], MateSearch] = {}
-
-    @property
-    def method(self) -> str:
-        return "helpmate search" if self.mode == "helpmate" else "material"
-
-    def search(self, board: chess.Board, color: chess.Color) -> MateSearch:
-        key = (board.fen(), color)
-        if key not in self.searches:
-            assert self.mate is not None
-            self.searches[key] = self.mate.search(board, color)
-        return self.searches[key]
-
-    def is_dead(self, board: chess.Board) -> bool:
-        """Sound: True only when neither side can mate (undecided counts as alive)."""
-        if board.is_insufficient_material():
-            return True
-        if self.mode != "helpmate":
-            return False
-        # a side already searched goes first: one winnable side settles it
-        colors = sorted((chess.WHITE, chess.BLACK), key=lambda c: (board.fen(), c) not in self.searches)
-        return all(self.search(board, color).unwinnable is True for color in colors)
-
-
 def game_end(
-    replay: Replay | None, board: chess.Board, ruleset: ChessRuleset, deadness: Deadness, side_names: tuple[str, str]
+    replay: Replay | None,
+    board: chess.Board,
+    ruleset: ChessRuleset,
+    deadness: Deadness,
+    side_names: tuple[str, str],
+    until: int | None = None,
 ) -> GameEnd | None:
-    """The earliest way the game ended before now (or, failing that, the first the TD may declare)."""
+    """The earliest way the game ended (or, failing that, the first the TD may declare).
+
+    ``until``: the last ply the question is about (the claimed point); endings after it are
+    irrelevant. Default: the whole record (or the position alone).
+    """
     if replay is not None:
-        found = [_from_ending(replay, e) for e in endings(replay, ruleset)]
-        boards = [replay.board_after(i) for i in range(len(replay.plies) + 1)]
-        legal = [True] + [p.is_legal for p in replay.plies]
+        last = len(replay.plies) if until is None else max(0, min(until, len(replay.plies)))
+        found = [_from_ending(replay, e) for e in endings(replay, ruleset) if e.ply <= last]
+        count = last + 1
+        board_at = replay.board_after
+        plies = replay.plies
+
+        def legal(ply: int) -> bool:
+            return ply == 0 or plies[ply - 1].is_legal
     else:
         found = _on_board(board, ruleset, side_names)
-        boards, legal = [board], [True]
-    dead = _dead(boards, legal, ruleset, deadness)
-    if dead is not None:
-        found.append(dead)
+        count = 1
+
+        def board_at(ply: int) -> chess.Board:
+            return board
+
+        def legal(ply: int) -> bool:
+            return True
+    found.extend(_dead(count, board_at, legal, replay, ruleset, deadness))
     order = {"checkmate": 0, "stalemate": 1, "dead-position": 2, "seventy-five-moves": 3, "fivefold": 4}
     mandatory = [e for e in found if e.is_mandatory]
     pool = mandatory or found
@@ -149,37 +140,68 @@ def _on_board(board: chess.Board, ruleset: ChessRuleset, names: tuple[str, str])
     return []
 
 
-def _where(ply: int, boards: list[chess.Board]) -> str:
-    if len(boards) == 1:
-        return "on the board"
-    return "at the start of the record" if ply == 0 else f"after ply {ply} of the record"
+def _where(ply: int, replay: Replay | None) -> str:
+    if replay is None:
+        return "The position given"
+    if ply == 0:
+        return "The position the record starts from" if replay.plies else "The position given"
+    return f"After {replay.label(ply)} (ply {ply}) the position"
 
 
-def _dead(boards: list[chess.Board], legal: list[bool], ruleset: ChessRuleset, deadness: Deadness) -> GameEnd | None:
-    last = len(boards) - 1
-    if not deadness.is_dead(boards[last]):
-        return None
-    low, high = 0, last  # boards[high] is dead; find the first dead one
-    while low < high:
-        middle = (low + high) // 2
-        if deadness.is_dead(boards[middle]):
-            high = middle
-        else:
-            low = middle + 1
-    ply = high
-    while ply < last and not legal[ply]:
-        ply += 1  # 5.2.2: the move producing the dead position must be legal
-    article = ruleset.ref("14D") if deadness.configured == "material" else ruleset.ref("5.2.2")
-    how = (
-        "neither player can checkmate by any series of legal moves"
-        if deadness.mode == "helpmate"
-        else "the material left cannot checkmate"
-    )
-    return GameEnd(
-        "dead-position",
-        ply,
-        "1/2-1/2",
-        (article,),
-        f"The position {_where(ply, boards)} is dead: {how}; the game was drawn then.",
-        evidence={"dead_ply": ply, "fen": boards[ply].fen(), "method": deadness.method},
-    )
+def _dead(
+    count: int,
+    board_at: Callable[[int], chess.Board],
+    legal: Callable[[int], bool],
+    replay: Replay | None,
+    ruleset: ChessRuleset,
+    deadness: Deadness,
+) -> list[GameEnd]:
+    """The first dead position (5.2.2, 14D), and under ``material-then-td`` an earlier one only analysis proves."""
+    if deadness.mode == "material-then-td":
+        listed = first_dead(count, board_at, legal, deadness.is_listed)
+        last = count - 1 if listed is None else listed - 1  # an analysed one matters only before the listed one
+        analysed = first_dead(last + 1, board_at, legal, deadness.is_dead) if last >= 0 else None
+        ends = [] if listed is None else [_dead_end(listed, board_at, replay, ruleset, deadness, True)]
+        if analysed is not None:
+            ends.append(_dead_end(analysed, board_at, replay, ruleset, deadness, False))
+        return ends
+    ply = first_dead(count, board_at, legal, deadness.is_dead)
+    return [] if ply is None else [_dead_end(ply, board_at, replay, ruleset, deadness, True)]
+
+
+def _dead_end(
+    ply: int,
+    board_at: Callable[[int], chess.Board],
+    replay: Replay | None,
+    ruleset: ChessRuleset,
+    deadness: Deadness,
+    mandatory: bool,
+) -> GameEnd:
+    board = board_at(ply)
+    article = ruleset.ref("14D") if ruleset.is_a("uschess") else ruleset.ref("5.2.2")
+    where = _where(ply, replay)
+    evidence: dict[str, Any] = {
+        "dead_ply": ply, "fen": board.fen(), "method": "material" if listed_ending(board) else deadness.method,
+        "proof": deadness.proof(board),
+    }
+    if ply > 0:
+        alive = deadness.alive(board_at(ply - 1))
+        if alive is not None:
+            evidence["alive_before"] = {"ply": ply - 1, **alive}
+    proof = deadness.words(board)
+    if mandatory:
+        verb = "the game was drawn then" if replay is not None and (ply or replay.plies) else "the game is drawn"
+        reason = f"{where} is dead: {proof}; {verb}."
+    else:
+        reason = (
+            f"{where} is dead ({proof}), though it is not one of the listed material endings: under this "
+            "event's rules the TD may declare the game drawn."
+        )
+    alive_before = evidence.get("alive_before")
+    if isinstance(alive_before, dict) and replay is not None:
+        side = str(alive_before["side"]).capitalize()
+        reason += (
+            f" Before that move {side} could still checkmate (a helpmate is shown), so the game ended there "
+            "and not earlier."
+        )
+    return GameEnd("dead-position", ply, "1/2-1/2", (article,), reason, mandatory, evidence)

@@ -23,8 +23,9 @@ class Record(Section):
 
     language: str = Field(
         "",
-        description="The event's scoresheet letters (en, de, fr, es, it, nl, ru, pt, pl, cs, hu); empty: English "
-        "when English reads every move, else by rule (README 'Reading records'). A case's language comes first.",
+        description="The event's scoresheet letters (en, de, fr, es, it, nl, ru, pt, pl, cs, hu, ro, sv, da, no, "
+        "fi, is, et, lt, tr, uk, bg, el); empty: English when English reads every move, else by rule (README "
+        "'Reading records'). A case's language comes first.",
     )
 
     @field_validator("language")
@@ -116,10 +117,13 @@ class Flag(Section):
     claimant_flag_must_be_up: bool = Field(
         description="A win on time needs the claimant's own flag up (US 13C1, Sabah local rules)."
     )
-    dead_position: Literal["helpmate", "material"] = Field(
+    dead_position: Literal["helpmate", "material", "material-then-td"] = Field(
         "helpmate",
-        description="The dead-position test of 5.2.2: helpmate (no series of legal moves mates) or material "
-        "(the US 14D list).",
+        description="The dead position that ends the game for every claim (FIDE 5.2.2, US 14D): helpmate (any "
+        "position where no series of legal moves mates, by the helpmate analysis; US 14D's last item); "
+        "material (only the listed material endings: K v K, K+minor v K, bishops on one colour); "
+        "material-then-td (the listed endings end the game, a position dead only by analysis lets the TD "
+        "declare the draw).",
     )
     armageddon: bool = Field(False, description="A draw counts as a win for armageddon_draw_winner.")
     armageddon_draw_winner: Literal["white", "black"] = Field(

@@ -68,7 +68,7 @@ def test_the_td_s_finding_on_the_form_changes_the_ilc_ruling(live_server: str, p
         phone.select_option("#f-ruleset", "fide-standard-guidelines-iii")
         open_form(phone, live_server, "insufficient-losing-chances")
         phone.select_option("#f-ruleset", "fide-standard-guidelines-iii")
-        phone.fill("#f-fen", "8/8/8/4k3/8/8/3NK3/8 b - - 0 60")
+        phone.fill("#f-fen", "8/8/8/4k3/8/8/3NK3/7r b - - 0 60")  # K+R v K+N: K+N v K alone would be dead (5.2.2)
         phone.check('input[name="claimant"][value="black"]', force=True)
         phone.fill("#f-clock_white", "0:05:00")
         phone.fill("#f-clock_black", "0:01:30")

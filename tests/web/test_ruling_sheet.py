@@ -97,6 +97,16 @@ def test_a_rejected_illegal_move_claim_shows_the_position_as_it_stands(app: Flas
     assert _drawn(html) == str(board)
 
 
+def test_a_game_already_over_shows_the_position_where_it_ended(app: Flask) -> None:
+    """40...Bxc1 left king and bishop against king (5.2.2): the illegal move later changes nothing, and the
+    sheet draws the position where the game ended, not the last one."""
+    record = '[SetUp "1"]\n[FEN "4k3/8/8/8/8/4b3/8/2R1K3 b - - 0 40"]\n\n40... Bxc1 41. Kd1 Bf4 42. Kd1-d3'
+    html, pages = _sheet(app, _ruling(app, record=record, claimant="black"))
+    assert "The game ended here, after 40... Bxc1 (ply 1): a dead position" in html
+    assert _drawn(html) == str(chess.Board("4k3/8/8/8/8/8/8/2b1K3 w - - 0 41"))
+    assert "FIDE 5.2.2" in pages[0]
+
+
 def test_the_records_tags_name_the_players_nobody_typed(app: Flask) -> None:
     ruling_id = _ruling(app, first_player="", second_player="", round="")
     html, pages = _sheet(app, ruling_id)

@@ -14,7 +14,9 @@ from sqlalchemy import func, select
 from web.store import CaseRow, RulingRow
 
 FEN = "4k3/8/8/8/8/8/8/4K2R b K - 0 1"
-ILC_FEN = "8/8/8/4k3/8/8/3NK3/8 b - - 0 60"  # Black (on move, bare king) against king and knight
+ILC_FEN = "8/8/8/4k3/8/8/3NK3/7r b - - 0 60"
+"""Black (on move, king and rook) against king and knight: a position the arbiter judges. (King and knight
+against a bare king would be a dead position: the game already over, whatever the finding, FIDE 5.2.2.)"""
 
 
 def stored(app: Flask) -> tuple[int, int]:

@@ -145,3 +145,35 @@ def test_history_searches_by_round_board_and_player(client: FlaskClient, stand_i
 def test_a_missing_ruling_is_a_404_page(client: FlaskClient) -> None:
     response = client.get("/rulings/999")
     assert response.status_code == 404 and "There is no ruling 999" in response.get_data(as_text=True)
+
+
+def test_a_game_already_over_shows_the_ply_and_the_proof(client: FlaskClient) -> None:
+    """A fifty-move claim after 40...Bxc1 left king and bishop against king: the page says where the game ended
+    (5.2.2), why, and opens the board on that position; the JSON API gives the same ply."""
+    record = '[SetUp "1"]\n[FEN "4k3/8/8/8/8/4b3/8/2R1K3 b - - 0 40"]\n\n40... Bxc1 41. Kd1 Bf4 42. Ke2 Ke7 *'
+    url = rule(client, "fifty-move", record=record, claimant="black")
+    if "/jobs/" in url:
+        url = wait_for_ruling(client, url)
+    page = client.get(url).get_data(as_text=True)
+    card = page[page.index('id="game-over"'):]
+    card = card[: card.index("</div>")]
+    assert "The game had already ended after 40... Bxc1 (ply 1)" in card
+    assert "A dead position ended the game there" in card
+    assert "King and bishop (Black) against king: neither player can checkmate with this material." in card
+    assert "After 40... Bxc1" in page, "the board opens where the game ended"
+    ruling_id = url.rsplit("/", 1)[1]
+    data = client.get(f"/api/v1/rulings/{ruling_id}").get_json()
+    assert (data["verdict"], data["result"], data["evidence"]["ended_at_ply"]) == ("upheld", "1/2-1/2", 1)
+
+
+def test_the_helpmate_analysis_proof_is_in_words(client: FlaskClient) -> None:
+    """A locked pawn wall (1.g4): the proof names the blockade for each side and the helpmate one ply before."""
+    record = '[SetUp "1"]\n[FEN "8/8/1k6/p1p1p1p1/P1P1P3/6P1/5K2/8 w - - 0 1"]\n\n1. g4 Kc7 2. Ke3 *'
+    url = rule(client, "threefold-repetition", record=record, claimant="black")
+    if "/jobs/" in url:
+        url = wait_for_ruling(client, url)
+    page = client.get(url).get_data(as_text=True)
+    assert "The game had already ended after 1. g4 (ply 1)" in page
+    assert "White cannot checkmate by any series of legal moves: a blockade no series of moves can open." in page
+    assert "One ply earlier (ply 0) White could still checkmate" in page
+    assert 'id="line-game_end-alive_before-helpmate"' in page

@@ -6,7 +6,7 @@ the exit status is 2 when any game could not be read.
 
 Streams: the file is read a line at a time and each game is replayed and printed
 as soon as it is complete, so memory stays flat however large the collection. A
-single game is bounded too: more than :data:`adjudicator.chess.movetext.MAX_GAME_CHARS`
+single game is bounded too: more than :data:`adjudicator.chess.stream.MAX_GAME_CHARS`
 characters, or more plies than :data:`adjudicator.chess.replay.MAX_PLIES`, is an error
 line for that game (``record_too_long``), and the next game is read.
 """
@@ -21,9 +21,10 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-from adjudicator.chess.movetext import MAX_GAME_CHARS, OversizedGame, RawGame, stream_games
+from adjudicator.chess.movetext import RawGame
 from adjudicator.chess.notation import LANGUAGES
 from adjudicator.chess.replay import replay_game
+from adjudicator.chess.stream import MAX_GAME_CHARS, OversizedGame, stream_games
 from adjudicator.contract import ContractError
 from web.cli import emit, error_json
 

@@ -1,4 +1,9 @@
-"""``adjudicator rule CASE.json`` and ``adjudicator rule --jsonl FILE``."""
+"""``adjudicator rule CASE.json`` and ``adjudicator rule --jsonl FILE``.
+
+``--jsonl`` streams: each line is ruled as soon as it is read and its ruling (or error line)
+printed and flushed before the next line is read, so a client may write one case to standard
+input and wait for its ruling.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +16,7 @@ from adjudicator.requirements import checked_case
 from adjudicator.rule import rule
 from adjudicator.rulesets import RulesetBook
 from adjudicator.services import Services
-from web.cli import emit, error_json, fail, read_input
+from web.cli import emit, error_json, fail, lines_of, read_input
 from web.config import load_config
 
 
@@ -45,16 +50,16 @@ def run(args: argparse.Namespace) -> int:
         if args.jsonl is None:
             emit(rule_json(decode(read_input(args.case, "case")), book, services))
             return 0
-        text = read_input(args.jsonl, "jsonl")
-        for number, line in enumerate(text.splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                emit(rule_json(decode(line, f"line {number}"), book, services))
-            except Exception as exc:  # a bad line yields an error line; the batch goes on
-                body = error_json(exc)
-                body["error"]["line"] = number
-                emit(body)
+        with lines_of(args.jsonl, "jsonl") as lines:  # each line ruled as it arrives, each ruling flushed
+            for number, line in enumerate(lines, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    emit(rule_json(decode(line, f"line {number}"), book, services))
+                except Exception as exc:  # a bad line yields an error line; the batch goes on
+                    body = error_json(exc)
+                    body["error"]["line"] = number
+                    emit(body)
         return 0
     finally:
         close = getattr(services, "close", None)

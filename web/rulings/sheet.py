@@ -84,6 +84,9 @@ def sheet_diagram(claim: str, ruling: Mapping[str, Any], presentation: Presentat
     if line is None:
         return Diagram(svg, "The position of the claim" if svg else "")
     step = line.step(line.focus)
+    over = presentation.game_over
+    if over is not None and over.is_mandatory and over.ply == line.focus:
+        return Diagram(svg, f"The game ended here, {over.where}: {over.ending}")
     return Diagram(svg, f"Position after {step.label} (ply {line.focus})" if step else "Start position")
 
 

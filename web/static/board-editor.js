@@ -38,35 +38,16 @@ function enPassantSquares(placement, turn) {
   return found
 }
 
-// The Content-Security-Policy (web/security.py) refuses style attributes written into the
-// markup, and cm-chessboard writes the coordinates' font size as one (Svg.addElement). The
-// same declarations set through the element's style object are allowed: route them there.
-let stylesAllowed = null
-function allowStylesUnderCsp() {
-  stylesAllowed ??= import(VENDOR + "src/lib/Svg.js").then(({Svg}) => {
-    const addElement = Svg.addElement
-    const createSvg = Svg.createSvg
-    // cm-chessboard gives its svg role="img" without a name (axe: svg-img-alt): name it
-    Svg.createSvg = (container) => {
-      const svg = createSvg.call(Svg, container)
-      svg.setAttribute("aria-label", "chess board: choose a piece above, then tap a square to place it")
-      return svg
-    }
-    Svg.addElement = (parent, name, attributes = {}) => {
-      const {style, ...rest} = attributes
-      const element = addElement.call(Svg, parent, name, rest)
-      if (style) element.style.cssText = style
-      return element
-    }
-  })
-  return stylesAllowed
-}
+// cm-chessboard under the Content-Security-Policy, shared with the move-entry board (cm-csp.js; the
+// version query of this module's URL is passed on, see web/static_files.py)
+const csp = import(new URL("./cm-csp.js" + new URL(import.meta.url).search, import.meta.url).href)
 
 async function initEditor(root) {
   if (root.dataset.ready || !VENDOR) return
   root.dataset.ready = "1"
   const {Chessboard, POINTER_EVENTS} = await import(VENDOR + "src/Chessboard.js")
-  await allowStylesUnderCsp()
+  const {allowStylesUnderCsp, nameBoard} = await csp
+  await allowStylesUnderCsp(VENDOR)
   const form = root.closest("form")
   const input = form.querySelector('input[name="fen"]')
   const turn = root.querySelector("[data-turn]")
@@ -90,6 +71,7 @@ async function initEditor(root) {
     assetsUrl: VENDOR + "assets/",
     style: {pieces: {file: "pieces/standard.svg"}, animationDuration: 0},
   })
+  nameBoard(root.querySelector("[data-board]"), "chess board: choose a piece above, then tap a square to place it")
 
   const showControls = (placement, square) => {
     const possible = castlingPossible(placement)

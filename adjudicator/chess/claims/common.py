@@ -19,7 +19,6 @@ from typing import Any
 
 import chess
 
-from adjudicator.chess.claims.automatic import Ending, describe
 from adjudicator.chess.claims.penalties import incorrect_claim
 from adjudicator.chess.replay import Replay
 from adjudicator.chess.san import describe as long_form
@@ -145,32 +144,6 @@ def admissible(claim: str, case: Case, ruleset: ChessRuleset, board: chess.Board
             evidence={"touched_piece": True},
         )
     return None
-
-
-def already_over(claim: str, replay: Replay, ending: Ending, ruleset: ChessRuleset, case: Case) -> Ruling:
-    """The game had ended by itself (mate, stalemate, 9.6): the claim changes nothing."""
-    n = len(replay.plies)
-    reasons = [describe(replay, ending)]
-    if ending.ply < n:
-        reasons.append(f"The {n - ending.ply} later plies were played after the end of the game and do not count.")
-    if case.clock is not None and case.clock.flagged:
-        reasons.append("A flag that fell after the end of the game is irrelevant.")
-    refs = [ending.article]
-    limit = 2 * ruleset.move_rule.automatic_moves
-    if ending.kind == "checkmate" and replay.counter_after(ending.ply) >= limit:
-        reasons.append("The mate came with the 75th move; a checkmate on that move takes precedence.")
-        refs.append(ruleset.ref("14K") if ruleset.is_a("uschess") else ruleset.ref("9.6.2"))
-    verdict = Verdict.UPHELD if ending.result == "1/2-1/2" else Verdict.REJECTED
-    return Ruling(
-        claim=claim, verdict=verdict, result=ending.result, rule_refs=unique(refs),
-        reasons=tuple(reasons),
-        instructions=(
-            f"the game ended after {replay.label(ending.ply)}: record the result {ending.result}" if ending.ply
-            else f"the game was already over in the position given: record the result {ending.result}",
-        ),
-        evidence={"ended_at_ply": ending.ply, "ending": ending.kind, "occurrences": list(ending.occurrences),
-                  "counter": ending.counter or replay.counter_after(ending.ply)},
-    )
 
 
 def illegal_intended(

@@ -36,6 +36,7 @@ from typing import Any
 
 import chess
 
+from adjudicator.chess.claims.over import deadness_for
 from adjudicator.chess.positions import JudgedPosition, judged_position
 from adjudicator.chess.replay import Replay
 from adjudicator.clocks.flagfall import FlagState, PeriodCheck, check_period, flag_state, time_control_for
@@ -88,7 +89,7 @@ def rule(case: Case, ruleset: ChessRuleset, services: Services) -> Ruling:
         control,
         replay,
         board,
-        Deadness(rules.dead_position, services.mate),
+        deadness_for(ruleset, services),
         claimant,
         notes,
         {},
@@ -104,7 +105,10 @@ def rule(case: Case, ruleset: ChessRuleset, services: Services) -> Ruling:
             "fen": board.fen(),
         }
     )
-    if len(flags.flagged) == 1 and ctx.deadness.mode == "helpmate" and not board.is_insufficient_material():
+    if (
+        len(flags.flagged) == 1 and rules.no_win_test == "helpmate" and ctx.deadness.analyses
+        and not board.is_insufficient_material()
+    ):
         ctx.deadness.search(board, _color(ctx, case.opponent(flags.flagged[0])))  # the 6.9 question first
     ended = game_end(replay, board, ruleset, ctx.deadness, case.sides)
     if ended is not None and ended.is_mandatory:
@@ -150,6 +154,7 @@ def _already_over(ctx: Context, ended: GameEnd) -> Ruling:
     if ctx.rules.refs.over is not None:
         refs.append(ctx.rules.refs.over)
     ctx.evidence["game_end"] = {"kind": ended.kind, "ply": ended.ply, **ended.evidence}
+    ctx.evidence["ended_at_ply"] = ended.ply
     return _ruling(
         ctx,
         Verdict.REJECTED,

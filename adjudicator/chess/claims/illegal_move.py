@@ -21,6 +21,14 @@ The record keeps illegal moves as played; this module rules on one of them
 - US 11D (``bonus_only_if_prompt``): the 2 minutes only when claimed before the
   claimant's own next move; US Chess has no automatic loss (``loss_on_count = 0``).
 
+A game already over comes before the illegal move (:mod:`.over`, where the order of
+events is argued): an ending (a dead position, mate, 9.6) that arose *before* the illegal
+move means the move came after the end of the game: neither corrected nor penalised,
+the ending is the ruling. An ending the illegal move itself produced ends nothing
+(5.2.2's proviso). An ending that arose *after* it is cancelled with the later moves
+when the move is corrected (7.5.1, US 11A), and stands with them when it can no longer
+be (A.5.2 after the reply, US 11B): then the game ended there, and the ruling says both.
+
 The arbiter's correction comes first: every test the rules make on "the position" after
 the irregularity is made on the position the arbiter's action leaves, and the ruling's
 evidence shows it (``fen``). 7.5.1: the position before the illegal move, reinstated;
@@ -37,6 +45,7 @@ import re
 
 import chess
 
+from adjudicator.chess.claims import over
 from adjudicator.chess.claims.penalties import format_clock, format_duration, is_reduced_period, time_award
 from adjudicator.chess.replay import Ply, Replay, parse_fen, replay_chess, replay_for_case
 from adjudicator.chess.san import piece_name
@@ -149,24 +158,40 @@ def _replay(case: Case) -> Replay:
 
 
 def rule(case: Case, ruleset: ChessRuleset, services: Services) -> Ruling:
-    """Rule on an illegal-move claim: reinstate, clocks, and the count towards a loss."""
+    """Rule on an illegal-move claim: reinstate, clocks, and the count towards a loss.
+
+    Whether the game was already over is asked first, in the order of events of
+    :mod:`.over`: an ending before the illegal move is the ruling; one after it counts only
+    when the illegal move can no longer be corrected (the moves, and the ending, stand).
+    """
     replay = _replay(case)
     us = ruleset.is_a("uschess")
     if case.get_bool("clock_pressed_without_move"):
-        return _no_move(case, ruleset, replay, services)
+        game = over.check(CLAIM, case, ruleset, services, replay)  # the claimed point: the position now
+        if game.is_over:
+            return game.ruling()
+        return game.finish(_no_move(case, ruleset, replay, services))
     ply = _find_ply(case, replay)
     two_hands = case.get_bool("two_hands")
+    if ply is not None:
+        earlier = over.check(CLAIM, case, ruleset, services, replay, until=ply.number - 1)
+        if earlier.is_over:
+            late = f"{replay.label(ply.number)} (ply {ply.number}) was made after the game had ended"
+            return earlier.ruling(after=(f"{late}: it is neither corrected nor penalised.",))
     if ply is None or (ply.is_legal and not two_hands):
         if ply is None:
             reason = "The record has no illegal move."
         else:
             reason = f"{replay.label(ply.number)} (ply {ply.number}) was a legal move."
-        return Ruling(
+        game = over.check(CLAIM, case, ruleset, services, replay)
+        if game.is_over:
+            return game.ruling(lead=(reason,))
+        return game.finish(Ruling(
             claim=CLAIM, verdict=Verdict.REJECTED, result=None,
             rule_refs=tuple(_refs(ruleset, "11A" if us else "7.5.1")),
             reasons=(reason,), instructions=("play continues",),
             evidence={"illegal_plies": [p.number for p in replay.illegal], "method": "record replayed ply by ply"},
-        )
+        ))
     offender = ply.side
     opponent = case.opponent(offender)
     label = replay.label(ply.number)
@@ -179,11 +204,14 @@ def rule(case: Case, ruleset: ChessRuleset, services: Services) -> Ruling:
         "illegal_plies": [p.number for p in replay.illegal], "method": "record replayed ply by ply",
     }
     if not correctable:
+        game = over.check(CLAIM, case, ruleset, services, replay)  # the moves stand, and an ending among them
+        if game.is_over:
+            return game.ruling(lead=reasons, refs=refs)
         evidence["fen"] = replay.final_board.fen()  # the moves stand: the position as it stands
-        return Ruling(
+        return game.finish(Ruling(
             claim=CLAIM, verdict=Verdict.REJECTED, result=None, rule_refs=unique(refs),
             reasons=tuple(reasons), instructions=("the moves stand; play continues",), evidence=evidence,
-        )
+        ))
     before = replay.board_after(ply.number - 1)
     corrected = before  # 7.5.1 (and 7.5.3 with ``--``): the position before the irregularity
     instructions: list[str] = []
@@ -214,8 +242,8 @@ def rule(case: Case, ruleset: ChessRuleset, services: Services) -> Ruling:
         if two_hands:
             refs += _refs(ruleset, "7.5.4")
     evidence["fen"] = corrected.fen()
-    return _penalise(case, ruleset, replay, services, ply, corrected, offender, opponent, reasons, instructions,
-                     refs, evidence)
+    return earlier.finish(_penalise(case, ruleset, replay, services, ply, corrected, offender, opponent, reasons,
+                                   instructions, refs, evidence))
 
 
 def _clocks_before(replay: Replay, ply: int) -> dict[str, float]:

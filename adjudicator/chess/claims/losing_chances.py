@@ -22,6 +22,10 @@ finding (``td_finding``: clear | unclear | incorrect); without it the ruling rec
 from the claimant's side (dead position, tablebases, engine score, material and fortress
 signs) and says that it is a recommendation.
 
+A game already over is checked first (:mod:`.over`): a dead position, checkmate,
+stalemate, fivefold or 75 moves before the claim ended the game, and that is the ruling
+(the ply where it ended and the proof), whatever the procedure or the clocks.
+
 Proven beats recommended: where a proof decides (the opponent cannot mate at all, a dead
 position, checkmate, stalemate, the 75-move counter, the tablebases), the finding is not a
 judgement and the claim is ruled on it, citing the proof in the evidence: a tablebase draw
@@ -41,6 +45,7 @@ from typing import Any
 import chess
 
 from adjudicator.chess.assessment import side_can_mate
+from adjudicator.chess.claims import over
 from adjudicator.chess.normal_means import Finding, judge, material_signs
 from adjudicator.chess.positions import JudgedPosition, judged_position
 from adjudicator.clocks.notation import parse_time_control
@@ -85,9 +90,25 @@ def read_time_control(text: str | None) -> TimeControl:
 
 
 def rule(case: Case, ruleset: ChessRuleset, services: Services) -> Ruling:
-    """Rule on an insufficient-losing-chances (or quickplay-finish) claim under the event's procedure."""
+    """Rule on an insufficient-losing-chances (or quickplay-finish) claim under the event's procedure.
+
+    A game already over (a dead position, mate, stalemate, 9.6; :mod:`.over`) is the ruling
+    whatever the procedure, the clocks or the claimant's time.
+    """
     if case.claimant is None:
         raise ContractError("missing_field", "claimant is required: the side making the claim", "claimant")
+    position = _position(case)
+    game = None
+    if position is not None:
+        until = None if position.reinstated is None else position.reinstated.number - 1
+        game = over.check(CLAIM, case, ruleset, services, position.replay, position.board, until=until)
+        if game.is_over:
+            return game.ruling(lead=position.notes())
+    ruling = _by_mode(case, ruleset, services)
+    return ruling if game is None else game.finish(ruling)
+
+
+def _by_mode(case: Case, ruleset: ChessRuleset, services: Services) -> Ruling:
     mode = ruleset.ilc.mode
     if mode == "none":
         return _not_available(ruleset)

@@ -5,8 +5,10 @@
   castling and checks are not resets.
 - 9.3.1: the written move (``intended_move``), not played, would complete them; a
   capture or pawn move restarts the count, so such a claim fails.
-- 9.6.1 / 9.6.2: fivefold repetition and 75 moves end the game by themselves (a
-  mate on the 75th move takes precedence); later moves and flags are irrelevant.
+- The game already over is checked first (:mod:`.over`): checkmate, stalemate, a dead
+  position (5.2.2, US 14D), and 9.6.1 / 9.6.2: fivefold repetition and 75 moves end the
+  game by themselves (a mate on the 75th move takes precedence); later moves and flags
+  are irrelevant.
   US Chess 14K only lets the TD declare the draw, after five *consecutive*
   repetitions: the ruling is then ``deferred`` with that instruction.
 - US 14F4 (case fields ``scoresheet: false`` and ``td_count``): a player who has
@@ -23,16 +25,16 @@
   about the TD acting unasked, not about the claim).
 
 A claim with no record uses the half-move field of ``fen``: the same position with the
-same counters gets the same verdict as the record reaching it (the automatic endings are
-judged on the given position too, see :mod:`adjudicator.chess.claims.automatic`).
+same counters gets the same verdict as the record reaching it (the endings that need no
+claim, a dead position among them, are judged on the given position too, see :mod:`.over`).
 """
 
 from __future__ import annotations
 
 import chess
 
-from adjudicator.chess.claims import common
-from adjudicator.chess.claims.automatic import describe, first_discretionary, first_ending
+from adjudicator.chess.claims import common, over
+from adjudicator.chess.claims.automatic import describe, first_discretionary
 from adjudicator.chess.replay import Replay, parse_fen, replay_chess, replay_for_case
 from adjudicator.contract import Case, ContractError
 from adjudicator.rulesets import ChessRuleset
@@ -67,16 +69,20 @@ def _replay(case: Case) -> Replay:
 
 
 def rule(case: Case, ruleset: ChessRuleset, services: Services) -> Ruling:
-    """Rule on a fifty-move claim, checking the automatic 75-move and fivefold endings first."""
+    """Rule on a fifty-move claim, checking first whether the game was already over (:mod:`.over`)."""
     replay = _replay(case)
+    game = over.check(CLAIM, case, ruleset, services, replay)  # a position given (ply 0) is judged too
+    if game.is_over:
+        return game.ruling()
+    return game.finish(_rule(case, ruleset, replay))
+
+
+def _rule(case: Case, ruleset: ChessRuleset, replay: Replay) -> Ruling:
     board = replay.final_board
     us = ruleset.is_a("uschess")
     moves = ruleset.move_rule.claim_moves
     claimant = case.claimant or common.side_name(board.turn)
     opponent = case.opponent(claimant)
-    ended = first_ending(replay, ruleset)  # a position given (ply 0) is judged too: same verdict as its record
-    if ended is not None:
-        return common.already_over(CLAIM, replay, ended, ruleset, case)
     refused = common.admissible(CLAIM, case, ruleset, board, claimant)
     if refused is not None:
         return refused

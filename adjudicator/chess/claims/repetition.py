@@ -10,8 +10,9 @@
 - 9.5.2: a correct claim draws at once. 9.5.3: an incorrect claim adds time to the
   opponent (see :mod:`adjudicator.chess.claims.penalties`), the written move must be
   played, and (9.1.2.3) the claim stands as a draw offer.
-- The automatic endings (9.6, US 14K) are checked first: a game already over
-  stays over.
+- The game already over is checked first (:mod:`.over`): checkmate, stalemate, a dead
+  position (5.2.2, US 14D), fivefold, 75 moves; a game already over stays over, and that
+  ending is the ruling.
 - A written move when the position on the board already stands for the third time:
   9.2 draws "upon a correct claim" when the position *either* is about to appear
   (9.2.1) *or* has just appeared (9.2.2) for at least the third time, and US 14C reads
@@ -21,16 +22,15 @@
   Judging only the written move would reject a correct claim and penalise it.
 - A position given without its record (``fen`` only): the repetitions cannot be seen,
   so the claim cannot be proven and is a contract error asking for the record; unless
-  the position itself already ended the game (checkmate, stalemate, the 75-move
-  counter), which the record reaching it would show the same way.
+  the position itself already ended the game (checkmate, stalemate, a dead position,
+  the 75-move counter), which the record reaching it would show the same way.
 """
 
 from __future__ import annotations
 
 import chess
 
-from adjudicator.chess.claims import common
-from adjudicator.chess.claims.automatic import first_ending
+from adjudicator.chess.claims import common, over
 from adjudicator.chess.replay import RepetitionKey, Replay, parse_fen, repetition_key, replay_chess, replay_for_case
 from adjudicator.contract import Case, ContractError
 from adjudicator.rulesets import ChessRuleset
@@ -81,34 +81,37 @@ def _near_misses(
     return notes
 
 
-def _replay(case: Case, ruleset: ChessRuleset) -> Replay:
-    """The record; a position alone only when it already ended the game (see the module docstring)."""
+def _replay(case: Case) -> tuple[Replay, bool]:
+    """The record, or the position alone (True: only a position, see the module docstring)."""
     if case.record or not (case.fen or case.start_fen):
-        return replay_for_case(case)
+        return replay_for_case(case), False
     field = "fen" if case.fen else "start_fen"
     fen = case.fen or case.start_fen or ""
     parse_fen(fen, field)
-    replay = replay_chess("", fen)
-    if first_ending(replay, ruleset) is None:
+    return replay_chess("", fen), True
+
+
+def rule(case: Case, ruleset: ChessRuleset, services: Services) -> Ruling:
+    """Rule on a threefold-repetition claim (FIDE 9.2 / US Chess 14C)."""
+    replay, position_only = _replay(case)
+    game = over.check(CLAIM, case, ruleset, services, replay)
+    if game.is_over:
+        return game.ruling()
+    if position_only:
         raise ContractError(
             "missing_field",
             "a threefold-repetition claim needs the game record: the position alone does not show its repetitions",
             "record",
         )
-    return replay
+    return game.finish(_rule(case, ruleset, replay))
 
 
-def rule(case: Case, ruleset: ChessRuleset, services: Services) -> Ruling:
-    """Rule on a threefold-repetition claim (FIDE 9.2 / US Chess 14C)."""
-    replay = _replay(case, ruleset)
+def _rule(case: Case, ruleset: ChessRuleset, replay: Replay) -> Ruling:
     board = replay.final_board
     us = ruleset.is_a("uschess")
     claimant = case.claimant or common.side_name(board.turn)
     opponent = case.opponent(claimant)
     needed = ruleset.repetition.claim_occurrences
-    ended = first_ending(replay, ruleset)
-    if ended is not None:
-        return common.already_over(CLAIM, replay, ended, ruleset, case)
     refused = common.admissible(CLAIM, case, ruleset, board, claimant)
     if refused is not None:
         return refused

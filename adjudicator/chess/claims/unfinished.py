@@ -4,6 +4,9 @@ Adjudication is not part of the FIDE Laws or the US Chess rules; where an event 
 the analysis is *evidence for the committee*, not the ruling (rules README §5.6). The
 ruleset's ``adjudication.mode`` chooses how the evidence is used:
 
+A record that passed through an ending (checkmate, stalemate, a dead position, 9.6) and
+went on is not adjudicated: the game ended there (:mod:`.over`), whatever the mode.
+
 * ``recommend`` (FIDE, US Chess and the events built on them): rules first (checkmate
   5.1.1, stalemate 5.2.1, dead position 5.2.2), then tablebases, then the engine (see
   :mod:`adjudicator.chess.assessment`). The ruling recommends 1-0, 0-1 or 1/2-1/2 with a
@@ -29,7 +32,8 @@ from typing import Any
 import chess
 
 from adjudicator.chess.assessment import COLOR_NAMES, Assessment, Thresholds, assess
-from adjudicator.chess.positions import judged_position
+from adjudicator.chess.claims import over
+from adjudicator.chess.positions import JudgedPosition, judged_position
 from adjudicator.contract import Case, ContractError
 from adjudicator.rulesets import ChessRuleset
 from adjudicator.ruling import Ruling, Verdict, unique
@@ -43,7 +47,10 @@ def rule(case: Case, ruleset: ChessRuleset, services: Services) -> Ruling:
     position = judged_position(case)  # a record ending in an impossible position: 7.5.1 reinstates
     board = position.board
     mode = ruleset.adjudication.mode
-    if mode == "engine-event":
+    ended = _ended_earlier(case, ruleset, services, position)
+    if ended is not None:
+        ruling = ended
+    elif mode == "engine-event":
         ruling = _engine_event(case, board, ruleset, services)
     elif mode == "tablebase-claim":
         ruling = _tablebase_claim(case, board, ruleset, services)
@@ -58,6 +65,24 @@ def rule(case: Case, ruleset: ChessRuleset, services: Services) -> Ruling:
         instructions=(*position.instructions(), *ruling.instructions),
         evidence={**ruling.evidence, "reinstated_before_ply": position.reinstated.number},
     )
+
+
+def _ended_earlier(
+    case: Case, ruleset: ChessRuleset, services: Services, position: JudgedPosition
+) -> Ruling | None:
+    """The game ended before the position judged (:mod:`.over`): that ending is the result, not an adjudication.
+
+    An ending in the position judged itself is the adjudication's first step
+    (:func:`adjudicator.chess.assessment.assess`: the rules before tables and engine).
+    """
+    replay = position.replay
+    if replay is None or not replay.plies:
+        return None
+    last = len(replay.plies) if position.reinstated is None else position.reinstated.number - 1
+    game = over.check(CLAIM, case, ruleset, services, replay, position.board, until=last)
+    if not game.is_over or game.ended is None or game.ended.ply >= last:
+        return None
+    return game.ruling()
 
 
 def recommend(board: chess.Board, ruleset: ChessRuleset, services: Services) -> Ruling:
