@@ -3,7 +3,7 @@
 * the helpmate kernel (engines/chess/unwinnable/kernel.py); without it the analysis runs the
   same code as plain Python (slower; engines/chess/unwinnable/certificate.py says which one is loaded);
 * the checkers endgame-database kernel (engines/checkers/kernel.pyx with egdb.h); without it
-  the NumPy builder builds up to 5 pieces and 6 pieces are not built (engines/checkers/fast.py).
+  the NumPy builder builds up to 5 pieces and 6 pieces are not built (engines/checkers/compiled.py).
 
 Everything else is in pyproject.toml. Both are optional extensions: without a C compiler
 the install still succeeds.
