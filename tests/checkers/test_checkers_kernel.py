@@ -33,16 +33,29 @@ pytestmark = pytest.mark.skipif(not compiled.COMPILED, reason="the compiled chec
 
 
 @pytest.fixture(scope="module")
-def small() -> Solved:
-    """Up to 4 pieces, solved by the NumPy builder (a few seconds)."""
-    return build(4)
+def small(checkers_db_folder: Path) -> Solved:
+    """Up to 4 pieces: the set-up's files (their values against the board's own moves in
+    test_checkers_database.py, their counts against an independent solver's)."""
+    solved = Solved()
+    load_into(solved, checkers_db_folder, 4)
+    return solved
 
 
 def test_the_kernel_solves_every_slice_up_to_four_pieces_to_the_numpy_builders_bytes(small: Solved) -> None:
+    """Every slice up to 3 pieces and the seven smallest 4-piece pairs (every kind: men only, kings only, men
+    and kings, crownings) solved by the NumPy builder here; every slice up to 4 against the set-up's file."""
     solved = Solved()
     for pieces in (2, 3, 4):
         compiled.build_count(solved, pieces, workers=2 if pieces == 4 else 1)
     assert set(solved.values) == set(small.values)
+    numpy_built = build(3)
+    for s in numpy_built.values:
+        assert np.array_equal(solved.values[s], numpy_built.values[s]), s
+        assert np.array_equal(solved.distances[s], numpy_built.distances[s]), s
+    for s, t in sorted(pairs(4), key=lambda p: slice_size(p[0]))[:7]:
+        for x, (values, distances) in solve_pair_arrays(solved, s, t).items():
+            assert np.array_equal(solved.values[x], values), x
+            assert np.array_equal(solved.distances[x], distances), x
     for s in small.values:
         assert np.array_equal(solved.values[s], small.values[s]), s
         assert np.array_equal(solved.distances[s], small.distances[s]), s
