@@ -14,7 +14,8 @@
                                          # proofs (5-piece forced-jump set, published positions) with 6 at the
                                          # leaves; then each goal of issue 25, met or not
     python3 bench/checkers.py --six --six-folder data/checkers-db --no-build
-                                         # the same with the 6-piece file already built there (build-db --pieces 6)
+                                         # the same with the 6-piece file already built there (build-db --pieces 6);
+                                         # --skip-check leaves out the successor check (about as long as the build)
 
 The proofs run at the ACF ruleset's budget (config.toml [rulesets.acf.adjudication] proof_nodes)
 unless --budget says otherwise. Figures are wall-clock on whatever else the machine is doing,
@@ -299,13 +300,15 @@ def main() -> None:
     parser.add_argument("--six", action="store_true", help="the 6-piece database: build, check, proofs")
     parser.add_argument("--six-folder", type=Path, help="where the 6-piece database is built (kept; default: scratch)")
     parser.add_argument("--no-build", action="store_true", help="with --six: the 6-piece file is already built")
+    parser.add_argument("--skip-check", action="store_true",
+                        help="with --six: leave out the successor check of every position (about as long as the build)")
     args = parser.parse_args()
     budget = args.budget or _default_budget()
     print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     if args.six:
         data = ROOT / "data" / "checkers-db"
         folder = args.six_folder or Path(tempfile.mkdtemp(prefix="checkers-db6-"))
-        db6, figures = checkers_six.bench_six(folder, data, args.workers, not args.no_build)
+        db6, figures = checkers_six.bench_six(folder, data, args.workers, not args.no_build, not args.skip_check)
         small = data if available_pieces(data) >= 4 else folder
         small_ok = small_checks(EndgameDatabase.open(small, max_pieces=4))
         rates = bench_proofs(small if available_pieces(small) >= 4 else folder, budget, None, db6)
