@@ -6,6 +6,16 @@
                                          # proofs with <= 4 and with <= 5 pieces at the leaves
     python3 bench/checkers.py --proofs   # the proof search on the 5-piece forced-jump set and the published set
     python3 bench/checkers.py --proofs --database DIR [--database5 DIR5]   # ... with databases already built
+    python3 bench/checkers.py --six [--workers 2] [--six-folder DIR]
+                                         # build the 6-piece database (the compiled kernel; about 15 min on
+                                         # 2 cores) in DIR (default: scratch), with wall, CPU and peak memory of
+                                         # all processes; bytes on disk; counts per slice against Chinook's table;
+                                         # every position against its successors; the <= 4-piece checks; the
+                                         # proofs (5-piece forced-jump set, published positions) with 6 at the
+                                         # leaves; then each goal of issue 25, met or not
+    python3 bench/checkers.py --six --six-folder data/checkers-db --no-build
+                                         # the same with the 6-piece file already built there (build-db --pieces 6);
+                                         # --skip-check leaves out the successor check (about as long as the build)
 
 The proofs run at the ACF ruleset's budget (config.toml [rulesets.acf.adjudication] proof_nodes)
 unless --budget says otherwise. Figures are wall-clock on whatever else the machine is doing,
@@ -16,24 +26,32 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import shutil
 import sys
 import tempfile
-import threading
 import time
 import tomllib
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 TEST_DATA = ROOT / "tests" / "data"  # public data copied into the repository (tests/data/README.md)
 
+import checkers_six  # noqa: E402  (bench/, beside this file)
+from measure import MemorySampler, cpu_seconds  # noqa: E402
+
 from adjudicator.checkers.board import START, Position, perft, perft_by_layers  # noqa: E402
 from adjudicator.checkers.pdn import read_game, split_games  # noqa: E402
 from adjudicator.checkers.replay import replay_checkers  # noqa: E402
 from adjudicator.rulesets import RulesetBook  # noqa: E402
-from engines.checkers.database import EndgameDatabase, available_pieces, build_database  # noqa: E402
+from engines.checkers import compiled  # noqa: E402
+from engines.checkers.database import (  # noqa: E402
+    EndgameDatabase,
+    available_pieces,
+    build_database,
+)
 from engines.checkers.proof import prove  # noqa: E402
 from engines.checkers.published import PUBLISHED  # noqa: E402
 from engines.checkers.search import Searcher  # noqa: E402
@@ -109,6 +127,7 @@ def bench_database(five: bool, workers: int, keep: Path | None) -> tuple[Path, P
     print(f"database <= 4 pieces: built in {seconds:.1f} s wall, {time.process_time() - cpu:.1f} s CPU "
           f"(target <= 60 s); {size / 1e6:.2f} MB on disk for {positions:,} positions: win/loss/draw "
           f"{wld / 1e6:.2f} MB ({wld * 8 / positions:.2f} bits a position), the rest distances for lines")
+    small_checks(EndgameDatabase.open(folder))
     if not five:
         return folder, None
     target = keep or Path(tempfile.mkdtemp(prefix="checkers-db5-"))
@@ -118,15 +137,15 @@ def bench_database(five: bool, workers: int, keep: Path | None) -> tuple[Path, P
     load_before = os.getloadavg()
     with MemorySampler() as memory:
         started = time.perf_counter()
-        cpu = _cpu_seconds()
+        cpu = cpu_seconds()
         manifest = build_database(target, 5, lambda m: print("   ", m, flush=True), workers=workers)
         seconds = time.perf_counter() - started
-        cpu_seconds = _cpu_seconds() - cpu
+        spent = cpu_seconds() - cpu
     entry = manifest["pieces"]["5"]
     size5, wld5 = int(entry["bytes"]), int(entry.get("wld_bytes", 0))
     print(f"database 5 pieces ({workers} worker{'s' if workers > 1 else ''}): built in {seconds / 60:.1f} min wall "
           f"({float(entry['seconds']) / 60:.1f} min solving, the rest writing the file), "
-          f"{cpu_seconds / 60:.1f} min CPU "
+          f"{spent / 60:.1f} min CPU "
           f"(target <= 10 min); peak memory {memory.peak_pss_mb:,.0f} MB all processes together (PSS), "
           f"{memory.peak_rss_mb:,.0f} MB summing their RSS (target <= 2 GB); {size5 / 1e6:.1f} MB on disk, of which "
           f"win/loss/draw {wld5 / 1e6:.1f} MB; load average {load_before[0]:.1f} before, "
@@ -134,73 +153,27 @@ def bench_database(five: bool, workers: int, keep: Path | None) -> tuple[Path, P
     return folder, target
 
 
-def _cpu_seconds() -> float:
-    """Processor seconds of this process and of its finished children (the build's workers)."""
-    me = resource.getrusage(resource.RUSAGE_SELF)
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+INDEPENDENT: Final = {"win": 2_675_270, "loss": 2_004_797, "draw": 1_728_769}
+"""Up to 4 pieces, Red to move: the values of the research notes' independent pure-Python solver."""
 
 
-class MemorySampler:
-    """Peak memory of this process and its children, sampled every 0.2 s from /proc (Linux)."""
-
-    def __init__(self) -> None:
-        self.peak_pss_mb = 0.0
-        self.peak_rss_mb = 0.0
-        self._loads: list[float] = []
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-
-    @property
-    def mean_load(self) -> float:
-        return sum(self._loads) / len(self._loads) if self._loads else os.getloadavg()[0]
-
-    def __enter__(self) -> MemorySampler:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        self._thread.join()
-        self._sample()
-
-    def _run(self) -> None:
-        ticks = 0
-        while not self._stop.wait(0.2):
-            self._sample()
-            ticks += 1
-            if ticks % 25 == 0:
-                self._loads.append(os.getloadavg()[0])
-
-    def _sample(self) -> None:
-        pss = rss = 0.0
-        for pid in _family(os.getpid()):
-            pss += _status_kb(f"/proc/{pid}/smaps_rollup", "Pss:")
-            rss += _status_kb(f"/proc/{pid}/status", "VmRSS:")
-        self.peak_pss_mb = max(self.peak_pss_mb, pss / 1024)
-        self.peak_rss_mb = max(self.peak_rss_mb, rss / 1024)
-
-
-def _family(pid: int) -> list[int]:
-    out = [pid]
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        try:
-            children = (task / "children").read_text().split()
-        except OSError:
-            continue
-        for child in children:
-            out.extend(_family(int(child)))
-    return out
-
-
-def _status_kb(path: str, field: str) -> float:
-    try:
-        for line in Path(path).read_text().splitlines():
-            if line.startswith(field):
-                return float(line.split()[1])
-    except OSError:
-        pass
-    return 0.0
+def small_checks(db4: EndgameDatabase) -> bool:
+    """The <= 4-piece checks: the counts against the independent solver's and, with the compiled kernel, every
+    position against its successors. True when both hold."""
+    totals = {"win": 0, "loss": 0, "draw": 0}
+    for pieces in (2, 3, 4):
+        for value, count in db4.counts(pieces).items():
+            totals[value] += count
+    checked, consistent = "", True
+    if compiled.COMPILED:
+        report = compiled.check_solved(db4.solved, 4)
+        consistent = report.is_consistent
+        checked = (f"; every position against its successors: {report.positions:,} positions, "
+                   f"{report.bad_values + report.bad_distances} inconsistencies")
+    print(f"  <= 4 pieces: {totals['win']:,} wins, {totals['loss']:,} losses, {totals['draw']:,} draws "
+          f"({'the same as' if totals == INDEPENDENT else 'DIFFERENT from'} an independent pure-Python solver's)"
+          f"{checked}", flush=True)
+    return totals == INDEPENDENT and consistent
 
 
 def bench_search(folder: Path) -> None:
@@ -218,17 +191,36 @@ def bench_search(folder: Path) -> None:
     print(f"search: {total_nodes / total_seconds:,.0f} nodes/s wall, {total_nodes / cpu_seconds:,.0f} nodes/s CPU")
 
 
+@dataclass(frozen=True)
+class Rates:
+    """A set proven with one database at the leaves."""
+
+    title: str
+    pieces: int
+    positions: int
+    proven: int
+    wrong: int
+    median: float
+    longest: float
+
+    @property
+    def deferred(self) -> int:
+        return self.positions - self.proven
+
+
 def _proof_rates(title: str, items: list[tuple[Position, str, str]], db: EndgameDatabase, budget: int,
-                 verbose: bool) -> int:
-    """Prove every position; print the rate, wrong results, time and nodes; return how many were proven."""
+                 verbose: bool) -> Rates:
+    """Prove every position; print the rate, wrong results, time and nodes."""
     proven = wrong = nodes = in_db = 0
     seconds = 0.0
+    each: list[float] = []
     cpu = time.process_time()
     per_value: dict[str, list[int]] = {}
     for position, expected, name in items:
         proof = prove(position, db, budget)
         nodes += proof.nodes
         seconds += proof.seconds
+        each.append(proof.seconds)
         in_db += proof.settled == ("in the endgame database",)
         counts = per_value.setdefault(expected, [0, 0])
         counts[1] += 1
@@ -237,35 +229,54 @@ def _proof_rates(title: str, items: list[tuple[Position, str, str]], db: Endgame
             counts[0] += 1
             wrong += proof.value != expected
         if verbose:
-            print(f"    {name}: expected {expected}, {proof.value or 'not proven (' + str(proof.reason) + ')'}, "
+            print(f"    {name}: expected {expected}, {proof.value or 'not proven (' + str(proof.reason) + ')'}"
+                  f"{' WRONG' if proof.value not in (None, expected) else ''}, "
                   f"{proof.nodes:,} nodes, {proof.seconds:.1f} s, proof size {proof.size}", flush=True)
     rates = ", ".join(f"{v} {c[0]}/{c[1]}" for v, c in sorted(per_value.items()))
+    each.sort()
     print(f"  {title}, database <= {db.max_pieces} pieces: {proven}/{len(items)} proven ({rates}; {in_db} straight "
-          f"from the database), {wrong} wrong; {seconds / len(items):.2f} s wall, "
+          f"from the database), {wrong} wrong, {len(items) - proven} deferred; {seconds / len(items):.2f} s wall a "
+          f"position (median {each[len(each) // 2]:.2f} s, max {each[-1]:.2f} s), "
           f"{(time.process_time() - cpu) / len(items):.2f} s CPU and {nodes / len(items):,.0f} nodes a position "
           f"(load average {os.getloadavg()[0]:.1f})", flush=True)
-    return proven
+    return Rates(title, db.max_pieces, len(items), proven, wrong, each[len(each) // 2], each[-1])
 
 
-def bench_proofs(folder: Path, budget: int, five: Path | None) -> None:
+def bench_proofs(folder: Path, budget: int, five: Path | None, six: EndgameDatabase | None = None) -> list[Rates]:
     """Proof rate, time and nodes on both sets at the default budget, with <= 4 pieces at the leaves and, where
-    the 5-piece database is built, with <= 5; wrong results counted against the known values."""
+    the 5-piece (or 6-piece) database is built, with <= 5 (<= 6); wrong results counted against the known values."""
     dbs = [EndgameDatabase.open(folder, max_pieces=4)]
     if five is not None and available_pieces(five) >= 5:
         started = time.perf_counter()
-        db5 = EndgameDatabase.open(five)
+        db5 = EndgameDatabase.open(five, max_pieces=5)
         db5.probe(Position.from_fen("B:WK14,K23:BK1,K32,K5"))  # loads the 5-piece file
         print(f"5-piece database loaded in {time.perf_counter() - started:.1f} s")
         dbs.append(db5)
+    if six is not None:
+        dbs.append(six)
     print(f"proof search, budget {budget:,} positions (load average {os.getloadavg()[0]:.1f})")
     known = [(k.position, k.value, "forced jump") for k in forced_jump_set(dbs[0], per_value=200, seed=14)]
     published = [(Position.from_fen(fen), result, name) for name, fen, result, _ in PUBLISHED]
-    for db in dbs:
-        _proof_rates("5-piece forced-jump set", known, db, budget, False)
+    out = [_proof_rates("5-piece forced-jump set", known, db, budget, False) for db in dbs]
     rates = [_proof_rates("published positions", published, db, budget, True) for db in dbs]
-    if len(rates) == 2:
-        print(f"  published positions proven: {rates[0]}/{len(published)} with <= 4 pieces at the leaves, "
-              f"{rates[1]}/{len(published)} with <= 5")
+    print("  published positions proven: " + ", ".join(
+        f"{r.proven}/{len(published)} with <= {r.pieces} pieces at the leaves" for r in rates))
+    return out + rates
+
+
+def proof_goals(rates: list[Rates], budget: int) -> list[tuple[str, bool | None]]:
+    """The issue's goals for the proofs: the published set with the largest database, the five-piece set with each."""
+    top = max(r.pieces for r in rates)
+    goals: list[tuple[str, bool | None]] = []
+    for r in rates:
+        if r.title == "published positions" and r.pieces == top:
+            goals.append((f"published positions with <= {top} pieces at the leaves, budget {budget:,}: {r.proven} "
+                          f"proven, {r.wrong} wrong, {r.deferred} deferred of {r.positions}; median {r.median:.2f} s, "
+                          f"max {r.longest:.2f} s", r.proven == r.positions and r.wrong == 0))
+        elif r.title != "published positions":
+            goals.append((f"5-piece forced-jump set with <= {r.pieces} pieces at the leaves: {r.proven}/{r.positions} "
+                          f"proven, {r.wrong} wrong", r.proven == r.positions and r.wrong == 0))
+    return goals
 
 
 def _default_budget() -> int:
@@ -273,7 +284,7 @@ def _default_budget() -> int:
     with (ROOT / "config.toml").open("rb") as handle:
         config = tomllib.load(handle)
     config["_root"] = str(ROOT)
-    return RulesetBook.from_config(config)["acf"].get_int("adjudication.proof_nodes")
+    return RulesetBook.from_config(config).checkers("acf").adjudication.proof_nodes
 
 
 def main() -> None:
@@ -286,9 +297,24 @@ def main() -> None:
     parser.add_argument("--database", type=Path, help="a <= 4-piece database folder already built (with --proofs)")
     parser.add_argument("--database5", type=Path, help="a folder with the 5-piece database built (with --proofs)")
     parser.add_argument("--budget", type=int, help="proof budget (default: the ACF ruleset's)")
+    parser.add_argument("--six", action="store_true", help="the 6-piece database: build, check, proofs")
+    parser.add_argument("--six-folder", type=Path, help="where the 6-piece database is built (kept; default: scratch)")
+    parser.add_argument("--no-build", action="store_true", help="with --six: the 6-piece file is already built")
+    parser.add_argument("--skip-check", action="store_true",
+                        help="with --six: leave out the successor check of every position (about as long as the build)")
     args = parser.parse_args()
     budget = args.budget or _default_budget()
     print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    if args.six:
+        data = ROOT / "data" / "checkers-db"
+        folder = args.six_folder or Path(tempfile.mkdtemp(prefix="checkers-db6-"))
+        db6, figures = checkers_six.bench_six(folder, data, args.workers, not args.no_build, not args.skip_check)
+        small = data if available_pieces(data) >= 4 else folder
+        small_ok = small_checks(EndgameDatabase.open(small, max_pieces=4))
+        rates = bench_proofs(small if available_pieces(small) >= 4 else folder, budget, None, db6)
+        checkers_six.print_goals([*checkers_six.build_goals(figures), *proof_goals(rates, budget),
+                                  ("<= 4 pieces: the independent solver's counts, 0 inconsistencies", small_ok)])
+        return
     if args.proofs:
         bench_proofs(args.database or ROOT / "data" / "checkers-db", budget, args.database5)
         return

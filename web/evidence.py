@@ -49,6 +49,8 @@ class Step:
     uci: str | None
     is_illegal: bool = False
     is_marked: bool = False
+    note: str = ""
+    """What the evidence says of the position after this move (e.g. where a proof enters the database)."""
 
 
 @dataclass(frozen=True)
@@ -199,6 +201,44 @@ def _replay_checkers(record: str, start_fen: str | None) -> tuple[str, list[tupl
         squares = str(ply.move) if ply.move is not None else None
         steps.append((label, ply.after.fen(), squares, not ply.is_legal))
     return replay.start.fen(), steps
+
+
+_METHOD_TITLES = {
+    "database": "Best play from the endgame database",
+    "proof": "Main line of the proof",
+    "search": "Best line found (not a proof)",
+}
+
+
+def leaf_note(leaf: Mapping[str, Any]) -> str:
+    """``in the endgame database: Red to move wins in 23 plies`` for a proof's ``database_leaf``."""
+    fen = str(leaf.get("fen", ""))
+    mover = "Red" if fen.startswith("B") else "White"
+    value, plies = leaf.get("value"), leaf.get("plies")
+    said = "a draw" if value == "draw" else f"{mover} to move {'wins' if value == 'win' else 'loses'} in {plies} plies"
+    return f"in the endgame database: {said}"
+
+
+def checkers_line(evidence: Mapping[str, Any], fen: str | None) -> Line | None:
+    """The checkers analysis's ``line`` from its ``fen`` as a steppable line; the move where a proof's line enters
+    the endgame database (``database_leaf``) marked, with the database's value and distance there."""
+    moves = evidence.get("line")
+    start = evidence.get("fen") if isinstance(evidence.get("fen"), str) else fen
+    if not start or not isinstance(moves, list) or not moves or not all(isinstance(m, str) for m in moves):
+        return None
+    try:
+        origin, raw = _replay_checkers(" ".join(moves), start)
+    except Exception:  # a line that cannot be replayed is still listed in the evidence
+        return None
+    leaf = evidence.get("database_leaf")
+    leaf_ply = leaf.get("ply") if isinstance(leaf, Mapping) and evidence.get("method") == "proof" else None
+    note = leaf_note(leaf) if isinstance(leaf, Mapping) and leaf_ply else ""
+    steps = tuple(Step(n, label, after, squares, is_illegal, n == leaf_ply, note if n == leaf_ply else "")
+                  for n, (label, after, squares, is_illegal) in enumerate(raw, start=1))
+    if not steps:
+        return None
+    title = _METHOD_TITLES.get(str(evidence.get("method")), "Line")
+    return Line("line", title, origin, steps, 0, note)
 
 
 def _play_line(start_fen: str, moves: Sequence[Any]) -> list[Step]:
@@ -379,6 +419,10 @@ def present(case: Mapping[str, Any], ruling: Mapping[str, Any] | None) -> Presen
             focus = min(max(marked), len(steps)) if marked else len(steps)
             lines["game"] = Line("game", "The game as played", start, steps, focus)
             final_fen = steps[-1].fen if steps else start
+    if game == "checkers" and case.get("claim") == "unfinished-game":
+        proof_line = checkers_line(evidence, final_fen)
+        if proof_line is not None:
+            lines["line"] = proof_line
     if game == "chess":
         base = final_fen or chess.STARTING_FEN
         for key, title, moves, line_start in _found_lines(evidence):

@@ -45,6 +45,10 @@ class CheckersAnalysis:
     """What the proof search established, e.g. ``Red cannot force a win``."""
     confidence: float | None = None
     """For an unproven position: the calibrated chance that the favoured side wins (None if not measured)."""
+    leaf: Mapping[str, Any] | None = None
+    """Where the proof's main line enters the endgame database: ``ply`` (moves of the line before it), ``fen``,
+    and the database's ``value`` (for the side to move there) and distance ``plies`` (to the end of the game
+    under best play); None when the line does not end in the database."""
 
     @property
     def is_proven(self) -> bool:

@@ -18,12 +18,19 @@ from adjudicator.checkers.analysis import CheckersAnalysis, Value
 from adjudicator.checkers.board import Position
 from adjudicator.checkers.calibration import win_probability
 from engines.checkers.database import DatabaseError, EndgameDatabase, available_pieces
-from engines.checkers.proof import prove
+from engines.checkers.proof import Leaf, prove
 from engines.checkers.search import PROVEN, WIN, Searcher
 
-VERSION = "2"
+VERSION = "3"
 DEFAULT_PROOF_NODES = 200_000
 """The machine's cap on a ruleset's ``adjudication.proof_nodes`` (``[checkers] proof_nodes``)."""
+
+
+def leaf_of(leaf: Leaf | None) -> dict[str, Any] | None:
+    """The evidence's form of where a proof's line enters the database."""
+    if leaf is None:
+        return None
+    return {"ply": leaf.ply, "fen": leaf.position.fen(), "value": leaf.value, "plies": leaf.plies}
 
 
 class CheckersAnalyst:
@@ -77,15 +84,15 @@ class CheckersAnalyst:
                 return CheckersAnalysis(
                     "database", known, line, None, probe.plies if not probe.is_draw else None,
                     engine={"name": "adjudicator checkers WLD database", "pieces": db.max_pieces, "version": VERSION},
+                    leaf={"ply": 0, "fen": position.fen(), "value": known, "plies": probe.plies},
                 )
         budget = min(proof_nodes, self.proof_nodes) if proof_nodes else self.proof_nodes
         proof = prove(position, db, budget)
         identity = self.identity(budget)
         if proof.value is not None:
-            plies = len(proof.line) if proof.value != "draw" else None
             return CheckersAnalysis(
-                "proof", proof.value, tuple(str(m) for m in proof.line), None, plies, 0, proof.nodes,
-                proof.seconds, identity, proof.size, proof.nodes, None, proof.settled,
+                "proof", proof.value, tuple(str(m) for m in proof.line), None, proof.plies, 0, proof.nodes,
+                proof.seconds, identity, proof.size, proof.nodes, None, proof.settled, leaf=leaf_of(proof.leaf),
             )
         result = Searcher(db, self.max_nodes).search(position)
         value: Value | None = "win" if result.is_proven_win else "loss" if result.is_proven_loss else None

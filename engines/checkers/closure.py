@@ -39,10 +39,11 @@ class Closure:
 
 def solve_closure(root: Position, database: EndgameDatabase | None, max_positions: int) -> Closure | None:
     """The exact value of ``root``, or None when more than ``max_positions`` positions are reachable."""
+    from engines.checkers.dfpn import _expand
+
     index: dict[Key, int] = {root.key: 0}
     positions = [root]
     succ: list[list[int]] = []
-    moves_of: list[list[Move]] = []
     value: list[int] = []
     dist: list[int] = []
     queue = deque([0])
@@ -53,18 +54,15 @@ def solve_closure(root: Position, database: EndgameDatabase | None, max_position
             value.append(UNKNOWN)
             dist.append(0)
             succ.append([])
-            moves_of.append([])
         known = _known(position, database)
         if known is not None:
             value[i], dist[i] = known
             continue
-        moves = position.legal_moves()
-        if not moves:
+        children = [c for c, _, _ in _expand(position)]
+        if not children:
             value[i] = LOSS
             continue
-        moves_of[i] = moves
-        for move in moves:
-            child = position.push(move)
+        for child in children:
             j = index.get(child.key)
             if j is None:
                 if len(positions) >= max_positions:
@@ -96,7 +94,7 @@ def solve_closure(root: Position, database: EndgameDatabase | None, max_position
                     dist[i] = 1 + max(dist[k] for k in succ[i])
                     frontier.append(i)
     root_value: Literal["win", "loss", "draw"] = "win" if value[0] == WIN else "loss" if value[0] == LOSS else "draw"
-    return Closure(root_value, _line(0, value, dist, succ, moves_of), n)
+    return Closure(root_value, _line(positions, value, dist, succ), n)
 
 
 def _known(position: Position, database: EndgameDatabase | None) -> tuple[int, int] | None:
@@ -110,21 +108,20 @@ def _known(position: Position, database: EndgameDatabase | None) -> tuple[int, i
     return (WIN if probe.is_win else LOSS if probe.is_loss else DRAW), probe.plies
 
 
-def _line(
-    i: int, value: list[int], dist: list[int], succ: list[list[int]], moves_of: list[list[Move]]
-) -> tuple[Move, ...]:
+def _line(positions: list[Position], value: list[int], dist: list[int], succ: list[list[int]]) -> tuple[Move, ...]:
     """Best play inside the closure: the fastest win, the longest loss, a move keeping the draw."""
     line: list[Move] = []
     seen: set[int] = set()
-    while moves_of[i] and i not in seen and len(line) < 200:
+    i = 0
+    while succ[i] and i not in seen and len(line) < 200:
         seen.add(i)
-        options = list(zip(moves_of[i], succ[i], strict=True))
         if value[i] == WIN:
-            move, j = min(((m, j) for m, j in options if value[j] == LOSS), key=lambda o: dist[o[1]])
+            j = min((j for j in succ[i] if value[j] == LOSS), key=lambda j: dist[j])
         elif value[i] == LOSS:
-            move, j = max(options, key=lambda o: dist[o[1]])
+            j = max(succ[i], key=lambda j: dist[j])
         else:
-            move, j = next((m, j) for m, j in options if value[j] in (UNKNOWN, DRAW))
-        line.append(move)
+            j = next(j for j in succ[i] if value[j] in (UNKNOWN, DRAW))
+        position = positions[i]
+        line.append(next(m for m in position.legal_moves() if position.push(m) == positions[j]))
         i = j
     return tuple(line)

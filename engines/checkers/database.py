@@ -8,6 +8,10 @@ Files in the data folder (``[checkers] database`` in ``config.toml``, default
   distance in plies to the end of the game under best play (capped at 255) as
   ``d_a_c_b_d``; compressed (the values come to about 0.3-0.4 bits a position, the
   distances, which only serve to show a winning line, to about 2.5-3.5);
+* ``wld-6.egdb``: six pieces, the same slices, indices and values, kept in compressed
+  blocks read on demand, with the distances of lost positions without a jump only (the
+  others follow from their successors; :mod:`engines.checkers.store`); built with the
+  compiled kernel (:mod:`engines.checkers.compiled`);
 * ``manifest.json``: which piece counts are complete, positions, build times.
 
 A probe answers for the side to move; positions with more pieces than the database
@@ -27,8 +31,11 @@ from typing import Any
 import numpy as np
 
 from adjudicator.checkers.board import RED_KING_ROW, WHITE_KING_ROW, Move, Position
-from engines.checkers.build import DRAW, LOSS, WIN, Solved, build, build_count, unpack_at
+from engines.checkers import build as numpy_build
+from engines.checkers import compiled
+from engines.checkers.build import DRAW, LOSS, WIN, Solved, build, unpack_at
 from engines.checkers.index import Slice, canonical, enumerate_slice, slices
+from engines.checkers.store import BlockFile, StoreError
 
 VALUE_NAMES = {WIN: "win", LOSS: "loss", DRAW: "draw"}
 FORMAT = 1
@@ -58,6 +65,14 @@ class Probe:
     @property
     def is_draw(self) -> bool:
         return self.value == "draw"
+
+
+def _canonical(position: Position) -> tuple[Slice, int]:
+    """:func:`engines.checkers.index.canonical`, by the compiled kernel where it is built."""
+    if compiled.kernel is not None:
+        found: tuple[Slice, int] = compiled.kernel.canonical(*position)
+        return found
+    return canonical(position)
 
 
 def _key(s: Slice) -> str:
@@ -101,40 +116,84 @@ def read_manifest(folder: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
+def file_name(pieces: int) -> str:
+    """The file a piece count is built into: whole arrays up to 5 pieces, blocks from 6 on."""
+    return f"wld-{pieces}.egdb" if pieces >= compiled.STORED_PIECES else f"wld-{pieces}.npz"
+
+
+def _files(folder: Path) -> dict[int, Path]:
+    """The file of each piece count the manifest records as built."""
+    built = read_manifest(folder).get("pieces", {})
+    return {int(n): folder / str(entry.get("file", file_name(int(n)))) for n, entry in built.items()}
+
+
 def available_pieces(folder: Path) -> int:
     """The largest N such that every count 2..N is built in ``folder`` (0 if none)."""
-    manifest = read_manifest(folder)
-    built = manifest.get("pieces", {})
+    files = _files(folder)
     n = 1
-    while str(n + 1) in built and (folder / f"wld-{n + 1}.npz").exists():
+    while n + 1 in files and files[n + 1].exists():
         n += 1
     return n if n >= 2 else 0
 
 
 def build_database(
     folder: Path, pieces: int, log: Callable[[str], None] | None = None, rebuild: bool = False, workers: int = 1,
+    use_kernel: bool | None = None,
 ) -> dict[str, Any]:
     """Build (or complete) the database up to ``pieces`` pieces in ``folder``; returns the manifest.
 
     Piece counts already built are loaded, not rebuilt, unless ``rebuild``. ``workers``
-    processes solve the independent slices of a piece count side by side.
+    processes solve the independent slices of a piece count side by side. The compiled
+    kernel solves them where it is built (``use_kernel``: None, where built; False, the
+    NumPy builder, which gives the same files up to 5 pieces); six pieces need it.
+
+    :raises compiled.KernelMissing: six pieces asked for without the compiled kernel.
     """
+    kernel = compiled.COMPILED if use_kernel is None else use_kernel
+    if pieces >= compiled.STORED_PIECES and not compiled.COMPILED:
+        raise compiled.KernelMissing("six pieces need the compiled checkers kernel, which is not built here "
+                                     "(run .ci/install with a C compiler)")
     have = 0 if rebuild else available_pieces(folder)
     if have >= pieces:
         return read_manifest(folder)
     solved = Solved()
     if have:
-        load_into(solved, folder, have)
+        load_into(solved, folder, min(have, compiled.STORED_PIECES - 1))
     for n in range(max(2, have + 1), pieces + 1):
         started = time.perf_counter()
-        build_count(solved, n, log, workers)
-        save(solved, folder, n, time.perf_counter() - started)
+        if n >= compiled.STORED_PIECES:
+            figures = compiled.build_six(folder, solved, log, workers, n)
+            save_stored(folder, n, figures, time.perf_counter() - started)
+        else:
+            (compiled.build_count if kernel else numpy_build.build_count)(solved, n, log, workers)
+            save(solved, folder, n, time.perf_counter() - started)
         if log is not None:
             log(f"{n} pieces: done in {time.perf_counter() - started:.1f} s")
     return read_manifest(folder)
 
 
+def save_stored(folder: Path, pieces: int, figures: dict[str, Any], seconds: float) -> None:
+    """Record a block file (``wld-N.egdb``) in the manifest, with its counts by slice."""
+    by_slice = figures["slices"]
+    manifest = read_manifest(folder)
+    manifest.setdefault("pieces", {})[str(pieces)] = {
+        "file": f"wld-{pieces}.egdb",
+        "bytes": int(figures["bytes"]),
+        "wld_bytes": sum(int(e["values"]) for e in by_slice.values()),
+        "distance_bytes": sum(int(e["distances"]) for e in by_slice.values()),
+        "seconds": round(seconds, 1),
+        "cpu_seconds": round(float(figures["cpu"]), 1),
+        "slices": len(by_slice),
+        "positions": sum(int(e["positions"]) for e in by_slice.values()),
+        "counts": {k: {f: int(e[f]) for f in ("wins", "losses", "draws", "positions")}
+                   for k, e in sorted(by_slice.items())},
+    }
+    manifest["format"] = FORMAT
+    (folder / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True))
+
+
 def load_into(solved: Solved, folder: Path, pieces: int) -> None:
+    """Every slice up to ``pieces`` (at most 5: the block files are read on demand) into ``solved``."""
     for n in range(2, pieces + 1):
         path = folder / f"wld-{n}.npz"
         try:
@@ -158,12 +217,21 @@ class EndgameDatabase:
         self.source = source
         self._folder = folder
         self._loaded: set[int] = set(range(2, max_pieces + 1)) if folder is None else set()
+        self._stores: dict[int, BlockFile] = {}
 
     def _ensure(self, pieces: int) -> None:
-        """Load the file for ``pieces`` pieces on first use (a 5-piece file takes seconds to inflate)."""
+        """Load the file for ``pieces`` pieces on first use (a 5-piece file takes seconds to inflate;
+        a block file is only opened: its blocks are read as probes need them)."""
         if pieces in self._loaded or self._folder is None:
             return
-        path = self._folder / f"wld-{pieces}.npz"
+        path = _files(self._folder).get(pieces, self._folder / file_name(pieces))
+        if path.suffix == ".egdb":
+            try:
+                self._stores[pieces] = BlockFile(path)
+            except StoreError as exc:
+                raise DatabaseError(str(exc)) from None
+            self._loaded.add(pieces)
+            return
         try:
             with np.load(path) as data:
                 for s in slices(pieces):
@@ -192,10 +260,22 @@ class EndgameDatabase:
 
     @property
     def solved(self) -> Solved:
-        """Every slice, loaded (for the consistency pass)."""
+        """Every slice kept as whole arrays (up to 5 pieces), loaded (for the consistency pass)."""
         for pieces in range(2, self.max_pieces + 1):
             self._ensure(pieces)
         return self._solved
+
+    @property
+    def whole_pieces(self) -> int:
+        """The largest piece count kept as whole arrays (the counts above it are block files)."""
+        for pieces in range(2, self.max_pieces + 1):
+            self._ensure(pieces)
+        return max([n for n in range(1, self.max_pieces + 1) if n not in self._stores])
+
+    def store(self, pieces: int) -> BlockFile | None:
+        """The block file of a piece count kept in blocks."""
+        self._ensure(pieces)
+        return self._stores.get(pieces)
 
     def contains(self, position: Position) -> bool:
         """Whether the position is one the database answers for."""
@@ -218,14 +298,69 @@ class EndgameDatabase:
         cached = self._cache.get(position.key)
         if cached is not None:
             return cached
-        s, index = canonical(position)
-        self._ensure(position.piece_count)
-        value = (int(self._solved.values[s][index >> 2]) >> ((index & 3) * 2)) & 3
-        probe = Probe(VALUE_NAMES[value], int(self._solved.distances[s][index]) if value != DRAW else 0)
+        value = self._value(position)
+        if value == DRAW:
+            probe = Probe("draw", 0)
+        elif position.piece_count in self._stores:
+            probe = Probe(VALUE_NAMES[value], self._followed_plies(position, value))
+        else:
+            s, index = _canonical(position)
+            probe = Probe(VALUE_NAMES[value], int(self._solved.distances[s][index]))
         if len(self._cache) > 2_000_000:
             self._cache.clear()
         self._cache[position.key] = probe
         return probe
+
+    def value_of(self, position: Position) -> str | None:
+        """``win``, ``loss`` or ``draw`` for the side to move, without the distance (a search's leaves need only
+        this; the distance of a 6-piece position may take its successors); None if not in the database."""
+        if not position.mover:
+            return "loss"
+        if not position.opponent and position.piece_count <= self.max_pieces:
+            return "win"
+        if not self.contains(position):
+            return None
+        cached = self._cache.get(position.key)
+        if cached is not None:
+            return cached.value
+        return VALUE_NAMES[self._value(position)]
+
+    def _value(self, position: Position) -> int:
+        """WIN, LOSS or DRAW of a position in the database (both sides on the board)."""
+        s, index = _canonical(position)
+        pieces = position.piece_count
+        self._ensure(pieces)
+        store = self._stores.get(pieces)
+        if store is not None:
+            return store.value(_key(s), index)
+        return (int(self._solved.values[s][index >> 2]) >> ((index & 3) * 2)) & 3
+
+    def _followed_plies(self, position: Position, value: int) -> int:
+        """The distance of a won or lost position in a block file: kept for a lost one without a jump,
+        else from its successors (a jump's successors have fewer pieces; a won position's lost successor
+        is one kept or one with a jump), as the builder computed it."""
+        moves = position.legal_moves()
+        if value == LOSS and (not moves or not moves[0].is_capture):
+            store = self._stores[position.piece_count]
+            s, index = _canonical(position)
+            return store.distance(_key(s), index)
+        after = [position.push(m) for m in moves]
+        if value == WIN:
+            lost = [a for a in after if self._is_lost(a)]
+            plies = 1 + min(self._plies(a) for a in lost)
+        else:
+            plies = 1 + max(self._plies(a) for a in after)
+        return min(plies, 255)
+
+    def _is_lost(self, position: Position) -> bool:
+        if not position.mover:
+            return True
+        return bool(position.opponent) and self._value(position) == LOSS
+
+    def _plies(self, position: Position) -> int:
+        probe = self.probe(position)
+        assert probe is not None, position.fen()
+        return probe.plies
 
     def best_move(self, position: Position) -> tuple[Move, Probe] | None:
         """A move keeping the value: the fastest win, the longest loss, or a drawing move."""
@@ -268,6 +403,11 @@ class EndgameDatabase:
         """Wins, losses and draws for the side to move among the positions with exactly ``pieces`` pieces."""
         totals = np.zeros(4, dtype=np.int64)
         self._ensure(pieces)
+        store = self._stores.get(pieces)
+        if store is not None:  # counted by the builder, per slice, into the file's header
+            entries = store.slices.values()
+            return {name: sum(int(e[field]) for e in entries)
+                    for name, field in (("win", "wins"), ("loss", "losses"), ("draw", "draws"))}
         for s in slices(pieces):
             valid = enumerate_slice(s)[4]
             totals += np.bincount(unpack_at(self._solved.values[s], np.nonzero(valid)[0]), minlength=4)

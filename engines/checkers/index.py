@@ -35,6 +35,35 @@ OPPOSITE: Final = (3, 2, 1, 0)
 """The reverse of each direction (0 DL <-> 3 UR, 1 DR <-> 2 UL)."""
 
 
+CHINOOK_POSITIONS: Final = {
+    1: 120, 2: 6_972, 3: 261_224, 4: 7_092_774, 5: 148_688_232, 6: 2_503_611_964, 7: 34_779_531_480,
+    8: 406_309_208_481,
+}
+"""Positions with N pieces for one side to move, men never on their own crowning row, one-sided
+positions included: the table published by the Chinook team (Lake, Schaeffer and Lu, *Solving
+large retrograde analysis problems using a network of workstations*, 1994), as quoted in the
+project's research notes (shared/notes/checkers.md, section 4)."""
+
+
+def positions_in_slice(s: Slice) -> int:
+    """The positions of a slice, counted by formula (not by enumeration): Red men on 1-28 and White
+    men on 5-32 never on one square (``i`` Red men on 1-4, where no White man can stand), then the
+    kings on the squares left."""
+    a, c, b, d = s
+    men = sum(comb(4, i) * comb(24, a - i) * comb(28 - (a - i), b) for i in range(min(4, a) + 1))
+    return men * comb(32 - a - b, c) * comb(32 - a - b - c, d)
+
+
+def one_sided_positions(pieces: int) -> int:
+    """Positions with ``pieces`` pieces of one colour only (not in the database: the side to move has
+    won or lost already); with the database's slices they make up Chinook's count."""
+    total = 0
+    for men in range(pieces + 1):
+        kings = pieces - men
+        total += positions_in_slice((men, kings, 0, 0)) + positions_in_slice((0, 0, men, kings))
+    return total
+
+
 def slice_size(s: Slice) -> int:
     a, c, b, d = s
     return comb(28, a) * comb(28, b) * comb(32 - a - b, c) * comb(32 - a - b - c, d)

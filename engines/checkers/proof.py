@@ -1,221 +1,43 @@
-"""Depth-first proof-number search (df-pn) for American checkers, with the endgame database at its leaves.
+"""Proving the value of a checkers position: both df-pn questions, the closed part, the main line to the database.
 
-One search answers one yes/no question: **can the attacker force a win?** A win is
-proven when the attacker has a strategy whose every line ends in a database win or a
-position where the defender cannot move (ACF: a player who cannot move has lost). It
-is *disproven* when the defender has a strategy whose every line ends in a database
-draw or loss for the attacker, or comes back to a position already on the line: a
-repetition is never a win for the attacker, since a game that goes round for ever is
-not won (the database counts such play as a draw in the same way).
+:func:`prove` asks the proof-number search (:mod:`engines.checkers.dfpn`) both questions:
+a draw is proven when **neither side can force a win**; a win when the side to move can;
+a loss when the opponent can. Where both stay open, a small closed part of the game
+is solved backwards (:mod:`engines.checkers.closure`).
 
-:func:`prove` asks the question for both sides: a draw is proven when **neither side
-can force a win**; a win when the side to move can; a loss when the opponent can.
-
-Repetitions and the transposition table (the graph-history interaction): a proven win
-holds whatever the path to it, and is stored. A disproof that leans on a repetition
-of a position *above* the node (still on the search path) holds only for that path;
-it is kept for the current visit but never stored. Each disproof carries the depth
-of the highest ancestor it leans on (``low``); it is stored when ``low`` is not
-above the node itself, and the root's disproof is a fact only when it leans on
-nothing above the root. A line longer than ``max_depth`` plies is treated like such
-a repetition (a disproof resting on it proves nothing), so the depth cap can cost a
-proof but never give a wrong one.
-
-The search is deterministic for a given node budget (no clock decides what it sees).
+A proof comes with its **main line**: the winner's fastest proven move against the
+loser's longest defence (or each side's move that held the other's winning attempts,
+for a draw), played until the line enters the endgame database (its :class:`Leaf`:
+the position, and the value and distance the database gives there). A position in the
+database itself gets the database's line of best play. The search is deterministic, so
+a re-run gives the same line.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Literal
+from dataclasses import dataclass
 
 from adjudicator.checkers.board import Move, Position
 from engines.checkers.closure import solve_closure
-from engines.checkers.database import EndgameDatabase
+from engines.checkers.database import EndgameDatabase, Probe
+from engines.checkers.dfpn import BudgetExhausted, Key, Reason, Value, WinSearch
 
-INF = 1 << 40
-FREE = 1 << 30
-"""``low`` of a result that leans on no position on the path."""
-Key = tuple[int, int, int, bool]
-Value = Literal["win", "loss", "draw"]
-Reason = Literal["budget", "depth"]
+__all__ = ["BudgetExhausted", "Leaf", "Proof", "WinSearch", "prove"]
 
 
-class BudgetExhausted(Exception):
-    """The node budget ran out in the middle of a proof search."""
+@dataclass(frozen=True)
+class Leaf:
+    """Where a proof's main line enters the endgame database."""
 
-
-@dataclass
-class WinSearch:
-    """Df-pn on the question "can ``attacker`` (True: Red) force a win?"."""
-
-    database: EndgameDatabase | None
-    attacker: bool
-    max_depth: int = 240
-    nodes: int = 0
-    limit: int = 0
-    depth_capped: bool = False
-    stopped: Reason | None = None
-    """Why the last :meth:`solve` settled nothing."""
-    proven: dict[Key, int] = field(default_factory=dict)
-    """Positions proven won for the attacker, with plies to the end under the proof's strategy."""
-    disproven: set[Key] = field(default_factory=set)
-    """Positions disproven for the attacker whatever the path (facts)."""
-    estimates: dict[Key, tuple[int, int]] = field(default_factory=dict)
-    """Proof and disproof numbers of positions neither proven nor disproven yet."""
-    refutation: dict[Key, Move] = field(default_factory=dict)
-    """For display only: the defender's move that held the attacker, the last time a disproof was found."""
-    _path: dict[Key, int] = field(default_factory=dict)
-
-    def solve(self, root: Position, extra_nodes: int) -> bool | None:
-        """True (proven win), False (disproven), None (not settled within ``extra_nodes`` more nodes)."""
-        self.limit = self.nodes + extra_nodes
-        key = root.key
-        if key in self.proven:
-            return True
-        if key in self.disproven:
-            return False
-        leaf = self._leaf(root)
-        if leaf is not None:
-            return leaf[0] == 0
-        if not root.legal_moves():
-            return root.red_to_move != self.attacker
-        self.depth_capped = False
-        self.stopped = None
-        try:
-            pn, dn, low, _ = self._mid(root, INF - 1, INF - 1, 0)
-        except BudgetExhausted:
-            self.stopped = "budget"
-            return None
-        finally:
-            self._path.clear()
-        if pn == 0:
-            return True
-        if dn == 0 and low >= 0:
-            return False
-        self.stopped = "depth"
-        return None
-
-    def _leaf(self, position: Position) -> tuple[int, int, int] | None:
-        """(pn, dn, plies) of a position settled without search: no move, or in the database."""
-        db = self.database
-        if db is not None and position.piece_count <= db.max_pieces:
-            probe = db.probe(position)
-            if probe is not None:
-                attacker_wins = probe.is_win if position.red_to_move == self.attacker else probe.is_loss
-                return (0, INF, probe.plies) if attacker_wins else (INF, 0, 0)
-        if not position.mover:
-            return (INF, 0, 0) if position.red_to_move == self.attacker else (0, INF, 0)
-        return None
-
-    def _initial(self, child: Position, depth: int) -> list[int]:
-        """[pn, dn, low] of a child before it is searched."""
-        key = child.key
-        ancestor = self._path.get(key)
-        if ancestor is not None:
-            return [INF, 0, ancestor]  # a repetition: not a win, for this path only
-        if key in self.proven:
-            return [0, INF, FREE]
-        if key in self.disproven:
-            return [INF, 0, FREE]
-        estimate = self.estimates.get(key)
-        if estimate is not None:
-            return [estimate[0], estimate[1], FREE]
-        leaf = self._leaf(child)
-        if leaf is not None:
-            if leaf[0] == 0:
-                self.proven[key] = leaf[2]
-            return [leaf[0], leaf[1], FREE]
-        if depth > self.max_depth:
-            self.depth_capped = True
-            return [INF, 0, -1]  # too deep: a disproof through here proves nothing
-        moves = child.count_moves()
-        if moves == 0:
-            # the side to move cannot move: it has lost
-            if child.red_to_move == self.attacker:
-                return [INF, 0, FREE]
-            self.proven[key] = 0
-            return [0, INF, FREE]
-        # df-pn+ style start: the more moves the side to move has, the harder to beat it
-        return [1, moves, FREE] if child.red_to_move == self.attacker else [moves, 1, FREE]
-
-    def _mid(self, position: Position, th_pn: int, th_dn: int, depth: int) -> tuple[int, int, int, list[Key]]:
-        """Search below ``position`` until its numbers pass the thresholds.
-
-        Returns (pn, dn, low, pending): ``pending`` lists the positions of a path-dependent
-        disproof (this one and those below it that it rests on); they become facts with it.
-        """
-        self.nodes += 1
-        if self.nodes > self.limit:
-            raise BudgetExhausted
-        key = position.key
-        is_or = position.red_to_move == self.attacker
-        moves = position.legal_moves()
-        children = [position.push(m) for m in moves]
-        values = [self._initial(c, depth + 1) for c in children]
-        pendings: list[list[Key]] = [[] for _ in children]
-        self._path[key] = depth
-        try:
-            while True:
-                pn, dn, low, best, second = _combine(values, is_or)
-                if pn == 0 or dn == 0 or pn >= th_pn or dn >= th_dn:
-                    break
-                child = values[best]
-                if is_or:
-                    c_pn, c_dn = min(th_pn, second + 1), _cap(th_dn - dn + child[1])
-                else:
-                    c_pn, c_dn = _cap(th_pn - pn + child[0]), min(th_dn, second + 1)
-                c_pn, c_dn, c_low, pendings[best] = self._mid(children[best], c_pn, c_dn, depth + 1)
-                values[best] = [c_pn, c_dn, c_low]
-        finally:
-            del self._path[key]
-        pending: list[Key] = []
-        if pn == 0:
-            plies = [self.proven.get(c.key, 0) for c, v in zip(children, values, strict=True) if v[0] == 0]
-            self.proven[key] = 1 + (min(plies) if is_or else max(plies))
-            self.estimates.pop(key, None)
-        elif dn == 0:
-            if not is_or:
-                self.refutation[key] = moves[best]
-            for i in range(len(values)) if is_or else (best,):
-                pending.extend(pendings[i])
-            if low >= depth:
-                # the disproof rests on nothing above this node: it and all it rests on are facts
-                self.disproven.add(key)
-                self.disproven.update(pending)
-                for k in pending:
-                    self.estimates.pop(k, None)
-                self.estimates.pop(key, None)
-                return pn, dn, FREE, []
-            pending.append(key)
-        else:
-            self.estimates[key] = (pn, dn)
-        return pn, dn, low, pending
-
-
-def _cap(x: int) -> int:
-    return INF if x >= INF else x
-
-
-def _combine(values: list[list[int]], is_or: bool) -> tuple[int, int, int, int, int]:
-    """(pn, dn, low, best child, second-best number) of a node from its children's numbers."""
-    if is_or:
-        order = sorted(range(len(values)), key=lambda i: values[i][0])
-        best = order[0]
-        pn = values[best][0]
-        dn = _cap(sum(v[1] for v in values))
-        low = min(v[2] for v in values) if dn == 0 else FREE
-        second = values[order[1]][0] if len(order) > 1 else INF
-        return pn, dn, low, best, second
-    order = sorted(range(len(values)), key=lambda i: (values[i][1], -values[i][2]))
-    best = order[0]
-    dn = values[best][1]
-    pn = _cap(sum(v[0] for v in values))
-    low = values[best][2] if dn == 0 else FREE
-    second = values[order[1]][1] if len(order) > 1 else INF
-    return pn, dn, low, best, second
+    ply: int
+    """Moves of the line played before it (0: the position itself is in the database)."""
+    position: Position
+    value: Value
+    """The database's value there, for the side to move there."""
+    plies: int
+    """The database's distance there: plies to the end of the game under best play (0 for a draw)."""
 
 
 @dataclass(frozen=True)
@@ -225,7 +47,8 @@ class Proof:
     value: Value | None
     """``win``/``loss``/``draw`` for the side to move when proven, else None."""
     line: tuple[Move, ...]
-    """The proof's main line: the winner's strategy against the longest defence, or both sides' drawing moves."""
+    """The proof's main line: to the position where it enters the database (see :attr:`leaf`); for a position
+    in the database, the database's line of best play."""
     size: int
     """Positions in the proof tree (each side's strategy, every reply of the other side)."""
     nodes: int
@@ -235,6 +58,11 @@ class Proof:
     """Why nothing was proven: ``budget`` (the node budget ran out) or ``depth`` (a line ran past the depth cap)."""
     settled: tuple[str, ...] = ()
     """What each question came to: e.g. ``Red cannot force a win``."""
+    leaf: Leaf | None = None
+    """Where the main line enters the database (None: it ends where the loser cannot move, or in a repetition)."""
+    plies: int | None = None
+    """For a win or a loss: plies to the end of the game along the main line (its moves, then the database's
+    distance at its leaf)."""
 
     @property
     def is_proven(self) -> bool:
@@ -245,14 +73,19 @@ def _side(red: bool) -> str:
     return "Red" if red else "White"
 
 
+def _value(probe: Probe) -> Value:
+    return "win" if probe.is_win else "loss" if probe.is_loss else "draw"
+
+
 def prove(
     position: Position, database: EndgameDatabase | None, budget: int = 200_000, max_depth: int = 240
 ) -> Proof:
     """Prove the value of ``position`` for the side to move within ``budget`` expanded positions.
 
     Both questions ("can Red force a win?", "can White force a win?") are searched in
-    turns with growing shares of the budget, the side the static evaluation favours
-    first; each search keeps its table between turns.
+    turns with growing shares of three quarters of the budget, the side the static
+    evaluation favours first; each search keeps its table between turns. If neither
+    side is proven to win, the rest goes to solving the reachable part backwards.
     """
     from engines.checkers.search import evaluate
 
@@ -261,11 +94,13 @@ def prove(
     if database is not None:
         probe = database.probe(position)
         if probe is not None:
-            value: Value = "win" if probe.is_win else "loss" if probe.is_loss else "draw"
+            value = _value(probe)
             line = tuple(database.line(position)) if not probe.is_draw else ()
-            return Proof(value, line, 1, 0, time.perf_counter() - started, None, ("in the endgame database",))
+            leaf: Leaf | None = Leaf(0, position, value, probe.plies)
+            return Proof(value, line, 1, 0, time.perf_counter() - started, None, ("in the endgame database",), leaf,
+                         probe.plies if value != "draw" else None)
     first = mover if evaluate(position) >= 0 else not mover
-    dfpn_budget = budget // 4
+    dfpn_budget = budget * 3 // 4
     searches = {side: WinSearch(database, side, max_depth) for side in (first, not first)}
     results: dict[bool, bool | None] = {first: None, not first: None}
     share = max(500, budget // 16)
@@ -290,16 +125,14 @@ def prove(
     if None in results.values() and True not in results.values():
         closed = solve_closure(position, database, budget - spent)
         if closed is not None:
-            line = closed.line
             end = position
-            for move in line:
+            for move in closed.line:
                 end = end.push(move)
-            if _in_db(end, database):
-                assert database is not None
-                line += tuple(database.line(end, max_plies=80))
+            leaf = _leaf(end, len(closed.line), database)
+            plies = None if closed.value == "draw" else len(closed.line) + (leaf.plies if leaf else 0)
             return Proof(
-                closed.value, line, closed.positions, spent + closed.positions, time.perf_counter() - started,
-                None, (f"every position reachable ({closed.positions}) solved backwards",),
+                closed.value, closed.line, closed.positions, spent + closed.positions, time.perf_counter() - started,
+                None, (f"every position reachable ({closed.positions}) solved backwards",), leaf, plies,
             )
         spent = budget
     seconds = time.perf_counter() - started
@@ -309,12 +142,14 @@ def prove(
     if results[mover] or results[not mover]:
         winner = mover if results[mover] else not mover
         win = searches[winner]
-        line, size = _win_line(win, position, database), _win_size(win, position, database)
-        return Proof("win" if winner == mover else "loss", line, size, spent, seconds, None, settled)
+        line, leaf = _win_line(win, position, database)
+        size = _win_size(win, position, database)
+        return Proof("win" if winner == mover else "loss", line, size, spent, seconds, None, settled, leaf,
+                     len(line) + (leaf.plies if leaf is not None else 0))
     if results[mover] is False and results[not mover] is False:
-        line = _draw_line(searches, position, database)
+        line, leaf = _draw_line(searches, position, database)
         size = _draw_size(searches[mover], position, database) + _draw_size(searches[not mover], position, database)
-        return Proof("draw", line, size, spent, seconds, None, settled)
+        return Proof("draw", line, size, spent, seconds, None, settled, leaf)
     reasons = [searches[s].stopped for s in (mover, not mover) if results[s] is None]
     reason: Reason = "depth" if reasons and all(r == "depth" for r in reasons) else "budget"
     return Proof(None, (), 0, spent, seconds, reason, settled)
@@ -324,12 +159,19 @@ def _in_db(position: Position, database: EndgameDatabase | None) -> bool:
     return database is not None and database.contains(position)
 
 
+def _leaf(position: Position, ply: int, database: EndgameDatabase | None) -> Leaf | None:
+    if database is None or not database.contains(position):
+        return None
+    probe = database.probe(position)
+    return None if probe is None else Leaf(ply, position, _value(probe), probe.plies)
+
+
 def _proven_child(search: WinSearch, position: Position) -> Move | None:
     """The winner's move (fastest proven) or the loser's longest defence, in the proof tree."""
     is_or = position.red_to_move == search.attacker
     best: tuple[int, Move] | None = None
     for move in position.legal_moves():
-        plies = search.proven.get(position.push(move).key)
+        plies = search.plies(position.push(move).key)
         if plies is None:
             if is_or:
                 continue
@@ -339,19 +181,21 @@ def _proven_child(search: WinSearch, position: Position) -> Move | None:
     return None if best is None else best[1]
 
 
-def _win_line(search: WinSearch, position: Position, database: EndgameDatabase | None) -> tuple[Move, ...]:
+def _win_line(
+    search: WinSearch, position: Position, database: EndgameDatabase | None
+) -> tuple[tuple[Move, ...], Leaf | None]:
+    """The winner's strategy against the longest defence, to the database (or to the end of the game)."""
     line: list[Move] = []
     while len(line) < 300:
-        if _in_db(position, database):
-            assert database is not None
-            line.extend(database.line(position, max_plies=120))
-            break
+        leaf = _leaf(position, len(line), database)
+        if leaf is not None:
+            return tuple(line), leaf
         move = _proven_child(search, position)
         if move is None:
             break
         line.append(move)
         position = position.push(move)
-    return tuple(line)
+    return tuple(line), None
 
 
 def _strategy_size(
@@ -381,26 +225,33 @@ def _win_size(search: WinSearch, root: Position, database: EndgameDatabase | Non
     return _strategy_size(root, database, search.attacker, lambda p: _proven_child(search, p))
 
 
+def _move_to(position: Position, child: Position | None) -> Move | None:
+    """The legal move of ``position`` that leads to ``child``."""
+    if child is None:
+        return None
+    return next((m for m in position.legal_moves() if position.push(m) == child), None)
+
+
 def _draw_size(search: WinSearch, root: Position, database: EndgameDatabase | None) -> int:
     """Positions in the defender's drawing strategy against ``search.attacker`` (each reply of the attacker)."""
-    return _strategy_size(root, database, not search.attacker, lambda p: search.refutation.get(p.key))
+    return _strategy_size(root, database, not search.attacker,
+                          lambda p: _move_to(p, search.refutation.get(p.key)))
 
 
 def _draw_line(
     searches: dict[bool, WinSearch], position: Position, database: EndgameDatabase | None
-) -> tuple[Move, ...]:
+) -> tuple[tuple[Move, ...], Leaf | None]:
     """Each side in turn plays the move that held the other side's winning attempts, until the database or a repeat."""
     line: list[Move] = []
     seen: set[Key] = set()
     while len(line) < 120 and position.key not in seen:
         seen.add(position.key)
-        if _in_db(position, database):
-            assert database is not None
-            line.extend(database.line(position, max_plies=40))
-            break
-        move = searches[not position.red_to_move].refutation.get(position.key)
+        leaf = _leaf(position, len(line), database)
+        if leaf is not None:
+            return tuple(line), leaf
+        move = _move_to(position, searches[not position.red_to_move].refutation.get(position.key))
         if move is None:
             break
         line.append(move)
         position = position.push(move)
-    return tuple(line)
+    return tuple(line), None

@@ -1,9 +1,10 @@
-"""Test positions with known values beyond the database: five pieces that must jump into it.
+"""Test positions with known values beyond the database: positions that must jump into it.
 
 A five-piece position whose side to move has a jump must take (ACF: jumps are
 compulsory), and every jump leaves at most four pieces: its exact value is the best,
 for the side to move, of the database values after each jump. The set is drawn at
-random (seeded) over all 5-piece material signatures, both sides to move.
+random (seeded) over all 5-piece material signatures, both sides to move. The same
+with seven pieces jumping into the 6-piece database.
 """
 
 from __future__ import annotations
@@ -52,11 +53,14 @@ def random_position(rng: random.Random, signature: tuple[int, int, int, int], re
     return Position(red, white, sum(1 << q for q in kings), red_to_move)
 
 
-def forced_jump_set(database: EndgameDatabase, per_value: int, seed: int = 14) -> list[KnownPosition]:
-    """``per_value`` positions of each value (win, loss, draw), drawn evenly over the 5-piece signatures."""
+def forced_jump_set(
+    database: EndgameDatabase, per_value: int, seed: int = 14, pieces: int = 5
+) -> list[KnownPosition]:
+    """``per_value`` positions of each value (win, loss, draw), drawn evenly over the ``pieces``-piece signatures
+    (5: the 600-position set, into the 4-piece database; 7: into the 6-piece one)."""
     rng = random.Random(seed)
     found: dict[str, list[KnownPosition]] = {"win": [], "loss": [], "draw": []}
-    signatures = slices(5)
+    signatures = slices(pieces)
     tries = 0
     while min(len(v) for v in found.values()) < per_value and tries < 2_000_000:
         tries += 1

@@ -4,7 +4,9 @@
 5-piece file is built there too, so "beyond the database" means 5 pieces), else built
 once here. ``checkers_db5``: up to 5 pieces, where it is built (``adjudicator build-db
 --pieces 5``) in the data folder or in the folder ``ADJUDICATOR_CHECKERS_DB5`` names;
-the tests that need it are skipped elsewhere.
+the tests that need it are skipped elsewhere. ``checkers_db6``: up to 6 pieces, where
+it is built (``CHECKERS_DB_PIECES=6`` at set-up, or ``adjudicator build-db --pieces 6``)
+in the data folder or in the folder ``ADJUDICATOR_CHECKERS_DB6`` names; skipped elsewhere.
 """
 
 from __future__ import annotations
@@ -42,3 +44,11 @@ def checkers_db5(checkers_db_folder: Path) -> EndgameDatabase:
         if available_pieces(folder) >= 5:
             return EndgameDatabase.open(folder, max_pieces=5)
     pytest.skip("the 5-piece database is not built here (adjudicator build-db --pieces 5)")
+
+
+@pytest.fixture(scope="session")
+def checkers_db6(checkers_db_folder: Path) -> EndgameDatabase:
+    for folder in (checkers_db_folder, Path(os.environ.get("ADJUDICATOR_CHECKERS_DB6", checkers_db_folder))):
+        if available_pieces(folder) >= 6:
+            return EndgameDatabase.open(folder, max_pieces=6)
+    pytest.skip("the 6-piece database is not built here (adjudicator build-db --pieces 6)")

@@ -54,8 +54,8 @@ def test_a_bad_checkers_fen_exits_2_naming_the_field() -> None:
     assert json.loads(done.stdout)["error"]["field"] == "fen"
 
 
-def test_build_db_refuses_six_pieces() -> None:
-    done = _run("build-db", "--pieces", "6")
+def test_build_db_refuses_seven_pieces() -> None:
+    done = _run("build-db", "--pieces", "7")
     assert done.returncode == 2
     assert json.loads(done.stdout)["error"]["field"] == "pieces"
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from markupsafe import Markup
@@ -52,7 +53,7 @@ def diagram(game: str, fen: str | None) -> Markup | None:
 def recommended_line(game: str, fen: str | None, recommendation: Mapping[str, Any] | None) -> Any:
     """The recommendation's line as a steppable :class:`web.evidence.Line` (chess: the deciding engine search's
     principal variation; checkers: the search's ``line``) with its :class:`~web.evidence.Presentation`, or None."""
-    from web.evidence import Line, Presentation, Step, _replay_checkers, present
+    from web.evidence import Presentation, checkers_line, present
 
     evidence = (recommendation or {}).get("evidence") or {}
     if not isinstance(evidence, Mapping):
@@ -64,15 +65,8 @@ def recommended_line(game: str, fen: str | None, recommendation: Mapping[str, An
         shown = present({"game": "chess", "fen": start}, recommendation)
         found = [line for key, line in shown.lines.items() if key != "game"]
         return (found[-1], shown) if found else None  # the last search is the one the recommendation rests on
-    moves = evidence.get("line")
-    if not isinstance(moves, list) or not moves or not all(isinstance(m, str) for m in moves):
+    found_line = checkers_line(evidence, start)
+    if found_line is None:
         return None
-    try:
-        origin, raw = _replay_checkers(" ".join(moves), start)
-    except Exception:  # a line that cannot be replayed is still listed in the evidence
-        return None
-    steps = tuple(Step(n, label, after, squares, is_illegal) for n, (label, after, squares, is_illegal)
-                  in enumerate(raw, start=1))
-    if not steps:
-        return None
-    return Line("line", "Recommended line", origin, steps, 0), Presentation(game="checkers", position_fen=origin)
+    presentation = Presentation(game="checkers", position_fen=found_line.start_fen)
+    return replace(found_line, title="Recommended line"), presentation

@@ -11,7 +11,9 @@ committee's evidence:
   play through on a board;
 * **proven by the proof search**: the proof-number search, with the database at its
   leaves, proved a win, a loss or a **draw** (neither side can force a win) within the
-  ruleset's budget ``adjudication.proof_nodes``; the proof's main line and size are given;
+  ruleset's budget ``adjudication.proof_nodes``; the proof's main line (to the position
+  where it enters the database, with the database's value and distance there: evidence
+  ``database_leaf``) and size are given;
 * otherwise the best line and score of the alpha-beta search, the calibrated chance
   that the favoured side wins, the reason no proof was found (the budget, a line past
   the depth cap, or no database here), and **no result** (the notes' advice: report
@@ -131,6 +133,7 @@ def _ruling(
         "proof_size": analysis.proof_size,
         "proof_nodes": analysis.proof_nodes,
         "settled": list(analysis.settled),
+        "database_leaf": dict(analysis.leaf) if analysis.leaf is not None else None,
     }
     if analysis.method == "database":
         how = "proven by database"
@@ -141,13 +144,14 @@ def _ruling(
         "The committee verifies the position and plays through the line on a board before voting.",
         _vote_note(ruleset),
     )
+    leaf = _leaf_text(analysis, position)
     if analysis.value == "draw":
         reasons: tuple[str, ...] = (
             f"The position ({position.fen()}) is a draw with best play: {how}; neither side can force a win.",
         )
         if analysis.line:
             reasons += (f"Main line of the proof: {line}.",)
-        return Ruling(CLAIM, Verdict.ADJUDICATED, "1/2-1/2", refs, reasons, (), instructions, evidence)
+        return Ruling(CLAIM, Verdict.ADJUDICATED, "1/2-1/2", refs, reasons + leaf, (), instructions, evidence)
     if analysis.value in ("win", "loss"):
         winner = mover if analysis.value == "win" else other
         result: Result = win_for(winner, "red")
@@ -155,6 +159,8 @@ def _ruling(
             f"{side_name(winner)} wins: {how}, in {analysis.plies_to_end} plies with best play.",
             f"Winning line: {line}.",
         )
+        if analysis.method != "database":
+            reasons += leaf
         return Ruling(CLAIM, Verdict.ADJUDICATED, result, refs, reasons, (), instructions, evidence)
     score = analysis.score or 0
     favoured = mover if score > 0 else other
@@ -177,6 +183,25 @@ def _ruling(
         CLAIM, Verdict.DEFERRED, None, refs, reasons, (), instructions, evidence,
         0.5 if level else confidence,
     )
+
+
+def _leaf_text(analysis: CheckersAnalysis, position: Position) -> tuple[str, ...]:
+    """Where a proof's main line enters the database, and what the database says there."""
+    leaf = analysis.leaf
+    if analysis.method != "proof" or not leaf:
+        return ()
+    fen = str(leaf.get("fen", ""))
+    ply = int(leaf.get("ply", 0))
+    try:
+        to_move = side_name(side_to_move(Position.from_fen(fen)))
+    except ValueError:
+        return ()
+    value, plies = leaf.get("value"), int(leaf.get("plies", 0))
+    said = ("a draw" if value == "draw" else
+            f"{to_move} {'wins' if value == 'win' else 'loses'} in {plies} plies with best play")
+    where = "at once" if ply == 0 else f"after {ply} plies"
+    return (f"The line reaches the endgame database {where} ({fen}, {to_move} to move): there the database gives "
+            f"{said}.",)
 
 
 def _unstarted(case: Case, ruleset: CheckersRuleset, refs: tuple[str, ...]) -> Ruling | None:
