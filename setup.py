@@ -1,8 +1,10 @@
-"""Builds the compiled helpmate kernel (engines/chess/unwinnable/kernel.py through Cython) when it can.
+"""Builds the compiled modules through Cython when it can: the helpmate kernel
+(engines/chess/unwinnable/kernel.py) and the bulk record reader (adjudicator/chess/bulk/scan.py).
 
-Everything else is in pyproject.toml. The kernel is an optional extension: without a C
-compiler the install still succeeds and the analysis runs the same code as plain Python
-(slower; engines/chess/unwinnable/certificate.py says which one is loaded).
+Everything else is in pyproject.toml. Both are optional extensions: without a C compiler
+the install still succeeds and the same code runs as plain Python (slower;
+engines/chess/unwinnable/certificate.py and adjudicator/chess/bulk/__init__.py say which one
+is loaded).
 """
 
 import hashlib
@@ -10,12 +12,17 @@ from pathlib import Path
 
 from setuptools import setup
 
-KERNEL = Path(__file__).parent / "engines" / "chess" / "unwinnable"
+HERE = Path(__file__).parent
+COMPILED = {
+    # source: the file setup.py writes its sha256 to (the loader compares it at import)
+    HERE / "engines" / "chess" / "unwinnable" / "kernel.py": "kernel_build.txt",
+    HERE / "adjudicator" / "chess" / "bulk" / "scan.py": "scan_build.txt",
+}
 
 
-def kernel_digest() -> str:
-    """sha256 of the kernel's source and declarations (certificate.py compares it at import)."""
-    return hashlib.sha256((KERNEL / "kernel.py").read_bytes() + (KERNEL / "kernel.pxd").read_bytes()).hexdigest()
+def digest(source: Path) -> str:
+    """sha256 of a compiled module's source and declarations (its loader compares it at import)."""
+    return hashlib.sha256(source.read_bytes() + source.with_suffix(".pxd").read_bytes()).hexdigest()
 
 
 try:
@@ -24,7 +31,7 @@ except ImportError:  # no Cython in the build environment: the pure-Python kerne
     ext_modules = []
 else:
     ext_modules = cythonize(
-        ["engines/chess/unwinnable/kernel.py"],
+        [str(source.relative_to(HERE)) for source in COMPILED],
         compiler_directives={
             "language_level": 3,
             "boundscheck": False,
@@ -35,7 +42,8 @@ else:
     )
     for extension in ext_modules:
         extension.optional = True  # a failed C build leaves the pure-Python kernel
-    # the source the extension is built from: a compiled kernel older than its source is not used
-    (KERNEL / "kernel_build.txt").write_text(kernel_digest() + "\n", encoding="utf-8")
+    # the source each extension is built from: a compiled module older than its source is not used
+    for source, record in COMPILED.items():
+        (source.parent / record).write_text(digest(source) + "\n", encoding="utf-8")
 
 setup(ext_modules=ext_modules)

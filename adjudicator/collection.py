@@ -3,7 +3,9 @@
 One game at a time, so a collection of any size streams: :func:`records` cuts the lines
 of a PGN/PDN file into game records (a tag line after move text starts the next one),
 holding one record at a time, and :func:`check_record` checks each game of a record by
-its game's rules: :func:`adjudicator.chess.collection.check_chess` and
+its game's rules: :func:`adjudicator.chess.collection.check_chess` (a chess game the compiled
+reader reads, :mod:`adjudicator.chess.bulk`, by :func:`adjudicator.chess.bulk.check.check_clean`,
+the same check) and
 :func:`adjudicator.checkers.collection.check_checkers`, each giving a
 :class:`~adjudicator.findings.GameCheck` (headers, the recorded result, the lawful result,
 the findings) with its JSON. No I/O: the caller passes the lines and the services.
@@ -14,6 +16,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from adjudicator.chess import bulk
+from adjudicator.chess.bulk.check import check_clean
+from adjudicator.chess.bulk.games import CleanGame, split_mixed
 from adjudicator.chess.collection import check_chess, looks_like_chess_game
 from adjudicator.chess.movetext import RESULT_DASH, TAG_NAME, split_games
 from adjudicator.contract import ContractError
@@ -31,6 +36,9 @@ _RESULT_AT_END = re.compile(
     rf"(?:^|\s)(?:1{_D}0|0{_D}1|1/2{_D}1/2|½{_D}½|2{_D}0|0{_D}2|1{_D}1|\*)(?:\[/pgn\])?$", re.IGNORECASE
 )
 """A line ending in a result token (chess, with any dash, and PDN's 2-0 / 0-2 / 1-1)."""
+_RESULT_REACH = 16
+"""No match of :data:`_RESULT_AT_END` is longer (`` 1/2-1/2[/pgn]``: 14), so it is looked for at a line's end
+only (a search of the whole line tries every place of a long line of moves)."""
 
 
 def records(lines: Iterable[str]) -> Iterator[str]:
@@ -56,7 +64,7 @@ def records(lines: Iterable[str]) -> Iterator[str]:
                 yield "".join(current)
                 current = []
             has_moves = True
-            ended = _RESULT_AT_END.search(stripped) is not None
+            ended = _RESULT_AT_END.search(stripped, max(0, len(stripped) - _RESULT_REACH)) is not None
         current.append(line)
         if len(current) >= MAX_RECORD_LINES:
             yield "".join(current)
@@ -76,7 +84,16 @@ def check_record(
         return [check_checkers(part) for part in split_pdn(text)]
     if not isinstance(ruleset, ChessRuleset):
         raise ContractError("invalid_field", f"ruleset {ruleset.id!r} is for {ruleset.game}, not chess", "ruleset")
-    return [check_chess(part, ruleset, services, dead_screen) for part in split_games(text)]
+    if not bulk.COMPILED:
+        return [check_chess(part, ruleset, services, dead_screen) for part in split_games(text)]
+    checks: list[GameCheck] = []
+    for part in split_mixed(text, ruleset.record.language or None):
+        if isinstance(part, CleanGame):
+            checked = check_clean(part, ruleset, services, dead_screen)
+            checks.append(checked if checked is not None else check_chess(part.raw(), ruleset, services, dead_screen))
+        else:
+            checks.append(check_chess(part, ruleset, services, dead_screen))
+    return checks
 
 
 def has_game(text: str, game: str) -> bool | None:
