@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
-from adjudicator.chess.movetext import TAG_NAME, MoveToken, RawGame, split_games
+from adjudicator.chess.movetext import TAG_NAME, MoveToken, split_games
 
 MAX_GAME_CHARS = 1_000_000
 """Longest single game a collection may hold: 20,000 plies with a clock comment on each fit in well under

@@ -29,7 +29,8 @@ import chess
 import adjudicator.chess.bulk as _bulk
 from adjudicator.chess.language_choice import _ENGLISH_ONLY, _meaning, family, language_words
 from adjudicator.chess.movetext import TAG_NAME, MoveToken, RawGame, split_games
-from adjudicator.chess.notation import LANGUAGES
+from adjudicator.chess.notation import LANGUAGES, writes_upper_case_pieces
+from adjudicator.chess.san import read_move
 
 STANDARD = chess.STARTING_FEN
 _TAG = re.compile(rf'\[[ \t]*{TAG_NAME}[ \t]*"(?:[^"\\\n]|\\.)*"[ \t]*\]')
@@ -324,18 +325,57 @@ _NEVER_ENGLISH = frozenset(chr(code) for code in range(65, 91)) - set(LANGUAGES[
 
 
 def _choose(game: CleanGame, english: Scanned, start: Start | None) -> BulkReplay | None:
-    """The reading :func:`adjudicator.chess.language_choice.choose` chooses, where this reader can tell."""
+    """The reading :func:`adjudicator.chess.language_choice.choose` chooses, where this reader can tell.
+
+    English reads every move: it stands unless another language's letters cover the record's with
+    other pieces and read every move too (those are tried as the lenient reader tries them). English
+    cannot read a letter: the one covering language that reads every move, when the compiled reader
+    is the one that reads it."""
     letters = english.letters
     if english.reading:
-        if english.firsts & _ENGLISH_ONLY_BITS or not letters or not _others_cover(letters):
+        if english.firsts & _ENGLISH_ONLY_BITS or not letters:
             return _replay(game, english, start, "en", "english")
-        return None
+        english_meaning = _meaning("en", letters)
+        others = [lang for lang in _covering(letters) if _meaning(lang, letters) != english_meaning]
+        if others and _any_reads_every_move(game, start, others):
+            return None
+        return _replay(game, english, start, "en", "english")
     if english.fail not in _NEVER_ENGLISH:
         return None
-    groups = _covering(letters)
-    if len(groups) != 1 or groups[0] not in TABLES:
+    full: list[tuple[str, Scanned]] = []
+    tried: list[str] = []
+    for lang in _covering(letters):
+        scanned = _rescan(game, lang, start) if lang in TABLES else None
+        if scanned is not None and scanned.reading:
+            full.append((lang, scanned))
+        else:
+            tried.append(lang)
+    if len(full) != 1 or _any_reads_every_move(game, start, tried):
         return None
-    return _replay(game, _rescan(game, groups[0], start), start, groups[0], "only")
+    lang, scanned = full[0]
+    return _replay(game, scanned, start, lang, "only")
+
+
+def _any_reads_every_move(game: CleanGame, start: Start | None, languages: list[str]) -> bool:
+    """Whether the lenient reader reads every move of ``game`` in one of ``languages`` (an illegal move is
+    still a reading; ``replay._replay_in``'s loop, without the suggestions for an unreadable token)."""
+    if not languages:
+        return False
+    raw = game.raw()
+    texts = [token.text for token in raw.moves]
+    for language in languages:
+        lower_case = not writes_upper_case_pieces(texts, language)
+        board = chess.Board() if start is None else start.board.copy(stack=False)
+        for token in raw.moves:
+            if token.unreadable is not None:
+                break
+            reading = read_move(board, token.text, language, lower_case=lower_case, suggest=False)
+            if reading.move is None:
+                break
+            board.push(reading.move)
+        else:
+            return True
+    return False
 
 
 @functools.lru_cache(maxsize=256)

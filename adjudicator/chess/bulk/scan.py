@@ -89,16 +89,17 @@ START_EP = -1
 START_CASTLE = 15
 START_HALF = 0
 START_FULL = 1
-# the positions after each ply (index 0: the start), for repetitions and FENs
-H_BB = _zeros((MAXP + 1) * 8)
-H_META = _zeros(MAXP + 1)
-"""turn | castling << 1 | (legal e.p. square + 1) << 5."""
-H_HALF = _zeros(MAXP + 1)
-H_FULL = _zeros(MAXP + 1)
-H_KEY = _zeros(MAXP + 1)
-SLOT = _zeros(1 << 16)
-GROUP = _zeros(MAXP + 1)
-COUNT = _zeros(MAXP + 1)
+if not cython.compiled:  # compiled, these are C arrays (scan.pxd, zeroed); as plain Python, lists
+    # the positions after each ply (index 0: the start), for repetitions and FENs
+    H_BB = _zeros((MAXP + 1) * 8)
+    H_META = _zeros(MAXP + 1)
+    """turn | castling << 1 | (legal e.p. square + 1) << 5."""
+    H_HALF = _zeros(MAXP + 1)
+    H_FULL = _zeros(MAXP + 1)
+    H_KEY = _zeros(MAXP + 1)
+    SLOT = _zeros(1 << 16)
+    GROUP = _zeros(MAXP + 1)
+    COUNT = _zeros(MAXP + 1)
 LETTER = _zeros(128)
 """ASCII code of a piece letter in the language read -> piece type (1: its pawn letter, 0: none)."""
 LOWER = _zeros(128)
