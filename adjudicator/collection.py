@@ -74,9 +74,13 @@ def records(lines: Iterable[str]) -> Iterator[str]:
 
 
 def check_record(
-    text: str, game: str, ruleset: Ruleset, services: Services, dead_screen: MateOracle | None = None
+    text: str, game: str, ruleset: Ruleset, services: Services, dead_screen: MateOracle | None = None,
+    *, bulk_reader: bool | None = None,
 ) -> list[GameCheck]:
-    """Every game of one record (as :func:`records` cut it), in order (``dead_screen``: see :func:`check_chess`)."""
+    """Every game of one record (as :func:`records` cut it), in order (``dead_screen``: see :func:`check_chess`).
+
+    ``bulk_reader``: whether chess games the compiled reader reads are checked by it (the same checks;
+    default: where it is compiled, :data:`adjudicator.chess.bulk.COMPILED`)."""
     if game == "checkers":
         from adjudicator.checkers.collection import check_checkers
         from adjudicator.checkers.pdn import split_games as split_pdn
@@ -84,7 +88,7 @@ def check_record(
         return [check_checkers(part) for part in split_pdn(text)]
     if not isinstance(ruleset, ChessRuleset):
         raise ContractError("invalid_field", f"ruleset {ruleset.id!r} is for {ruleset.game}, not chess", "ruleset")
-    if not bulk.COMPILED:
+    if not (bulk.COMPILED if bulk_reader is None else bulk_reader):
         return [check_chess(part, ruleset, services, dead_screen) for part in split_games(text)]
     checks: list[GameCheck] = []
     for part in split_mixed(text, ruleset.record.language or None):
