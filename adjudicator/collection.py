@@ -28,6 +28,18 @@ from adjudicator.services import MateOracle, Services
 
 MAX_RECORD_LINES = 20_000
 """A record longer than this is cut (a file with no tag lines is not held whole in memory)."""
+MAX_RECORD_CHARS = 2_000_000
+"""A record is cut at this many characters too (the contract's longest record: the lines of a file may be
+long, and 20,000 of them would be too much to hold)."""
+
+
+class TooManyGames(ContractError):
+    """A collection holds more games than the limit it is read with (the caller's ``max_games``)."""
+
+    def __init__(self, limit: int, field: str = "file") -> None:
+        super().__init__("too_many_games", f"the collection holds more than {limit:,} games, the limit; check it "
+                         "in parts", field)
+        self.limit = limit
 
 _TAG_LINE = re.compile(rf'\s*(?:\[pgn\]\s*)?\[\s*{TAG_NAME}\s*"', re.IGNORECASE)
 """A tag line (under any name the chess splitter reads, after a forum's ``[pgn]`` wrapper too)."""
@@ -48,27 +60,30 @@ def records(lines: Iterable[str]) -> Iterator[str]:
     line that follows a result token ending a line (games written without tags). A
     record still holding several games is split further by the game's own splitter. A
     record of more than :data:`MAX_RECORD_LINES` lines is cut there (the reader then
-    reports what it makes of the pieces), so memory stays bounded whatever the file holds.
+    reports what it makes of the pieces), and so is one of :data:`MAX_RECORD_CHARS` characters, so
+    memory stays bounded whatever the file holds.
     """
     current: list[str] = []
+    size = 0
     has_moves = ended = False
     for line in lines:
         stripped = line.strip()
         if _TAG_LINE.match(line):
             if has_moves:
                 yield "".join(current)
-                current, has_moves = [], False
+                current, size, has_moves = [], 0, False
             ended = False
         elif stripped:
             if ended and not current[-1].strip():
                 yield "".join(current)
-                current = []
+                current, size = [], 0
             has_moves = True
             ended = _RESULT_AT_END.search(stripped, max(0, len(stripped) - _RESULT_REACH)) is not None
         current.append(line)
-        if len(current) >= MAX_RECORD_LINES:
+        size += len(line)
+        if len(current) >= MAX_RECORD_LINES or size >= MAX_RECORD_CHARS:
             yield "".join(current)
-            current, has_moves, ended = [], False, False
+            current, size, has_moves, ended = [], 0, False, False
     if any(line.strip() for line in current):
         yield "".join(current)
 
@@ -98,6 +113,28 @@ def check_record(
         else:
             checks.append(check_chess(part, ruleset, services, dead_screen))
     return checks
+
+
+def games_in(record: str, game: str) -> int:
+    """How many games :func:`check_record` finds in one record (each is a line of the check)."""
+    if game == "checkers":
+        from adjudicator.checkers.pdn import split_games as split_pdn
+
+        return len(split_pdn(record))
+    return sum(1 for _ in split_games(record))
+
+
+def at_most(found: Iterable[str], game: str, limit: int) -> Iterator[str]:
+    """The records of ``found`` while they hold at most ``limit`` games in all.
+
+    :raises TooManyGames: the next record would take the count past ``limit`` (before it is checked).
+    """
+    count = 0
+    for record in found:
+        count += games_in(record, game)
+        if count > limit:
+            raise TooManyGames(limit)
+        yield record
 
 
 def has_game(text: str, game: str) -> bool | None:

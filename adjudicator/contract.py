@@ -32,6 +32,56 @@ SIDES: dict[Game, tuple[str, str]] = {"chess": ("white", "black"), "checkers": (
 MAX_RECORD_CHARS = 2_000_000
 """Longest record accepted (a long game with clock comments is well under 100 kB)."""
 
+MAX_RUN_CHARS = 1_000
+"""Longest run of characters without a space that a record may hold. A move, a result, a NAG, a clock
+comment's ``[%clk 1:23:45]`` or a list of arrows is a few dozen; a longer run is no record, and reading
+it would cost the reader time for nothing (its search for what a misspelt move meant grows with the
+token), so the record is refused before it is read."""
+
+_LONG_RUN = re.compile(rf"(?<!\S)\S{{{MAX_RUN_CHARS + 1}}}")
+"""The start of a run longer than :data:`MAX_RUN_CHARS` (anchored at the run's first character, so each run
+is scanned once: linear time whatever the text)."""
+_SPACE = re.compile(r"\s")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def unstorable(text: str) -> str | None:
+    """What in ``text`` no database can store as text: ``"a NUL character"``, ``"a lone surrogate ..."``
+    (JSON's ``"\\ud800"``: half of a UTF-16 pair, no character), or None."""
+    if "\x00" in text:
+        return "a NUL character"
+    if _SURROGATE.search(text) is not None:
+        return "a lone surrogate (half of a UTF-16 pair, not a character)"
+    return None
+
+
+MAX_QUOTED_CHARS = 40
+"""Longest token an answer quotes whole: a longer one (a run the reader could not read) is quoted by its first
+characters and its length, so an answer never echoes a megabyte back."""
+
+
+def quoted(token: str) -> str:
+    """``token`` as an answer quotes it: whole up to :data:`MAX_QUOTED_CHARS` characters, else its start and length."""
+    if len(token) <= MAX_QUOTED_CHARS:
+        return token
+    return f"{token[:MAX_QUOTED_CHARS]}… ({len(token):,} characters)"
+
+
+def check_runs(text: str, name: str) -> None:
+    """Refuse ``text`` when it holds a run of more than :data:`MAX_RUN_CHARS` characters without a space;
+    the message quotes the run's first characters only (never the run itself)."""
+    found = _LONG_RUN.search(text)
+    if found is not None:
+        start = found.start()
+        space = _SPACE.search(text, found.end())
+        length = (len(text) if space is None else space.start()) - start
+        raise ContractError(
+            "invalid_field",
+            f"{name} holds {length:,} characters without a space at character {start + 1:,} "
+            f"({text[start:start + 20]!r}...); no move, result or comment word is longer than {MAX_RUN_CHARS:,}",
+            name,
+        )
+
 
 class ContractError(ValueError):
     """The input does not follow the contract; names the field and the problem."""
@@ -180,8 +230,9 @@ def _optional_str(data: Mapping[str, Any], name: str, limit: int = 10_000) -> st
         raise ContractError("invalid_field", f"{name} must be a string", name)
     if len(value) > limit:
         raise ContractError("invalid_field", f"{name} is longer than {limit} characters", name)
-    if "\x00" in value:
-        raise ContractError("invalid_field", f"{name} contains a NUL character", name)
+    problem = unstorable(value)
+    if problem is not None:
+        raise ContractError("invalid_field", f"{name} contains {problem}", name)
     return value
 
 
@@ -212,6 +263,13 @@ def _clock(value: object, game: Game) -> Clock | None:
     return Clock(remaining=remaining, flagged=tuple(flagged))
 
 
+def _record(data: Mapping[str, Any]) -> str | None:
+    record = _optional_str(data, "record", MAX_RECORD_CHARS)
+    if record is not None:
+        check_runs(record, "record")
+    return record
+
+
 def parse_case(data: object) -> Case:
     """Validate a decoded JSON case; raise :class:`ContractError` naming the first bad field."""
     if not isinstance(data, Mapping):
@@ -240,7 +298,7 @@ def parse_case(data: object) -> Case:
         ruleset=ruleset,
         claim=claim,
         claimant=None if claimant is None else _side(claimant, game, "claimant"),
-        record=_optional_str(data, "record", MAX_RECORD_CHARS),
+        record=_record(data),
         start_fen=_optional_str(data, "start_fen", 200),
         fen=_optional_str(data, "fen", 200),
         intended_move=_optional_str(data, "intended_move", 40),

@@ -6,10 +6,12 @@ field at fault when it
 
 - is not JSON (or uses the non-standard ``NaN``/``Infinity``),
 - nests arrays and objects more than :data:`MAX_DEPTH` deep,
-- holds an integer beyond :data:`MAX_INTEGER` (Python refuses to convert integers of
-  more than 4,300 digits, and no database column holds more than 64 bits) or a number
-  beyond the floating-point range (``1e400``),
-- holds a NUL character in a string or a key (PostgreSQL text cannot store one).
+- holds a number beyond ±:data:`MAX_INTEGER`, written as an integer or not (Python refuses to
+  convert integers of more than 4,300 digits, no database column holds more than 64 bits,
+  ``1e400`` is beyond the floating-point range, and no fact of a case is that large),
+- holds a NUL character in a string or a key (PostgreSQL text cannot store one), or a
+  lone surrogate (``"\\ud800"``: half of a UTF-16 pair, no character at all, which
+  neither SQLite nor PostgreSQL can store as UTF-8).
 
 No I/O: this takes text and returns the decoded document.
 """
@@ -21,7 +23,7 @@ import math
 import re
 from typing import Any
 
-from adjudicator.contract import ContractError
+from adjudicator.contract import ContractError, unstorable
 
 MAX_DEPTH = 32
 """Deepest nesting of arrays and objects accepted (a case nests three deep)."""
@@ -45,7 +47,7 @@ def _parse_int(text: str) -> int | _TooLarge:
 
 def _parse_float(text: str) -> float | _TooLarge:
     value = float(text)
-    return value if math.isfinite(value) else _TooLarge(text[:12])
+    return value if math.isfinite(value) and abs(value) <= MAX_INTEGER else _TooLarge(text[:12])
 
 
 def _no_constant(name: str) -> Any:
@@ -95,7 +97,8 @@ def _deep_field(text: str | bytes, field: str) -> str:
 
 
 def check(data: Any, field: str = "body") -> None:
-    """Refuse a decoded document nested too deeply, with a NUL character, or with an integer too large.
+    """Refuse a decoded document nested too deeply, with a NUL character or a lone surrogate, or with an
+    integer too large.
 
     The field is named as a path: ``clock.white``, ``members.2``; ``field`` names the document itself.
     Iterative, so a deep document cannot exhaust the stack here.
@@ -106,12 +109,13 @@ def check(data: Any, field: str = "body") -> None:
         here = path or field
         if isinstance(value, _TooLarge):
             raise ContractError(
-                "invalid_field", f"{here} is a number beyond the range accepted (integers up to ±2^53): {value}...",
+                "invalid_field", f"{here} is a number beyond the range accepted (up to ±2^53): {value}...",
                 here,
             )
         if isinstance(value, str):
-            if "\x00" in value:
-                raise ContractError("invalid_field", f"{here} contains a NUL character", here)
+            problem = unstorable(value)
+            if problem is not None:
+                raise ContractError("invalid_field", f"{here} contains {problem}", here)
             continue
         if isinstance(value, dict | list):
             if depth >= MAX_DEPTH:
@@ -120,9 +124,10 @@ def check(data: Any, field: str = "body") -> None:
                                     top)
             if isinstance(value, dict):
                 for key, item in value.items():
+                    problem = unstorable(key)
+                    if problem is not None:
+                        raise ContractError("invalid_field", f"a key of {here} contains {problem}", here)
                     name = f"{path}.{key}" if path else str(key)
-                    if "\x00" in key:
-                        raise ContractError("invalid_field", f"a key of {here} contains a NUL character", here)
                     stack.append((item, name, depth + 1))
             else:
                 prefix = path or field

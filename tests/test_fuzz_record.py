@@ -138,3 +138,24 @@ def test_deeply_nested_case_json_is_a_contract_error() -> None:
     with pytest.raises(ContractError) as err:
         parse_case(decode("[" * 100_000 + "]" * 100_000))
     assert err.value.field in ("case", None)
+
+
+def test_a_long_unreadable_token_is_quoted_by_its_start_and_length_never_whole() -> None:
+    """A 99 kB token (under the collection's line limit) is unreadable at once, and every answer about it
+    quotes 40 characters and the length: the replay's JSON, its error, and check-games' finding."""
+    import time
+
+    from adjudicator.chess.replay import RecordError, replay_chess
+
+    token = "x" * 99_000
+    started = time.process_time()
+    replay = replay_chess(f"1. e4 {token} 1-0", allow_unreadable=True)
+    assert time.process_time() - started < 1.0
+    shown = replay.to_json()["unreadable"][0]["token"]
+    assert shown == "x" * 40 + "… (99,000 characters)"
+    try:
+        replay_chess(f"1. e4 {token} 1-0")
+    except RecordError as exc:
+        assert len(str(exc)) < 300 and "(99,000 characters)" in str(exc)
+    else:  # pragma: no cover - the token is no move
+        raise AssertionError("an unreadable token must be refused")

@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 BLUEPRINTS: list[str] = [
     "web.claims:bp",
     "web.claims.entry:bp",  # the move-entry board's record reading and candidate moves (issue 21)
+    "web.claims.checkers_entry:bp",  # the checkers board's reading of the record (issue 21)
+    "web.broadcast:init_app",  # the event's broadcast on the claim form (issue 21, item 4)
+    "web.claims.scoresheets:bp",  # both scoresheets compared, on the form and the ruling page (issue 21, item 5)
     "web.rulings:bp",
     "web.history:bp",
     "web.api:bp",
@@ -31,6 +34,7 @@ BLUEPRINTS: list[str] = [
     "web.security:init_app",  # ProxyFix, cookie flags, security headers (issue 11)
     "web.timefmt:init_app",  # the |when filter: readable times (issue 13)
     "web.static_files:init_app",  # static files: versioned URLs cached a year, gzip (issue 13)
+    "web.admin:bp",  # take access back, lift throttled log-ins (issue 23)
 ]
 """Every area of the app, registered in this order."""
 

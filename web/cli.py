@@ -25,7 +25,7 @@ COMMANDS = ("rule", "replay", "unwinnable", "serve", "users", "build_db", "audit
             "worker", "rulesets")
 
 
-EXIT_STATUS = {"internal_error": 1, "engine_unavailable": 3}
+EXIT_STATUS = {"internal_error": 1, "engine_unavailable": 3, "queue_unavailable": 3}
 """Exit status by error code: 2 (bad input) unless named here; 3 means the analysis could not be done."""
 
 
@@ -56,6 +56,8 @@ def error_json(exc: Exception) -> dict[str, Any]:
                           "field": None}}
     if isinstance(exc, ConfigError):
         return {"error": {"code": "invalid_config", "message": str(exc), "field": "config"}}
+    if type(exc).__name__ == "QueueUnavailable":  # web.queue.remote's (not imported by a command without a queue)
+        return {"error": {"code": "queue_unavailable", "message": str(exc), "field": None}}
     return {"error": {"code": "internal_error", "message": f"{type(exc).__name__}: {exc}", "field": None}}
 
 
@@ -117,8 +119,25 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def check_arguments(argv: Sequence[str]) -> None:
+    """Refuse an argument no database can store: bytes that are not UTF-8 (Python keeps them as lone
+    surrogates) or a NUL; the error names the argument by its place and its option."""
+    from adjudicator.contract import unstorable
+
+    for place, argument in enumerate(argv, start=1):
+        problem = unstorable(argument)
+        if problem is not None:
+            before = argv[place - 2] if place > 1 and argv[place - 2].startswith("--") else None
+            if argument.startswith("--") and "=" in argument:
+                before = argument.partition("=")[0]
+            name = before.lstrip("-") if before else f"argument {place}"
+            what = "bytes that are not UTF-8 text" if "surrogate" in problem else problem
+            raise UsageError("invalid_field", f"{name} holds {what}", name)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     try:
+        check_arguments(sys.argv[1:] if argv is None else argv)
         args = build_parser(argv).parse_args(argv)
         return int(args.func(args) or 0)
     except (ContractError, RulesetError, ConfigError) as exc:

@@ -26,6 +26,10 @@ CODES = {
 }
 
 
+KEPT_HEADERS = ("Allow", "Retry-After", "WWW-Authenticate")
+"""Headers of an HTTP error that the error page keeps: a 405 says which methods the URL takes (RFC 9110)."""
+
+
 def _wants_json() -> bool:
     return request.path.startswith("/api/")
 
@@ -45,7 +49,7 @@ def init_app(app: Flask) -> None:
         return _render(400, "csrf", message)
 
     @app.errorhandler(HTTPException)
-    def _http(exc: HTTPException) -> tuple[Response | str, int]:
+    def _http(exc: HTTPException) -> tuple[Response | str, int] | tuple[Response | str, int, dict[str, str]]:
         status = exc.code or 500
         if status == 413:  # the request's own limit: a route may allow more (a game collection's upload)
             limit = request.max_content_length or app.config.get("MAX_CONTENT_LENGTH") or 0
@@ -53,10 +57,12 @@ def init_app(app: Flask) -> None:
         description = exc.description or exc.name
         if status >= 500:
             description = "Something went wrong on our side; the case was not lost if it was stored."
-        return _render(status, CODES.get(status, "http_error"), description)
+        body, status = _render(status, CODES.get(status, "http_error"), description)
+        kept = {name: value for name, value in exc.get_headers() if name in KEPT_HEADERS}
+        return (body, status, kept) if kept else (body, status)
 
     @app.errorhandler(Exception)
-    def _unexpected(exc: Exception) -> tuple[Response | str, int]:
+    def _unexpected(exc: Exception) -> tuple[Response | str, int] | tuple[Response | str, int, dict[str, str]]:
         if isinstance(exc, HTTPException):
             return _http(exc)
         log.exception("unexpected error on %s %s", request.method, request.path)

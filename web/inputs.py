@@ -28,6 +28,18 @@ MAX_ID = 2**31 - 1
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
+def whole_number(text: object, limit: int = MAX_ID) -> int | None:
+    """``text`` as a whole number from 0 to ``limit`` (a database ``integer``), or None: digits 0-9 only
+    (``str.isdigit`` also takes ``'²'``, which ``int`` refuses, and ``'٢'``, which it reads as 2)."""
+    if not isinstance(text, str):
+        return None
+    text = text.strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > len(str(limit)):
+        return None
+    value = int(text)
+    return value if value <= limit else None
+
+
 class IdConverter(IntegerConverter):
     """``<int:id>``: a whole number from 0 to :data:`MAX_ID`; anything larger does not match (404)."""
 

@@ -147,6 +147,12 @@ class Adjudicator:
         """The task queue's workers (``ADJUDICATOR_BROKER_URL``): background jobs go there; None: this process."""
         self.closers: list[Callable[[], None]] = []
         """What else :meth:`shutdown` ends (the move-entry board's candidate engine)."""
+        self.sweeper: Any = None
+        """With the queue: the thread that sends again (or fails) the jobs whose message the broker lost."""
+        if self.remote is not None:
+            from web.queue.recovery import Sweeper
+
+            self.sweeper = Sweeper(self.remote).start()
 
     def services(self) -> Services:
         """The engines and probes, started on first use (a page that rules on nothing starts none)."""
@@ -351,6 +357,8 @@ class Adjudicator:
         job.state, job.finished = "failed", time.monotonic()
 
     def shutdown(self) -> None:
+        if self.sweeper is not None:
+            self.sweeper.stop()
         self.quick.shutdown(wait=False, cancel_futures=True)
         self.slow.shutdown(wait=False, cancel_futures=True)
         close = getattr(self._services, "close", None)

@@ -47,6 +47,9 @@ HEADERS: dict[str, str] = {
 """Set on every response (a view that sets one of them keeps its own)."""
 
 SECURE_COOKIES = ("auto", "always")
+HSTS_SECONDS = 31_536_000
+"""``hsts_seconds``: ``Strict-Transport-Security: max-age`` on answers to HTTPS requests (direct, or per a
+trusted proxy); 0 sends none (the proxy may add its own)."""
 
 
 class SecuritySettingsError(ValueError):
@@ -81,6 +84,10 @@ def init_app(app: Flask) -> None:
     hops = table.get("proxy_hops", 0)
     if not isinstance(hops, int) or isinstance(hops, bool) or not 0 <= hops <= 10:
         raise SecuritySettingsError(f"[security] proxy_hops must be a whole number 0 to 10, not {hops!r}")
+    hsts = table.get("hsts_seconds", HSTS_SECONDS)
+    if isinstance(hsts, bool) or not isinstance(hsts, int) or not 0 <= hsts <= 10**9:
+        raise SecuritySettingsError(f"[security] hsts_seconds must be a whole number of seconds, 0 or more, not "
+                                    f"{hsts!r}")
     secure = table.get("secure_cookies", "auto")
     if secure not in SECURE_COOKIES:
         raise SecuritySettingsError(f"[security] secure_cookies must be one of {', '.join(SECURE_COOKIES)}, "
@@ -99,4 +106,8 @@ def init_app(app: Flask) -> None:
     def _headers(response: Response) -> Response:
         for name, value in HEADERS.items():
             response.headers.setdefault(name, value)
+        # every answer but a static file (which sets its own) is private or carries a CSRF token: never stored
+        response.headers.setdefault("Cache-Control", "no-store")
+        if hsts and request.is_secure:
+            response.headers.setdefault("Strict-Transport-Security", f"max-age={hsts}")
         return response

@@ -19,6 +19,7 @@ from __future__ import annotations
 from adjudicator.checkers.claims import ART_IMPROPER_MOVE
 from adjudicator.checkers.pdn import RESULTS, PdnGame, read_game
 from adjudicator.checkers.replay import CheckersRecordError, CheckersReplay, replay_game
+from adjudicator.contract import quoted
 from adjudicator.findings import Finding, GameCheck, later_plies
 
 ART_NO_MOVES = "Standard Laws, a player who cannot move loses"
@@ -67,9 +68,9 @@ def check_checkers(text: str) -> GameCheck:
         findings.append(
             Finding(
                 "unreadable", bad.ply, ART_RECORD,
-                f"Ply {bad.ply} ({bad.token!r}) cannot be read as a move: {bad.reason}{hint}. "
+                f"Ply {bad.ply} ({quoted(bad.token)!r}) cannot be read as a move: {bad.reason}{hint}. "
                 "The record is checked only up to it.",
-                {"token": bad.token, "candidates": list(bad.candidates)},
+                {"token": quoted(bad.token), "candidates": list(bad.candidates)},
             )
         )
         return GameCheck(tags, recorded, None, tuple(findings))

@@ -39,7 +39,7 @@ from adjudicator.checkers.ballots import three_move
 from adjudicator.checkers.board import START, FenError, Position
 from adjudicator.checkers.pdn import RESULTS, MoveToken, PdnGame, join_split, read_game, split_games
 from adjudicator.checkers.played import RED_CROWN, WHITE_CROWN, Move, physical, play_token, push_as_played
-from adjudicator.contract import ContractError
+from adjudicator.contract import ContractError, quoted
 
 MAX_PLIES = 20_000
 """More plies than any game can have (the 40-move rule ends a game long before), as in chess's replay."""
@@ -128,7 +128,8 @@ class Unreadable:
     reason: str = "it cannot be read as a move"
 
     def to_json(self) -> dict[str, Any]:
-        return {"ply": self.ply, "token": self.token, "candidates": list(self.candidates), "reason": self.reason}
+        shown = quoted(self.token)
+        return {"ply": self.ply, "token": shown, "candidates": list(self.candidates), "reason": self.reason}
 
 
 @dataclass(frozen=True)

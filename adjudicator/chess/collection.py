@@ -37,6 +37,7 @@ from adjudicator.chess.positions import judged_record_position
 from adjudicator.chess.replay import RecordError, Replay, UnsupportedVariant, replay_game
 from adjudicator.clocks.game_end import Deadness, GameEnd, game_end
 from adjudicator.clocks.no_win import win_chance
+from adjudicator.contract import quoted
 from adjudicator.findings import Finding, GameCheck, later_plies
 from adjudicator.rulesets import ChessRuleset, Ruleset
 from adjudicator.services import MateOracle, Services
@@ -157,8 +158,8 @@ def _illegal(replay: Replay, number: int, ruleset: Ruleset) -> Finding:
 def _read_past(note: Note, ruleset: Ruleset) -> Finding:
     """What the reader read past or decided by its stated rule (a stray bracket, a game ended at a blank line)."""
     return Finding(
-        "reading", note.ply, _ref(ruleset, "8.1.1", "15A"), f"Ply {note.ply} ({note.token!r}): {note.text}.",
-        {"token": note.token},
+        "reading", note.ply, _ref(ruleset, "8.1.1", "15A"), f"Ply {note.ply} ({quoted(note.token)!r}): {note.text}.",
+        {"token": quoted(note.token)},
     )
 
 
@@ -167,9 +168,9 @@ def _unreadable(replay: Replay, ruleset: Ruleset) -> Finding:
     hint = f"; it may be {' or '.join(bad.candidates)}" if bad.candidates else ""
     return Finding(
         "unreadable", bad.ply, _ref(ruleset, "8.1.1", "15A"),
-        f"Ply {bad.ply} ({bad.token!r}) cannot be read as a move: {bad.reason}{hint}. "
+        f"Ply {bad.ply} ({quoted(bad.token)!r}) cannot be read as a move: {bad.reason}{hint}. "
         "The record is checked only up to it.",
-        {"token": bad.token, "candidates": list(bad.candidates)},
+        {"token": quoted(bad.token), "candidates": list(bad.candidates)},
     )
 
 

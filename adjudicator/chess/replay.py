@@ -28,7 +28,7 @@ from adjudicator.chess.language_choice import choose, language_note
 from adjudicator.chess.movetext import Note, RawGame, split_games
 from adjudicator.chess.notation import LANGUAGES, ReadingNote, writes_upper_case_pieces
 from adjudicator.chess.san import describe, read_move
-from adjudicator.contract import Case, ContractError
+from adjudicator.contract import Case, ContractError, quoted
 
 MAX_PLIES = 20_000
 """More plies than any game can have (the longest possible game is under 18,000 plies)."""
@@ -146,7 +146,7 @@ class Unreadable:
     candidates: tuple[str, ...]
 
     def to_json(self) -> dict[str, Any]:
-        return {"ply": self.ply, "token": self.token, "candidates": list(self.candidates)}
+        return {"ply": self.ply, "token": quoted(self.token), "candidates": list(self.candidates)}
 
 
 @dataclass(frozen=True)
@@ -442,7 +442,7 @@ def replay_chess(
         bad = replay.unreadable[0]
         hint = f"; it may be {' or '.join(bad.candidates)}" if bad.candidates else ""
         raise RecordError(
-            f"ply {bad.ply} ({bad.token!r}) cannot be read as a move: {bad.reason}{hint}",
+            f"ply {bad.ply} ({quoted(bad.token)!r}) cannot be read as a move: {bad.reason}{hint}",
             ply=bad.ply, candidates=bad.candidates,
         )
     return replay

@@ -25,10 +25,10 @@ def small_budgets(monkeypatch: pytest.MonkeyPatch) -> None:
 
     real = engines.build_services
 
-    def build(config: Any, *, deterministic: bool = False) -> Any:
+    def build(config: Any, *, deterministic: bool = False, **options: Any) -> Any:
         smaller = {**config, "checkers": {**config.get("checkers", {}), "search_nodes": SEARCH_NODES,
                                                           "proof_nodes": SEARCH_NODES}}
-        return real(smaller, deterministic=deterministic)
+        return real(smaller, deterministic=deterministic, **options)  # engine=False from the collection check
 
     monkeypatch.setattr(engines, "build_services", build)
 

@@ -6,7 +6,8 @@ committee user on no event's staff), tdef (a TD on no event's staff: the default
 TD only), tpub / tpriv (TDs of pub / priv), m1 (seated on every committee case), m4 (on
 priv's committee pool, never seated), april (priv's appeals committee), ada (admin) and
 tok (tpriv's token limited to priv). ``-`` marks a pair that does not apply (a token on a
-page).
+page). Someone with no part in an event gets 404 for its cases, appeals and checks, as if
+they did not exist (issue 23); its other staff get 403.
 """
 
 from __future__ import annotations
@@ -46,33 +47,33 @@ MATRIX: dict[str, dict[str, tuple[Any, Any, Any]]] = {
         "anon": (401, 401, 401), "olga": (403, 403, 403), "tdef": (201, 403, 403), "tpub": (201, 201, 403),
         "tpriv": (201, 403, 201), "m4": (403, 403, 403), "m1": (403, 403, 403), "april": (403, 403, 403),
         "ada": (201, 201, 201), "tok": (403, 403, 201)},
-    "GET /api/v1/committee-cases/<id>": {
-        "anon": (401, 401, 401), "olga": (403, 403, 403), "tdef": (200, 403, 403), "tpub": (200, 200, 403),
-        "tpriv": (200, 403, 200), "m4": (403, 403, 403), "m1": (200, 200, 200), "april": (200, 403, 200),
-        "ada": (200, 200, 200), "tok": (403, 403, 200)},
+    "GET /api/v1/committee-cases/<id>": {  # a stranger to the event: 404 (not told the case exists)
+        "anon": (401, 401, 401), "olga": (403, 404, 404), "tdef": (200, 404, 404), "tpub": (200, 200, 404),
+        "tpriv": (200, 404, 200), "m4": (403, 404, 403), "m1": (200, 200, 200), "april": (200, 404, 200),
+        "ada": (200, 200, 200), "tok": (404, 404, 200)},
     "GET /committee/cases/<id>": {
-        "anon": (302, 302, 302), "olga": (403, 403, 403), "tdef": (200, 403, 403), "tpub": (200, 200, 403),
-        "tpriv": (200, 403, 200), "m4": (403, 403, 403), "m1": (200, 200, 200), "april": (200, 403, 200),
+        "anon": (302, 302, 302), "olga": (403, 404, 404), "tdef": (200, 404, 404), "tpub": (200, 200, 404),
+        "tpriv": (200, 404, 200), "m4": (403, 404, 403), "m1": (200, 200, 200), "april": (200, 404, 200),
         "ada": (200, 200, 200), "tok": ("-", "-", "-")},
     "GET /api/v1/appeals/<id>": {
-        "anon": (401, 401, 401), "olga": (403, 403, 403), "tdef": (200, 403, 403), "tpub": (200, 200, 403),
-        "tpriv": (200, 403, 200), "m4": (403, 403, 403), "m1": (403, 403, 403), "april": (200, 403, 200),
-        "ada": (200, 200, 200), "tok": (403, 403, 200)},
-    "POST /api/v1/appeals/<id>/decision": {
-        "anon": (401, 401, 401), "olga": (403, 403, 403), "tdef": (403, 403, 403), "tpub": (403, 403, 403),
-        "tpriv": (403, 403, 403), "m4": (403, 403, 403), "m1": (403, 403, 403), "april": (201, 403, 201),
-        "ada": (201, 201, 201), "tok": (403, 403, 403)},
+        "anon": (401, 401, 401), "olga": (403, 404, 404), "tdef": (200, 404, 404), "tpub": (200, 200, 404),
+        "tpriv": (200, 404, 200), "m4": (403, 404, 403), "m1": (403, 403, 403), "april": (200, 404, 200),
+        "ada": (200, 200, 200), "tok": (404, 404, 200)},
+    "POST /api/v1/appeals/<id>/decision": {  # filed by the event's TD (the appellant never decides)
+        "anon": (401, 401, 401), "olga": (403, 404, 404), "tdef": (403, 404, 404), "tpub": (403, 403, 404),
+        "tpriv": (403, 404, 403), "m4": (403, 404, 403), "m1": (403, 403, 403), "april": (201, 404, 201),
+        "ada": (201, 201, 201), "tok": (404, 404, 403)},
     "GET /events/<slug>/checks": {  # the checks page: the event's TDs (and admins) only
-        "anon": (403, 403, 404), "olga": (403, 403, 404), "tdef": (200, 403, 404), "tpub": (200, 200, 404),
-        "tpriv": (200, 403, 200), "m4": (403, 403, 403), "m1": (403, 403, 403), "april": (403, 403, 403),
+        "anon": (404, 404, 404), "olga": (403, 404, 404), "tdef": (200, 404, 404), "tpub": (200, 200, 404),
+        "tpriv": (200, 404, 200), "m4": (403, 404, 403), "m1": (403, 403, 403), "april": (403, 404, 403),
         "ada": (200, 200, 200), "tok": ("-", "-", "-")},
     "POST /events/<slug>/checks (a stored collection)": {
-        "anon": (403, 403, 404), "olga": (403, 403, 404), "tdef": (303, 403, 404), "tpub": (303, 303, 404),
-        "tpriv": (303, 403, 303), "m4": (403, 403, 403), "m1": (403, 403, 403), "april": (403, 403, 403),
+        "anon": (404, 404, 404), "olga": (403, 404, 404), "tdef": (303, 404, 404), "tpub": (303, 303, 404),
+        "tpriv": (303, 404, 303), "m4": (403, 404, 403), "m1": (403, 403, 403), "april": (403, 404, 403),
         "ada": (303, 303, 303), "tok": ("-", "-", "-")},
     "GET /events/<slug>/collections/<id>": {  # a stored file: the event's staff, as its reports
-        "anon": (403, 403, 404), "olga": (200, 403, 404), "tdef": (200, 403, 404), "tpub": (200, 200, 404),
-        "tpriv": (200, 403, 200), "m4": (200, 403, 200), "m1": (200, 200, 200), "april": (200, 403, 200),
+        "anon": (404, 404, 404), "olga": (200, 404, 404), "tdef": (200, 404, 404), "tpub": (200, 200, 404),
+        "tpriv": (200, 404, 200), "m4": (200, 404, 200), "m1": (200, 200, 200), "april": (200, 404, 200),
         "ada": (200, 200, 200), "tok": ("-", "-", "-")},
 }
 

@@ -174,9 +174,9 @@ def test_only_the_events_staff_get_a_stored_file_and_only_its_tds_check_it_again
     assert got.status_code == 200 and got.data == COLLECTION  # the event's committee is its staff
     assert pick(member, pub.id, "pub", ruleset="fide-standard").status_code == 403  # but does not start checks
     for client in (outsider, anonymous):
-        for response, status in ((client.get(f"/events/pub/collections/{pub.id}"), 403),
+        for response, status in ((client.get(f"/events/pub/collections/{pub.id}"), 404),  # strangers: 404
                                  (client.get(f"/events/priv/collections/{priv.id}"), 404),
-                                 (pick(client, pub.id, "pub", ruleset="fide-standard"), 403),
+                                 (pick(client, pub.id, "pub", ruleset="fide-standard"), 404),
                                  (pick(client, priv.id, "priv", ruleset="fide-standard"), 404)):
             assert response.status_code == status
             assert b"[White" not in response.data and b"1. " not in response.data  # not the file

@@ -1,7 +1,8 @@
 """Durability: the server SIGKILLed during a burst of votes loses no vote it acknowledged.
 
 Runs the real ``python3 -m adjudicator serve`` (waitress) on 127.0.0.1 with a temp
-SQLite database (WAL, ``synchronous=FULL``), fires votes from several threads,
+SQLite database (WAL, ``synchronous=FULL``), and again with a throw-away PostgreSQL
+cluster, fires votes from several threads,
 kills the server with SIGKILL once a third of them are acknowledged, restarts
 it, and checks that every acknowledged vote is stored, that the audit chain is
 intact, and that re-sending the unacknowledged votes counts each vote once.
@@ -14,7 +15,6 @@ import json
 import os
 import signal
 import socket
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -26,9 +26,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from committee_support import add_user, bearer, checkers_case, make_app
 
 from web.committee.store import command_session
+from web.db import make_engine
 
 pytestmark = pytest.mark.slow
 
@@ -44,9 +46,10 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start(db: Path) -> tuple[subprocess.Popen[bytes], str]:
+def start(url: str) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
-    env = {**os.environ, "ADJUDICATOR_DATABASE_URL": f"sqlite:///{db}", "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "ADJUDICATOR_DATABASE_URL": url, "PYTHONPATH": str(ROOT)}
+    env.pop("ADJUDICATOR_BROKER_URL", None)
     process = subprocess.Popen([sys.executable, "-m", "adjudicator", "serve", "--host", "127.0.0.1", "--port",
                                 str(port)], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
@@ -71,10 +74,14 @@ def call(method: str, url: str, token: str, body: Any = None) -> tuple[int, Any]
         return exc.code, json.loads(exc.read() or b"null")
 
 
-@pytest.fixture
-def server_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, dict[str, str], list[int]]:
-    """Users and open cases, made before the server starts (the burst is of votes only)."""
-    app = make_app(tmp_path, monkeypatch)
+@pytest.fixture(params=["sqlite", "postgresql"])
+def server_db(request: pytest.FixtureRequest, tmp_path: Path,
+              monkeypatch: pytest.MonkeyPatch) -> tuple[str, dict[str, str], list[int]]:
+    """The database's URL, with users and open cases, made before the server starts (the burst is of votes
+    only)."""
+    url = (request.getfixturevalue("postgres_url") if request.param == "postgresql"
+           else f"sqlite:///{tmp_path / 'adjudicator.db'}")
+    app = make_app(tmp_path, monkeypatch, DATABASE_URL=url)
     tokens = {"tina": add_user(app, "tina", "td")}
     tokens.update({member: add_user(app, member, "committee") for member in MEMBERS})
     client = app.test_client()
@@ -85,11 +92,12 @@ def server_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, di
         assert response.status_code == 201, response.get_json()
         cases.append(response.get_json()["id"])
     app.extensions["db_sessions"].kw["bind"].dispose()
-    return tmp_path / "adjudicator.db", tokens, cases
+    app.extensions["adjudicator"].shutdown()
+    return url, tokens, cases
 
 
 def test_sigkill_during_a_burst_of_votes_loses_no_acknowledged_vote(
-    server_db: tuple[Path, dict[str, str], list[int]],
+    server_db: tuple[str, dict[str, str], list[int]],
 ) -> None:
     db, tokens, cases = server_db
     server, base = start(db)
@@ -127,9 +135,11 @@ def test_sigkill_during_a_burst_of_votes_loses_no_acknowledged_vote(
 
     server, base = start(db)  # restart on the same database
     try:
-        with sqlite3.connect(db) as con:
-            stored = {(case_id, name, result) for case_id, name, result in con.execute(
-                "SELECT v.case_id, u.name, v.result FROM committee_votes v JOIN users u ON u.id = v.user_id")}
+        engine = make_engine(db)
+        with engine.connect() as con:
+            stored = {(case_id, name, result) for case_id, name, result in con.execute(sa.text(
+                "SELECT v.case_id, u.name, v.result FROM committee_votes v JOIN users u ON u.id = v.user_id"))}
+        engine.dispose()
         lost = [vote for vote in acknowledged if vote not in stored]
         print(f"votes fired {len(votes)}, acknowledged {len(acknowledged)}, stored after SIGKILL {len(stored)}")
         assert lost == [], f"{len(lost)} acknowledged votes lost"
@@ -154,7 +164,7 @@ def test_sigkill_during_a_burst_of_votes_loses_no_acknowledged_vote(
 
     from web.audit import verify
 
-    with command_session({"database": {"url": f"sqlite:///{db}"}}) as session:
+    with command_session({"database": {"url": db}}) as session:
         report = verify(session)
     assert report.is_intact, report.to_json()
     assert report.entries == 4 + 2 * CASES + 3 * CASES + CASES  # users, cases + recommendations, votes, decisions

@@ -29,11 +29,14 @@ def test_the_revisions_follow_each_other() -> None:
              (_load(n) for n in ("0001_cases_and_rulings.py", "0002_committee.py", "0003_events.py",
                                  "0004_login_security.py", "0005_jobs.py", "0006_event_pairings.py",
                                  "0007_game_checks.py", "0008_game_collections.py",
-                                 "0009_appeal_rerun_final.py"))]
+                                 "0009_appeal_rerun_final.py", "0010_event_broadcast.py", "0011_revocable_access.py",
+                                 "0012_login_throttle_and_totp.py", "0013_job_publications.py",
+                                 "0014_event_id_sequence.py"))]
     assert chain == [("0001", None), ("0002", "0001"), ("0003", "0002"), ("0004", "0003"), ("0005", "0004"),
                      ("0006", "0005"), ("0007", "0006"), ("0008", "0007"),
-                     ("0009", "0008")]
-    assert sorted(p.name for p in VERSIONS.glob("0*.py"))[-1] == "0009_appeal_rerun_final.py"  # 0009 is the head
+                     ("0009", "0008"), ("0010", "0009"), ("0011", "0010"), ("0012", "0011"), ("0013", "0012"),
+                     ("0014", "0013")]
+    assert sorted(p.name for p in VERSIONS.glob("0*.py"))[-1] == "0014_event_id_sequence.py"  # the head
 
 
 def test_the_head_matches_the_models(tmp_path: Path) -> None:

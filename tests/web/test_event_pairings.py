@@ -22,9 +22,13 @@ def td_client(app: Flask) -> FlaskClient:
 
 
 def test_only_a_td_imports_the_pairings(app: Flask, client: FlaskClient) -> None:
-    assert client.get("/events/default/pairings").status_code == 403
+    assert client.get("/events/default/pairings").status_code == 404  # a stranger: not said to exist
     response = client.post("/events/default/pairings", data={"trf": (io.BytesIO(TRF), "club.trf")})
-    assert response.status_code == 403
+    assert response.status_code == 404
+    add_user(app, "cora", "committee", password="cm-password")
+    member = app.test_client()
+    assert member.post("/login", data={"name": "cora", "password": "cm-password"}).status_code == 303
+    assert member.get("/events/default/pairings").status_code == 403  # the event's committee: staff, not its TD
 
 
 def test_a_trf_import_fills_the_players_for_round_and_board(app: Flask) -> None:

@@ -1,5 +1,6 @@
-"""Alembic revision 0004 (after 0003) creates exactly the tables log-in throttling and server-side
-sessions use, and its downgrade removes them."""
+"""Alembic revision 0004 (after 0003) creates the tables log-in throttling and server-side sessions
+use; with the later revisions (0012: the user a failure names, one-time password secrets) they are
+exactly the models; downgrading to 0003 removes them."""
 
 from __future__ import annotations
 
@@ -27,6 +28,8 @@ def test_0004_follows_0003_and_matches_the_models(tmp_path: Path) -> None:
 
     engine = make_engine(f"sqlite:///{tmp_path / 'm.db'}")
     migrate(engine, "0004")
+    assert {"login_failures", "login_sessions"} <= set(sa.inspect(engine).get_table_names())
+    migrate(engine)
     metadata = sa.MetaData()
     for table in (User.__table__, LoginFailure.__table__, LoginSession.__table__):
         table.to_metadata(metadata)

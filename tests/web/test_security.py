@@ -1,4 +1,4 @@
-"""Transport and browser hardening (issue 11): the session cookie is Secure over HTTPS, also
+"""Transport and browser hardening (issues 11 and 23): the session cookie is Secure over HTTPS, also
 behind a trusted proxy (ProxyFix by configuration) and never on a forged header; HttpOnly and
 SameSite=Lax always; every response carries the CSP, frame-ancestors, nosniff and Referrer-Policy."""
 
@@ -122,6 +122,38 @@ def test_every_response_carries_the_security_headers(direct: Flask, path: str) -
     assert response.headers["X-Content-Type-Options"] == "nosniff"
     assert response.headers["X-Frame-Options"] == "DENY"
     assert response.headers["Referrer-Policy"] == "same-origin"
+
+
+def test_private_answers_are_never_stored_by_a_cache(direct: Flask) -> None:
+    """Issue 23: pages behind login, the PDF sheet and the API's JSON carried no Cache-Control."""
+    client = direct.test_client()
+    assert client.post("/login", data={"name": "alice", "password": PASSWORD}).status_code == 303
+    ruled = client.post("/api/v1/rulings", json={"ruleset": "fide-standard", "claim": "threefold-repetition",
+                                                 "claimant": "white",
+                                                 "record": "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *"})
+    assert ruled.headers["Cache-Control"] == "no-store"
+    ruling = ruled.json["id"]
+    for path in ("/committee/", "/appeals/", "/events", f"/rulings/{ruling}", f"/rulings/{ruling}/sheet.pdf",
+                 f"/api/v1/rulings/{ruling}", "/claims/new", "/no/such/page"):
+        response = client.get(path)
+        assert response.status_code < 500 and response.headers["Cache-Control"] == "no-store", path
+    static = client.get("/static/app.css")
+    assert "no-store" not in static.headers["Cache-Control"]  # a static file keeps its own caching
+
+
+def test_a_405_says_which_methods_the_url_takes(direct: Flask) -> None:
+    client = direct.test_client()
+    for method, path, allowed in (("DELETE", "/api/v1/rulings", {"POST"}), ("PUT", "/api/v1/rulings/1", {"GET"}),
+                                  ("POST", "/history", {"GET"})):
+        response = client.open(path, method=method)
+        assert response.status_code == 405
+        assert allowed <= {m.strip() for m in response.headers["Allow"].split(",")}, path
+
+
+def test_https_answers_carry_hsts_and_plain_ones_do_not(direct: Flask) -> None:
+    secure = direct.test_client().get("/login", base_url="https://localhost")
+    assert secure.headers["Strict-Transport-Security"] == "max-age=31536000"
+    assert "Strict-Transport-Security" not in direct.test_client().get("/login").headers
 
 
 def test_the_locked_log_in_answer_carries_them_too(direct: Flask) -> None:

@@ -5,194 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from adjudicator.contract import CLAIMS
-
-CLOCK_READING: dict[str, Any] = {
-    "oneOf": [{"type": "number", "minimum": 0}, {"type": "string", "pattern": r"^(\d+:)?\d{1,2}:\d{1,2}(\.\d+)?$"}],
-    "description": "seconds, or h:mm:ss",
-}
-
-CASE: dict[str, Any] = {
-    "type": "object",
-    "required": ["ruleset", "claim"],
-    "properties": {
-        "game": {"type": "string", "enum": ["chess", "checkers"], "default": "chess"},
-        "ruleset": {"type": "string", "description": "a ruleset id from config.toml", "examples": ["fide-standard"]},
-        "claim": {"type": "string", "enum": list(CLAIMS)},
-        "claimant": {"type": "string", "description": "white/black (chess), red/white (checkers; black = red). "
-                     "Required for insufficient-losing-chances, and for a threefold, fifty- or forty-move claim "
-                     "unless the ruling is the same whoever claims (the game ended without a claim)"},
-        "record": {"type": ["string", "null"], "description": "PGN (chess) or PDN (checkers)"},
-        "start_fen": {"type": ["string", "null"]},
-        "fen": {"type": ["string", "null"], "description": "the position on the board now"},
-        "intended_move": {"type": ["string", "null"]},
-        "clock": {
-            "type": ["object", "null"],
-            "properties": {
-                "white": CLOCK_READING,
-                "black": CLOCK_READING,
-                "red": CLOCK_READING,
-                "flagged": {"type": "array", "items": {"type": "string"},
-                            "description": "first to fall first; on a flag claim, given and empty is refused "
-                            "(leave it out to let clocks at 0 say whose flag is down)"},
-            },
-        },
-        "time_control": {"type": ["string", "null"], "examples": ["40/5400+30:1800+30", "G/30;d5"]},
-        "alleged_illegal_ply": {"type": ["integer", "null"], "minimum": 1},
-        "language": {"type": ["string", "null"]},
-        "event": {"type": "string", "description": "the event's short name (adjudicator events list); "
-                  "default: the install's default event"},
-        "meta": {
-            "type": "object",
-            "description": "optional: where the game stands in the event (kept with the case, searchable)",
-            "properties": {k: {"type": "string"} for k in ("event", "round", "board", "first_player", "second_player")},
-        },
-    },
-}
-
-RULING: dict[str, Any] = {
-    "type": "object",
-    "required": ["id", "claim", "verdict", "result", "adjustments", "instructions", "rule_refs", "reasons", "evidence"],
-    "properties": {
-        "id": {"type": "integer", "description": "the stored ruling's id"},
-        "case_id": {"type": "integer"},
-        "event": {"type": "string", "description": "the event the ruling belongs to"},
-        "share_url": {"type": "string", "description": "the link that opens this ruling without a login"},
-        "created_at": {"type": "string", "format": "date-time"},
-        "claim": {"type": "string", "enum": list(CLAIMS)},
-        "verdict": {"type": "string", "enum": ["upheld", "rejected", "deferred", "adjudicated"]},
-        "result": {"type": ["string", "null"], "enum": ["1-0", "0-1", "1/2-1/2", None]},
-        "adjustments": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {"side": {"type": "string"}, "seconds": {"type": "number"}, "reason": {"type": "string"}},
-            },
-        },
-        "instructions": {"type": "array", "items": {"type": "string"}},
-        "rule_refs": {"type": "array", "items": {"type": "string"}},
-        "reasons": {"type": "array", "items": {"type": "string"}},
-        "evidence": {"type": "object"},
-        "confidence": {"type": "number", "minimum": 0, "maximum": 1},
-    },
-}
-
-ERROR_ITEM: dict[str, Any] = {
-    "type": "object",
-    "required": ["code", "message"],
-    "properties": {
-        "code": {"type": "string"},
-        "message": {"type": "string"},
-        "field": {"type": ["string", "null"], "description": "the input field at fault"},
-    },
-}
-
-ERROR: dict[str, Any] = {
-    "type": "object",
-    "required": ["error"],
-    "properties": {
-        "error": ERROR_ITEM,
-        "errors": {"type": "array", "items": ERROR_ITEM, "minItems": 2,
-                   "description": "a case refused for several reasons: every one, the first being `error`"},
-    },
-}
-
-
-VOTE: dict[str, Any] = {
-    "type": "object",
-    "required": ["result"],
-    "properties": {
-        "result": {"type": "string", "enum": ["1-0", "0-1", "1/2-1/2"]},
-        "comment": {"type": "string", "maxLength": 4000},
-    },
-}
-
-COMMITTEE_CASE_IN: dict[str, Any] = {
-    "type": "object",
-    "required": ["ruleset", "members"],
-    "description": "a case as for /api/v1/rulings (claim unfinished-game), with the members who vote",
-    "properties": {
-        **CASE["properties"],
-        "claim": {"type": "string", "enum": ["unfinished-game"], "default": "unfinished-game"},
-        "members": {"type": "array", "items": {"type": "string"}, "description": "the members' user names"},
-        "players": {"type": "object", "description": "per side: a name, or {name, club, team}"},
-        "round": {"type": ["string", "integer", "null"]},
-        "board": {"type": ["string", "integer", "null"]},
-    },
-}
-
-COMMITTEE_CASE: dict[str, Any] = {
-    "type": "object",
-    "required": ["id", "status", "votes_cast", "votes_required", "members"],
-    "properties": {
-        "id": {"type": "integer"},
-        "status": {"type": "string", "enum": ["voting", "decided"]},
-        "game": {"type": "string", "enum": ["chess", "checkers"]},
-        "ruleset": {"type": "string"},
-        "round": {"type": ["string", "null"]},
-        "board": {"type": ["string", "null"]},
-        "players": {"type": "object"},
-        "members": {"type": "array", "items": {"type": "string"}},
-        "votes_cast": {"type": "integer", "minimum": 0},
-        "votes_required": {"type": "integer", "minimum": 1},
-        "votes": {"type": ["array", "null"], "items": {"type": "object"},
-                  "description": "names, results and comments, once every member has voted"},
-        "result": {"type": ["string", "null"], "enum": ["1-0", "0-1", "1/2-1/2", None]},
-        "decision": {"type": ["object", "null"]},
-        "recommendation": {"type": ["object", "null"], "description": "the engine/database ruling attached"},
-        "recommendation_note": {"type": ["string", "null"]},
-        "position": {"type": "object"},
-        "opened_at": {"type": "string"},
-        "opened_by": {"type": "string"},
-    },
-}
-
-APPEAL_IN: dict[str, Any] = {
-    "type": "object",
-    "required": ["subject"],
-    "properties": {
-        "subject": {"type": "string", "pattern": "^(committee-case|ruling):[0-9]+$",
-                    "examples": ["committee-case:12", "ruling:340"]},
-        "grounds": {"type": "string", "maxLength": 4000},
-    },
-}
-
-APPEAL_DECISION: dict[str, Any] = {
-    "type": "object",
-    "required": ["outcome"],
-    "properties": {
-        "outcome": {"type": "string", "enum": ["upheld", "overturned"]},
-        "new_result": {"type": ["string", "null"], "enum": ["1-0", "0-1", "1/2-1/2", None]},
-        "reasons": {"type": "string", "maxLength": 4000},
-    },
-}
-
-APPEAL: dict[str, Any] = {
-    "type": "object",
-    "required": ["id", "event", "subject", "status"],
-    "properties": {
-        "id": {"type": "integer"},
-        "event": {"type": "string"},
-        "subject": {"type": "string"},
-        "status": {"type": "string"},
-        "filed_at": {"type": ["string", "null"]},
-        "filed_by": {"type": ["string", "null"]},
-        "grounds": {"type": ["string", "null"]},
-        "difference": {"description": "the re-run compared with the original"},
-        "outcome": {"type": ["string", "null"]},
-        "new_result": {"type": ["string", "null"]},
-        "reasons": {"type": ["string", "null"]},
-        "decided_by": {"type": ["string", "null"]},
-        "decided_at": {"type": ["string", "null"]},
-    },
-}
-
-SCHEMAS: dict[str, dict[str, Any]] = {
-    "Case": CASE, "Ruling": RULING, "Error": ERROR, "Vote": VOTE,
-    "CommitteeCaseIn": COMMITTEE_CASE_IN, "CommitteeCase": COMMITTEE_CASE,
-    "AppealIn": APPEAL_IN, "AppealDecision": APPEAL_DECISION, "Appeal": APPEAL,
-}
-"""Every schema of the document; an area adds its own here (``SCHEMAS["Event"] = ...``)."""
+from web.api.schemas import SCHEMAS
 
 BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 ID: dict[str, Any] = {"name": "id", "in": "path", "required": True,
@@ -212,6 +25,12 @@ def _json(schema: str, description: str) -> dict[str, Any]:
             "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}}}
 
 
+def _linked(response: dict[str, Any], links: dict[str, str]) -> dict[str, Any]:
+    """``response`` with OpenAPI links: the resource it made, by its ``id``, to the operations named."""
+    return {**response, "links": {name: {"operationId": operation, "parameters": {"id": "$response.body#/id"}}
+                                  for name, operation in links.items()}}
+
+
 def _body(schema: str) -> dict[str, Any]:
     return {"required": True, "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}}}
 
@@ -222,6 +41,8 @@ WRITE_ERRORS = {
     "413": _error("the body is too large"),
     "415": _error("the body is not sent as Content-Type: application/json"),
 }
+QUEUE_ERROR = _error("no recommendation now: the task queue cannot be reached (queue_unavailable) or no worker "
+                     "answered in time (queue_timeout); nothing is stored, try again")
 AUTH_ERRORS = {
     "401": _error("no bearer token, or not a valid one"),
     "403": _error("the token's user may not do this"),
@@ -237,7 +58,7 @@ def rulings_paths() -> dict[str, Any]:
                 "operationId": "createRuling",
                 "requestBody": _body("Case"),
                 "responses": {
-                    "201": _json("Ruling", "the ruling, stored"),
+                    "201": _linked(_json("Ruling", "the ruling, stored"), {"GetRuling": "getRuling"}),
                     **WRITE_ERRORS,
                     "422": _error("the case breaks the contract or lacks a fact the claim needs (the field is "
                                   "named; nothing is stored)"),
@@ -285,9 +106,11 @@ def committee_paths() -> dict[str, Any]:
                 "security": BEARER,
                 "requestBody": _body("CommitteeCaseIn"),
                 "responses": {
-                    "201": _json("CommitteeCase", "the case, voting, with its recommendation"),
+                    "201": _linked(_json("CommitteeCase", "the case, voting, with its recommendation"),
+                                   {"GetCommitteeCase": "getCommitteeCase", "Vote": "voteOnCommitteeCase"}),
                     **WRITE_ERRORS, **AUTH_ERRORS,
                     "422": _error("the case or its members are refused (the field is named)"),
+                    "503": QUEUE_ERROR,
                 },
             }
         },
@@ -331,11 +154,13 @@ def appeals_paths() -> dict[str, Any]:
                 "security": BEARER,
                 "requestBody": _body("AppealIn"),
                 "responses": {
-                    "201": _json("Appeal", "the appeal, with the re-run compared"),
+                    "201": _linked(_json("Appeal", "the appeal, with the re-run compared"),
+                                   {"GetAppeal": "getAppeal", "Decide": "decideAppeal"}),
                     **WRITE_ERRORS, **AUTH_ERRORS,
                     "404": _error("no such subject"),
                     "409": _error("the subject cannot be appealed now"),
                     "422": _error("the appeal is refused (the field is named)"),
+                    "503": QUEUE_ERROR,
                 },
             }
         },

@@ -20,7 +20,7 @@ from web.store import CaseRow, RulingRow
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
-UNAVAILABLE = ("ruling_failed", "engine_unavailable")
+UNAVAILABLE = ("ruling_failed", "engine_unavailable", "queue_unavailable")
 """Error codes that mean the service could not rule now (503), not that the case is wrong."""
 
 META = ("event", "round", "board", "first_player", "second_player")
@@ -37,7 +37,14 @@ def create() -> tuple[Response, int]:
     if not isinstance(data, dict):
         return error(400, "invalid_case", "a case must be a JSON object", None)
     given = data.get("meta")
-    meta_source: dict[str, Any] = given if isinstance(given, dict) else {}
+    if given is not None and not isinstance(given, dict):
+        return error(422, "invalid_field", "meta must be an object (event, round, board, first_player, "
+                     "second_player)", "meta")
+    meta_source: dict[str, Any] = given or {}
+    for key in META:
+        value = meta_source.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, str | int)):
+            return error(422, "invalid_field", f"meta.{key} must be text", f"meta.{key}")
     meta = {k: meta_source.get(k) for k in META if isinstance(meta_source.get(k), str | int)}
     try:
         actor = bearer_actor()

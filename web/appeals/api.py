@@ -18,12 +18,12 @@ from flask import Blueprint, Response, current_app, g, jsonify, request, url_for
 from adjudicator.contract import ContractError
 from adjudicator.rulesets import RulesetBook
 from web.appeals.models import Appeal
-from web.appeals.service import decide_appeal, file_appeal
+from web.appeals.service import appealed_case_id, decide_appeal, file_appeal
 from web.auth import api_error, api_user, token_required
 from web.committee.models import CommitteeCase
 from web.committee.service import CaseRefused
 from web.db import get_session as db
-from web.events.access import Actor, may_read_appeal
+from web.events.access import Actor, may_read_appeal, refused_status
 
 bp = Blueprint("appeals_api", __name__, url_prefix="/api/v1/appeals")
 
@@ -60,15 +60,16 @@ def appeal_json(appeal: Appeal) -> dict[str, Any]:
 
 
 def _readable(appeal_id: int) -> Appeal | tuple[Response, int]:
+    """The appeal, for whoever may read it; 404 when there is none or the asker is a stranger to its event."""
     appeal = db().get(Appeal, appeal_id)
     if appeal is None:
         return api_error(404, "not_found", f"there is no appeal {appeal_id}", None)
-    members: list[int] = []
-    kind, _, ident = appeal.subject.partition(":")
-    if kind == "committee-case" and ident.isdigit():
-        case = db().get(CommitteeCase, int(ident))
-        members = [] if case is None else [m.user_id for m in case.members]
+    case_id = appealed_case_id(appeal.subject)
+    case = None if case_id is None else db().get(CommitteeCase, case_id)
+    members = [] if case is None else [m.user_id for m in case.members]
     if not may_read_appeal(db(), _actor(), appeal.event, appeal.filed_by_id, members):
+        if refused_status(db(), _actor(), appeal.event) == 404:
+            return api_error(404, "not_found", f"there is no appeal {appeal_id}", None)
         return api_error(403, "forbidden", "you may not read this appeal", None)
     return appeal
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -101,18 +102,40 @@ def _stored_ruling(session: Session, ident: int) -> dict[str, Any] | None:
     }
 
 
+SUBJECT = re.compile(r"(committee-case|ruling):([0-9]{1,10})")
+"""What an appeal names: ``committee-case:<id>`` or ``ruling:<id>``, the id in ASCII digits (``str.isdigit``
+also takes ``'¹'`` and ``'٢'``, which ``int`` refuses or reads as another number)."""
+
+
+def parse_subject(subject: object) -> tuple[str, int]:
+    """The kind and id an appeal's subject names.
+
+    :raises CaseRefused: 422 for anything but ``committee-case:<id>`` or ``ruling:<id>``; 404 for an id
+        beyond any stored one (and the database's integer range).
+    """
+    found = SUBJECT.fullmatch(subject) if isinstance(subject, str) else None
+    if found is None:
+        shown = subject[:40] if isinstance(subject, str) else subject
+        raise CaseRefused(422, "invalid_field", f"subject must be committee-case:<id> or ruling:<id> (the id in "
+                          f"digits 0-9), not {shown!r}", "subject")
+    ident = int(found.group(2))
+    if not 0 < ident <= MAX_ID:
+        raise CaseRefused(404, "not_found", f"there is nothing stored as {subject!r}", "subject")
+    return found.group(1), ident
+
+
+def appealed_case_id(subject: str) -> int | None:
+    """The committee case an appeal's (stored) subject names, or None (a ruling given at the board)."""
+    found = SUBJECT.fullmatch(subject)
+    return int(found.group(2)) if found is not None and found.group(1) == "committee-case" else None
+
+
 def load_subject(session: Session, subject: str) -> dict[str, Any]:
     """The full record of what is appealed.
 
     :raises CaseRefused: 404 for an unknown subject, 422 for a case still being voted on.
     """
-    kind, _, ident_text = subject.partition(":")
-    try:
-        ident = int(ident_text) if len(ident_text) <= 10 else -1
-    except ValueError:
-        raise CaseRefused(422, "invalid_field", f"cannot appeal {subject!r}", "subject") from None
-    if not 0 < ident <= MAX_ID:  # beyond any stored id (and the database's integer range)
-        raise CaseRefused(404, "not_found", f"there is nothing stored as {subject!r}", "subject")
+    kind, ident = parse_subject(subject)
     if kind == "committee-case":
         case = session.get(CommitteeCase, ident)
         if case is None:
@@ -125,7 +148,7 @@ def load_subject(session: Session, subject: str) -> dict[str, Any]:
         if record is None:
             raise CaseRefused(404, "not_found", f"there is no stored ruling {ident}", "subject")
         return record
-    raise CaseRefused(422, "invalid_field", f"cannot appeal {subject!r}", "subject")
+    raise AssertionError(kind)  # parse_subject takes these two kinds only
 
 
 VOLATILE = frozenset({"seconds", "elapsed", "time", "time_ms", "duration_ms", "nps"})
@@ -153,17 +176,33 @@ def differences(original: Mapping[str, Any] | None, rerun: Mapping[str, Any] | N
             for key in COMPARED if canonical(_steady(original.get(key))) != canonical(_steady(rerun.get(key)))]
 
 
-def rerun(session: Session, appeal: Appeal, book: RulesetBook, config: Mapping[str, Any], actor: User) -> Appeal:
-    """Re-run the analysis of the appealed case with deterministic settings and store the differences (an open
-    appeal only: a decided one keeps the re-run its decision saw; :raises CaseRefused: 409)."""
-    record = appeal.record
+Rerun = tuple[dict[str, Any] | None, str, dict[str, Any]]
+"""A re-run's ruling (None: no recommendation), its note and the engine settings (``recommend``'s answer)."""
+
+
+def compute_rerun(record: Mapping[str, Any], book: RulesetBook, config: Mapping[str, Any]) -> Rerun | None:
+    """The appealed case's analysis re-run with deterministic settings (None: the record keeps no case).
+
+    :raises CaseRefused: 503 when the task queue cannot be reached or answer in time (``recommend``).
+    """
     case_data = record.get("case")
     if not isinstance(case_data, Mapping):
-        raise CaseRefused(422, "no_case", "the appealed record keeps no case to re-run", "subject")
+        return None
     contract_part = {k: v for k, v in case_data.items() if k not in ("round", "board", "players", "members")}
+    return recommend(parse_case(contract_part), book, config, contract_part)
+
+
+def rerun(session: Session, appeal: Appeal, book: RulesetBook, config: Mapping[str, Any], actor: User,
+          computed: Rerun | None = None) -> Appeal:
+    """Re-run the analysis of the appealed case with deterministic settings (or take ``computed``) and store
+    the differences (an open appeal only: a decided one keeps the re-run its decision saw; :raises
+    CaseRefused: 409)."""
+    record = appeal.record
+    if not isinstance(record.get("case"), Mapping):
+        raise CaseRefused(422, "no_case", "the appealed record keeps no case to re-run", "subject")
     if appeal.status != "open":
         raise CaseRefused(409, "already_decided", "this appeal is decided: the re-run its decision saw is kept", None)
-    ruling, note, settings = recommend(parse_case(contract_part), book, config, contract_part)
+    ruling, note, settings = computed or compute_rerun(record, book, config) or (None, "", {})
     original = record.get("recommendation") if record.get("kind") == "committee-case" else record.get("ruling")
     stored = update(Appeal).where(Appeal.id == appeal.id, Appeal.status == "open").values(
         rerun_json=canonical({"ruling": ruling, "note": note or None, "engine_settings": settings}),
@@ -188,25 +227,20 @@ def subject_event(session: Session, subject: str) -> tuple[Event, list[int], int
 
     :raises CaseRefused: 404 for an unknown subject, 422 for one that cannot be appealed.
     """
-    kind, _, ident_text = subject.partition(":")
-    if not ident_text.isdigit() or len(ident_text) > 18:
-        raise CaseRefused(422, "invalid_field", f"cannot appeal {subject!r}", "subject")
-    ident = int(ident_text)
+    kind, ident = parse_subject(subject)
     if kind == "committee-case":
         case = session.get(CommitteeCase, ident)
         if case is None:
             raise CaseRefused(404, "not_found", f"there is no committee case {ident}", "subject")
         return case.event, [v.user_id for v in case.votes], None
-    if kind == "ruling":
-        row = session.execute(
-            select(CaseRow.event_id, CaseRow.submitted_by_id).join(RulingRow, RulingRow.case_id == CaseRow.id)
-            .where(RulingRow.id == ident)).first()
-        if row is None:
-            raise CaseRefused(404, "not_found", f"there is no stored ruling {ident}", "subject")
-        event = session.get(Event, row.event_id)
-        assert event is not None  # a foreign key
-        return event, [], row.submitted_by_id
-    raise CaseRefused(422, "invalid_field", f"cannot appeal {subject!r}", "subject")
+    row = session.execute(
+        select(CaseRow.event_id, CaseRow.submitted_by_id).join(RulingRow, RulingRow.case_id == CaseRow.id)
+        .where(RulingRow.id == ident)).first()
+    if row is None:
+        raise CaseRefused(404, "not_found", f"there is no stored ruling {ident}", "subject")
+    event = session.get(Event, row.event_id)
+    assert event is not None  # a foreign key
+    return event, [], row.submitted_by_id
 
 
 def file_appeal(session: Session, subject: str, grounds: str, filer: User, book: RulesetBook,
@@ -215,17 +249,19 @@ def file_appeal(session: Session, subject: str, grounds: str, filer: User, book:
 
     :raises CaseRefused: 403 for anyone else, 404/422 for what cannot be appealed.
     """
-    grounds = (grounds or "").strip() if isinstance(grounds, str) else ""
-    if not grounds or len(grounds) > 4000:
+    grounds = grounds.strip() if isinstance(grounds, str) and len(grounds) <= 4000 else ""
+    if not grounds:
         raise CaseRefused(422, "missing_field", "give the grounds for the appeal (at most 4000 characters)",
                           "grounds")
-    if not isinstance(subject, str):
-        raise CaseRefused(422, "invalid_field", "subject must be committee-case:<id> or ruling:<id>", "subject")
     event, _voters, _submitter = subject_event(session, subject)
-    if not roles_in(session, Actor(filer, scope), event) & {"td", "appeals"}:
+    roles = roles_in(session, Actor(filer, scope), event)
+    if not roles:  # a stranger to the event: its cases and rulings are not even said to exist
+        raise CaseRefused(404, "not_found", f"there is nothing stored as {subject!r}", "subject")
+    if not roles & {"td", "appeals"}:
         raise CaseRefused(403, "forbidden", f"{filer.name} is neither a TD nor on the appeals committee of the "
                           f"event {event.slug!r}", None)
     record = load_subject(session, subject)
+    computed = compute_rerun(record, book, config)  # first: a queue that cannot be reached stores nothing (503)
     appeal = Appeal(subject=subject, filed_at=now(), filed_by_id=filer.id, grounds=grounds,
                     record_json=canonical(record), status="open", event_id=event.id)
     session.add(appeal)
@@ -233,20 +269,23 @@ def file_appeal(session: Session, subject: str, grounds: str, filer: User, book:
     session.refresh(appeal)
     append(session, "appeal", appeal.audit_subject, appeal.filing_payload(), actor=filer.name)
     session.commit()
-    if isinstance(record.get("case"), Mapping):
-        rerun(session, appeal, book, config, filer)
+    if computed is not None:
+        rerun(session, appeal, book, config, filer, computed)
     return appeal
 
 
 def check_may_decide(session: Session, appeal: Appeal, member: User, scope: int | None = None) -> None:
-    """The event's appeals committee (or an admin) decides, but never someone who voted on the decision
-    appealed, nor the one who entered the ruling appealed (separation of duties; admins included).
+    """The event's appeals committee (or an admin) decides, but never the appellant, someone who voted on
+    the decision appealed, nor the one who entered the ruling appealed (separation of duties; admins
+    included; the database refuses an appeal decided by its appellant, ``ck_appeals_not_own``).
 
     :raises CaseRefused: 403 naming why.
     """
     if "appeals" not in roles_in(session, Actor(member, scope), appeal.event):
         raise CaseRefused(403, "forbidden", f"{member.name} is not on the appeals committee of the event "
                           f"{appeal.event.slug!r}", None)
+    if member.id == appeal.filed_by_id:
+        raise CaseRefused(403, "conflict_of_duties", f"{member.name} filed this appeal and cannot decide it", None)
     _event, voters, submitter = subject_event(session, appeal.subject)
     if member.id in voters:
         raise CaseRefused(403, "conflict_of_duties", f"{member.name} voted on the decision appealed and cannot "
@@ -272,6 +311,8 @@ def decide_appeal(session: Session, appeal: Appeal, member: User, outcome: objec
         raise CaseRefused(409, "already_decided", "this appeal has already been decided", None)
     if outcome not in OUTCOMES:
         raise CaseRefused(422, "invalid_field", "outcome must be upheld or overturned", "outcome")
+    if new_result is not None and new_result not in RESULTS:
+        raise CaseRefused(422, "invalid_field", f"new_result must be one of {', '.join(RESULTS)}", "new_result")
     if not isinstance(reasons, str) or not reasons.strip() or len(reasons) > 4000:
         raise CaseRefused(422, "missing_field", "give the reasons for the decision", "reasons")
     original = appeal.record.get("result")

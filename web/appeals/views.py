@@ -11,12 +11,12 @@ from adjudicator.contract import ContractError
 from adjudicator.rulesets import RulesetBook
 from web.appeals.models import Appeal
 from web.appeals.readable import compare, raw, record_diagram, words
-from web.appeals.service import decide_appeal, file_appeal, rerun
+from web.appeals.service import appealed_case_id, decide_appeal, file_appeal, rerun
 from web.auth import login_required, page_user
 from web.committee.models import CommitteeCase
 from web.committee.service import CaseRefused
 from web.db import get_session as db
-from web.events.access import Actor, may_read_appeal, roles_in
+from web.events.access import Actor, may_read_appeal, refused_status, roles_in
 
 bp = Blueprint("appeals", __name__, url_prefix="/appeals")
 
@@ -28,20 +28,20 @@ def _book() -> RulesetBook:
 
 def may_read(appeal: Appeal, actor: Actor) -> bool:
     """Whoever filed it, the event's TDs and appeals committee, admins, the members of the appealed case."""
-    members: list[int] = []
-    kind, _, ident = appeal.subject.partition(":")
-    if kind == "committee-case" and ident.isdigit():
-        case = db().get(CommitteeCase, int(ident))
-        members = [] if case is None else [m.user_id for m in case.members]
+    case_id = appealed_case_id(appeal.subject)
+    case = None if case_id is None else db().get(CommitteeCase, case_id)
+    members = [] if case is None else [m.user_id for m in case.members]
     return may_read_appeal(db(), actor, appeal.event, appeal.filed_by_id, members)
 
 
 def _appeal_or_404(appeal_id: int) -> Appeal:
+    """The appeal, for whoever may read it (404 for a stranger to its event, 403 for its other staff)."""
     appeal = db().get(Appeal, appeal_id)
     if appeal is None:
         abort(404)
-    if not may_read(appeal, Actor(page_user())):
-        abort(403)
+    actor = Actor(page_user())
+    if not may_read(appeal, actor):
+        abort(refused_status(db(), actor, appeal.event))
     return appeal
 
 

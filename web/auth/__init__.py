@@ -100,12 +100,13 @@ def init_app(app: Flask) -> None:
     manager.init_app(app)
 
     from web import security
-    from web.auth import sessions, throttle
+    from web.auth import sessions, throttle, totp
 
     table = security.settings(app)
     max_age = security.session_hours(table) * 3600
     limits = throttle.LoginThrottle(app.extensions["db_sessions"], throttle.ThrottleSettings.from_config(table))
     app.extensions["login_throttle"] = limits  # its clock also dates the sessions (tests move it on)
+    app.extensions["totp_roles"] = totp.required_roles(table)
     app.config["SESSION_MAX_AGE_SECONDS"] = max_age
 
     @manager.user_loader  # type: ignore[untyped-decorator]

@@ -42,6 +42,10 @@ class User(Base):
     team: Mapped[str | None] = mapped_column(String(120), nullable=True)
     created_at: Mapped[str] = mapped_column(String(40))
     active: Mapped[bool] = mapped_column(Boolean, default=True)
+    totp_secret: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    """Base32 secret of the user's one-time passwords (None: none asked at log-in; :mod:`web.auth.totp`)."""
+    totp_last_step: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The last 30-second step whose code logged in (a code is good once)."""
 
     # Flask-Login's user interface
     @property
@@ -68,7 +72,8 @@ class User(Base):
     def audit_payload(self) -> dict[str, Any]:
         """Who the user is and may do (a role changed by hand is caught by ``audit verify``)."""
         return {"name": self.name, "role": self.role, "club": self.club, "team": self.team,
-                "password_hash": self.password_hash}
+                "password_hash": self.password_hash, "active": bool(self.active),
+                "totp": self.totp_secret is not None}
 
 
 def create_user(session: Session, name: str, role: str, password: str | None = None,

@@ -1,17 +1,28 @@
-"""Log-in throttling: a lockout per user name and a limit per client address, stored in the database.
+"""Log-in throttling that a stranger cannot turn against a user (issue 23), stored in the database.
 
-Every log-in attempt is a row in ``login_failures`` until it succeeds (then the name's rows
-are deleted). An attempt is refused, before any password is checked, while the name has
-``failures_per_name`` rows, or the client address ``failures_per_address`` rows, in the last
-``window_seconds``; a refused attempt is not stored, so the lock ends when the failures age
-out of the window. The row is stored and committed *before* the password is checked and the
-count includes it, so parallel guesses cannot slip past the limit together (a burst may
-be refused sooner than one at a time would be: in doubt, refuse).
+Failures are counted two ways, over the last ``login_window_seconds``:
 
-Names are stored as their SHA-256 (a password typed into the name field is not kept).
-Flask-Limiter was not used: its storages are memory, Redis, Memcached and MongoDB, and
-the limit must hold across processes with only the database (the broker, when the
-project has one, may take this over).
+- per (name, client address): after ``login_failures_per_name`` failures for one name from one
+  address, that name waits *from that address*, ``login_delay_seconds`` after the next failure and
+  twice as long after each further one, up to ``login_max_delay_seconds``;
+- per client address, over every name: after ``login_failures_per_address`` failures the address
+  waits alike (one address spraying guesses over many names).
+
+A name alone is never locked: the same name from another address (its owner's phone, another
+device) is not slowed by a stranger's guesses. With ``[security] proxy_hops`` set the address is
+the client's, as the trusted proxy forwards it (:mod:`web.security`); without it, every client
+behind one proxy would share one address.
+
+Every attempt is a row in ``login_failures`` until it succeeds (then the rows of its name from
+its address go). The row is stored and committed *before* the password is checked and the
+decision counts it, so parallel guesses cannot slip past a limit together (a burst may be
+refused sooner than one at a time would be: in doubt, refuse); a refused attempt is not kept,
+so waiting is never lengthened by trying during the wait. Admins see the throttled pairs and
+addresses and lift them (:meth:`LoginThrottle.throttled`, :meth:`LoginThrottle.lift`; the page
+``/admin/``).
+
+Names are stored as their SHA-256 (a password typed into the name field is not kept), with the
+id of the user the name belongs to, if any, so that an admin sees whose log-ins wait.
 """
 
 from __future__ import annotations
@@ -23,7 +34,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Float, Index, Integer, String, delete, func, select
+from sqlalchemy import Float, ForeignKey, Index, Integer, String, delete, func, select
 from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
 
 from web.db import Base
@@ -37,12 +48,15 @@ class LoginFailure(Base):
         Index("ix_login_failures_name_at", "name_digest", "at"),
         Index("ix_login_failures_address_at", "address", "at"),
         Index("ix_login_failures_at", "at"),
+        Index("ix_login_failures_name_address_at", "name_digest", "address", "at"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name_digest: Mapped[str] = mapped_column(String(64))
     address: Mapped[str] = mapped_column(String(64))
     at: Mapped[float] = mapped_column(Float)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), nullable=True)
+    """The user the name belongs to (None: a name no user has)."""
 
 
 def name_digest(name: str) -> str:
@@ -57,22 +71,43 @@ class ThrottleSettingsError(ValueError):
 class ThrottleSettings:
     """``[security]`` in config.toml (README "Log-in and sessions")."""
 
-    window_seconds: float = 900.0
+    window_seconds: float = 3600.0
+    """Failures older than this are forgotten (longer than the longest wait, or the waits could not grow)."""
     failures_per_name: int = 5
+    """Failures for one name from one address before that pair waits."""
     failures_per_address: int = 30
+    """Failures from one address, over every name, before the address waits."""
+    delay_seconds: float = 30.0
+    """The first wait; each further failure doubles it."""
+    max_delay_seconds: float = 900.0
 
     @classmethod
     def from_config(cls, table: Mapping[str, Any]) -> ThrottleSettings:
-        window = table.get("login_window_seconds", cls.window_seconds)
-        if isinstance(window, bool) or not isinstance(window, int | float) or window <= 0:
-            raise ThrottleSettingsError(f"[security] login_window_seconds must be a number above 0, not {window!r}")
+        seconds = {}
+        for key, attribute in (("login_window_seconds", "window_seconds"), ("login_delay_seconds", "delay_seconds"),
+                               ("login_max_delay_seconds", "max_delay_seconds")):
+            value = table.get(key, getattr(cls, attribute))
+            if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < 10**7:
+                raise ThrottleSettingsError(f"[security] {key} must be a number of seconds above 0, not {value!r}")
+            seconds[attribute] = float(value)
+        if seconds["window_seconds"] < seconds["max_delay_seconds"]:
+            raise ThrottleSettingsError("[security] login_window_seconds must be at least login_max_delay_seconds "
+                                        "(failures that age out sooner could never make the wait grow)")
         counts = {}
         for key in ("login_failures_per_name", "login_failures_per_address"):
             value = table.get(key, getattr(cls, key.removeprefix("login_")))
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 10**6:
                 raise ThrottleSettingsError(f"[security] {key} must be a whole number of at least 1, not {value!r}")
             counts[key.removeprefix("login_")] = value
-        return cls(window_seconds=float(window), **counts)
+        return cls(window_seconds=seconds["window_seconds"], failures_per_name=counts["failures_per_name"],
+                   failures_per_address=counts["failures_per_address"], delay_seconds=seconds["delay_seconds"],
+                   max_delay_seconds=seconds["max_delay_seconds"])
+
+    def wait(self, failures: int, free: int) -> float:
+        """Seconds to wait after the last of ``failures`` (0 while within the ``free`` ones)."""
+        if failures < free:
+            return 0.0
+        return min(self.max_delay_seconds, self.delay_seconds * 2.0 ** min(failures - free, 40))
 
 
 @dataclass(frozen=True)
@@ -87,8 +122,27 @@ class Attempt:
         return self.id is None
 
 
+@dataclass(frozen=True)
+class Throttled:
+    """A name and address, or an address alone (``name_digest`` None), whose failures make it wait or
+    will at the next failure: what the admin page lists."""
+
+    name_digest: str | None
+    address: str
+    failures: int
+    last_at: float
+    until: float
+    """When the next attempt is let through (at or before now: it is, but the next failure waits)."""
+    user_id: int | None = None
+
+    @property
+    def key(self) -> str:
+        """What the page's lift button sends back."""
+        return f"{self.name_digest or '*'} {self.address}"
+
+
 class LoginThrottle:
-    """The lockout and the address limit; ``clock`` gives seconds (tests move it on)."""
+    """The per-(name, address) and per-address limits; ``clock`` gives seconds (tests move it on)."""
 
     def __init__(self, sessions: sessionmaker[Session], settings: ThrottleSettings,
                  clock: Callable[[], float] = time.time) -> None:
@@ -96,7 +150,7 @@ class LoginThrottle:
         self.settings = settings
         self.clock = clock
 
-    def begin(self, name: str, address: str) -> Attempt:
+    def begin(self, name: str, address: str, user_id: int | None = None) -> Attempt:
         """Store the attempt and say whether it may go on to the password check."""
         now = self.clock()
         since = now - self.settings.window_seconds
@@ -104,31 +158,74 @@ class LoginThrottle:
         address = address[:64]
         with self.sessions() as session:
             session.execute(delete(LoginFailure).where(LoginFailure.at <= since))
-            row = LoginFailure(name_digest=digest, address=address, at=now)
+            row = LoginFailure(name_digest=digest, address=address, at=now, user_id=user_id)
             session.add(row)
             session.commit()
-            by_name = self._count(session, LoginFailure.name_digest == digest, since)
-            by_address = self._count(session, LoginFailure.address == address, since)
-            if by_name[0] <= self.settings.failures_per_name and by_address[0] <= self.settings.failures_per_address:
-                return Attempt(row.id)
-            session.delete(row)  # a refused attempt does not lengthen the lock
+            own = row.id
+            pair = self._tally(session, (LoginFailure.name_digest == digest) & (LoginFailure.address == address),
+                               since, own)
+            by_address = self._tally(session, LoginFailure.address == address, since, own)
+            until = max(self._until(pair, self.settings.failures_per_name),
+                        self._until(by_address, self.settings.failures_per_address))
+            if until <= now:
+                return Attempt(own)
+            session.delete(row)  # a refused attempt does not lengthen the wait
             session.commit()
-        oldest = [first for count, first, limit in (by_name + (self.settings.failures_per_name,),
-                                                    by_address + (self.settings.failures_per_address,))
-                  if count > limit and first is not None]
-        wait = max(oldest, default=now) + self.settings.window_seconds - now
-        return Attempt(None, retry_after=max(1, math.ceil(wait)))
+        return Attempt(None, retry_after=max(1, math.ceil(until - now)))
 
-    def succeeded(self, attempt: Attempt, name: str) -> None:
-        """The password was right: the name's failures are forgotten."""
+    def _until(self, tally: tuple[int, float | None], free: int) -> float:
+        """When an attempt is let through, given the other failures (count, latest) of one key."""
+        others, latest = tally
+        if latest is None:
+            return 0.0
+        return latest + self.settings.wait(others, free)
+
+    def succeeded(self, attempt: Attempt, name: str, address: str) -> None:
+        """The password was right: the failures of the name from this address are forgotten."""
         with self.sessions() as session:
             session.execute(delete(LoginFailure).where(
-                (LoginFailure.name_digest == name_digest(name)) | (LoginFailure.id == attempt.id)))
+                ((LoginFailure.name_digest == name_digest(name)) & (LoginFailure.address == address[:64]))
+                | (LoginFailure.id == attempt.id)))
             session.commit()
 
     @staticmethod
-    def _count(session: Session, where: Any, since: float) -> tuple[int, float | None]:
-        count, first = session.execute(
-            select(func.count(LoginFailure.id), func.min(LoginFailure.at)).where(where, LoginFailure.at > since)
+    def _tally(session: Session, where: Any, since: float, own: int) -> tuple[int, float | None]:
+        """The other failures in the window: how many, and the latest."""
+        count, latest = session.execute(
+            select(func.count(LoginFailure.id), func.max(LoginFailure.at))
+            .where(where, LoginFailure.at > since, LoginFailure.id != own)
         ).one()
-        return int(count), first
+        return int(count), latest
+
+    def throttled(self) -> list[Throttled]:
+        """The pairs and addresses at or over their free failures, latest first (the admin page)."""
+        since = self.clock() - self.settings.window_seconds
+        found: list[Throttled] = []
+        with self.sessions() as session:
+            pairs = session.execute(
+                select(LoginFailure.name_digest, LoginFailure.address, func.count(LoginFailure.id),
+                       func.max(LoginFailure.at), func.max(LoginFailure.user_id))
+                .where(LoginFailure.at > since).group_by(LoginFailure.name_digest, LoginFailure.address)
+                .having(func.count(LoginFailure.id) >= self.settings.failures_per_name)).all()
+            for digest, address, count, last, user_id in pairs:
+                until = float(last) + self.settings.wait(int(count), self.settings.failures_per_name)
+                found.append(Throttled(digest, address, int(count), float(last), until, user_id))
+            addresses = session.execute(
+                select(LoginFailure.address, func.count(LoginFailure.id), func.max(LoginFailure.at))
+                .where(LoginFailure.at > since).group_by(LoginFailure.address)
+                .having(func.count(LoginFailure.id) >= self.settings.failures_per_address)).all()
+            for address, count, last in addresses:
+                until = float(last) + self.settings.wait(int(count), self.settings.failures_per_address)
+                found.append(Throttled(None, address, int(count), float(last), until))
+        return sorted(found, key=lambda t: -t.last_at)
+
+    def lift(self, key: str) -> int:
+        """Forget the failures of a :attr:`Throttled.key` (a name from an address, or an address); how many."""
+        digest, _, address = key.partition(" ")
+        where = LoginFailure.address == address[:64]
+        if digest != "*":
+            where = where & (LoginFailure.name_digest == digest[:64])
+        with self.sessions() as session:
+            result: Any = session.execute(delete(LoginFailure).where(where))
+            session.commit()
+        return int(result.rowcount or 0)

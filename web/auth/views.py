@@ -1,9 +1,10 @@
 """Log in and out (the pages; the API uses tokens).
 
-A log-in is throttled (:mod:`web.auth.throttle`: 429 with ``Retry-After`` while a name or an
-address is locked) and does the same work for every name: an unknown or inactive name is
-checked against a dummy hash of the same kind as a real user's, so the time taken does not
-tell which names exist.
+A log-in is throttled (:mod:`web.auth.throttle`: 429 with ``Retry-After`` while a name from
+this address, or this address, waits) and does the same work for every name: an unknown or
+inactive name is checked against a dummy hash of the same kind as a real user's, so the time
+taken does not tell which names exist. A user with a one-time password secret gives the code
+too (:mod:`web.auth.totp`); a wrong code is a failed log-in like a wrong password.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from werkzeug.wrappers import Response
 from web.auth import sessions
 from web.auth.models import User, user_by_name
 from web.auth.throttle import LoginThrottle
+from web.auth.totp import is_right_code
 from web.db import get_session as db
 
 bp = Blueprint("auth", __name__)
@@ -48,22 +50,35 @@ def is_right_password(user: User | None, password: str) -> bool:
     return matches and user is not None and user.is_active
 
 
+def _wait_message(seconds: int) -> str:
+    if seconds < 60:
+        return f"Too many failed log-ins. Try again in {seconds} second{'s' if seconds != 1 else ''}."
+    minutes = -(-seconds // 60)
+    return f"Too many failed log-ins. Try again in {minutes} minute{'s' if minutes != 1 else ''}."
+
+
 @bp.route("/login", methods=["GET", "POST"])
 def login() -> Response | str | tuple[str, int] | tuple[str, int, dict[str, str]]:
     if request.method == "POST":
         name = request.form.get("name", "").strip()
+        address = request.remote_addr or "unknown"
         throttle: LoginThrottle = current_app.extensions["login_throttle"]
-        attempt = throttle.begin(name, request.remote_addr or "unknown")
-        if attempt.is_refused:
-            minutes = -(-attempt.retry_after // 60)
-            error = f"Too many failed log-ins. Try again in {minutes} minute{'s' if minutes != 1 else ''}."
-            return (render_template("auth/login.html", error=error, name=name), 429,
-                    {"Retry-After": str(attempt.retry_after)})
         # no stored name has a NUL or more than 80 characters (and PostgreSQL refuses a NUL in a query)
         user = user_by_name(db(), name) if len(name) <= 80 and "\x00" not in name else None
+        attempt = throttle.begin(name, address, user.id if user is not None else None)
+        if attempt.is_refused:
+            return (render_template("auth/login.html", error=_wait_message(attempt.retry_after), name=name), 429,
+                    {"Retry-After": str(attempt.retry_after)})
         if not is_right_password(user, request.form.get("password", "")) or user is None:
-            return render_template("auth/login.html", error="Wrong name or password.", name=name), 401
-        throttle.succeeded(attempt, name)
+            return render_template("auth/login.html", error="Wrong name, password or code.", name=name), 401
+        if user.totp_secret is not None:
+            if not is_right_code(db(), user, request.form.get("code", ""), throttle.clock):
+                return render_template("auth/login.html", error="Wrong name, password or code.", name=name), 401
+        elif user.role in current_app.extensions["totp_roles"]:
+            error = (f"As {user.role} you log in with a one-time code, and none is set up for you yet: ask for "
+                     f"`adjudicator users totp {user.name}` and add it to your authenticator app.")
+            return render_template("auth/login.html", error=error, name=name), 403
+        throttle.succeeded(attempt, name, address)
         sessions.start(db(), user, throttle.clock)
         login_user(user)
         return redirect(_safe_next(request.args.get("next")), 303)

@@ -3,15 +3,23 @@ file, its games checked in this process or on the broker's workers, each line st
 
 The stored bytes are read with the command's own reader (``web/commands/check_games.py``:
 compressed by the file name's suffix, UTF-8 else Windows-1252, a file that is no collection
-refused), so the web's lines are the command's lines for the same file. A record holding several games is cut
-into its games here, so that each stored line keeps its own game's record. The job writes
-its progress into its row every few games and stops at the next write after a cancel.
+refused, within the command's ``[collections]`` limits), so the web's lines are the command's lines for the
+same file. A record holding several games is cut into its games here, so that each stored line keeps
+its own game's record.
+
+A check counts the file's games first (the progress bar's total; a file past ``max_games`` fails
+here, before any game is checked), then checks them. Both stages write the row at least every
+:data:`CANCEL_SECONDS` and read the TD's cancel there, so a cancel is honoured within about a second
+whatever the file holds (games are checked in-process :data:`CHUNK_GAMES` at a time, or on the
+broker's workers, whose wait for a chunk is cut short by the cancel). Up to ``[web] check_workers``
+checks run at once, each on its own thread: one large upload never holds the others back.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import logging
 import threading
@@ -25,14 +33,22 @@ from sqlalchemy import update
 from sqlalchemy.orm import Session, sessionmaker
 
 from adjudicator.chess.movetext import split_games
-from adjudicator.collection import records
+from adjudicator.collection import TooManyGames, records
+from adjudicator.contract import ContractError
 from web.checks.collections import GameCollection
 from web.checks.models import CheckedGame, GameCheck
-from web.commands.check_games import _head, lines, open_stored
+from web.commands.check_games import Limits, _head, lines, open_stored, scan
+from web.queue.remote import QueueUnavailable, Stopped
 
 log = logging.getLogger(__name__)
 WRITE_EVERY = 16
-"""Games stored (and progress written, cancel read) per write."""
+"""Games stored (and progress written, cancel read) per write, at the most."""
+CANCEL_SECONDS = 1.0
+"""The longest a running check goes without writing its row and reading a cancel."""
+CHUNK_GAMES = 4
+"""Games checked in-process before the check looks at the clock again."""
+DEFAULT_WORKERS = 4
+"""``[web] check_workers``: checks run at once (each on its own thread)."""
 CSV_COLUMNS = ("index", "white", "black", "round", "recorded_result", "lawful_result", "code", "ply", "article",
                "message")
 
@@ -58,50 +74,65 @@ def games_of(record: str, game: str) -> list[str]:
     return [record[a:b] for a, b in zip(starts, [*starts[1:], len(record)], strict=True)]
 
 
-def read_games(data: bytes, name: str, game: str) -> Iterator[str]:
-    """The games of a stored collection (``name``: the TD's file name, for its suffix and for errors), one by one.
+def read_games(data: bytes, name: str, game: str, limits: Limits | None = None) -> Iterator[str]:
+    """The games of a stored collection (``name``: the TD's file name, for its suffix and for errors), one by
+    one, within ``limits``.
 
-    :raises web.commands.check_games.CollectionError: the file is no game collection, or breaks.
+    :raises web.commands.check_games.CollectionError: the file is no game collection, or breaks, or is past
+        a limit (``LimitExceeded``); :raises TooManyGames: it holds more games than the limit.
     """
+    limits = limits or Limits()
     stream = open_stored(data, name)
+    count = 0
     try:
-        found = records(lines(stream, name))
+        found = records(lines(stream, name, limits))
         head = _head(found, game, name)
-        for record in [*head]:
-            yield from games_of(record, game)
-        for record in found:
-            yield from games_of(record, game)
+        for record in itertools.chain(head, found):
+            for part in games_of(record, game):
+                count += 1
+                if count > limits.games:
+                    raise TooManyGames(limits.games)
+                yield part
     finally:
         stream.close()
 
 
-def check_file(data: bytes, name: str, game: str) -> None:
-    """Refuse a file that is no collection now, before it is stored (the command's first test).
+def check_file(data: bytes, name: str, game: str, limits: Limits | None = None) -> None:
+    """Refuse now, before it is stored, a file that is no collection (the command's first test) or is past the
+    limits on its inflated bytes and line lengths (at the decompressor's speed; its games are counted by the
+    check itself).
 
-    :raises web.commands.check_games.CollectionError: it is none (the message names the file).
+    :raises web.commands.check_games.CollectionError: it is none, or past a limit (``LimitExceeded``,
+        whose ``status`` is 413 or 422); the message names the file.
     """
+    limits = limits or Limits()
     stream = open_stored(data, name)
     try:
-        _head(records(lines(stream, name)), game, name)
+        _head(records(lines(stream, name, limits)), game, name)
     finally:
         stream.close()
+    scan(data, name, limits)
 
 
 class Checks:
-    """The app's game-check jobs: one thread runs them in turn (each may spread over the broker's workers)."""
+    """The app's game-check jobs: up to ``[web] check_workers`` at once, each on its own thread (each may
+    spread its games over the broker's workers)."""
 
     def __init__(self, config: Mapping[str, Any], sessions: sessionmaker[Session], remote: Any = None) -> None:
         self.config = config
         self.sessions = sessions
         self.remote = remote
+        self.limits = Limits.from_config(config)
+        self.workers = int(config.get("web", {}).get("check_workers", DEFAULT_WORKERS))
         self._pool: ThreadPoolExecutor | None = None
         self._lock = threading.Lock()
 
     def start(self, check_id: int) -> None:
-        """Run the check (its row is committed, naming its stored collection) after those started before it."""
+        """Run the check (its row is committed, naming its stored collection) on a thread of its own (or after
+        one of the ``check_workers`` running ones ends)."""
         with self._lock:
             if self._pool is None:
-                self._pool = ThreadPoolExecutor(1, thread_name_prefix="check-games")
+                self._pool = ThreadPoolExecutor(max(1, self.workers), thread_name_prefix="check-games")
             self._pool.submit(self._run, check_id)
 
     def shutdown(self) -> None:
@@ -129,21 +160,44 @@ class Checks:
                 if stored is None:
                     raise MissingCollection(f"the file of check {check_id} was not kept; upload it again")
                 data = stored.content
-            total = sum(1 for _ in read_games(data, name, game))
-            if self._update(check_id, status="running", total=total, message="checking the games"):
+            if self._update(check_id, status="running", message="counting the games"):
+                raise CheckCancelled
+            total = self._count(check_id, data, name, game)
+            if self._update(check_id, total=total, message="checking the games"):
                 raise CheckCancelled
             self._check(check_id, data, name, game, ruleset, started)
         except CheckCancelled:
             self._update(check_id, status="cancelled", finished_at=time.time(), message="cancelled by the TD")
         except Exception as exc:
-            log.exception("game check %s failed", check_id)
-            error = getattr(exc, "to_json", None)
-            body = error()["error"] if callable(error) else {"code": "check_failed", "field": None,
-                                                            "message": f"the check failed: {type(exc).__name__}"}
-            if isinstance(exc, MissingCollection):
-                body["message"] = str(exc)
+            if not isinstance(exc, TooManyGames | ContractError | QueueUnavailable | MissingCollection):
+                log.exception("game check %s failed", check_id)
+            body = self._error(exc)
             self._update(check_id, status="failed", finished_at=time.time(), error_json=json.dumps(body),
                          message=str(body.get("message")))
+
+    @staticmethod
+    def _error(exc: Exception) -> dict[str, Any]:
+        """The contract's error for a check that could not go on (its page shows the message)."""
+        if isinstance(exc, ContractError):  # a limit passed, a stream broken, not a collection
+            return exc.to_json()["error"]
+        if isinstance(exc, QueueUnavailable):
+            return {"code": "queue_unavailable", "field": None, "message": f"{exc}; check the games again later"}
+        if isinstance(exc, MissingCollection):
+            return {"code": "check_failed", "field": None, "message": str(exc)}
+        return {"code": "check_failed", "field": None, "message": f"the check failed: {type(exc).__name__}"}
+
+    def _count(self, check_id: int, data: bytes, name: str, game: str) -> int:
+        """The file's games, counted within the limits; the row says how far, and a cancel stops it, every
+        :data:`CANCEL_SECONDS`."""
+        total = 0
+        written = time.monotonic()
+        for _game in read_games(data, name, game, self.limits):
+            total += 1
+            if time.monotonic() - written >= CANCEL_SECONDS:
+                if self._update(check_id, message=f"counting the games: {total:,} so far"):
+                    raise CheckCancelled
+                written = time.monotonic()
+        return total
 
     def _check(self, check_id: int, data: bytes, name: str, game: str, ruleset: str, started: float) -> None:
         kept: deque[str] = deque()
@@ -153,26 +207,32 @@ class Checks:
                 kept.append(part)
                 yield part
 
-        parts = remembered(read_games(data, name, game))
+        parts = remembered(read_games(data, name, game, self.limits))
         if self.remote is not None:
             from web.queue.collection import check_on_queue
 
-            checked: Iterator[dict[str, Any]] = check_on_queue(parts, game=game, ruleset=ruleset, remote=self.remote)
+            # each second of a wait for the workers writes the row (the check is alive) and reads a cancel
+            checked: Iterator[dict[str, Any]] = check_on_queue(parts, game=game, ruleset=ruleset, remote=self.remote,
+                                                               stop=lambda: self._update(check_id))
         else:
             from engines.collection import check_collection
 
-            checked = check_collection(parts, game=game, ruleset=ruleset, config=self.config)
+            checked = check_collection(parts, game=game, ruleset=ruleset, config=self.config, chunk_games=CHUNK_GAMES)
         batch: list[CheckedGame] = []
         games = with_findings = 0
-        for line in checked:
-            record = kept.popleft() if kept else ""
-            games += 1
-            with_findings += bool(line["findings"])
-            batch.append(CheckedGame(check_id=check_id, index=line["index"], has_findings=bool(line["findings"]),
-                                     line_json=json.dumps(line, ensure_ascii=False), record=record))
-            if len(batch) >= WRITE_EVERY:
-                self._store(check_id, batch, games, with_findings)
-                batch = []
+        written = time.monotonic()
+        try:
+            for line in checked:
+                record = kept.popleft() if kept else ""
+                games += 1
+                with_findings += bool(line["findings"])
+                batch.append(CheckedGame(check_id=check_id, index=line["index"], has_findings=bool(line["findings"]),
+                                         line_json=json.dumps(line, ensure_ascii=False), record=record))
+                if len(batch) >= WRITE_EVERY or time.monotonic() - written >= CANCEL_SECONDS:
+                    self._store(check_id, batch, games, with_findings)
+                    batch, written = [], time.monotonic()
+        except Stopped:
+            raise CheckCancelled from None
         self._store(check_id, batch, games, with_findings)
         self._update(check_id, status="done", finished_at=time.time(), message="",
                      seconds=time.monotonic() - started)

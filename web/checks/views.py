@@ -6,8 +6,8 @@ again, earlier checks), ``/events/<slug>/collections/<id>`` (a stored collection
 Who: only the event's TDs (and admins) upload, start a check of a stored collection and cancel.
 The report and the stored files are seen by the event's staff (TDs, committee, appeals; admins),
 also in a public event: a finding is not a ruling but the TD's working material about named
-players' results, so publishing it is the TD's decision. Anyone else gets 403 in a public event
-and 404 in a private one (its checks and files are not even said to exist).
+players' results, so publishing it is the TD's decision. Anyone with no part in the event gets 404
+(its checks and files are not even said to exist); its other staff get 403.
 
 The event's stored claims and committee cases are not offered as a collection to check: each
 record stops at the claim, without the game's result (so every one would come back
@@ -50,7 +50,7 @@ from web.events.access import event_named, roles_in
 from web.events.models import Event
 from web.evidence import Line, Presentation, facts, present
 from web.htmx import is_htmx
-from web.inputs import MAX_ID
+from web.inputs import whole_number
 
 bp = Blueprint("checks", __name__)
 SHOWN_CLEAN = 200
@@ -73,7 +73,8 @@ def _is_td(event: Event) -> bool:
 
 
 def _refuse(event: Event, message: str) -> None:
-    abort(404 if event.is_private and not _roles(event) else 403, message)
+    """404 for a stranger to the event (its checks and files are not even said to exist), 403 for its staff."""
+    abort(403 if _roles(event) else 404, message)
 
 
 def _check(check_id: int) -> tuple[GameCheck, Event]:
@@ -109,8 +110,14 @@ def _start(event: Event, collection: GameCollection, ruleset: Any) -> Response:
     return redirect(url_for("checks.show", check_id=check.id), 303)
 
 
+REFUSED = "refused"
+"""The key of ``errors`` that holds the status of a refused upload (413 past a size limit, else 422)."""
+
+
 def _uploaded(event: Event, ruleset: Any, errors: dict[str, str]) -> GameCollection | None:
-    """The uploaded file kept as a collection of the event (or the same bytes stored before); None: refused."""
+    """The uploaded file kept as a collection of the event (or the same bytes stored before); None: refused
+    (a file past the ``[collections]`` limits on its inflated bytes or lines, in the request, before it is
+    kept: 413 or 422)."""
     upload = request.files.get("collection")
     if upload is None or not upload.filename:
         errors["collection"] = "choose the event's PGN (chess) or PDN (checkers) file"
@@ -119,10 +126,12 @@ def _uploaded(event: Event, ruleset: Any, errors: dict[str, str]) -> GameCollect
         return None
     name = Path(upload.filename).name[:200] or "games.pgn"
     data = upload.stream.read()
+    checks: Checks = current_app.extensions["game_checks"]
     try:
-        check_file(data, name, ruleset.game)
+        check_file(data, name, ruleset.game, checks.limits)
     except ContractError as exc:
         errors["collection"] = exc.message
+        errors[REFUSED] = str(getattr(exc, "status", 422))
         return None
     kept: Kept = keep(get_session(), event, name, data, ruleset.game, current_actor().user)
     return kept.collection
@@ -130,9 +139,8 @@ def _uploaded(event: Event, ruleset: Any, errors: dict[str, str]) -> GameCollect
 
 def _picked(event: Event, ruleset: Any, errors: dict[str, str]) -> GameCollection | None:
     """The stored collection the TD picked (of this event, for the ruleset's game); None: refused."""
-    text = request.form.get("collection_id", "")
-    is_id = text.isascii() and text.isdigit() and len(text) <= 10 and int(text) <= MAX_ID
-    found = get_session().get(GameCollection, int(text)) if is_id else None
+    ident = whole_number(request.form.get("collection_id", ""))
+    found = get_session().get(GameCollection, ident) if ident else None
     if found is None or found.event_id != event.id:
         errors["collection_id"] = "choose one of the event's stored collections"
         return None
@@ -170,10 +178,11 @@ def new(slug: str) -> Response | tuple[str, int] | str:
     context = _listing(event)
     if is_htmx() and request.method == "GET":
         return render_template("checks/_earlier.html", **context)
+    status = int(errors.pop(REFUSED, 422))
     page = render_template("checks/new.html", rulesets=rulesets, chosen=chosen, errors=errors, form=form,
                            picked=request.form.get("collection_id", ""),
                            max_bytes=max_bytes(current_app.config["ADJUDICATOR"]), **context)
-    return page, 422 if errors else 200
+    return page, status if errors else 200
 
 
 def _listing(event: Event) -> dict[str, Any]:

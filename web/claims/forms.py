@@ -41,7 +41,9 @@ NEEDS: dict[str, tuple[str, ...]] = {
 GAME_LABELS = {"chess": "Chess", "checkers": "Checkers"}
 MAX_UPLOAD_BYTES = 1_000_000
 
-TEXT_FIELDS = ("record", "fen", "intended_move", "time_control", "alleged_illegal_ply", *META_FIELDS)
+TEXT_FIELDS = ("record", "opponent_record", "fen", "intended_move", "time_control", "alleged_illegal_ply", *META_FIELDS)
+SCORESHEETS = {"claimant": "the claimant's scoresheet", "opponent": "the opponent's scoresheet"}
+"""Which scoresheet the claim is ruled on (``ruled_on``), when the TD gives the opponent's too (US Chess 14C9)."""
 
 FINDINGS: dict[str, str] = {
     "": "Recommend one from the position",
@@ -54,7 +56,8 @@ REQUESTS: dict[str, str] = {"draw": "A draw (III.5)", "increment": "A 5 s increm
 FINDING_CHECKS = ("opponent_bonus", "postponed")
 """The finding's yes/no facts: the opponent's 2 minutes (III.5.2), a claim postponed earlier and decided now."""
 
-FIELD_ORDER = ("event_slug", "game", "ruleset", "claim", "claimant", "record", "record_file", "language", "fen",
+FIELD_ORDER = ("event_slug", "game", "ruleset", "claim", "claimant", "record", "record_file", "language",
+               "opponent_record", "opponent_record_file", "ruled_on", "fen",
                "intended_move",
                "alleged_illegal_ply", "clock_white", "clock_red", "clock_black", "flagged", "time_control",
                "td_finding", "request", "opponent_bonus", "postponed", *META_FIELDS)
@@ -153,7 +156,7 @@ class ClaimForm:
     def visible_fields(self) -> set[str]:
         shown = {"game", "ruleset", "claim", "claimant", *META_FIELDS}
         if self.needs("position"):
-            shown |= {"record", "record_file", "fen"}
+            shown |= {"record", "record_file", "fen", "opponent_record", "opponent_record_file", "ruled_on"}
             if self.game == "chess":
                 shown.add("language")
         for name in ("intended_move", "time_control", "alleged_illegal_ply"):
@@ -172,23 +175,24 @@ def read_form(form: MultiDict[str, str], files: Mapping[str, FileStorage] | None
     """The posted form's values (typed text kept as typed), with an upload read as the record."""
     values: dict[str, Any] = {}
     names = ("game", "ruleset", "claim", "claimant", *TEXT_FIELDS, "clock_white", "clock_black", "clock_red")
-    for name in (*names, "checkers_piece", "checkers_turn", "td_finding", "request", "language"):
+    for name in (*names, "checkers_piece", "checkers_turn", "td_finding", "request", "language", "ruled_on"):
         if name in form:
             values[name] = form.get(name, "")
     values["flagged"] = form.getlist("flagged")
     for name in FINDING_CHECKS:
         values[name] = form.get(name) == "yes"
     claim_form = ClaimForm(values=values)
-    upload = (files or {}).get("record_file")
-    if upload is not None and upload.filename:
-        data = upload.read(MAX_UPLOAD_BYTES + 1)
-        if len(data) > MAX_UPLOAD_BYTES:
-            claim_form.errors["record_file"] = f"the file is larger than {MAX_UPLOAD_BYTES // 1000} kB"
-        else:
-            try:
-                claim_form.values["record"] = data.decode("utf-8-sig")
-            except UnicodeDecodeError:
-                claim_form.values["record"] = data.decode("latin-1")
+    for upload_field, text_field in (("record_file", "record"), ("opponent_record_file", "opponent_record")):
+        upload = (files or {}).get(upload_field)
+        if upload is not None and upload.filename:
+            data = upload.read(MAX_UPLOAD_BYTES + 1)
+            if len(data) > MAX_UPLOAD_BYTES:
+                claim_form.errors[upload_field] = f"the file is larger than {MAX_UPLOAD_BYTES // 1000} kB"
+            else:
+                try:
+                    claim_form.values[text_field] = data.decode("utf-8-sig")
+                except UnicodeDecodeError:
+                    claim_form.values[text_field] = data.decode("latin-1")
     return claim_form
 
 
@@ -212,6 +216,16 @@ def to_case(claim_form: ClaimForm, default_ruleset: str) -> tuple[dict[str, Any]
     }
     if claim_form.needs("position"):
         record = str(v.get("record") or "")
+        opponent = str(v.get("opponent_record") or "")
+        if opponent.strip():  # both scoresheets (US Chess 14C9): ruled on the one the TD confirms, both kept
+            ruled_on = text("ruled_on") or "claimant"
+            if ruled_on not in SCORESHEETS:
+                raise ContractError("invalid_field", "ruled_on must be claimant or opponent", "ruled_on")
+            if ruled_on == "claimant" and not record.strip():
+                raise ContractError("missing_field", "the claimant's scoresheet is empty: give it, or rule on "
+                                    "the opponent's", "record")
+            case["scoresheets"] = {"claimant": record, "opponent": opponent, "ruled_on": ruled_on}
+            record = opponent if ruled_on == "opponent" else record
         case["record"] = record if record.strip() else None
         case["fen"] = text("fen")
         if case["record"] is None and case["fen"] is None:

@@ -28,6 +28,7 @@ from web.events import current_actor, remember_case, resolve_event
 from web.events.access import AccessRefused, event_named, may_see_rulings, rulable_events
 from web.events.models import DEFAULT_SLUG, Event
 from web.htmx import is_htmx
+from web.inputs import whole_number
 from web.players import completed_meta
 from web.store import CaseRow
 
@@ -115,7 +116,7 @@ def new() -> tuple[str, int]:
     for key in ("game", "claim"):
         if request.args.get(key):
             values[key] = request.args[key]
-    source = request.args.get("from", type=int)
+    source = whole_number(request.args.get("from", ""))
     if source is not None:
         row = get_session().get(CaseRow, source)
         event = None if row is None else get_session().get(Event, row.event_id)
@@ -132,7 +133,7 @@ def redraw() -> tuple[str, int]:
     The checkers position editor posts here too: ``place`` is the square tapped (or
     ``start``/``clear``), ``checkers_piece`` what to put there, ``checkers_turn`` who moves.
     """
-    claim_form = read_form(request.form)
+    claim_form = read_form(request.form, request.files)  # an uploaded scoresheet shows in its field
     claim_form.values[EVENT_FIELD] = request.form.get(EVENT_FIELD, "")
     fill_players(claim_form)
     if claim_form.game == "checkers":
@@ -222,6 +223,10 @@ def _values_from_case(row: CaseRow) -> dict[str, Any]:
         first_player=row.first_player,
         second_player=row.second_player,
     )
+    sheets = data.get("scoresheets")
+    if isinstance(sheets, dict) and all(isinstance(sheets.get(k), str) for k in ("claimant", "opponent")):
+        values.update(record=sheets["claimant"], opponent_record=sheets["opponent"],
+                      ruled_on=sheets.get("ruled_on") if sheets.get("ruled_on") in ("claimant", "opponent") else None)
     clock = data.get("clock") or {}
     for side, reading in clock.items():
         if side != "flagged":

@@ -10,6 +10,15 @@ Lines are UTF-8; a line that is not (an old Latin-1 file) is read as Windows-125
 Bad input (no such file, a file that is no game collection, a broken compressed
 stream) exits 2 with ``{"error": ...}``; a stream that breaks after some games gives
 the error line after their lines.
+
+A collection is read within the limits of ``[collections]`` in config.toml (:class:`Limits`):
+bytes once inflated, the length of a line, the number of games. A file past one of them stops
+there with ``too_large`` (the bytes), ``line_too_long`` (quoting the line's first characters)
+or ``too_many_games`` (counted before the games past the limit are checked). A file (not
+standard input) is first inflated whole at the decompressor's speed and measured against the
+first two, so a 99 kB compressed file that inflates to a gigabyte, or holds one endless line,
+is refused before any game is checked, in seconds and in little memory; standard input is
+measured as it is read. The checks page uses the same reader and limits.
 """
 
 from __future__ import annotations
@@ -21,10 +30,11 @@ import io
 import itertools
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from typing import IO, Any
 
-from adjudicator.collection import has_game, records
+from adjudicator.collection import at_most, has_game, records
 from adjudicator.contract import ContractError
 from adjudicator.rulesets import RulesetBook
 from web.cli import emit
@@ -33,13 +43,55 @@ from web.config import load_config
 MAX_WORKERS = 64
 HEAD_RECORDS = 16
 """Records looked at for a first game before the file is taken for no collection."""
-MAX_LINE_BYTES = 1 << 20
-"""A longer line is read in pieces (a file of one endless line is not held whole)."""
 _MAGIC = {b"\x1f\x8b": "gz", b"BZh": "bz2", b"\x28\xb5\x2f\xfd": "zst"}
 
 
 class CollectionError(ContractError):
     """The input is no game collection, or its (compressed) stream is broken."""
+
+
+class LimitExceeded(CollectionError):
+    """The collection is past one of its :class:`Limits`; ``status`` is the HTTP status (413 or 422)."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(code, message, "file")
+        self.status = status
+
+
+@dataclass(frozen=True)
+class Limits:
+    """``[collections]`` in config.toml: what one collection may hold once inflated (README "Checking a
+    collection of games")."""
+
+    inflated_bytes: int = 100_000_000
+    """Bytes once decompressed (a compressed file of a few kB can inflate to gigabytes)."""
+    line_bytes: int = 100_000
+    """Bytes in one line (an export with the whole game on one line, clock comments and all, is ~15 kB)."""
+    games: int = 50_000
+    """Games (the largest open's games for a season; more: check the file in parts)."""
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any]) -> Limits:
+        table = config.get("collections", {})
+        values: dict[str, int] = {}
+        for key, attribute in (("max_inflated_bytes", "inflated_bytes"), ("max_line_bytes", "line_bytes"),
+                               ("max_games", "games")):
+            value = table.get(key, getattr(cls, attribute))
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 2**62:
+                raise ContractError("invalid_config", f"[collections] {key} must be a whole number above 0, "
+                                    f"not {value!r}", "config")
+            values[attribute] = value
+        return cls(**values)
+
+    def too_large(self, name: str) -> LimitExceeded:
+        return LimitExceeded(413, "too_large", f"{name} holds more than {self.inflated_bytes:,} bytes once "
+                             "inflated, the limit ([collections] max_inflated_bytes); check it in parts")
+
+    def too_long(self, name: str, number: int, start: bytes) -> LimitExceeded:
+        shown = start[:20].decode("utf-8", "replace")
+        return LimitExceeded(422, "line_too_long", f"line {number:,} of {name} is longer than {self.line_bytes:,} "
+                             f"bytes ({shown!r}...), the limit ([collections] max_line_bytes): no game record "
+                             "has such a line")
 
 
 def register(sub: Any) -> None:
@@ -110,21 +162,101 @@ def _stream_errors() -> tuple[type[BaseException], ...]:
     return tuple(errors)
 
 
-def lines(stream: IO[bytes], path: str) -> Iterator[str]:
-    """The decoded lines of ``stream``; a broken stream becomes a :class:`CollectionError` naming the file."""
+def _unreadable(path: str, exc: BaseException) -> CollectionError:
+    what = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+    return CollectionError("unreadable_input", f"{path} cannot be read on: {what}", "file")
+
+
+def lines(stream: IO[bytes], path: str, limits: Limits | None = None) -> Iterator[str]:
+    """The decoded lines of ``stream``, within ``limits`` (default: :class:`Limits`' own); a broken stream
+    becomes a :class:`CollectionError` naming the file, a limit passed a :class:`LimitExceeded`."""
+    limits = limits or Limits()
     errors = _stream_errors()
+    name = "standard input" if path == "-" else path
+    total = number = 0
     while True:
         try:
-            line = stream.readline(MAX_LINE_BYTES)
+            line = stream.readline(limits.line_bytes + 2)  # a longer line is never held whole
         except errors as exc:
-            what = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
-            raise CollectionError("unreadable_input", f"{path} cannot be read on: {what}", "file") from None
+            raise _unreadable(path, exc) from None
         if not line:
             return
+        number += 1
+        total += len(line)
+        if total > limits.inflated_bytes:
+            raise limits.too_large(name)
+        if len(line.rstrip(b"\n")) > limits.line_bytes:
+            raise limits.too_long(name, number, line)
         try:
             yield line.decode("utf-8")
         except UnicodeDecodeError:
             yield line.decode("cp1252", errors="replace")
+
+
+SCAN_CHUNK = 1 << 20
+
+
+def _long_line_inside(chunk: bytes, first: int, last: int, limit: int) -> int | None:
+    """Where a line longer than ``limit`` starts between the newlines at ``first`` and ``last``, or None.
+
+    Windows of half the limit at fixed steps are searched for a newline (C speed, a few searches per
+    megabyte): a line longer than the limit holds a whole window, so a window without one marks the only
+    places to measure.
+    """
+    width = max(1, (limit + 1) // 2)
+    for window in range(first + 1, last - width + 1, width):
+        if chunk.find(b"\n", window, window + width) == -1:
+            start = chunk.rfind(b"\n", 0, window) + 1
+            if chunk.find(b"\n", window + width) - start > limit:
+                return start
+    return None
+
+
+def scan(data: bytes, name: str, limits: Limits) -> None:
+    """Inflate a stored collection whole and check its bytes and line lengths against ``limits``, at the
+    speed of the decompressor (the upload's own test, before it is kept; the games are counted by the
+    check, which can be cancelled).
+
+    :raises LimitExceeded: past a limit (naming the line); :raises CollectionError: a broken stream.
+    """
+    scan_stream(open_stored(data, name), name, limits)
+
+
+def scan_stream(stream: IO[bytes], name: str, limits: Limits) -> None:
+    """:func:`scan` of an open stream (closed here)."""
+    limit = limits.line_bytes
+    errors = _stream_errors()
+    total, number, run = 0, 1, 0  # bytes so far, the current line's number, and its bytes before this chunk
+    opening = b""  # the current line's first bytes (for the message)
+    try:
+        while True:
+            try:
+                chunk = stream.read(SCAN_CHUNK)
+            except errors as exc:
+                raise _unreadable(name, exc) from None
+            if not chunk:
+                return
+            total += len(chunk)
+            if total > limits.inflated_bytes:
+                raise limits.too_large(name)
+            if run == 0:
+                opening = chunk[:20]
+            first = chunk.find(b"\n")  # the bytes before it continue the line before
+            if run + (len(chunk) if first == -1 else first) > limit:
+                raise limits.too_long(name, number, opening)
+            if first == -1:
+                run += len(chunk)
+                continue
+            last = chunk.rfind(b"\n")
+            start = _long_line_inside(chunk, first, last, limit)
+            if start is not None:
+                raise limits.too_long(name, number + chunk.count(b"\n", 0, start), chunk[start:start + 20])
+            number += chunk.count(b"\n")
+            run, opening = len(chunk) - last - 1, chunk[last + 1:last + 21]  # goes on in the next chunk
+            if run > limit:
+                raise limits.too_long(name, number, opening)
+    finally:
+        stream.close()
 
 
 def _ruleset(args: argparse.Namespace, book: RulesetBook) -> tuple[str, str]:
@@ -167,21 +299,29 @@ def run(args: argparse.Namespace) -> int:
 
     workers = _workers(str(args.workers or "1"))
     config = load_config()
+    limits = Limits.from_config(config)
     remote = _broker(config) if args.workers is None else None
     game, ruleset = _ruleset(args, RulesetBook.from_config(config))
     started = time.monotonic()
+    if args.file != "-":  # a file is measured first, at the decompressor's speed: a bomb checks no game
+        try:
+            scan_stream(open_collection(args.file), args.file, limits)
+        except LimitExceeded:
+            raise
+        except CollectionError:  # broken: reading it below gives the games before the break, then the error
+            pass
     stream = open_collection(args.file)
     try:
-        found = records(lines(stream, args.file))
+        found = records(lines(stream, args.file, limits))
         head = _head(found, game, args.file)
         games = with_findings = 0
+        counted = at_most(itertools.chain(head, found), game, limits.games)
         if remote is not None:
             from web.queue.collection import check_on_queue
 
-            checked = check_on_queue(itertools.chain(head, found), game=game, ruleset=ruleset, remote=remote)
+            checked = check_on_queue(counted, game=game, ruleset=ruleset, remote=remote)
         else:
-            checked = check_collection(itertools.chain(head, found), game=game, ruleset=ruleset, config=config,
-                                       workers=workers)
+            checked = check_collection(counted, game=game, ruleset=ruleset, config=config, workers=workers)
         for line in checked:
             games += 1
             with_findings += bool(line["findings"])

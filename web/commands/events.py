@@ -1,20 +1,28 @@
 """``adjudicator events ...``: events, their staff and event-scoped tokens (issue 11).
 
     adjudicator events add SLUG --name "..." [--starts YYYY-MM-DD --ends YYYY-MM-DD]
-                                 [--ruleset ID] [--private]
+                                 [--ruleset ID] [--private] [--broadcast SOURCE]
+    adjudicator events set SLUG --broadcast SOURCE | --no-broadcast    # the event's live games
     adjudicator events list
     adjudicator events staff SLUG USER --role td|committee|appeals   # assign
     adjudicator events staff SLUG                                     # list the staff
     adjudicator events token SLUG USER                                # a token for that event only
+    adjudicator events revoke-token SLUG USER                         # that token stops working
+    adjudicator events unstaff SLUG USER [--role td|committee|appeals] # take a user off the staff
 
 Each command prints JSON (``token`` prints the token alone, like ``users add``). Every
-event, assignment and token is an audit entry.
+event, change of an event, assignment and token is an audit entry. A new token replaces the user's earlier one
+for the event (it stops working); a user taken off the staff loses their token for the event
+once no role there is left.
+
+``--broadcast SOURCE`` (issue 21, item 4): where the event's live games are published, a
+folder on the server (a DGT LiveChess export, one PGN per round) or an http(s) URL polled for
+a PGN; the claim form then lists the round's boards to the event's staff (:mod:`web.broadcast`).
 """
 
 from __future__ import annotations
 
 import argparse
-import secrets
 import sys
 from datetime import date
 from typing import Any
@@ -23,10 +31,26 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from adjudicator.contract import ContractError
+from web.auth.models import User
 from web.cli import emit
 from web.committee.store import command_session
 from web.config import load_config
-from web.events.models import SLUG, STAFF_ROLES, VISIBILITIES, Event, EventStaff, EventToken, event_by_slug
+from web.events.models import SLUG, STAFF_ROLES, VISIBILITIES, Event, EventStaff, event_by_slug
+
+BROADCAST_HELP = ("the event's live games: a folder on the server (absolute path; a DGT LiveChess export) "
+                  "or an http(s) URL of a PGN (a lichess broadcast round)")
+
+
+def _broadcast(source: str | None) -> str | None:
+    from web.broadcast import source_problem
+
+    if source is None:
+        return None
+    source = source.strip()
+    problem = source_problem(source)
+    if problem is not None:
+        raise ContractError("invalid_field", problem, "broadcast")
+    return source
 
 
 def register(sub: Any) -> None:
@@ -39,7 +63,14 @@ def register(sub: Any) -> None:
     add.add_argument("--ends", help="last day, YYYY-MM-DD")
     add.add_argument("--ruleset", help="the event's ruleset id (every case in it is ruled under it)")
     add.add_argument("--private", action="store_true", help="rulings visible only to the event's staff")
+    add.add_argument("--broadcast", metavar="SOURCE", help=BROADCAST_HELP)
     add.set_defaults(func=run_add)
+    change = actions.add_parser("set", help="change an event: its broadcast")
+    change.add_argument("slug")
+    which = change.add_mutually_exclusive_group(required=True)
+    which.add_argument("--broadcast", metavar="SOURCE", help=BROADCAST_HELP)
+    which.add_argument("--no-broadcast", action="store_true", help="the event has no broadcast any more")
+    change.set_defaults(func=run_set)
     listing = actions.add_parser("list", help="list the events")
     listing.set_defaults(func=run_list)
     staff = actions.add_parser("staff", help="assign a user to an event's staff, or list its staff")
@@ -51,6 +82,15 @@ def register(sub: Any) -> None:
     token.add_argument("slug")
     token.add_argument("user")
     token.set_defaults(func=run_token)
+    revoke = actions.add_parser("revoke-token", help="stop USER's token for this event")
+    revoke.add_argument("slug")
+    revoke.add_argument("user")
+    revoke.set_defaults(func=run_revoke)
+    unstaff = actions.add_parser("unstaff", help="take USER off the event's staff (every role, or --role)")
+    unstaff.add_argument("slug")
+    unstaff.add_argument("user")
+    unstaff.add_argument("--role", choices=STAFF_ROLES, help="only this role")
+    unstaff.set_defaults(func=run_unstaff)
 
 
 def _day(text: str | None, field: str) -> date | None:
@@ -84,13 +124,29 @@ def run_add(args: argparse.Namespace) -> int:
         raise ContractError("invalid_field", "the event cannot end before it starts", "ends")
     if args.ruleset is not None:
         RulesetBook.from_config(config)[args.ruleset]  # RulesetError (exit 2) for an unknown id
+    broadcast = _broadcast(args.broadcast)
     with command_session(config) as session:
         if event_by_slug(session, args.slug) is not None:
             raise ContractError("invalid_field", f"an event {args.slug!r} already exists", "slug")
         event = Event(slug=args.slug, name=name, starts_on=starts, ends_on=ends, ruleset=args.ruleset,
                       visibility=VISIBILITIES[1] if args.private else VISIBILITIES[0], is_open=False,
-                      created_at=now())
+                      created_at=now(), broadcast=broadcast)
         session.add(event)
+        session.flush()
+        append(session, "event", event.subject, event.audit_payload(), actor="command line")
+        session.commit()
+        emit(event.to_json())
+    return 0
+
+
+def run_set(args: argparse.Namespace) -> int:
+    """Change an event's broadcast (an audit entry: the event as it is now)."""
+    from web.audit import append
+
+    broadcast = None if args.no_broadcast else _broadcast(args.broadcast)
+    with command_session(load_config()) as session:
+        event = _event(session, args.slug)
+        event.broadcast = broadcast
         session.flush()
         append(session, "event", event.subject, event.audit_payload(), actor="command line")
         session.commit()
@@ -135,27 +191,56 @@ def run_staff(args: argparse.Namespace) -> int:
     return 0
 
 
+def _user(session: Session, name: str) -> User:
+    from web.auth.models import user_by_name
+
+    user = user_by_name(session, name)
+    if user is None:
+        raise ContractError("unknown_user", f"no user named {name!r}", "user")
+    return user
+
+
 def run_token(args: argparse.Namespace) -> int:
-    from web.audit import append, now
-    from web.auth.models import token_digest, user_by_name
+    from web.auth.revoke import issue_event_token
     from web.events.access import Actor, roles_in
 
     with command_session(load_config()) as session:
         event = _event(session, args.slug)
-        user = user_by_name(session, args.user)
-        if user is None:
-            raise ContractError("unknown_user", f"no user named {args.user!r}", "user")
+        user = _user(session, args.user)
         if not roles_in(session, Actor(user), event):
             raise ContractError("not_staff", f"{user.name} is not on the staff of the event {event.slug!r}; "
                                 "assign them first (events staff)", "user")
-        token = secrets.token_urlsafe(32)
-        row = EventToken(event_id=event.id, user_id=user.id, token_hash=token_digest(token), created_at=now())
-        session.add(row)
-        session.flush()
-        session.refresh(row)
-        append(session, "event-token", row.subject, row.audit_payload(), actor="command line")
+        token = issue_event_token(session, event, user, actor="command line")
         session.commit()
     sys.stdout.write(token + "\n")
     sys.stdout.flush()
-    sys.stderr.write(f"adjudicator: a token for {args.user} in the event {args.slug}\n")
+    sys.stderr.write(f"adjudicator: a token for {args.user} in the event {args.slug} (any earlier one stops)\n")
+    return 0
+
+
+def run_revoke(args: argparse.Namespace) -> int:
+    from web.auth.revoke import revoke_event_tokens
+
+    with command_session(load_config()) as session:
+        event = _event(session, args.slug)
+        user = _user(session, args.user)
+        count = revoke_event_tokens(session, user, "command line", event)
+        session.commit()
+        emit({"event": event.slug, "user": user.name, "revoked": count})
+    return 0
+
+
+def run_unstaff(args: argparse.Namespace) -> int:
+    from web.auth.revoke import remove_staff
+
+    with command_session(load_config()) as session:
+        event = _event(session, args.slug)
+        user = _user(session, args.user)
+        removed = remove_staff(session, event, user, args.role, actor="command line")
+        if not removed:
+            what = f"as {args.role}" if args.role else "at all"
+            raise ContractError("not_staff", f"{user.name} is not on the staff of the event {event.slug!r} {what}",
+                                "user")
+        session.commit()
+        emit({"event": event.slug, "user": user.name, "removed": removed})
     return 0

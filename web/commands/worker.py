@@ -48,7 +48,9 @@ def run(args: argparse.Namespace) -> int:
     concurrency = args.concurrency or remote.settings.concurrency
     if concurrency < 1:
         raise ContractError("invalid_field", "--concurrency must be at least 1", "concurrency")
-    runtime = Runtime(config, remote.sessions, remote.settings, remote.publish)
+    from web.queue.recovery import held_ids
+
+    runtime = Runtime(config, remote.sessions, remote.settings, remote.publish, lambda: held_ids(url))
 
     @remote.celery.task(name=TASK_NAME)  # type: ignore[untyped-decorator]
     def run_job(job_id: str) -> None:

@@ -12,7 +12,7 @@ from web.auth import api_error, api_user, token_required
 from web.committee.models import CommitteeCase
 from web.committee.service import CaseRefused, case_json, cast_vote, open_case
 from web.db import get_session as db
-from web.events.access import Actor, may_read_committee_case
+from web.events.access import Actor, may_read_committee_case, refused_status
 from web.inputs import json_body
 
 bp = Blueprint("committee_api", __name__, url_prefix="/api/v1/committee-cases")
@@ -76,12 +76,15 @@ def vote(case_id: int) -> tuple[Response, int] | Response:
 @bp.get("/<int:case_id>")
 @token_required()
 def show(case_id: int) -> tuple[Response, int] | Response:
-    """A case: for its seated members, the event's TDs and appeals committee, and admins (else 403)."""
+    """A case: for its seated members, the event's TDs and appeals committee, and admins (else 403; 404 for
+    a stranger to its event)."""
     case = db().get(CommitteeCase, case_id)
     if case is None:
         return api_error(404, "not_found", f"there is no committee case {case_id}", None)
     actor = Actor(api_user(), _scope())
     if not may_read_committee_case(db(), actor, case.event, (m.user_id for m in case.members)):
+        if refused_status(db(), actor, case.event) == 404:
+            return api_error(404, "not_found", f"there is no committee case {case_id}", None)
         return api_error(403, "forbidden", f"{actor.user.name if actor.user else 'you'} may not read this case",
                          None)
     return jsonify(case_json(case))

@@ -31,7 +31,7 @@ from web.audit import append, canonical, now
 from web.auth.models import User, user_by_name
 from web.committee.models import CommitteeCase, CommitteeMember, CommitteeVote
 from web.committee.position import position_of
-from web.events.access import Actor, event_named, roles_in
+from web.events.access import Actor, event_named, refused_status, roles_in
 from web.events.models import Event
 
 
@@ -94,15 +94,19 @@ def recommend(case: Case, book: RulesetBook, config: Mapping[str, Any], data: Ma
     computes it (:func:`recommend_here` there) while this request waits up to
     ``[queue] wait_seconds``.
 
-    :raises CaseRefused: 503 when no worker answers in time (nothing is stored: the TD tries again).
+    :raises CaseRefused: 503 when the broker cannot be reached (``queue_unavailable``) or no worker answers
+        in time (``queue_timeout``): nothing is stored, the TD tries again.
     """
     remote = _remote()
     if remote is None or data is None:
         return recommend_here(case, book, config)
-    from web.queue.remote import JobFailed, QueueTimeout
+    from web.queue.remote import JobFailed, QueueTimeout, QueueUnavailable
 
     try:
         found = remote.run("recommend", {"case": dict(data)})
+    except QueueUnavailable as exc:
+        raise CaseRefused(503, "queue_unavailable", f"no recommendation can be computed now: {exc}; nothing was "
+                          "stored, try again", None) from None
     except QueueTimeout as exc:
         raise CaseRefused(503, "queue_timeout", f"the recommendation is not ready: {exc}", None) from None
     except JobFailed as exc:
@@ -252,6 +256,8 @@ def cast_vote(session: Session, case_id: int, voter: User, result: object, comme
     if case is None:
         raise CaseRefused(404, "not_found", f"there is no committee case {case_id}", None)
     if not case.is_member(voter) or not Actor(voter, scope).reaches(case.event_id):
+        if refused_status(session, Actor(voter, scope), case.event) == 404:
+            raise CaseRefused(404, "not_found", f"there is no committee case {case_id}", None)
         raise CaseRefused(403, "forbidden", f"{voter.name} is not a member of this committee", None)
     if result not in RESULTS:
         raise CaseRefused(422, "invalid_field", f"result must be one of {', '.join(RESULTS)}", "result")

@@ -17,7 +17,7 @@ from web.committee.models import CommitteeCase
 from web.committee.position import diagram, recommended_line
 from web.committee.service import CaseRefused, cast_vote, open_case
 from web.db import get_session as db
-from web.events.access import Actor, event_named, event_staff, may_read_committee_case, roles_in
+from web.events.access import Actor, event_named, event_staff, may_read_committee_case, refused_status, roles_in
 from web.events.models import Event
 
 bp = Blueprint("committee", __name__, url_prefix="/committee")
@@ -34,12 +34,14 @@ def _book() -> RulesetBook:
 
 
 def _case_or_404(case_id: int) -> CommitteeCase:
-    """The case, for its seated members, the event's TDs and appeals committee, admins (else 403)."""
+    """The case, for its seated members, the event's TDs and appeals committee, admins (else 403; 404 for a
+    stranger to its event)."""
     case = db().get(CommitteeCase, case_id)
     if case is None:
         abort(404)
-    if not may_read_committee_case(db(), Actor(page_user()), case.event, (m.user_id for m in case.members)):
-        abort(403)
+    actor = Actor(page_user())
+    if not may_read_committee_case(db(), actor, case.event, (m.user_id for m in case.members)):
+        abort(refused_status(db(), actor, case.event))
     return case
 
 

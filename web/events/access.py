@@ -106,6 +106,17 @@ def roles_in(session: Session, actor: Actor, event: EventFacts) -> frozenset[str
     return frozenset(roles)
 
 
+def is_stranger(session: Session, actor: Actor, event: EventFacts) -> bool:
+    """Whether the actor has no part in ``event`` at all: its cases, appeals, pairings and checks are then
+    answered 404, as if they did not exist (403 would tell a TD of another event that they do)."""
+    return not roles_in(session, actor, event)
+
+
+def refused_status(session: Session, actor: Actor, event: EventFacts) -> int:
+    """The status for an actor refused something of ``event``: 404 for a stranger to it, else 403."""
+    return 404 if is_stranger(session, actor, event) else 403
+
+
 def may_rule(session: Session, actor: Actor, event: EventFacts) -> bool:
     """A TD rules in their events (an admin anywhere); anyone in an open event."""
     if not actor.reaches(event.id):
@@ -173,7 +184,8 @@ def resolve_token(session: Session, token: str) -> tuple[User, int | None] | Non
         return user, None
     if not token:
         return None
-    scoped = session.scalar(select(EventToken).where(EventToken.token_hash == token_digest(token)))
+    scoped = session.scalar(select(EventToken).where(EventToken.token_hash == token_digest(token),
+                                                     EventToken.revoked_at.is_(None)))
     if scoped is None or not scoped.user.is_active:
         return None
     return scoped.user, scoped.event_id

@@ -18,10 +18,12 @@ from sqlalchemy import (
     CheckConstraint,
     Date,
     ForeignKey,
+    Index,
     Integer,
     String,
     UniqueConstraint,
     select,
+    text,
 )
 from sqlalchemy.orm import Mapped, Session, mapped_column, relationship
 
@@ -50,6 +52,8 @@ class Event(Base):
     __table_args__ = (
         CheckConstraint("visibility IN ('public', 'private')", name="ck_events_visibility"),
         CheckConstraint("starts_on IS NULL OR ends_on IS NULL OR ends_on >= starts_on", name="ck_events_dates"),
+        CheckConstraint("broadcast IS NULL OR broadcast LIKE 'http://%' OR broadcast LIKE 'https://%' "
+                        "OR broadcast LIKE '/%'", name="ck_events_broadcast"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -63,6 +67,9 @@ class Event(Base):
     is_open: Mapped[bool] = mapped_column(Boolean)
     """Anyone may enter claims, and every user serves in their own role (the default event)."""
     created_at: Mapped[str] = mapped_column(String(40))
+    broadcast: Mapped[str | None] = mapped_column(String(1000), nullable=True)
+    """Where the event's live games are published: a folder on the server or an http(s) URL
+    (:mod:`web.broadcast`); None for none. Migration 0010."""
 
     @property
     def is_private(self) -> bool:
@@ -75,7 +82,7 @@ class Event(Base):
     def audit_payload(self) -> dict[str, Any]:
         return {"slug": self.slug, "name": self.name, "starts_on": _iso(self.starts_on),
                 "ends_on": _iso(self.ends_on), "ruleset": self.ruleset, "visibility": self.visibility,
-                "is_open": bool(self.is_open)}
+                "is_open": bool(self.is_open), "broadcast": self.broadcast}
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, **self.audit_payload()}
@@ -144,15 +151,25 @@ class EventStaff(Base):
 
 
 class EventToken(Base):
-    """An API token that acts for its user in one event only (stored as its SHA-256)."""
+    """An API token that acts for its user in one event only (stored as its SHA-256), until revoked.
+
+    A user holds at most one live token per event (``uq_event_tokens_live``, migration ``0011``): a new
+    one replaces the old, which is revoked, never deleted (its audit entry says when).
+    """
 
     __tablename__ = "event_tokens"
+    __table_args__ = (
+        Index("uq_event_tokens_live", "event_id", "user_id", unique=True,
+              sqlite_where=text("revoked_at IS NULL"), postgresql_where=text("revoked_at IS NULL")),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[str] = mapped_column(String(40))
+    revoked_at: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    """When the token stopped working (None: it works)."""
 
     event: Mapped[Event] = relationship()
     user: Mapped[User] = relationship()
@@ -162,7 +179,8 @@ class EventToken(Base):
         return f"event-token:{self.id}"
 
     def audit_payload(self) -> dict[str, Any]:
-        return {"event": self.event.slug, "user": self.user.name, "token_hash": self.token_hash}
+        return {"event": self.event.slug, "user": self.user.name, "token_hash": self.token_hash,
+                "revoked_at": self.revoked_at}
 
 
 def _iso(day: date | None) -> str | None:
@@ -196,6 +214,7 @@ def _event_payload(session: Session, subject: str) -> dict[str, Any] | None:
 
 @deriver("event-staff")
 def _staff_payload(session: Session, subject: str) -> dict[str, Any] | None:
+    """The assignment as stored (None: removed; :data:`web.audit.REMOVED` entries say it was on purpose)."""
     ident = _id(subject)
     row = None if ident is None else session.get(EventStaff, ident)
     return None if row is None else row.audit_payload()

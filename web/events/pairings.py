@@ -11,6 +11,7 @@ from adjudicator.trf import parse_trf
 from web.audit import append, now
 from web.db import Base
 from web.events.models import Event, EventFacts
+from web.inputs import whole_number
 
 
 class Pairing(Base):
@@ -48,11 +49,13 @@ def import_trf(session: Session, event: Event, text: str, actor: str) -> int:
 
 
 def pairing_for(session: Session, event: EventFacts, round_text: str, board_text: str) -> Pairing | None:
-    """The game on that board in that round (round and board as typed: whole numbers)."""
-    if not (round_text.strip().isdigit() and board_text.strip().isdigit()):
+    """The game on that board in that round (round and board as typed: whole numbers in digits 0-9, within
+    the columns' range; anything else is no pairing)."""
+    round_number, board_number = whole_number(round_text), whole_number(board_text)
+    if round_number is None or board_number is None:
         return None
-    return session.scalar(select(Pairing).where(Pairing.event_id == event.id, Pairing.round == int(round_text),
-                                                Pairing.board == int(board_text)))
+    return session.scalar(select(Pairing).where(Pairing.event_id == event.id, Pairing.round == round_number,
+                                                Pairing.board == board_number))
 
 
 def rounds_of(session: Session, event: Event) -> list[Pairing]:

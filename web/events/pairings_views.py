@@ -24,9 +24,9 @@ def pairings(slug: str) -> tuple[str, int] | Response:
         event = event_named(session, slug)
     except ContractError:
         abort(404)
-    is_td = bool(roles_in(session, current_actor(), event) & {"td", "admin"})
-    if not is_td:
-        abort(403)
+    roles = roles_in(session, current_actor(), event)
+    if not roles & {"td", "admin"}:
+        abort(403 if roles else 404)  # a stranger to the event is not told it has pairings
     error, imported = None, None
     if request.method == "POST":
         upload = request.files.get("trf")

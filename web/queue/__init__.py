@@ -7,6 +7,9 @@ progress into the row and watches the row for a cancel. The broker carries job i
 the database holds everything else, so any number of workers on any machines that share
 the broker and the database can take any job.
 
+No job is stuck: a queued job whose message the broker lost (a broker restarted without persistence)
+is sent again, or fails with the reason when the broker stays away (:mod:`web.queue.recovery`).
+
 No acknowledged job is lost: tasks are acknowledged late (after the job is done,
 ``task_acks_late``; a worker that dies mid-job leaves its message to the broker,
 ``task_reject_on_worker_lost``), and every worker watches the others' heartbeats in the
@@ -54,13 +57,20 @@ class QueueSettings:
     """How long the web waits for a committee recommendation or an appeal's re-run from the workers."""
     concurrency: int = 1
     """Jobs one ``adjudicator worker`` runs at once (threads sharing its engine pool)."""
+    requeue_seconds: float = 30.0
+    """A job queued this long whose message the broker no longer holds (a broker restarted without
+    persistence) is sent again (:mod:`web.queue.recovery`)."""
+    give_up_seconds: float = 300.0
+    """A queued job whose message is lost and that cannot be sent again (the broker is down) fails, with
+    the reason, once it has waited this long."""
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> QueueSettings:
         section = config.get("queue", {})
         values: dict[str, Any] = {}
         for key, kind in (("heartbeat_seconds", float), ("lease_seconds", float), ("max_attempts", int),
-                          ("visibility_timeout_seconds", float), ("wait_seconds", float), ("concurrency", int)):
+                          ("visibility_timeout_seconds", float), ("wait_seconds", float), ("concurrency", int),
+                          ("requeue_seconds", float), ("give_up_seconds", float)):
             if key in section:
                 try:
                     values[key] = kind(section[key])

@@ -13,7 +13,7 @@ from web import store
 from web.jobs import Job
 from web.queue import rows
 from web.queue.models import JobRow
-from web.queue.remote import Remote
+from web.queue.remote import QueueUnavailable, Remote
 
 log = logging.getLogger(__name__)
 
@@ -89,11 +89,12 @@ def submit(remote: Remote, job: Job, writing: Any) -> RemoteJob:
                        created_at=time.time())
     try:
         remote.publish(queued.job_id)
-    except Exception as exc:
-        log.exception("could not publish the job of case %s", case_id)
-        message = f"the task queue cannot be reached: {type(exc).__name__}"
+    except QueueUnavailable as exc:
+        log.warning("could not publish the job of case %s: %s", case_id, exc)
+        message = f"{exc}; the claim was not ruled on, enter it again"
         with writing, remote.sessions() as session:
-            if rows.fail_unsent(session, queued.job_id, {"code": "ruling_failed", "message": message, "field": None}):
+            if rows.fail_unsent(session, queued.job_id, {"code": "queue_unavailable", "message": message,
+                                                         "field": None}):
                 store.add_note(session, case_id, "failed", message)
             session.commit()
     return queued.refresh()

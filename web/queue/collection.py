@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import uuid
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from sqlalchemy import delete
@@ -26,11 +26,16 @@ IN_FLIGHT = 8
 
 
 def check_on_queue(records: Iterable[str], *, game: str, ruleset: str, remote: Remote,
-                   chunk_games: int = CHUNK_GAMES, in_flight: int = IN_FLIGHT) -> Iterator[dict[str, Any]]:
+                   chunk_games: int = CHUNK_GAMES, in_flight: int = IN_FLIGHT,
+                   stop: Callable[[], bool] | None = None) -> Iterator[dict[str, Any]]:
     """The contract lines of every game of ``records``, in file order, numbered from 1, checked by the workers.
+
+    ``stop`` is asked about once a second while a chunk is awaited whether to give up (a cancel).
 
     :raises web.queue.remote.JobFailed: a chunk failed on its worker.
     :raises web.queue.remote.QueueTimeout: no worker finished a chunk within ``[queue] wait_seconds``.
+    :raises web.queue.remote.QueueUnavailable: the broker cannot be reached.
+    :raises web.queue.remote.Stopped: ``stop`` said so (the chunks' rows are gone all the same).
     """
     run = uuid.uuid4().hex
     pending: deque[str] = deque()
@@ -42,14 +47,14 @@ def check_on_queue(records: Iterable[str], *, game: str, ruleset: str, remote: R
                 session.add(rows.new_row(job_id, "check-chunk",
                                          payload={"game": game, "ruleset": ruleset, "records": chunk}))
                 session.commit()
-            remote.publish(job_id)
+            remote.send(job_id)
             pending.append(job_id)
             while len(pending) >= in_flight:
-                for line in _take(remote, pending.popleft()):
+                for line in _take(remote, pending.popleft(), stop):
                     index += 1
                     yield {**line, "index": index}
         while pending:
-            for line in _take(remote, pending.popleft()):
+            for line in _take(remote, pending.popleft(), stop):
                 index += 1
                 yield {**line, "index": index}
     finally:
@@ -58,8 +63,8 @@ def check_on_queue(records: Iterable[str], *, game: str, ruleset: str, remote: R
             session.commit()
 
 
-def _take(remote: Remote, job_id: str) -> list[dict[str, Any]]:
-    found: list[dict[str, Any]] = remote.result(job_id)
+def _take(remote: Remote, job_id: str, stop: Callable[[], bool] | None) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = remote.result(job_id, stop=stop)
     with remote.sessions() as session:
         session.execute(delete(JobRow).where(JobRow.id == job_id))
         session.commit()

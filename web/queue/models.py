@@ -43,6 +43,12 @@ class JobRow(Base):
     worker: Mapped[str | None] = mapped_column(String(120), nullable=True)
     attempts: Mapped[int] = mapped_column(Integer, server_default="0", default=0)
     created_at: Mapped[float] = mapped_column(Float)
+    published_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """When its message was last sent to the broker (migration ``0013``; None: not yet)."""
+    publications: Mapped[int] = mapped_column(Integer, CheckConstraint("publications >= 0",
+                                                                       name="ck_jobs_publications"),
+                                              server_default="0", default=0)
+    """How many times its message was sent (a job whose message the broker lost is sent again)."""
     started_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     heartbeat_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)

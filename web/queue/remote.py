@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
@@ -12,9 +12,20 @@ from sqlalchemy.orm import Session, sessionmaker
 from web.queue import TASK_NAME, QueueSettings, broker_url, make_celery, rows
 from web.queue.models import JobRow
 
+STOP_SECONDS = 1.0
+"""How often a wait asks its ``stop`` whether to give up."""
+
 
 class QueueTimeout(TimeoutError):
     """The workers did not finish a job the caller waits for in time (none running, or all busy)."""
+
+
+class QueueUnavailable(ConnectionError):
+    """The broker cannot be reached: the job was not sent (its row, if written, is failed with the reason)."""
+
+
+class Stopped(Exception):
+    """The caller's ``stop`` said to stop waiting (a TD cancelled the check that waits)."""
 
 
 class JobFailed(RuntimeError):
@@ -43,8 +54,17 @@ class Remote:
         return None if url is None else cls(url, config, sessions)
 
     def publish(self, job_id: str) -> None:
-        """Send the job's id to the workers (its row is committed already)."""
-        self.celery.send_task(TASK_NAME, args=[job_id], task_id=f"{job_id}#{uuid.uuid4().hex[:8]}")
+        """Send the job's id to the workers (its row is committed already).
+
+        :raises QueueUnavailable: the broker cannot be reached (after Celery's own few retries, about a second).
+        """
+        try:
+            self.celery.send_task(TASK_NAME, args=[job_id], task_id=f"{job_id}#{uuid.uuid4().hex[:8]}")
+        except Exception as exc:  # kombu's OperationalError, a socket error, a refused connection
+            raise QueueUnavailable(f"the task queue cannot be reached: {type(exc).__name__}: {exc}") from exc
+        with self.sessions() as session:
+            rows.published(session, job_id)
+            session.commit()
 
     def row(self, job_id: str) -> JobRow | None:
         with self.sessions() as session:
@@ -60,13 +80,31 @@ class Remote:
         with self.sessions() as session:
             session.add(rows.new_row(job_id, kind, payload=payload))
             session.commit()
-        self.publish(job_id)
+        self.send(job_id)
         return self.result(job_id, timeout)
 
-    def result(self, job_id: str, timeout: float | None = None) -> Any:
-        """Wait for job ``job_id`` and give its result."""
+    def send(self, job_id: str) -> None:
+        """Publish a job whose row is written; when the broker cannot be reached, the row is failed with the
+        reason (no job is left queued that no worker will ever hear of) and :class:`QueueUnavailable` raised."""
+        try:
+            self.publish(job_id)
+        except QueueUnavailable as exc:
+            error = {"code": "queue_unavailable", "message": str(exc), "field": None}
+            with self.sessions() as session:
+                rows.fail_unsent(session, job_id, error)
+                session.commit()
+            raise
+
+    def result(self, job_id: str, timeout: float | None = None, stop: Callable[[], bool] | None = None) -> Any:
+        """Wait for job ``job_id`` and give its result; ``stop`` is asked about once a second whether to give up
+        waiting (:raises Stopped:)."""
         deadline = time.monotonic() + (self.settings.wait_seconds if timeout is None else timeout)
+        asked = time.monotonic()
         while True:
+            if stop is not None and time.monotonic() - asked >= STOP_SECONDS:
+                asked = time.monotonic()
+                if stop():
+                    raise Stopped(job_id)
             found = self.row(job_id)
             if found is not None and found.is_finished:
                 if found.status != "done":

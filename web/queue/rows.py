@@ -29,6 +29,13 @@ def new_row(job_id: str, kind: str, *, case_id: int | None = None, payload: Any 
                   attempts=0, created_at=time.time())
 
 
+def published(session: Session, job_id: str) -> None:
+    """The job's message was just sent to the broker (in the caller's transaction)."""
+    session.execute(update(JobRow).where(JobRow.id == job_id)
+                    .values(published_at=time.time(), publications=JobRow.publications + 1)
+                    .execution_options(synchronize_session=False))
+
+
 def _changed(session: Session, statement: Any) -> bool:
     result: Any = session.execute(statement.execution_options(synchronize_session=False))
     return bool(result.rowcount)

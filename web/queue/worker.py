@@ -30,6 +30,8 @@ from web import store
 from web.jobs import JobCancelled
 from web.queue import QueueSettings, rows
 from web.queue.models import JobRow
+from web.queue.recovery import recover
+from web.queue.remote import QueueUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -58,8 +60,11 @@ class Runtime:
     """A worker process's engines, database and heartbeat."""
 
     def __init__(self, config: Mapping[str, Any], sessions: sessionmaker[Session], settings: QueueSettings,
-                 publish: Callable[[str], None]) -> None:
+                 publish: Callable[[str], None], held: Callable[[], set[str] | None] | None = None) -> None:
         self.config = config
+        self.held = held or (lambda: None)
+        """The job ids the broker holds a message for (:func:`web.queue.recovery.held_ids`)."""
+        self._swept = 0.0
         self.book = RulesetBook.from_config(config)
         self.sessions = sessions
         self.settings = settings
@@ -97,7 +102,13 @@ class Runtime:
             running[job_id].cancelled.set()
         for job_id in rows.reap(self.sessions, self.settings.lease_seconds, self.settings.max_attempts):
             log.warning("job %s: its worker fell silent; queued again", job_id)
-            self.publish(job_id)
+            try:
+                self.publish(job_id)
+            except QueueUnavailable:  # the row is queued and its message lost: recovered below, or failed
+                log.warning("job %s: the task queue cannot be reached to send it again", job_id)
+        if time.monotonic() - self._swept >= self.settings.requeue_seconds / 3:
+            self._swept = time.monotonic()
+            recover(self.sessions, self.settings, self.held, self.publish)
 
     def services(self) -> Services:
         with self._lock:

@@ -12,7 +12,10 @@
 //
 // The game's own half (the board, its rules, the move's token) is an adapter: see chess-entry.js.
 // Events (on the RecordSync object): "plies" (the list changed), "cursor" (another ply is shown),
-// "busy" (a read started or ended), "problem" (detail: a message, or "" when it is gone).
+// "busy" (a read started or ended), "problem" (detail: a message, or "" when it is gone). On the field,
+// "record:written" when the board wrote into it (the checkers board sends it too): the scoresheets'
+// comparison (claims/_scoresheets.html) follows it after a pause; "input" and "change" stay for a
+// record typed or set from elsewhere.
 
 export class RecordSync extends EventTarget {
   constructor(root, field, {game, language = () => ""} = {}) {
@@ -111,6 +114,7 @@ export class RecordSync extends EventTarget {
     const start = head.length + sep.length + (prefix ? prefix.length + 1 : 0)
     const added = {...ply, start, end: start + ply.token.length}
     this.field.value = head + sep + (prefix ? prefix + " " : "") + ply.token + tail
+    this.field.dispatchEvent(new CustomEvent("record:written", {bubbles: true}))  // for the page (see the top)
     this.text = this.field.value
     this.plies = [...this.plies, added]
     this.cursor = this.plies.length
@@ -125,6 +129,7 @@ export class RecordSync extends EventTarget {
     if (!next) return
     const cut = this.field.value.slice(0, next.start).replace(/\d+\s*(?:\.|…)+\s*$/, "").replace(/\s+$/, "")
     this.field.value = cut
+    this.field.dispatchEvent(new CustomEvent("record:written", {bubbles: true}))
     this.text = cut
     this.plies = this.plies.slice(0, n)
     this.unreadable = null

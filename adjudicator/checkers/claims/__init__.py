@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from adjudicator.checkers.board import Move, Position
 from adjudicator.checkers.replay import CheckersRecordError, CheckersReplay, parse_position, replay_checkers
-from adjudicator.contract import Case, ContractError
+from adjudicator.contract import Case, ContractError, quoted
 from adjudicator.rulesets import CheckersRuleset
 from adjudicator.ruling import Adjustment
 
@@ -56,7 +56,9 @@ def game_for_case(case: Case) -> CheckersGame:
         if replay.unreadable:  # the replay stopped there: ruling on the moves before it would mislead
             bad = replay.unreadable[0]
             hint = f"; it may be {' or '.join(bad.candidates)}" if bad.candidates else ""
-            raise CheckersRecordError(f"ply {bad.ply} ({bad.token!r}) cannot be read as a move ({bad.reason}){hint}")
+            raise CheckersRecordError(
+                f"ply {bad.ply} ({quoted(bad.token)!r}) cannot be read as a move ({bad.reason}){hint}"
+            )
         notes: list[str] = list(replay.notes)
         if case.fen:
             given = parse_position(case.fen)
