@@ -20,7 +20,7 @@ from adjudicator.chess import bulk
 from adjudicator.chess.bulk.check import check_clean
 from adjudicator.chess.bulk.games import CleanGame, split_mixed
 from adjudicator.chess.collection import check_chess, looks_like_chess_game
-from adjudicator.chess.movetext import RESULT_DASH, TAG_NAME, split_games
+from adjudicator.chess.movetext import RESULT_DASH, TAG_NAME, RawGame, split_games
 from adjudicator.contract import ContractError
 from adjudicator.findings import GameCheck
 from adjudicator.rulesets import ChessRuleset, Ruleset
@@ -121,7 +121,16 @@ def games_in(record: str, game: str) -> int:
         from adjudicator.checkers.pdn import split_games as split_pdn
 
         return len(split_pdn(record))
-    return sum(1 for _ in split_games(record))
+    return sum(1 for _ in chess_games(record))
+
+
+def chess_games(record: str, language: str | None = None) -> Iterator[RawGame | CleanGame]:
+    """The chess games of one record as :func:`check_record` splits it: the lenient splitter's games, those the
+    compiled reader lexes as :class:`~adjudicator.chess.bulk.games.CleanGame` (the same games, at the same
+    offsets; the compiled splitter costs a fifth of the lenient one, so counting does not read twice)."""
+    if not bulk.COMPILED:
+        return iter(split_games(record))
+    return split_mixed(record, language)
 
 
 def at_most(found: Iterable[str], game: str, limit: int) -> Iterator[str]:

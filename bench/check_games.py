@@ -30,7 +30,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -185,12 +185,17 @@ MIX: tuple[tuple[Callable[[random.Random, int], str], int], ...] = (
 )
 
 
-def build(path: Path, games: int) -> None:
-    rng = random.Random(SEED)
+def collection(games: int, seed: int = SEED) -> Iterator[str]:
+    """The text of each game of the seeded collection (:data:`SEED`: the figures' collection)."""
+    rng = random.Random(seed)
     kinds = [kind for kind, weight in MIX for _ in range(weight)]
+    for n in range(1, games + 1):
+        yield rng.choice(kinds)(rng, n)
+
+
+def build(path: Path, games: int, seed: int = SEED) -> None:
     with path.open("w", encoding="utf-8") as out:
-        for n in range(1, games + 1):
-            out.write(rng.choice(kinds)(rng, n))
+        out.writelines(collection(games, seed))
 
 
 def _tree(pid: int) -> list[int]:

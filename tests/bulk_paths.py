@@ -54,6 +54,7 @@ def split_both(text: str, language: str | None = None) -> list[tuple[RawGame | C
     lenient = list(split_games(text))
     raws = [game.raw() if isinstance(game, CleanGame) else game for game in mixed]
     assert raws == lenient, f"the bulk splitter splits otherwise:\n{text[:3000]!r}"
+    assert [game.offset for game in mixed] == [game.offset for game in lenient], "offsets differ"
     return list(zip(mixed, raws, strict=True))
 
 

@@ -120,8 +120,9 @@ class CleanGame:
 
     @property
     def offset(self) -> int:
-        """Where its first tag pair starts (``RawGame.offset``)."""
-        return self.scanned.first
+        """``RawGame.offset``: where its first tag pair starts, 0 for a text's first game (whatever spacing comes
+        before it), as the lenient splitter has it."""
+        return self.scanned.start
 
     @property
     def tags(self) -> list[tuple[str, str]]:
