@@ -515,7 +515,7 @@ def main() -> None:
         started = time.monotonic()
         if args.kind == "corpus":
             sys.path.insert(0, str(ROOT / "bench"))
-            from make_corpus import game_text
+            from make_corpus import game_text  # type: ignore[import-not-found]  # bench/ is no package
 
             rng = random.Random(2026)
             path.write_text("".join(game_text(rng, n) for n in range(1, args.games + 1)), encoding="utf-8")
