@@ -113,6 +113,7 @@ def with_seed(compare: Callable[[], None]) -> None:
         raise AssertionError(f"seed {SEED} (ADJUDICATOR_BULK_SEED={SEED} runs it again): {exc}") from None
 
 
+@pytest.mark.timeout(3600 if FULL else 300)  # whole: minutes on a loaded machine
 def test_the_seeded_check_games_collection_reads_and_checks_the_same(
     tmp_path: Path, checking: tuple[RulesetBook, Services, MateOracle]
 ) -> None:
@@ -137,6 +138,7 @@ def test_the_seeded_check_games_collection_reads_and_checks_the_same(
     assert replays.fast == games and checks.fast > games * 0.4
 
 
+@pytest.mark.timeout(3600 if FULL else 300)  # whole: minutes on a loaded machine
 def test_the_seeded_make_corpus_collection_reads_and_checks_the_same(
     checking: tuple[RulesetBook, Services, MateOracle]
 ) -> None:
