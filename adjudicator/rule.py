@@ -12,6 +12,7 @@ from adjudicator.checkers.claims import table as checkers
 from adjudicator.chess.claims import table as chess
 from adjudicator.chess.readings import case_language, weigh_readings
 from adjudicator.contract import Case, ContractError
+from adjudicator.next_steps import with_steps
 from adjudicator.rulesets import CheckersRuleset, ChessRuleset, Ruleset, RulesetBook
 from adjudicator.ruling import Ruling
 from adjudicator.services import Services
@@ -62,4 +63,4 @@ def rule(case: Case, book: RulesetBook, services: Services | None = None) -> Rul
     ruleset = check(case, book)
     decide = _decider(case.claim, ruleset, services or Services())
     case = case_language(case, ruleset)
-    return weigh_readings(case, decide(case), decide)
+    return with_steps(weigh_readings(case, decide(case), decide), case)

@@ -427,7 +427,10 @@ def test_us_multi_control_claim_needs_a_scoresheet(judge: Any) -> None:
     assert (bare.verdict, bare.result) == ("upheld", "0-1")
     assert "scoresheet" in bare.instructions[0] and "US Chess 13C1" in bare.rule_refs
     counted = judge("uschess", time_control="40/120, SD/30;d5", fen=fen, moves_completed=29, clock=WHITE_DOWN)
-    assert (counted.verdict, counted.result) == ("upheld", "0-1") and counted.instructions == ()
+    assert (counted.verdict, counted.result) == ("upheld", "0-1")
+    assert not any("scoresheet" in i and "13C1" in i for i in counted.instructions)  # only the game's end
+    assert counted.instructions == ("Black wins (0–1). Stop the clocks; both players write the result on their "
+                                    "scoresheets and sign them.",)
 
 
 def test_fide_arbiter_calls_the_flag_whoever_is_named(judge: Any) -> None:

@@ -224,7 +224,8 @@ def test_14h_an_engine_score_recommends_the_denial_but_the_td_decides(book: Rule
                    fen="4k3/8/8/8/8/8/3QK3/8 b - - 0 80", clock={"white": 900, "black": 100})
     assert ruling.verdict is Verdict.DEFERRED and ruling.result is None and ruling.adjustments == ()
     assert ruling.evidence["recommendation"]["verdict"] == "rejected"
-    assert "td_finding: incorrect" in ruling.instructions[0]
+    assert "the finding: incorrect" in ruling.instructions[0]
+    assert "td_finding" not in " ".join((*ruling.reasons, *ruling.instructions)), "no field names in the words"
     decided = claim(book, "uschess-variation-14h", "black", engine_only, td_finding="incorrect",
                     fen="4k3/8/8/8/8/8/3QK3/8 b - - 0 80", clock={"white": 900, "black": 100})
     assert decided.verdict is Verdict.REJECTED and "recommendation" not in decided.evidence

@@ -49,13 +49,14 @@ def _when(seconds: float) -> str:
 def _index(error: str | None = None, status: int = 200) -> tuple[str, int]:
     session = db()
     users = list(session.scalars(select(User).order_by(User.name)))
-    sessions = dict(session.execute(select(LoginSession.user_id, func.count()).group_by(LoginSession.user_id)).all())
-    tokens = dict(session.execute(select(EventToken.user_id, func.count()).where(EventToken.revoked_at.is_(None))
-                                  .group_by(EventToken.user_id)).all())
+    sessions: dict[int, int] = {user_id: count for user_id, count in session.execute(
+        select(LoginSession.user_id, func.count()).group_by(LoginSession.user_id))}
+    tokens: dict[int, int] = {user_id: count for user_id, count in session.execute(
+        select(EventToken.user_id, func.count()).where(EventToken.revoked_at.is_(None)).group_by(EventToken.user_id))}
     throttle = _throttle()
     now = throttle.clock()
     names = {u.id: u.name for u in users}
-    throttled = [{"key": t.key, "who": (names.get(t.user_id, "a name no user has") if t.name_digest else
+    throttled = [{"key": t.key, "who": (names.get(t.user_id or 0, "a name no user has") if t.name_digest else
                                         "every name"),
                   "address": t.address, "failures": t.failures, "last": _when(t.last_at),
                   "waits": max(0, int(t.until - now)), "until": _when(t.until)} for t in throttle.throttled()]

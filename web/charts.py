@@ -49,8 +49,12 @@ def clock_chart(
     names: tuple[str, str],
     flagged: Sequence[str] = (),
 ) -> str:
-    """The chart: both clocks through the game (from ``[%clk]``) and the readings at the claim."""
-    width, height, left, bottom, top = 360, 200, 46, 24, 12
+    """The chart: both clocks through the game (from ``[%clk]``) and the readings at the claim.
+
+    The legend (each side's line, its last reading, a flag that fell) is a row of its own under
+    the axis, so it never covers a line (issue 22)."""
+    width, plot_height, left, bottom, top, legend = 360, 200, 46, 24, 12, 24
+    height = plot_height  # the plot's own frame; the legend row is below it
     points_first = list(series.first) if series else []
     points_second = list(series.second) if series else []
     last_ply = max([p for p, _ in points_first + points_second] or [0]) + 1
@@ -71,7 +75,7 @@ def clock_chart(
 
     colours = ("#1f4e79", "#c0392b")
     out = [
-        f'<svg class="clock-chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        f'<svg class="clock-chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {plot_height + legend}" '
         f'role="img" aria-label="both clocks through the game">',
         f'<line x1="{left}" y1="{height - bottom}" x2="{width - 8}" y2="{height - bottom}" stroke="#888"/>',
         f'<line x1="{left}" y1="{top}" x2="{left}" y2="{height - bottom}" stroke="#888"/>',
@@ -90,8 +94,11 @@ def clock_chart(
         x, y = xy(ply, secs).split(",")
         mark = " ⚑" if side in flagged else ""
         out.append(f'<circle cx="{x}" cy="{y}" r="4" fill="{colour}"/>')
+        key_x, key_y = left + 150 * index, plot_height + legend - 7
+        out.append(f'<line class="legend-key" x1="{key_x}" y1="{key_y - 4}" x2="{key_x + 22}" y2="{key_y - 4}" '
+                   f'stroke="{colour}" stroke-width="2.5"{dash}/>')
         out.append(
-            f'<text x="{left + 6}" y="{top + 14 + 14 * index}" font-size="12" fill="{colour}">'
+            f'<text class="legend" x="{key_x + 28}" y="{key_y}" font-size="12" fill="{colour}">'
             f"{escape(side.capitalize())} {escape(hms(secs))}{mark}</text>"
         )
     out.append("</svg>")

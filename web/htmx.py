@@ -17,8 +17,23 @@ def page_or_fragment(page: str, fragment: str, **context: Any) -> str:
     return render_template(fragment if is_htmx() else page, **context)
 
 
+REFUSED = (409, 422)
+"""Statuses of a form drawn again with what was typed and its first error (the field autofocused)."""
+
+
 def init_app(app: Flask) -> None:
     @app.after_request
     def _vary(response: Response) -> Response:
         response.vary.add("HX-Request")
+        return response
+
+    @app.after_request
+    def _land(response: Response) -> Response:
+        """Where a boosted page lands (issue 22). A new page (a ruling, after a redirect) lands at its top,
+        like a page load: htmx's ``scrollIntoViewOnBoost`` (base.html). A refused form does not: htmx
+        would scroll to the top after focusing the first error, so the error would leave the screen;
+        its autofocus (:mod:`web.claims` templates) brings it into view instead."""
+        boosted = request.headers.get("HX-Boosted") == "true"
+        if boosted and response.status_code in REFUSED and "HX-Reswap" not in response.headers:
+            response.headers["HX-Reswap"] = "innerHTML show:none"
         return response

@@ -146,6 +146,7 @@ class Adjudicator:
         self.remote = Remote.from_environment(config, sessions)
         """The task queue's workers (``ADJUDICATOR_BROKER_URL``): background jobs go there; None: this process."""
         self.closers: list[Callable[[], None]] = []
+        self._is_shut_down = False
         """What else :meth:`shutdown` ends (the move-entry board's candidate engine)."""
         self.sweeper: Any = None
         """With the queue: the thread that sends again (or fails) the jobs whose message the broker lost."""
@@ -357,6 +358,11 @@ class Adjudicator:
         job.state, job.finished = "failed", time.monotonic()
 
     def shutdown(self) -> None:
+        """Stop the threads, close the services and the database's idle connections; once (later calls do
+        nothing)."""
+        if self._is_shut_down:
+            return
+        self._is_shut_down = True
         if self.sweeper is not None:
             self.sweeper.stop()
         self.quick.shutdown(wait=False, cancel_futures=True)
@@ -366,3 +372,4 @@ class Adjudicator:
             close()
         for closer in self.closers:
             closer()
+        self.sessions.kw["bind"].dispose()  # the pool's idle connections (and their files) closed now

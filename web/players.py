@@ -8,6 +8,7 @@ the names stored with the case, so a TD never types them twice.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -67,3 +68,38 @@ def completed_meta(session: Session, event: EventFacts | None, data: Mapping[str
     if names is not None:
         filled["first_player"], filled["second_player"] = names
     return filled
+
+
+def _tokens(name: str) -> list[str]:
+    return [t for t in re.split(r"[^\w]+", name.casefold()) if t and not t.isdigit()]
+
+
+def same_person(first: str, second: str) -> bool:
+    """Whether two spellings name the same player: every word of the shorter name is in the longer, an
+    initial standing for any word it begins (``Carlsen, M.`` is ``Magnus Carlsen``; the order is free)."""
+    a, b = _tokens(first), _tokens(second)
+    if not a or not b:
+        return True  # nothing to compare
+    short, long = (a, b) if len(a) <= len(b) else (b, a)
+    return all(any(w == t or (len(w) == 1 and t.startswith(w)) or (len(t) == 1 and w.startswith(t)) for t in long)
+               for w in short)
+
+
+def record_names(game: str, record: str) -> tuple[str, str]:
+    """(first player, second player) as the record's tags name them (empty where a tag is missing)."""
+    tags = record_tags(record)
+    first = tags.get("White") if game == "chess" else tags.get("Black") or tags.get("Red")
+    second = tags.get("Black") if game == "chess" else tags.get("White")
+    return first or "", second or ""
+
+
+def names_mismatch(game: str, record: str, first: str | None, second: str | None) -> tuple[str, str] | None:
+    """The record's own names when they are not the players given (typed, or from the pairings): the
+    names were not silently replaced, so the TD is shown both (None: they agree, or one side is unknown)."""
+    tagged = record_names(game, record)
+    given = (first or "", second or "")
+    if not any(tagged) or not any(given):
+        return None
+    if all(same_person(t, g) for t, g in zip(tagged, given, strict=True) if t and g):
+        return None
+    return tagged

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
+from tests.web.opened_apps import opened
 from web import create_app
 from web.auth.models import create_user
 
@@ -39,7 +40,7 @@ def make_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **overrides: Any) 
     monkeypatch.setenv("ADJUDICATOR_DATABASE_URL", f"sqlite:///{db}")
     settings: dict[str, Any] = {"TESTING": True, "SECRET_KEY": "test-secret", "WTF_CSRF_ENABLED": False}
     settings.update(overrides)
-    return create_app(settings)
+    return opened(create_app(settings))
 
 
 def add_user(app: Flask, name: str, role: str, *, club: str | None = None, team: str | None = None,

@@ -19,7 +19,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from adjudicator.chess.claims import table as chess_claims
-from tests.web import fake_claims
+from tests.web import fake_claims, opened_apps
+from tests.web.opened_apps import opened
 from web import create_app
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
@@ -36,6 +37,16 @@ def stand_ins(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
     return {"quick": "fifty-move", "slow": "unfinished-game", "broken": "illegal-move"}
 
 
+@pytest.fixture(autouse=True)
+def _apps_shut_down() -> Iterator[None]:
+    """The apps a test made (through :func:`opened`) are shut down when it ends."""
+    opened_apps.MADE = []
+    yield
+    made, opened_apps.MADE = opened_apps.MADE, None
+    for application in made:
+        application.extensions["adjudicator"].shutdown()
+
+
 def make_app(tmp_path: Path, **overrides: Any) -> Flask:
     settings = {
         "TESTING": True,
@@ -44,7 +55,7 @@ def make_app(tmp_path: Path, **overrides: Any) -> Flask:
         "DATABASE_URL": f"sqlite:///{tmp_path / 'web.db'}",
     }
     settings.update(overrides)
-    return create_app(settings)
+    return opened(create_app(settings))
 
 
 @pytest.fixture

@@ -10,6 +10,24 @@ from typing import Any
 
 from tests.web.conftest import PHONE, shot
 
+
+def phone_page(browser: Any, *, init_script: str = "") -> Any:
+    """A page in a new 390x844 touch-phone context (``init_script`` run before each document's own)."""
+    context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True)
+    if init_script:
+        context.add_init_script(init_script)
+    return context.new_page()
+
+
+def log_in(page: Any, base: str, name: str, password: str) -> None:
+    """Log the page in as ``name`` through the log-in form, and wait to leave it."""
+    page.goto(f"{base}/login")
+    page.fill("input[name=name]", name)
+    page.fill("input[name=password]", password)
+    page.click("button[type=submit]")
+    page.wait_for_url(lambda url: "/login" not in url)
+
+
 AXE = "/static/vendor/axe-core-4.14.1/axe.min.js"
 WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 
@@ -73,3 +91,14 @@ def check_page(page: Any, base: str, name: str) -> None:
     assert small == [], f"{name}: tap targets under 44 px: {small}"
     broken = broken_words(page)
     assert broken == [], f"{name}: words broken mid-word: {broken}"
+
+
+SHORT_LINKS = """(selector) => [...document.querySelectorAll(selector)]
+  .filter((e) => e.offsetParent !== null && e.getClientRects().length)
+  .filter((e) => e.getBoundingClientRect().height < 44)
+  .map((e) => `"${e.innerText.trim().slice(0, 30)}" ${Math.round(e.getBoundingClientRect().height)} px`)"""
+
+
+def short_links(page: Any, selector: str = "main a") -> list[str]:
+    """Links under 44 px high, those in a line of text included (the check report's: issue 22)."""
+    return [str(t) for t in page.evaluate(SHORT_LINKS, selector)]

@@ -78,11 +78,16 @@ def test_the_appeals_committee_overturns_with_a_new_result_and_reasons(app: Flas
     appeal_id = url.rstrip("/").rsplit("/", 1)[1]
     assert td.post(f"/appeals/{appeal_id}/decision", data={"outcome": "upheld", "reasons": "x"}).status_code == 403
     april = login(app, "april", "appeals-password")
-    missing = april.post(f"/appeals/{appeal_id}/decision", data={"outcome": "overturned", "reasons": "x"})
-    assert "error=" in missing.headers["Location"]  # overturning needs the new result
+    missing = april.post(f"/appeals/{appeal_id}/decision",
+                         data={"outcome": "overturned", "reasons": "Red's win is not clear"})
+    assert missing.status_code == 422  # overturning needs the new result: the page again, as typed
+    page = missing.get_data(as_text=True)
+    assert re.search(r'<select id="d-new_result" name="new_result" aria-invalid="true"[^>]* autofocus>', page)
+    assert 'id="d-new_result-error"' in page and "new result" in page
+    assert 'value="overturned" checked' in page and ">Red&#39;s win is not clear</textarea>" in page
     same = april.post(f"/appeals/{appeal_id}/decision",
                       data={"outcome": "overturned", "new_result": "1/2-1/2", "reasons": "x"})
-    assert "error=" in same.headers["Location"]
+    assert same.status_code == 422 and "<option selected>1/2-1/2</option>" in same.get_data(as_text=True)
     done = april.post(f"/appeals/{appeal_id}/decision",
                       data={"outcome": "overturned", "new_result": "1-0", "reasons": "The win was verified."})
     assert done.status_code == 303 and "error=" not in done.headers["Location"]

@@ -231,7 +231,7 @@ def td_site(tmp_path: Path) -> Any:
 
 @pytest.mark.browser
 def test_on_a_phone_upload_watch_and_open_a_finding(td_site: str, phone: Any) -> None:
-    from tests.web.phone_support import check_page
+    from tests.web.phone_support import check_page, short_links
 
     phone.goto(f"{td_site}/login")
     phone.fill("input[name=name]", "tina")
@@ -247,11 +247,13 @@ def test_on_a_phone_upload_watch_and_open_a_finding(td_site: str, phone: Any) ->
     phone.wait_for_selector("#found", timeout=240_000)  # the progress widget polls until the report replaces it
     assert "8 of 10 games with findings" in phone.inner_text("#check-state")
     check_page(phone, td_site, "phone-checks-report")
+    assert short_links(phone) == [], "every link of the report is a 44 px tap target, text links too"
     phone.click("#found a[href$='/games/5']")
     phone.wait_for_url(re.compile(r"/games/5$"))
     assert "FIDE 9.6.1" in phone.inner_text("#findings")
     assert "After 8... Ng8" in phone.inner_text("#caption-game")
     check_page(phone, td_site, "phone-checks-game")
+    assert short_links(phone, "main p a, #record-readings a, #findings a") == []
     phone.locator("#line-game .nav a[aria-label='start']").click()
     phone.wait_for_selector("#caption-game:has-text('Start position')")
     phone.goto(f"{td_site}/events/default/checks")

@@ -79,7 +79,13 @@ def test_the_recommended_line_is_stepped_through_move_by_move(app: Flask) -> Non
     url = td.post("/committee/cases/new", data={**FORM, "members": ["m2", "m3", "m4"]}).headers["Location"]
     case_id = url.rstrip("/").rsplit("/", 1)[1]
     m2 = login(app, "m2")
+    hidden = m2.get(url).get_data(as_text=True)  # a member still to vote: no engine before the position is verified
+    assert 'id="verify-box"' in hidden and f"/committee/cases/{case_id}/line" not in hidden
+    assert "Recommended result" not in hidden and "<svg" in hidden, "the position, not the line"
+    assert m2.get(f"/committee/cases/{case_id}/line?ply=1", headers={"HX-Request": "true"}).status_code == 403
+    assert m2.post(f"/committee/cases/{case_id}/verified", data={"verified": "yes"}).status_code == 303
     page = m2.get(url).get_data(as_text=True)
+    assert "Recommended result" in page and 'id="verify-box"' not in page
     steps = re.findall(rf'href="(/committee/cases/{case_id}/line\?ply=(\d+))"', page)
     plies = [int(p) for _, p in steps]
     last = plies[1]

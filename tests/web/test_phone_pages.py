@@ -15,8 +15,7 @@ import pytest
 from committee_support import add_user, bearer, checkers_case, make_app
 from werkzeug.serving import make_server
 
-from tests.web.conftest import PHONE
-from tests.web.phone_support import check_page
+from tests.web.phone_support import check_page, log_in, phone_page
 
 pytestmark = pytest.mark.browser
 
@@ -69,15 +68,10 @@ def phone_as(browser: Any, site: Site) -> Iterator[Any]:
     contexts: list[Any] = []
 
     def login(name: str | None) -> Any:
-        context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True)
-        contexts.append(context)
-        page = context.new_page()
+        page = phone_page(browser)
+        contexts.append(page.context)
         if name is not None:
-            page.goto(f"{site.base}/login")
-            page.fill("input[name=name]", name)
-            page.fill("input[name=password]", PASSWORD)
-            page.click("button[type=submit]")
-            page.wait_for_url(lambda url: "/login" not in url)
+            log_in(page, site.base, name, PASSWORD)
         return page
 
     yield login
@@ -154,7 +148,7 @@ def test_a_trf_import_fills_the_players_for_round_and_board(site: Site, phone_as
     page.wait_for_selector("#imported")
     check_page(page, site.base, "phone-pairings")
     page.goto(f"{site.base}/claims/new")
-    page.click("summary:has-text('Event, round')")
+    page.click("summary:has-text('Round, board')")
     page.fill("#f-round", "2")
     page.fill("#f-board", "1")
     page.press("#f-board", "Tab")

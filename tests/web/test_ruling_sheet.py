@@ -151,7 +151,7 @@ def test_a_long_ruling_fits_on_one_a4_page(app: Flask) -> None:
     assert len(pages) == 1, f"{len(pages)} pages"
     page = pages[0]
     for text in ("Clock adjustments", "Instructions", "Reasons", "Articles and the clocks", "FIDE 6.9",
-                 "Evidence", "period", "Arbiter (name, signature)", "White player: Ann Alpha"):
+                 "Evidence", "The period", "Arbiter (name, signature)", "White player: Ann Alpha"):
         assert text in page, f"{text!r} not on the page"
     assert "continued on page 2" not in page
 
@@ -178,7 +178,7 @@ def test_evidence_page_1_cannot_hold_is_shortened_there_and_given_in_full_on_pag
     assert len(pages) >= 2
     first, rest = pages[0], " ".join(pages[1:])
     assert "Arbiter (name, signature)" in first and "Black player: Bob Beta" in first, "signed on page 1"
-    assert "FIDE 7.5.1" in first and "analysis 13" in first, "every piece of evidence named on page 1"
+    assert "FIDE 7.5.1" in first and "Analysis 13" in first, "every piece of evidence named on page 1"
     assert "continued on page 2" in first and "(the end)" not in first
     assert rest.startswith(f"Ruling {ruling_id}, continued from page 1") and rest.count("(the end)") == 14
 
@@ -191,4 +191,20 @@ def test_reasons_that_fill_page_1_keep_the_signatures_there_and_the_evidence_fol
     assert len(pages) == 2
     assert "Reason 15" in pages[0] and "Arbiter (name, signature)" in pages[0]
     assert "The articles and the evidence: continued on page 2." in pages[0]
-    assert "FIDE 7.5.1" in pages[1] and "move: Ke1-e3" in pages[1]
+    assert "FIDE 7.5.1" in pages[1] and "Move: Ke1-e3" in pages[1]
+
+
+def test_the_sheet_gives_the_evidence_in_words_not_raw_data(app: Flask) -> None:
+    """Issue 22: players sign the sheet; its evidence reads as the ruling page's, not as stored JSON."""
+    flag = _ruling(app, claim="flag", claimant="white", record="", fen="4k3/8/8/8/8/8/8/4K2R b K - 0 1",
+                   clock_white="0:01:10", clock_black="0:00:00", flagged="black")
+    text = " ".join(_pdf_pages(app, flag, "words-flag"))
+    assert "Black had made 0 moves" in text and "Flag down: Black" in text
+    assert "Kd7 Rf1" in text, "the helpmate in notation"
+    for raw in ("period: side", "moves made:", "e8d7", "helpmate san", "win test"):
+        assert raw not in text, f"{raw!r}: raw data on the sheet"
+    illegal = _ruling(app)
+    text = " ".join(_pdf_pages(app, illegal))
+    assert "Clocks before the illegal move: White 0:58:00; Black 0:57:00" in text
+    assert "Illegal move: ply 7 (4. Ke1-e3)" in text
+    assert "3480" not in text and "3420" not in text, "clocks in seconds"

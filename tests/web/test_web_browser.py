@@ -114,7 +114,7 @@ def test_print_the_ruling_sheet(live_server: str, phone: Any, stand_ins: dict[st
     open_form(phone, live_server, stand_ins["quick"])
     phone.check('input[name="claimant"][value="white"]', force=True)  # a player's claim names the claimant
     phone.fill("#f-record", THREEFOLD)
-    phone.click("summary:has-text('Event, round')")
+    phone.click("summary:has-text('Round, board')")
     phone.fill("#f-round", "3")
     phone.fill("#f-board", "12")
     phone.click("button[type=submit].primary")

@@ -89,11 +89,17 @@ def _stored_ruling(session: Session, ident: int) -> dict[str, Any] | None:
     case = _row(session, "cases", ruling.get("case_id"))
     stored = ruling.get("ruling")
     data: dict[str, Any] = stored if isinstance(stored, dict) else {}
+    found = (case or {}).get("case")
+    completes = found.get("completes_ruling") if isinstance(found, dict) else None
+    earlier = _row(session, "rulings", completes) if isinstance(completes, int) else None
     return {
         "kind": "ruling",
         "id": ident,
         "given_at": ruling.get("created_at"),
-        "case": (case or {}).get("case"),
+        "case": found,
+        # the deferred ruling this one completes with the arbiter's finding (web.rulings.finding): both are seen
+        **({"completes": {"id": completes, "given_at": earlier.get("created_at"), "ruling": earlier.get("ruling")}}
+           if earlier is not None else {}),
         "event": {k: (case or {}).get(k) for k in ("event", "round", "board", "first_player", "second_player")},
         "ruling": data,
         "result": ruling.get("result", data.get("result")),

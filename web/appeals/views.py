@@ -20,6 +20,9 @@ from web.events.access import Actor, may_read_appeal, refused_status, roles_in
 
 bp = Blueprint("appeals", __name__, url_prefix="/appeals")
 
+DECISION_FIELDS = ("outcome", "new_result", "reasons")
+"""The decision form's fields (a refused decision is drawn again with them as typed)."""
+
 
 def _book() -> RulesetBook:
     found: RulesetBook = current_app.extensions["rulesets"]  # built once per app
@@ -76,14 +79,19 @@ def show(appeal_id: int) -> str:
     return _page(appeal, request.args.get("error"))
 
 
-def _page(appeal: Appeal, error: str | None) -> str:
-    """The appeal as a readable page: the case, the votes, the diagram, the re-run compared in words."""
+def _page(appeal: Appeal, error: str | None, decision: dict[str, str] | None = None,
+          error_field: str | None = None) -> str:
+    """The appeal as a readable page: the case, the votes, the diagram, the re-run compared in words.
+
+    ``decision``: the decision as typed, drawn again when it was refused, with ``error`` under
+    ``error_field`` (outcome, new_result or reasons), which takes the focus."""
     record = appeal.record
     original = record.get("recommendation") if record.get("kind") == "committee-case" else record.get("ruling")
     rerun_ruling = (appeal.rerun or {}).get("ruling") if appeal.rerun else None
     return render_template("appeals/show.html", appeal=appeal, user=page_user(), results=RESULTS, error=error,
                            diagram=record_diagram(record), lines=compare(original, rerun_ruling),
-                           original=original, raw=raw, words=words)
+                           original=original, raw=raw, words=words, decision=decision or {},
+                           error_field=error_field if error_field in DECISION_FIELDS else None)
 
 
 @bp.post("/<int:appeal_id>/rerun")
@@ -106,6 +114,7 @@ def decision(appeal_id: int) -> Response | tuple[str, int]:
     """The decision: 403 for anyone not on the event's appeals committee or who voted on the case,
     409 (the page with the message) when the appeal is already decided."""
     appeal = _appeal_or_404(appeal_id)
+    typed = {name: request.form.get(name, "")[:4000] for name in DECISION_FIELDS}
     try:
         decide_appeal(db(), appeal, page_user(), request.form.get("outcome"), request.form.get("new_result") or None,
                       request.form.get("reasons", ""))
@@ -116,5 +125,5 @@ def decision(appeal_id: int) -> Response | tuple[str, int]:
             abort(403, exc.message)
         if status == 409:
             return _page(_appeal_or_404(appeal_id), exc.message), 409
-        return redirect(url_for("appeals.show", appeal_id=appeal_id, error=exc.message), 303)
+        return _page(_appeal_or_404(appeal_id), exc.message, typed, exc.field), 422  # what was typed, kept
     return redirect(url_for("appeals.show", appeal_id=appeal_id), 303)

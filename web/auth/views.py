@@ -36,12 +36,17 @@ def _dummy_hash() -> str:
     return generate_password_hash(secrets.token_urlsafe(16), method=PASSWORD_METHOD)
 
 
-def _safe_next(target: str | None) -> str:
+LANDING = {"committee": "committee.cases", "appeals": "appeals.index"}
+"""Where a log-in without a page to return to lands, by role: a TD (or an admin) on the claim form."""
+
+
+def _safe_next(target: str | None, user: User | None = None) -> str:
     if target:
         parts = urlsplit(target)
-        if not parts.scheme and not parts.netloc and target.startswith("/") and not target.startswith("//"):
+        if (not parts.scheme and not parts.netloc and target.startswith("/") and not target.startswith("//")
+                and parts.path not in (url_for("auth.login"), "/")):
             return target
-    return url_for("committee.cases")
+    return url_for(LANDING.get(user.role if user is not None else "", "claims.new"))
 
 
 def is_right_password(user: User | None, password: str) -> bool:
@@ -81,7 +86,7 @@ def login() -> Response | str | tuple[str, int] | tuple[str, int, dict[str, str]
         throttle.succeeded(attempt, name, address)
         sessions.start(db(), user, throttle.clock)
         login_user(user)
-        return redirect(_safe_next(request.args.get("next")), 303)
+        return redirect(_safe_next(request.args.get("next"), user), 303)
     return render_template("auth/login.html", error=None, name="")
 
 

@@ -178,7 +178,8 @@ class Checks:
     def _error(exc: Exception) -> dict[str, Any]:
         """The contract's error for a check that could not go on (its page shows the message)."""
         if isinstance(exc, ContractError):  # a limit passed, a stream broken, not a collection
-            return exc.to_json()["error"]
+            error: dict[str, Any] = exc.to_json()["error"]
+            return error
         if isinstance(exc, QueueUnavailable):
             return {"code": "queue_unavailable", "field": None, "message": f"{exc}; check the games again later"}
         if isinstance(exc, MissingCollection):

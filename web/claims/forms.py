@@ -6,6 +6,7 @@ and the page shows both (status 422), never losing the TD's input.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,7 +35,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "flag": ("position", "clocks", "flagged", "time_control"),
     "insufficient-losing-chances": ("position", "clocks", "time_control", "finding"),
     "unfinished-game": ("position", "clocks", "time_control"),
-    "illegal-move": ("position", "alleged_illegal_ply", "clocks", "time_control"),
+    "illegal-move": ("position", "alleged_illegal_ply", "previous_illegal_moves", "clocks", "time_control"),
 }
 """The groups of fields a claim needs; the form shows only those."""
 
@@ -53,13 +54,16 @@ FINDINGS: dict[str, str] = {
 }
 """The TD's own finding on an insufficient-losing-chances claim (``td_finding``; README "Case fields")."""
 REQUESTS: dict[str, str] = {"draw": "A draw (III.5)", "increment": "A 5 s increment for both (III.4)"}
+PREVIOUS_ILLEGAL: dict[str, str] = {"0": "None", "1": "One", "2": "Two"}
+"""Earlier completed illegal moves of the claimed offender, already corrected (``previous_illegal_moves``,
+FIDE 7.5.5: they count towards the loss)."""
 FINDING_CHECKS = ("opponent_bonus", "postponed")
 """The finding's yes/no facts: the opponent's 2 minutes (III.5.2), a claim postponed earlier and decided now."""
 
 FIELD_ORDER = ("event_slug", "game", "ruleset", "claim", "claimant", "record", "record_file", "language",
                "opponent_record", "opponent_record_file", "ruled_on", "fen",
-               "intended_move",
-               "alleged_illegal_ply", "clock_white", "clock_red", "clock_black", "flagged", "time_control",
+               "intended_move", "alleged_illegal_ply", "previous_illegal_moves",
+               "clock_white", "clock_red", "clock_black", "flagged", "time_control",
                "td_finding", "request", "opponent_bonus", "postponed", *META_FIELDS)
 """The fields in the order the form shows them: focus goes to the first one in error."""
 
@@ -162,6 +166,8 @@ class ClaimForm:
         for name in ("intended_move", "time_control", "alleged_illegal_ply"):
             if self.needs(name):
                 shown.add(name)
+        if self.needs("previous_illegal_moves") and self.game == "chess":
+            shown.add("previous_illegal_moves")
         if self.needs("clocks"):
             shown |= {f"clock_{side}" for side in self.sides}
         if self.needs("flagged"):
@@ -175,7 +181,8 @@ def read_form(form: MultiDict[str, str], files: Mapping[str, FileStorage] | None
     """The posted form's values (typed text kept as typed), with an upload read as the record."""
     values: dict[str, Any] = {}
     names = ("game", "ruleset", "claim", "claimant", *TEXT_FIELDS, "clock_white", "clock_black", "clock_red")
-    for name in (*names, "checkers_piece", "checkers_turn", "td_finding", "request", "language", "ruled_on"):
+    for name in (*names, "checkers_piece", "checkers_turn", "checkers_flipped", "td_finding", "request", "language",
+                 "ruled_on", "previous_illegal_moves"):
         if name in form:
             values[name] = form.get(name, "")
     values["flagged"] = form.getlist("flagged")
@@ -188,12 +195,56 @@ def read_form(form: MultiDict[str, str], files: Mapping[str, FileStorage] | None
             data = upload.read(MAX_UPLOAD_BYTES + 1)
             if len(data) > MAX_UPLOAD_BYTES:
                 claim_form.errors[upload_field] = f"the file is larger than {MAX_UPLOAD_BYTES // 1000} kB"
+            elif is_binary(data):
+                claim_form.errors[upload_field] = (f"{upload.filename!r} is not a text file: upload the record as "
+                                                   "PGN or PDN text (or paste it)")
             else:
                 try:
                     claim_form.values[text_field] = data.decode("utf-8-sig")
                 except UnicodeDecodeError:
                     claim_form.values[text_field] = data.decode("latin-1")
     return claim_form
+
+
+def is_binary(data: bytes) -> bool:
+    """Whether an upload is no text file (a NUL byte, or control characters a scoresheet's text never has,
+    in its first 8 kB): read as text it would show as a page of garbage in the record field."""
+    head = data[:8192]
+    if b"\x00" in head:
+        return True
+    controls = sum(1 for byte in head if byte < 32 and byte not in (9, 10, 12, 13))
+    return controls > max(2, len(head) // 100)
+
+
+def clock_reading(typed: str, field: str) -> str:
+    """A clock as typed on the form, as the contract's ``h:mm:ss`` (FIDE clocks show h:mm:ss or m:ss).
+
+    The rule (README "The claim form"): with a colon, the text goes as typed (``1:05:00``, ``5:00``,
+    ``0:04.5``). Without one, a phone's number pad is enough: spaces, full stops or commas separate
+    hours, minutes and seconds (``5 00``, ``1.05.00``); digits alone are read from the right, the last
+    two the seconds, the two before the minutes, the rest the hours (``500`` is 5:00, ``10500`` is
+    1:05:00, ``45`` is 0:45). Seconds and minutes after hours run from 00 to 59.
+
+    :raises ContractError: a reading that breaks the rule, naming the contract field (``clock.white``).
+    """
+    text = typed.strip()
+    if ":" in text or not text:
+        return text
+    parts = [p for p in re.split(r"[\s.,]+", text) if p]
+    if not parts or not all(p.isascii() and p.isdigit() for p in parts):
+        raise ContractError("invalid_field", f"{field}: {typed!r} is not a clock reading: write it as the clock "
+                            "shows it, 1:05:00, 5:00, 5 00 or 500", field)
+    if len(parts) == 1:  # digits alone, read from the right
+        digits = parts[0]
+        parts = [p for p in (digits[:-4], digits[-4:-2], digits[-2:]) if p]
+        if len(parts) == 1:
+            parts = ["0", *parts]
+    if len(parts) > 3 or any(int(p) > 59 for p in parts[1:]) or any(len(p) > 2 for p in parts[1:]):
+        raise ContractError("invalid_field", f"{field}: {typed!r} is not a clock reading: minutes and seconds "
+                            "run from 00 to 59 (the last two digits are the seconds: 500 is 5:00)", field)
+    if len(parts) == 3:
+        return f"{int(parts[0])}:{int(parts[1]):02d}:{int(parts[2]):02d}"
+    return f"{int(parts[0])}:{int(parts[1]):02d}"
 
 
 def to_case(claim_form: ClaimForm, default_ruleset: str) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -241,7 +292,7 @@ def to_case(claim_form: ClaimForm, default_ruleset: str) -> tuple[dict[str, Any]
         for side in claim_form.sides:
             reading = text(f"clock_{side}")
             if reading is not None:
-                clock[side] = reading
+                clock[side] = clock_reading(reading, f"clock.{side}")
         if claim_form.needs("flagged"):
             clock["flagged"] = claim_form.flagged()
         case["clock"] = clock or None
@@ -253,6 +304,13 @@ def to_case(claim_form: ClaimForm, default_ruleset: str) -> tuple[dict[str, Any]
                     "invalid_field", "alleged_illegal_ply must be a whole number of at least 1", "alleged_illegal_ply"
                 )
             case["alleged_illegal_ply"] = int(ply)
+    if "previous_illegal_moves" in claim_form.visible_fields():
+        previous = text("previous_illegal_moves")
+        if previous is not None and previous != "0":
+            if previous not in PREVIOUS_ILLEGAL:
+                raise ContractError("invalid_field", "previous_illegal_moves must be 0, 1 or 2",
+                                    "previous_illegal_moves")
+            case["previous_illegal_moves"] = int(previous)
     if claim_form.needs("finding"):
         finding = text("td_finding")
         if finding is not None:

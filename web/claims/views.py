@@ -16,6 +16,7 @@ from web.claims.forms import (
     CLAIM_LABELS,
     FINDINGS,
     GAME_LABELS,
+    PREVIOUS_ILLEGAL,
     REQUESTS,
     ClaimForm,
     claims_for,
@@ -29,15 +30,20 @@ from web.events.access import AccessRefused, event_named, may_see_rulings, rulab
 from web.events.models import DEFAULT_SLUG, Event
 from web.htmx import is_htmx
 from web.inputs import whole_number
-from web.players import completed_meta
+from web.players import completed_meta, names_mismatch, record_tags
 from web.store import CaseRow
 
 bp = Blueprint("claims", __name__)
 
-REMEMBERED = ("game", "ruleset", "event", "round")
+REMEMBERED = ("game", "ruleset", "round")
+"""What the form remembers for the session: the event's game and ruleset, and where we are."""
 EVENT_FIELD = "event_slug"
 """The form's choice of event (issue 11): which of the events the user rules in this claim belongs to."""
-"""What the form remembers for the session: the event's game and ruleset, and where we are."""
+RULESET_EVENT = "ruleset_event"
+"""Hidden: the event whose ruleset the form last applied. Another event chosen applies its own ruleset
+(and game); the same one keeps the TD's choice, which the event refuses if it is not its ruleset."""
+REMEMBERED_ROUND = "remembered_round"
+"""Hidden: the round shown because the session remembered it. The record's ``[Round]`` beats it."""
 
 
 def default_ruleset(game: str) -> str:
@@ -63,16 +69,24 @@ def render_form(claim_form: ClaimForm, status: int = 200) -> tuple[str, int]:
         "claims": [(c, CLAIM_LABELS[c]) for c in claims_for(game)],
         "rulesets": rulesets,
         "side_label": side_label,
-        "checkers_grid": checkers_grid(claim_form.value("fen")) if game == "checkers" else [],
+        "checkers_grid": _grid(claim_form) if game == "checkers" else [],
         "red_to_move": not claim_form.value("fen").strip().upper().startswith("W"),
         "checkers_status": _checkers_status(claim_form) if game == "checkers" else None,
         "events": rulable_events(get_session(), current_actor()),
         "findings": FINDINGS,
         "requests": REQUESTS,
         "event_slug": claim_form.value(EVENT_FIELD) or session.get(EVENT_FIELD) or DEFAULT_SLUG,
+        "previous_illegal": PREVIOUS_ILLEGAL,
+        "names_mismatch": _names_mismatch(claim_form),
     }
     template = "claims/_form.html" if is_htmx() else "claims/new.html"
     return render_template(template, **context), status
+
+
+def _grid(claim_form: ClaimForm) -> list[list[tuple[int | None, str | None]]]:
+    """The editor's squares, Red at the top; turned round (White at the top) when the TD flipped it."""
+    rows = checkers_grid(claim_form.value("fen"))
+    return [row[::-1] for row in rows[::-1]] if claim_form.value("checkers_flipped") else rows
 
 
 def _checkers_status(claim_form: ClaimForm) -> dict[str, str] | None:
@@ -90,13 +104,52 @@ def short_problem(message: str) -> str:
     return re.sub(r"^fen is not (?:a legal position|a checkers position|a position): (?:'[^']*': )?", "", message)
 
 
+def _names_mismatch(claim_form: ClaimForm) -> tuple[str, str] | None:
+    if not claim_form.needs("position"):
+        return None
+    return names_mismatch(claim_form.game, claim_form.value("record"), claim_form.value("first_player"),
+                          claim_form.value("second_player"))
+
+
+def _form_event(claim_form: ClaimForm) -> Event | None:
+    try:
+        return event_named(get_session(), claim_form.value(EVENT_FIELD) or None, EVENT_FIELD)
+    except ContractError:
+        return None
+
+
+def apply_event_ruleset(claim_form: ClaimForm) -> None:
+    """The chosen event's ruleset (and its game), preselected when the event is chosen (see :data:`RULESET_EVENT`)."""
+    slug = claim_form.value(EVENT_FIELD) or DEFAULT_SLUG
+    if claim_form.value(RULESET_EVENT) == slug:
+        return
+    claim_form.values[RULESET_EVENT] = slug
+    event = _form_event(claim_form)
+    ruleset = next((r for r in submit.book() if event is not None and r.id == event.ruleset), None)
+    if ruleset is not None:
+        claim_form.values["game"] = ruleset.game
+        claim_form.values["ruleset"] = ruleset.id
+
+
+def read_event_fields(claim_form: ClaimForm) -> None:
+    """The event, the ruleset it last applied and the remembered round, from the posted form."""
+    for key in (EVENT_FIELD, RULESET_EVENT, REMEMBERED_ROUND):
+        claim_form.values[key] = request.form.get(key, "")
+    apply_event_ruleset(claim_form)
+
+
 def fill_players(claim_form: ClaimForm) -> None:
     """The players (and the round) nobody typed (:func:`web.players.completed_meta`, as the API fills them),
-    shown on the form. Typed names win."""
-    try:
-        event = event_named(get_session(), claim_form.value(EVENT_FIELD) or None, EVENT_FIELD)
-    except ContractError:
-        event = None
+    shown on the form. Typed names win; the record's ``[Round]`` beats a round only remembered."""
+    event = _form_event(claim_form)
+    remembered = claim_form.value(REMEMBERED_ROUND)
+    if remembered and claim_form.value("round").strip() == remembered:
+        found = record_tags(claim_form.value("record")).get("Round") if claim_form.needs("position") else None
+        if found and found.strip() != remembered:
+            claim_form.values["round"] = found.strip()[:20]
+            claim_form.values[REMEMBERED_ROUND] = ""
+    elif remembered:
+        claim_form.values[REMEMBERED_ROUND] = ""  # the TD typed another round
     keys = ("round", "board", "first_player", "second_player")
     meta = completed_meta(get_session(), event, {"game": claim_form.game, "record": claim_form.value("record")},
                           {k: claim_form.value(k) for k in keys})
@@ -113,6 +166,8 @@ def index() -> Response:
 def new() -> tuple[str, int]:
     """The empty form (remembering the event's game, ruleset and round), or one filled from a stored case."""
     values: dict[str, Any] = {k: session[k] for k in REMEMBERED if k in session}
+    values[REMEMBERED_ROUND] = values.get("round", "")
+    values[EVENT_FIELD] = session.get(EVENT_FIELD, "")
     for key in ("game", "claim"):
         if request.args.get(key):
             values[key] = request.args[key]
@@ -123,7 +178,14 @@ def new() -> tuple[str, int]:
         if row is not None and event is not None and may_see_rulings(get_session(), current_actor(), event):
             values.update(_values_from_case(row))
             values[EVENT_FIELD] = event.slug
-    return render_form(ClaimForm(values=values))
+            values[RULESET_EVENT] = event.slug  # the case's own ruleset, as it was ruled
+            values[REMEMBERED_ROUND] = ""
+    claim_form = ClaimForm(values=values)
+    slugs = [e.slug for e in rulable_events(get_session(), current_actor())]
+    if claim_form.value(EVENT_FIELD) not in slugs:
+        claim_form.values[EVENT_FIELD] = slugs[0] if slugs else ""
+    apply_event_ruleset(claim_form)
+    return render_form(claim_form)
 
 
 @bp.post("/claims/form")
@@ -134,9 +196,11 @@ def redraw() -> tuple[str, int]:
     ``start``/``clear``), ``checkers_piece`` what to put there, ``checkers_turn`` who moves.
     """
     claim_form = read_form(request.form, request.files)  # an uploaded scoresheet shows in its field
-    claim_form.values[EVENT_FIELD] = request.form.get(EVENT_FIELD, "")
+    read_event_fields(claim_form)
     fill_players(claim_form)
     if claim_form.game == "checkers":
+        if request.form.get("checkers_flip"):
+            claim_form.values["checkers_flipped"] = "" if claim_form.value("checkers_flipped") else "1"
         action = request.form.get("place", "")
         turn = request.form.get("checkers_turn")
         red_to_move = None if turn not in ("red", "white") else turn == "red"
@@ -170,7 +234,7 @@ def position_status(game: str, fen: str) -> str | None:
 def create() -> Response | tuple[str, int]:
     """Rule on the claim: the ruling page when it is quick, the job's progress page otherwise."""
     claim_form = read_form(request.form, request.files)
-    claim_form.values[EVENT_FIELD] = request.form.get(EVENT_FIELD, "")
+    read_event_fields(claim_form)
     fill_players(claim_form)
     for key in (*REMEMBERED, EVENT_FIELD):
         if claim_form.value(key):
@@ -181,6 +245,7 @@ def create() -> Response | tuple[str, int]:
     try:
         event = resolve_event(claim_form.value(EVENT_FIELD) or None, EVENT_FIELD)
         data, meta = to_case(claim_form, event.ruleset or default_ruleset(claim_form.game))
+        meta["event"] = event.name if event.slug != DEFAULT_SLUG else None  # the event chosen, by its name
         job = submit.start(data, meta, "web", event, current_actor())
     except AccessRefused as exc:
         claim_form.general_errors.append(exc.message)
@@ -213,6 +278,7 @@ def _values_from_case(row: CaseRow) -> dict[str, Any]:
         intended_move=data.get("intended_move"),
         time_control=data.get("time_control"),
         alleged_illegal_ply=data.get("alleged_illegal_ply"),
+        previous_illegal_moves=data.get("previous_illegal_moves"),
         td_finding=data.get("td_finding"),
         request=data.get("request"),
         opponent_bonus=data.get("opponent_bonus") is True or None,

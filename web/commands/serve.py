@@ -37,12 +37,16 @@ def register(sub: Any) -> None:
 
 
 def waitress_options(app: Any) -> dict[str, Any]:
-    """What waitress is told beyond host, port and threads: keep the forwarded headers for ProxyFix when
-    the app trusts proxies (``[security] proxy_hops``), else its default (remove them)."""
+    """What waitress is told beyond host, port and threads: poll(2), not select(2), which fails on a
+    descriptor numbered 1024 or above (a busy server, or one in a process with many files open); keep the
+    forwarded headers for ProxyFix when the app trusts proxies (``[security] proxy_hops``), else its
+    default (remove them)."""
     from web.security import settings
 
-    hops = settings(app).get("proxy_hops", 0)
-    return {"clear_untrusted_proxy_headers": False} if hops else {}
+    options: dict[str, Any] = {"asyncore_use_poll": True}
+    if settings(app).get("proxy_hops", 0):
+        options["clear_untrusted_proxy_headers"] = False
+    return options
 
 
 def run(args: argparse.Namespace) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, make_response, redirect, render_template, request, url_for
+from flask import session as flask_session
 from sqlalchemy import select
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -106,10 +107,27 @@ def new_case() -> BaseResponse | tuple[str, int] | str:
             field = exc.field if isinstance(exc, ContractError) else exc.key
             status = exc.status if isinstance(exc, CaseRefused) else 422
             return render_template("committee/new.html", members=members, rulesets=rulesets, data=data,
-                                   error=message, error_field=field, **extra), status
+                                   error=message, error_field=field, error_input=form_input(field), **extra), status
         return redirect(url_for("committee.case", case_id=case.id), 303)
     return render_template("committee/new.html", members=members, rulesets=rulesets, data={}, error=None,
-                           error_field=None, **extra)
+                           error_field=None, error_input=None, **extra)
+
+
+def form_input(field: str | None) -> str | None:
+    """The new-case form's input that shows an error on the case's ``field`` (it takes the focus; issue 22):
+    ``clock.white`` is ``clock_white``, ``players.white`` (or ``players.white.club``) the side's name or club;
+    None when no input shows it (the summary at the top then takes the focus)."""
+    if not field:
+        return None
+    if field.startswith("clock."):
+        return f"clock_{field.split('.', 1)[1]}"
+    if field.startswith("players."):
+        parts = field.split(".")
+        part = parts[2] if len(parts) > 2 and parts[2] in ("name", "club", "team") else "name"
+        return f"{parts[1]}_{part}" if len(parts) > 1 else None
+    if field in ("members", "record", "fen", "time_control", "round", "board", "ruleset", "event", "game"):
+        return field
+    return None
 
 
 def _appeals(case: CommitteeCase) -> list[Appeal]:
@@ -146,17 +164,42 @@ def _poll_seconds() -> float:
     return float(current_app.config.get("COMMITTEE_POLL_SECONDS", 2))
 
 
+VERIFIED = "verified_positions"
+"""Session key: the committee cases whose position this member has verified on a board (the last 50)."""
+
+
 @bp.get("/cases/<int:case_id>")
 @login_required()
 def case(case_id: int) -> str:
+    """The case. A member still to vote sees the engine's analysis (the recommendation and its line) only
+    once they tick "I have verified the position": a computer may be consulted only then (issue 22)."""
     row = _case_or_404(case_id)
     user = page_user()
+    can_vote = row.is_member(user) and not row.has_voted(user) and not row.is_decided
     return render_template(
         "committee/case.html", case=row, user=user, poll=_poll_seconds(),
         diagram=diagram(row.game, row.position.get("fen")), exports=_exports(row), appeals=_appeals(row),
-        can_vote=row.is_member(user) and not row.has_voted(user) and not row.is_decided,
+        can_vote=can_vote, verified=row.id in flask_session.get(VERIFIED, []), hide_engine=_hides_engine(row),
         error=request.args.get("error"), **_line_context(row, request.args.get("ply", type=int)),
     )
+
+
+def _hides_engine(row: CommitteeCase) -> bool:
+    """A seated member still to vote who has not ticked "I have verified the position" (this session)."""
+    user = page_user()
+    can_vote = row.is_member(user) and not row.has_voted(user) and not row.is_decided
+    return can_vote and row.id not in flask_session.get(VERIFIED, [])
+
+
+@bp.post("/cases/<int:case_id>/verified")
+@login_required()
+def verified(case_id: int) -> BaseResponse:
+    """The member has verified the position on a board: the engine's analysis is shown from now on."""
+    _case_or_404(case_id)
+    if request.form.get("verified") == "yes":
+        kept = [i for i in flask_session.get(VERIFIED, []) if isinstance(i, int) and i != case_id][-49:]
+        flask_session[VERIFIED] = [*kept, case_id]
+    return redirect(url_for("committee.case", case_id=case_id, _anchor="recommendation"), 303)
 
 
 def _line_context(row: CommitteeCase, ply: int | None) -> dict[str, Any]:
@@ -182,7 +225,10 @@ def line(case_id: int) -> str | BaseResponse:
     ply = request.args.get("ply", type=int)
     if not is_htmx():
         return redirect(url_for("committee.case", case_id=case_id, ply=ply, _anchor="position"), 303)
-    context = _line_context(_case_or_404(case_id), ply)
+    row = _case_or_404(case_id)
+    if _hides_engine(row):
+        abort(403, "Verify the position on a board first: the engine's line is shown after that.")
+    context = _line_context(row, ply)
     if context["line"] is None:
         abort(404)
     return render_template("rulings/_line.html", **context)

@@ -1,4 +1,5 @@
-"""The printable sheet: its diagram, its evidence in words, and a layout that fits one A4 page.
+"""The printable sheet: its diagram, its evidence in words (:mod:`web.rulings.words`), and a layout that
+fits one A4 page.
 
 The diagram is the position the game goes on from. After an illegal move the arbiter sets up
 the position before it (FIDE 7.5.1, US Chess 11A, ACF: the position before the improper move),
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from web.boards import checkers_svg, chess_svg
-from web.evidence import LINE_KEYS, Line, Presentation
+from web.evidence import Line, Presentation
 
 LAYOUTS = ("whole", "continued", "ruling-first")
 """The sheet's layouts, most compact first (see the module docstring)."""
@@ -88,41 +89,6 @@ def sheet_diagram(claim: str, ruling: Mapping[str, Any], presentation: Presentat
     if over is not None and over.is_mandatory and over.ply == line.focus:
         return Diagram(svg, f"The game ended here, {over.where}: {over.ending}")
     return Diagram(svg, f"Position after {step.label} (ply {line.focus})" if step else "Start position")
-
-
-def readable(value: Any, depth: int = 0) -> str:
-    """A piece of evidence in words for paper: ``key: value; ...`` rather than JSON."""
-    if value is None:
-        return "—"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    if isinstance(value, str | int | float):
-        return str(value)
-    if isinstance(value, Mapping):
-        text = "; ".join(f"{str(k).replace('_', ' ')}: {readable(v, depth + 1)}" for k, v in value.items())
-        return f"({text})" if depth else text
-    if isinstance(value, list | tuple):
-        text = ", ".join(readable(v, depth + 1) for v in value)
-        return f"[{text}]" if depth and any(isinstance(v, Mapping | list | tuple) for v in value) else text
-    return str(value)
-
-
-def sheet_facts(evidence: Mapping[str, Any], presentation: Presentation,
-                limit: int | None = None) -> list[tuple[str, str]]:
-    """The evidence as (label, words), each cut to ``limit`` characters when given; a move list the
-    sheet shows as a line (with its moves in notation) is left to that line."""
-    shown_as_lines = {key.split("-", 1)[0] for key in presentation.lines if key != "game"} | set(LINE_KEYS)
-    facts = []
-    for key, value in evidence.items():
-        if key in shown_as_lines and isinstance(value, list):
-            continue
-        text = readable(value)
-        if limit is not None and len(text) > limit:
-            text = text[: limit - 1].rstrip(" ;,(") + "…"
-        facts.append((str(key).replace("_", " "), text))
-    return facts
 
 
 def line_words(line: Line, limit: int | None = None) -> str:

@@ -6,21 +6,36 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
 from flask import session as flask_session
+from sqlalchemy import select
 from werkzeug.wrappers import Response
 
+from adjudicator.contract import ContractError
 from web import store, submit
+from web.appeals.models import Appeal
 from web.articles import summary
 from web.boards import checkers_svg, chess_svg
 from web.charts import clock_chart, hms
 from web.claims.forms import CLAIM_LABELS
 from web.db import get_session
-from web.events import SHARED, current_actor
-from web.events.access import may_cancel, may_see_rulings, share_code, shared_ruling_id
+from web.events import SHARED, current_actor, remember_case, resolve_event
+from web.events.access import (
+    AccessRefused,
+    may_cancel,
+    may_rule,
+    may_see_rulings,
+    roles_in,
+    share_code,
+    shared_ruling_id,
+)
 from web.events.models import Event
 from web.evidence import Line, Presentation, present
 from web.htmx import is_htmx
 from web.jobs import Job
-from web.rulings.sheet import SHORT_FACT, line_words, sheet_diagram, sheet_facts, sheet_pdf
+from web.players import names_mismatch
+from web.qr import qr_svg
+from web.rulings import finding
+from web.rulings.sheet import SHORT_FACT, line_words, sheet_diagram, sheet_pdf
+from web.rulings.words import evidence_words
 from web.store import CaseRow, RulingRow
 
 bp = Blueprint("rulings", __name__)
@@ -102,11 +117,17 @@ def context_for(ruling: RulingRow, case: CaseRow) -> dict[str, Any]:
         "board_for": board_for,
         "diagram": sheet_diagram(case.claim, data, presentation, board_for),
         "layout": "whole",
-        "evidence_full": sheet_facts(evidence, presentation),
-        "evidence_short": sheet_facts(evidence, presentation, SHORT_FACT),
+        "evidence_full": evidence_words(evidence, presentation),
+        "evidence_short": evidence_words(evidence, presentation, SHORT_FACT),
         "line_words": line_words,
         "ruled_at": ruling.created_at.strftime("%Y-%m-%d %H:%M UTC"),
     }
+
+
+def may_appeal(session: Any, actor: Any, event: Event) -> bool:
+    """An appeal against a ruling is filed by a TD or an appeals member of its event (as the API allows,
+    :func:`web.appeals.service.file_appeal`), from a log-in (the appeals pages need one)."""
+    return actor.user is not None and bool(roles_in(session, actor, event) & {"td", "appeals"})
 
 
 def _seconds(value: object) -> float | None:
@@ -123,16 +144,85 @@ def _seconds(value: object) -> float | None:
 @bp.get("/rulings/<int:ruling_id>")
 def show(ruling_id: int) -> str:
     """The ruling: verdict and result, adjustments, instructions, articles, evidence."""
-    ruling, case = load(ruling_id)
+    return _page(*load(ruling_id))
+
+
+def _page(ruling: RulingRow, case: CaseRow, finding_error: str | None = None) -> str:
     context = context_for(ruling, case)
     context["selected"] = (request.args.get("line", "game"), request.args.get("ply", type=int))
     session = get_session()
     event = session.get(Event, case.event_id)
+    actor = current_actor()
     context["event"] = event
-    if event is not None and may_see_rulings(session, current_actor(), event) and event.is_private:
+    if event is not None and may_see_rulings(session, actor, event) and event.is_private:
         code = share_code(current_app.config["SECRET_KEY"], ruling.id)
         context["share_url"] = url_for("rulings.shared", code=code, _external=True)
+        context["share_qr"] = qr_svg(context["share_url"])
+    completion = finding.completed_by(session, ruling.id)
+    context.update(
+        completion=completion,
+        completes=finding.completes(session, case),
+        finding_error=finding_error,
+        finding_choices=finding.CHOICES,
+        recommendation=finding.recommendation(ruling.data),
+        awaits_finding=(completion is None and event is not None and may_rule(session, actor, event)
+                        and finding.awaits_finding(case.claim, case.data, ruling.data)),
+        may_appeal=event is not None and may_appeal(session, actor, event),
+        appeals=(list(session.scalars(select(Appeal).where(Appeal.subject == f"ruling:{ruling.id}")
+                                      .order_by(Appeal.id))) if event is not None and may_appeal(session, actor, event)
+                 else []),
+        name_mismatch=names_mismatch(case.game, str(case.data.get("record") or ""), case.first_player,
+                                     case.second_player),
+    )
     return render_template("rulings/show.html", **context)
+
+
+@bp.post("/rulings/<int:ruling_id>/finding")
+def give_finding(ruling_id: int) -> Response | tuple[str, int]:
+    """The arbiter's finding on a deferred insufficient-losing-chances ruling (:mod:`web.rulings.finding`):
+    a new case with the finding, ruled at once; the page of its ruling (or of its job). 403 for whoever may
+    not rule in the event; the ruling page with the message (409) when there is nothing to find any more."""
+    ruling, case = load(ruling_id)
+    session = get_session()
+    event = session.get(Event, case.event_id)
+    actor = current_actor()
+    if event is None or not may_rule(session, actor, event):
+        abort(403, "Only the event's TDs (or anyone, in an open event) give the arbiter's finding.")
+    done = finding.completed_by(session, ruling_id)
+    if done is not None:
+        target = (url_for("rulings.show", ruling_id=done.ruling.id) if done.ruling is not None
+                  else url_for("rulings.job", case_id=done.case_id))
+        return redirect(target, 303)
+    if not finding.awaits_finding(case.claim, case.data, ruling.data):
+        return _page(ruling, case, "This ruling does not wait for the arbiter's finding."), 409
+    choice = request.form.get("finding", "")
+    if choice == "accept":
+        recommended = finding.recommendation(ruling.data)
+        choice = recommended.finding if recommended is not None else ""
+    if choice not in finding.CHOICES:
+        return _page(ruling, case, "Choose a finding: clear, unclear or incorrect."), 422
+    data = finding.completing_case(case.data, choice, ruling_id)
+    meta = {"event": case.event, "round": case.round, "board": case.board, "first_player": case.first_player,
+            "second_player": case.second_player}
+    try:
+        job = submit.start(data, meta, "web", resolve_event(event.slug), actor)
+    except AccessRefused as exc:
+        abort(exc.status if exc.status != 401 else 403, exc.message)
+    except ContractError as exc:
+        return _page(ruling, case, exc.message), 422
+    adjudicator = submit.adjudicator()
+    if job.is_background or job.case_id is not None:
+        remember_case(adjudicator.persist(job))
+    if not job.is_background and job.wait(adjudicator.inline_seconds) and job.error is not None:
+        return _page(ruling, case, str(job.error.get("message"))), 422
+    case_id = adjudicator.persist(job) if job.case_id is None else job.case_id
+    remember_case(case_id)
+    who = actor.user.name if actor.user is not None else "anonymous"
+    finding.record_completion(session, ruling_id, case_id, choice, who)
+    session.commit()
+    if job.ruling_id is not None:
+        return redirect(url_for("rulings.show", ruling_id=job.ruling_id), 303)
+    return redirect(url_for("rulings.job", case_id=case_id), 303)
 
 
 @bp.get("/s/<code>")

@@ -1,7 +1,8 @@
 // The checkers position editor on the claim form, in the page: a tap on a square puts the
 // chosen piece there (or takes it off when it is already there), Start and Empty set the
-// board, the side to move and a typed FEN are read, and the PDN FEN field is written as the
-// server writes it (web/boards.py pdn_fen and edit_checkers). After each change the position
+// board, Flip turns it round (White at the top), the side to move and a typed FEN are read, and
+// the PDN FEN field is written as the server writes it (web/boards.py pdn_fen and edit_checkers).
+// After each change the position
 // is checked live by the server's own rule (GET data-check-url: the check a submitted
 // position gets: at most 12 pieces a side, no man on its crowning row, not an empty board).
 // Without JavaScript every tap is a form post that the server answers with the board redrawn
@@ -109,6 +110,15 @@ function initCheckers(root) {
       pieces = parsePdnFen(START)
     } else if (button.value === "clear") {
       pieces = {}
+    } else if (button.hasAttribute("data-flip")) {  // the board turned round: the squares in reverse order
+      const grid = root.querySelector(".checkers-grid"), flipped = root.querySelector('input[name="checkers_flipped"]')
+      grid.append(...[...grid.children].reverse())
+      flipped.value = flipped.value ? "" : "1"
+      button.setAttribute("aria-pressed", String(Boolean(flipped.value)))
+      grid.setAttribute("aria-label", `checkers board, ${flipped.value ? "White" : "Red"} at the top`)
+      event.preventDefault()
+      event.stopImmediatePropagation()
+      return
     } else {
       return
     }

@@ -203,7 +203,7 @@ def _on_move_problem(case: Case, claimant: str) -> str | None:
 
 def _unjudged(refs: tuple[str, ...], evidence: dict[str, Any]) -> Ruling:
     return Ruling(CLAIM, Verdict.DEFERRED, None, refs,
-                  ("Neither the arbiter's finding (td_finding) nor the position was given, so the claim "
+                  ("Neither the arbiter's finding nor the position was given, so the claim "
                    "cannot be judged yet.",),
                   instructions=("Give the position (fen or record) for analysis, or the arbiter's finding.",),
                   evidence=evidence, confidence=0.0)
@@ -214,7 +214,7 @@ def _recommended(f: Finding) -> tuple[str, ...]:
         return f.reasons
     if f.proven:
         return (*f.reasons, f"This finding ({f.value}) is proven ({f.evidence.get('method', 'rules')}), so the claim "
-                "is ruled on it; the arbiter may still find otherwise (td_finding).")
+                "is ruled on it; the arbiter may still find otherwise.")
     return (*f.reasons, f"This finding ({f.value}) is the app's recommendation; the arbiter decides.")
 
 
@@ -231,7 +231,7 @@ def _ruled_on(finding: Finding, ruling: Ruling) -> Ruling:
     """
     if _decides(finding):
         return ruling
-    finding_word = {"clear": "accept the claim (td_finding: clear)", "incorrect": "reject it (td_finding: incorrect)"}
+    finding_word = {"clear": "accept the claim (the finding: clear)", "incorrect": "reject it (the finding: incorrect)"}
     recommendation = {
         "verdict": ruling.verdict.value, "result": ruling.result,
         "adjustments": [a.to_json() for a in ruling.adjustments],
@@ -239,8 +239,8 @@ def _ruled_on(finding: Finding, ruling: Ruling) -> Ruling:
     return dataclasses.replace(
         ruling, verdict=Verdict.DEFERRED, result=None, adjustments=(),
         reasons=(*ruling.reasons[:-1], f"Recommended, not proven: {ruling.reasons[-1]}"),
-        instructions=(f"The arbiter decides: the app recommends to {finding_word[finding.value]}; "
-                      "give the finding to rule.",),
+        instructions=(f"The arbiter decides: the app recommends to {finding_word[finding.value]}. "
+                      "Give your finding (clear, unclear or incorrect) to rule.",),
         evidence={**ruling.evidence, "recommendation": recommendation},
     )
 
@@ -390,7 +390,7 @@ def _guidelines_iii(case: Case, ruleset: ChessRuleset, services: Services) -> Ru
     policy = ruleset.ilc.postpone_bonus
     give = policy == "always" or (policy == "arbiter" and case.get_bool("opponent_bonus"))
     may = "" if give or policy == "never" else (
-        f" The arbiter may give {opponent.capitalize()} {clock_text(bonus)} more (case field opponent_bonus).")
+        f" The arbiter may give {opponent.capitalize()} {clock_text(bonus)} more.")
     return Ruling(
         CLAIM, Verdict.DEFERRED, None, (ruleset.ref("Guidelines III.5.2"),),
         (*reasons, "The arbiter postpones the decision: play continues, preferably with the arbiter present." + may),
