@@ -14,6 +14,8 @@ the findings) with its JSON. No I/O: the caller passes the lines and the service
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 
 from adjudicator.chess import bulk
@@ -106,7 +108,7 @@ def check_record(
     if not (bulk.COMPILED if bulk_reader is None else bulk_reader):
         return [check_chess(part, ruleset, services, dead_screen) for part in split_games(text)]
     checks: list[GameCheck] = []
-    for part in split_mixed(text, ruleset.record.language or None):
+    for part in _split_once(text, ruleset.record.language or None):
         if isinstance(part, CleanGame):
             checked = check_clean(part, ruleset, services, dead_screen)
             checks.append(checked if checked is not None else check_chess(part.raw(), ruleset, services, dead_screen))
@@ -115,32 +117,55 @@ def check_record(
     return checks
 
 
-def games_in(record: str, game: str) -> int:
-    """How many games :func:`check_record` finds in one record (each is a line of the check)."""
+def games_in(record: str, game: str, language: str | None = None) -> int:
+    """How many games :func:`check_record` finds in one record (each is a line of the check; ``language``: the
+    ruleset's ``record.language``, as :func:`check_record` splits with it)."""
     if game == "checkers":
         from adjudicator.checkers.pdn import split_games as split_pdn
 
         return len(split_pdn(record))
-    return sum(1 for _ in chess_games(record))
+    if not bulk.COMPILED:
+        return sum(1 for _ in split_games(record))
+    games = list(split_mixed(record, language))
+    with _HELD_LOCK:  # the check of this record, which follows, takes them (the compiled reader read them)
+        _held[(language, record)] = games
+        while len(_held) > _HELD_RECORDS:
+            _held.popitem(last=False)
+    return len(games)
 
 
-def chess_games(record: str, language: str | None = None) -> Iterator[RawGame | CleanGame]:
+_HELD_RECORDS = 256
+"""Records whose games :func:`games_in` split and holds for :func:`check_record` (the records counted ahead of
+the check: a chunk of ``engines.collection``, 64; a check elsewhere leaves its last ones here)."""
+_held: OrderedDict[tuple[str | None, str], list[RawGame | CleanGame]] = OrderedDict()
+_HELD_LOCK = threading.Lock()
+
+
+def _split_once(record: str, language: str | None) -> list[RawGame | CleanGame] | Iterator[RawGame | CleanGame]:
+    """The games of a record as :func:`~adjudicator.chess.bulk.games.split_mixed` gives them: those
+    :func:`games_in` split when it counted the record (each list is taken once), else split now."""
+    with _HELD_LOCK:
+        games = _held.pop((language, record), None)
+    return games if games is not None else split_mixed(record, language)
+
+
+def chess_games(record: str) -> Iterator[RawGame | CleanGame]:
     """The chess games of one record as :func:`check_record` splits it: the lenient splitter's games, those the
-    compiled reader lexes as :class:`~adjudicator.chess.bulk.games.CleanGame` (the same games, at the same
-    offsets; the compiled splitter costs a fifth of the lenient one, so counting does not read twice)."""
+    compiled reader lexes as :class:`~adjudicator.chess.bulk.games.CleanGame` where it is built (the same games,
+    at the same offsets, at a fifth of the lenient splitter's cost)."""
     if not bulk.COMPILED:
         return iter(split_games(record))
-    return split_mixed(record, language)
+    return split_mixed(record)
 
 
-def at_most(found: Iterable[str], game: str, limit: int) -> Iterator[str]:
-    """The records of ``found`` while they hold at most ``limit`` games in all.
+def at_most(found: Iterable[str], game: str, limit: int, language: str | None = None) -> Iterator[str]:
+    """The records of ``found`` while they hold at most ``limit`` games in all (``language``: see :func:`games_in`).
 
     :raises TooManyGames: the next record would take the count past ``limit`` (before it is checked).
     """
     count = 0
     for record in found:
-        count += games_in(record, game)
+        count += games_in(record, game, language)
         if count > limit:
             raise TooManyGames(limit)
         yield record

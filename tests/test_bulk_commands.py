@@ -44,12 +44,15 @@ def collection(tmp_path_factory: pytest.TempPathFactory) -> Path:
     rng = random.Random(SEED)
     games = [random_game(rng, n) for n in range(60)] + list(CHESS_GAMES.values())
     rng.shuffle(games)
+    games += games[:12]  # the same records again: check-games splits each as it counts it, and checks each once
     path = tmp_path_factory.mktemp("bulk") / "collection.pgn"
     path.write_text("".join(games), encoding="utf-8")
     return path
 
 
-@pytest.mark.parametrize("command", [["replay"], ["replay", "--language", "de"], ["check-games", "--workers", "1"]])
+@pytest.mark.parametrize("command", [
+    ["replay"], ["replay", "--language", "de"], ["check-games", "--workers", "1"], ["check-games", "--workers", "2"],
+])
 def test_a_command_prints_the_same_lines_without_the_compiled_reader(collection: Path, command: list[str]) -> None:
     assert bulk.COMPILED, "the bulk record reader is not compiled: run .ci/install"
     name, *options = command
