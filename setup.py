@@ -1,11 +1,13 @@
-"""Builds the compiled kernels through Cython when it can.
+"""Builds the compiled modules through Cython when it can:
 
 * the helpmate kernel (engines/chess/unwinnable/kernel.py); without it the analysis runs the
   same code as plain Python (slower; engines/chess/unwinnable/certificate.py says which one is loaded);
+* the bulk record reader (adjudicator/chess/bulk/scan.py); without it every game is read by the
+  lenient reader (the same output, slower; adjudicator/chess/bulk/__init__.py says which one is loaded);
 * the checkers endgame-database kernel (engines/checkers/kernel.pyx with egdb.h); without it
   the NumPy builder builds up to 5 pieces and 6 pieces are not built (engines/checkers/compiled.py).
 
-Everything else is in pyproject.toml. Both are optional extensions: without a C compiler
+Everything else is in pyproject.toml. All are optional extensions: without a C compiler
 the install still succeeds.
 """
 
@@ -15,15 +17,18 @@ from pathlib import Path
 
 from setuptools import Extension, setup
 
-KERNEL = Path(__file__).parent / "engines" / "chess" / "unwinnable"
+HERE = Path(__file__).parent
+COMPILED = {
+    # source: the file setup.py writes its sha256 to (the loader compares it at import)
+    HERE / "engines" / "chess" / "unwinnable" / "kernel.py": "kernel_build.txt",
+    HERE / "adjudicator" / "chess" / "bulk" / "scan.py": "scan_build.txt",
+}
+CHECKERS = HERE / "engines" / "checkers"
 
 
-CHECKERS = Path(__file__).parent / "engines" / "checkers"
-
-
-def kernel_digest() -> str:
-    """sha256 of the kernel's source and declarations (certificate.py compares it at import)."""
-    return hashlib.sha256((KERNEL / "kernel.py").read_bytes() + (KERNEL / "kernel.pxd").read_bytes()).hexdigest()
+def digest(source: Path) -> str:
+    """sha256 of a compiled module's source and declarations (its loader compares it at import)."""
+    return hashlib.sha256(source.read_bytes() + source.with_suffix(".pxd").read_bytes()).hexdigest()
 
 
 def checkers_kernel_digest() -> str:
@@ -33,12 +38,12 @@ def checkers_kernel_digest() -> str:
 
 try:
     from Cython.Build import cythonize
-except ImportError:  # no Cython in the build environment: the pure-Python kernel only
+except ImportError:  # no Cython in the build environment: the pure-Python modules only
     ext_modules = []
 else:
     ext_modules = cythonize(
         [
-            "engines/chess/unwinnable/kernel.py",
+            *(str(source.relative_to(HERE)) for source in COMPILED),
             Extension("engines.checkers.kernel", ["engines/checkers/kernel.pyx"], depends=["engines/checkers/egdb.h"],
                       include_dirs=["engines/checkers"],
                       # the bit count is one instruction on every x86-64 processor since 2008 (else a library call)
@@ -53,9 +58,10 @@ else:
         },
     )
     for extension in ext_modules:
-        extension.optional = True  # a failed C build leaves the pure-Python kernel
-    # the source the extension is built from: a compiled kernel older than its source is not used
-    (KERNEL / "kernel_build.txt").write_text(kernel_digest() + "\n", encoding="utf-8")
+        extension.optional = True  # a failed C build leaves the pure-Python module (or none, for checkers)
+    # the source each extension is built from: a compiled module older than its source is not used
+    for source, record in COMPILED.items():
+        (source.parent / record).write_text(digest(source) + "\n", encoding="utf-8")
     (CHECKERS / "kernel_build.txt").write_text(checkers_kernel_digest() + "\n", encoding="utf-8")
 
 setup(ext_modules=ext_modules)

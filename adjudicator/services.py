@@ -36,7 +36,14 @@ class MateSearch:
 
 
 class MateOracle(Protocol):
-    """The unwinnability (helpmate) analysis."""
+    """The unwinnability (helpmate) analysis.
+
+    An oracle may say ``open_positions_undecided = True``: it answers undecided (never "unwinnable")
+    for a position where the side to move has two legal moves or more, W's material can mate and a
+    queen, rook or knight of W can step at once into the loser king's walk (the quick screen of a
+    collection check does), so the check need not ask it about such a position
+    (:mod:`adjudicator.chess.bulk.check`).
+    """
 
     def search(self, board: chess.Board, color: chess.Color) -> MateSearch: ...
 

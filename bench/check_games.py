@@ -1,36 +1,51 @@
-"""``adjudicator check-games`` throughput with 1 and 2 workers, and its memory from 1,000 to 100,000 games.
+"""Reading and checking a collection: processor seconds against pgn-extract and python-chess, workers, memory.
 
-    python bench/check_games.py [--games N]
+    python bench/check_games.py [--games 3000] [--kind corpus|mix] [--memory-games 100000]
+                                [--no-broker] [--no-memory]
+    python bench/check_games.py --games 40 --memory-games 80     # a smoke run (a minute)
 
-Builds a collection of N (default 10,000) games in the run, from a seeded random
-generator: clean games (random legal play, resigned), losses on time in won positions
-(the winner can mate: the result stands) and in unwinnable ones (the winner has a bare
-king or a lone knight or bishop against a major piece: FIDE 6.9, a draw), fivefold
-repetitions and 75-move sequences the result ignores, dead positions played on, and
-checkmates. It runs the real command (a subprocess, as a user would) and prints:
+One run, one file (built in the run from a seeded generator: ``--kind corpus``, the
+default, is ``bench/make_corpus.py``'s collection, as issue 26 measured it: long random
+games, clocks, NAGs, variations, German letters; ``--kind mix`` is this file's mix of
+clean games, losses on time, fivefold repetitions, 75-move sequences, dead positions and
+checkmates). It prints:
 
-- games per second with ``--workers 1`` and ``--workers 2``, and their ratio;
-- the peak resident memory (RSS summed over the command and its worker processes,
-  sampled every 20 ms from /proc) on the first 1,000 games and on 100,000 games (the
-  collection repeated), both with 2 workers.
+1. the processor seconds (user + system, of the command and every process it waited for,
+   interpreter start included) of ``adjudicator check-games --workers 1``, ``adjudicator
+   replay``, pgn-extract (``/usr/games/pgn-extract -s``: reads and validates every move)
+   and python-chess's reader (``chess.pgn.read_game`` over the file), each with its ratio to
+   pgn-extract's (issue 26's goal: check-games within 3x), and the same for check-games and
+   replay with the compiled reader turned off (``ADJUDICATOR_BULK_READER=0``: the lenient
+   reader alone, as before issue 26);
+2. games per second with 1 and then 2 workers on the broker (a redis-server on a free port,
+   ``adjudicator worker`` processes, a throw-away SQLite database; issue 26's goal: at least
+   1.8x), with the processor seconds of the workers and the command;
+3. the peak resident memory (RSS summed over the command and its processes, sampled every
+   20 ms from /proc) of check-games (2 local workers) on the first 1,000 games and on
+   ``--memory-games`` games (the file repeated), and of replay on those games.
 
-The machine is shared with other developers' tests: figures are noisy. Each run also
-prints the seconds its processes spent on a CPU and the seconds they were ready to run
-but waited for one (/proc/<pid>/schedstat): the same CPU seconds with 1 and 2 workers
-and a large wait mean the work divides but other programs held the cores.
+The machine may be shared: each run also prints the seconds its processes spent on a CPU
+and waiting for one (/proc/<pid>/schedstat): a large wait means other programs held the
+cores, and the figures are not to be trusted.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
+import re
+import resource
+import shutil
+import signal
+import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -138,10 +153,19 @@ def _knight_cycle(board: chess.Board) -> list[chess.Move] | None:
         for reply in quiet_knight(work):
             cycle = [first, reply, chess.Move(first.to_square, first.from_square),
                      chess.Move(reply.to_square, reply.from_square)]
-            trial = board.copy(stack=False)
-            if all(move in trial.legal_moves and trial.push(move) is None for move in cycle):
+            if _plays(board, cycle):
                 return cycle
     return None
+
+
+def _plays(board: chess.Board, moves: list[chess.Move]) -> bool:
+    """Whether ``moves`` are legal one after the other from ``board``."""
+    trial = board.copy(stack=False)
+    for move in moves:
+        if move not in trial.legal_moves:
+            return False
+        trial.push(move)
+    return True
 
 
 def fivefold(rng: random.Random, n: int) -> str:
@@ -185,12 +209,17 @@ MIX: tuple[tuple[Callable[[random.Random, int], str], int], ...] = (
 )
 
 
-def build(path: Path, games: int) -> None:
-    rng = random.Random(SEED)
+def collection(games: int, seed: int = SEED) -> Iterator[str]:
+    """The text of each game of the seeded collection (:data:`SEED`: the figures' collection)."""
+    rng = random.Random(seed)
     kinds = [kind for kind, weight in MIX for _ in range(weight)]
+    for n in range(1, games + 1):
+        yield rng.choice(kinds)(rng, n)
+
+
+def build(path: Path, games: int, seed: int = SEED) -> None:
     with path.open("w", encoding="utf-8") as out:
-        for n in range(1, games + 1):
-            out.write(rng.choice(kinds)(rng, n))
+        out.writelines(collection(games, seed))
 
 
 def _tree(pid: int) -> list[int]:
@@ -230,24 +259,38 @@ def _schedstat(pid: int) -> tuple[int, int] | None:
 @dataclass
 class Run:
     seconds: float
-    games: int
+    lines: int
     peak_rss: int
+    processor: float
+    """User + system seconds of the command and every process it waited for (getrusage of children)."""
     on_cpu: float
-    """Seconds the command's processes ran on a CPU, summed."""
+    """Seconds the command's processes ran on a CPU, summed (schedstat, sampled)."""
     waiting: float
     """Seconds they were ready to run but waited for a CPU (other programs on the machine)."""
+    last: str = ""
 
     def cpu_text(self) -> str:
         return f"on a CPU {self.on_cpu:.1f} s, waiting for one {self.waiting:.1f} s"
 
 
-def run(path: Path, workers: int) -> Run:
-    """One run of the command: time, games checked, peak RSS of the process tree, CPU time and CPU wait."""
-    command = [sys.executable, "-m", "adjudicator", "check-games", str(path), "--workers", str(workers)]
+LENIENT_ONLY = ("import adjudicator.chess.bulk as b; b.COMPILED = False; from web.cli import main; "
+                "raise SystemExit(main())")
+"""``python -m adjudicator`` with the compiled reader turned off: the lenient reader alone."""
+
+
+def adjudicator(*args: str, lenient: bool = False) -> list[str]:
+    head = ["-c", LENIENT_ONLY] if lenient else ["-m", "adjudicator"]
+    return [sys.executable, *head, *args]
+
+
+def run(command: list[str], env: dict[str, str] | None = None, watch: bool = True) -> Run:
+    """One run of a command: time, lines printed, peak RSS of its process tree, processor seconds, CPU wait."""
     peak = 0
     sched: dict[int, tuple[int, int]] = {}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.monotonic()
-    with subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+    with subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          env=env) as proc:
         done = threading.Event()
 
         def sample() -> None:
@@ -262,64 +305,231 @@ def run(path: Path, workers: int) -> Run:
                 time.sleep(0.02)
 
         sampler = threading.Thread(target=sample, daemon=True)
-        sampler.start()
-        assert proc.stdout is not None
+        if watch:
+            sampler.start()
+        assert proc.stdout is not None and proc.stderr is not None
         count = 0
         last = ""
         for line in proc.stdout:
             count += 1
             last = line
+        errors = proc.stderr.read()
         proc.wait()
         done.set()
-        sampler.join()
-        if proc.returncode != 0:
-            assert proc.stderr is not None
-            raise SystemExit(f"check-games failed ({proc.returncode}): {proc.stderr.read()[-2000:]}")
+        if watch:
+            sampler.join()
     seconds = time.monotonic() - started
-    assert '"summary"' in last, last
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode not in (0, 2) or (proc.returncode == 2 and not count):
+        raise SystemExit(f"{' '.join(command[:4])} failed ({proc.returncode}): {errors[-2000:]}")
+    processor = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     on_cpu = sum(s[0] for s in sched.values()) / 1e9
     waiting = sum(s[1] for s in sched.values()) / 1e9
-    return Run(seconds, count - 1, peak, on_cpu, waiting)
+    return Run(seconds, count, peak, processor, on_cpu, waiting, last)
+
+
+def python_chess_reader(path: Path) -> list[str]:
+    """python-chess's reader over the file, every move played (its own SAN parser), one line: the games read."""
+    code = ("import sys, chess.pgn\n"
+            "n = 0\n"
+            "with open(sys.argv[1], encoding='utf-8') as f:\n"
+            "    while chess.pgn.read_game(f) is not None:\n"
+            "        n += 1\n"
+            "print(n)\n")
+    return [sys.executable, "-c", code, str(path)]
+
+
+def reading(path: Path, games: int) -> None:
+    """Section 1: processor seconds of each reader on the same file, with their ratios to pgn-extract."""
+    pgn_extract = shutil.which("pgn-extract") or "/usr/games/pgn-extract"
+    figures: list[tuple[str, Run]] = []
+    for name, command in (
+        ("pgn-extract -s (C)", [pgn_extract, "-s", "-o", os.devnull, str(path)]),
+        ("check-games --workers 1", adjudicator("check-games", str(path), "--workers", "1")),
+        ("replay", adjudicator("replay", str(path))),
+        ("python-chess read_game", python_chess_reader(path)),
+        ("check-games, lenient reader only", adjudicator("check-games", str(path), "--workers", "1", lenient=True)),
+        ("replay, lenient reader only", adjudicator("replay", str(path), lenient=True)),
+    ):
+        if not os.access(command[0], os.X_OK):
+            print(f"{name}: not installed ({command[0]}: .ci/install installs Debian's pgn-extract)")
+            continue
+        done = run(command)
+        figures.append((name, done))
+    base = figures[0][1].processor if figures and figures[0][0].startswith("pgn-extract") else None
+    print(f"\n1. processor seconds on {games:,} games (user + system, interpreter start included):")
+    for name, done in figures:
+        ratio = f"{done.processor / base:6.1f}x pgn-extract" if base else ""
+        print(f"   {name:34} {done.processor:8.2f} s  {games / max(done.processor, 1e-9):8.0f} games/s  {ratio}"
+              f"  ({done.cpu_text()})")
+    check = next((done for name, done in figures if name.startswith("check-games --")), None)
+    if base and check:
+        print(f"   goal: check-games within 3x of pgn-extract: {check.processor / base:.1f}x")
+
+
+# -- the broker ------------------------------------------------------------------------------------------
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _answers(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1) as sock:
+            sock.sendall(b"PING\r\n")
+            return sock.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+def _wait(condition: Callable[[], bool], seconds: float, what: str) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise SystemExit(f"timed out after {seconds:.0f} s waiting for {what}")
+        time.sleep(0.1)
+
+
+def _config(folder: Path) -> Path:
+    """config.toml with absolute data paths and a throw-away SQLite database shared by the workers."""
+    text = (ROOT / "config.toml").read_text(encoding="utf-8")
+    for name in ("syzygy", "gaviota", "checkers-db"):
+        text = text.replace(f'"data/{name}"', json.dumps(str(ROOT / "data" / name)))
+    text, count = re.subn(r'^url = "sqlite:///instance/adjudicator.db"', f'url = "sqlite:///{folder / "bench.db"}"',
+                          text, count=1, flags=re.MULTILINE)
+    if count != 1:
+        raise SystemExit("config.toml's [database] url line changed: bench/check_games.py cannot set its own")
+    path = folder / "config.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system seconds of a live process and its waited-for children (/proc/<pid>/stat; a worker's pool
+    processes are counted by the caller, :func:`_tree`)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except (FileNotFoundError, ProcessLookupError):
+        return 0.0
+    return sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(10)
+
+
+def _ready(log: Path) -> Callable[[], bool]:
+    return lambda: "ready." in log.read_text(errors="replace")
+
+
+def broker(path: Path, games: int, folder: Path) -> None:
+    """Section 2: check-games on the broker with 1 worker, then 2 (each ``--concurrency 1``)."""
+    redis_server = shutil.which("redis-server") or "/usr/bin/redis-server"
+    if not os.access(redis_server, os.X_OK):
+        print("\n2. the broker: redis-server is not installed (.ci/install installs it)")
+        return
+    port = _free_port()
+    env = {**os.environ, "ADJUDICATOR_CONFIG": str(_config(folder)), "PYTHONPATH": str(ROOT),
+           "ADJUDICATOR_BROKER_URL": f"redis://127.0.0.1:{port}/0"}
+    env.pop("ADJUDICATOR_DATABASE_URL", None)
+    processes: list[subprocess.Popen[bytes]] = []
+    redis = subprocess.Popen([redis_server, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                              "--appendonly", "no", "--dir", str(folder)],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    processes.append(redis)
+    rates: dict[int, float] = {}
+    print(f"\n2. check-games on the broker (redis-server, `adjudicator worker --concurrency 1` each), {games:,} games:")
+    try:
+        _wait(lambda: _answers(port), 15, "redis-server to answer")
+        workers: list[subprocess.Popen[bytes]] = []
+        for count in (1, 2):
+            while len(workers) < count:
+                log = folder / f"worker{len(workers) + 1}.log"
+                with log.open("wb") as handle:
+                    worker = subprocess.Popen(adjudicator("worker", "--concurrency", "1"), cwd=ROOT, env=env,
+                                              stdout=subprocess.DEVNULL, stderr=handle)
+                processes.append(worker)
+                workers.append(worker)
+                _wait(_ready(log), 60, f"worker to connect ({log})")
+            before = sum(_cpu_seconds(pid) for w in workers for pid in _tree(w.pid))
+            done = run(adjudicator("check-games", str(path)), env=env)
+            worked = sum(_cpu_seconds(pid) for w in workers for pid in _tree(w.pid)) - before
+            if done.lines != games + 1 or '"summary"' not in done.last:
+                raise SystemExit(f"check-games on the broker printed {done.lines} lines for {games} games")
+            rates[count] = games / done.seconds
+            print(f"   {count} worker{'s' if count > 1 else ' '}: {done.seconds:7.1f} s = {rates[count]:6.0f} games/s; "
+                  f"processor seconds: workers {worked:.1f}, check-games {done.processor:.1f} "
+                  f"(load average {os.getloadavg()[0]:.2f})")
+        print(f"   ratio 2 workers / 1 worker: {rates[2] / rates[1]:.2f} (goal at least 1.8)")
+    finally:
+        for process in reversed(processes):
+            _stop(process)
+
+
+# -- memory ----------------------------------------------------------------------------------------------
+
+def memory(text: str, games: int, memory_games: int, folder: Path) -> None:
+    """Section 3: peak RSS of check-games (2 local workers) and replay on 1,000 games and on ``memory_games``."""
+    pieces = re.split(r"(?=^\[Event )", text, flags=re.MULTILINE)
+    pieces = [piece for piece in pieces if piece.strip()]
+    small = folder / "first-1000.pgn"
+    small.write_text("".join(pieces[:1000]), encoding="utf-8")
+    big = folder / "repeated.pgn"
+    with big.open("w", encoding="utf-8") as out:
+        for _ in range(max(1, memory_games // games)):
+            out.write(text)
+    print("\n3. peak resident memory (all processes of the command):")
+    for name, arguments in (("check-games --workers 2", ("check-games", "--workers", "2")), ("replay", ("replay",))):
+        peaks = []
+        for path in (small, big):
+            command, *rest = arguments
+            done = run(adjudicator(command, str(path), *rest))
+            peaks.append(done.peak_rss)
+            shown = done.lines - 1 if command == "check-games" else done.lines
+            print(f"   {name:24} {shown:8,} games: {done.peak_rss / 2**20:7.1f} MB "
+                  f"({shown / done.seconds:.0f} games/s; {done.cpu_text()})")
+        print(f"   {name:24} growth: {(peaks[1] - peaks[0]) / 2**20:+.1f} MB (goal: flat, within 50 MB)")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=10_000)
-    parser.add_argument("--memory-games", type=int, default=100_000)
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--games", type=int, default=3000, help="games in the file (default 3,000)")
+    parser.add_argument("--kind", choices=("corpus", "mix"), default="corpus",
+                        help="corpus: bench/make_corpus.py's collection (issue 26's); mix: this file's")
+    parser.add_argument("--memory-games", type=int, default=100_000, help="games of the memory run (default 100,000)")
+    parser.add_argument("--no-broker", action="store_true", help="skip the broker's workers (section 2)")
+    parser.add_argument("--no-memory", action="store_true", help="skip the memory runs (section 3)")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as folder:
-        base = Path(folder) / "collection.pgn"
-        t0 = time.monotonic()
-        build(base, args.games)
-        text = base.read_text(encoding="utf-8")
-        print(f"built {args.games} games ({len(text) / 1e6:.1f} MB) in {time.monotonic() - t0:.1f} s")
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        path = folder / "collection.pgn"
+        started = time.monotonic()
+        if args.kind == "corpus":
+            sys.path.insert(0, str(ROOT / "bench"))
+            from make_corpus import game_text  # type: ignore[import-not-found]  # bench/ is no package
+
+            rng = random.Random(2026)
+            path.write_text("".join(game_text(rng, n) for n in range(1, args.games + 1)), encoding="utf-8")
+        else:
+            build(path, args.games)
+        text = path.read_text(encoding="utf-8")
+        print(f"built {args.games:,} games ({args.kind}, {len(text) / 1e6:.1f} MB) "
+              f"in {time.monotonic() - started:.1f} s")
         print(f"machine: {os.cpu_count()} cores, load average at start {os.getloadavg()[0]:.2f}")
-        rates = {}
-        for workers in (1, 2):
-            done = run(base, workers)
-            assert done.games == args.games, (done.games, args.games)
-            rates[workers] = done.games / done.seconds
-            print(f"workers={workers}: {done.games} games in {done.seconds:.1f} s = {rates[workers]:.0f} games/s "
-                  f"({done.cpu_text()}; load average {os.getloadavg()[0]:.2f})")
-        print(f"ratio 2 workers / 1 worker: {rates[2] / rates[1]:.2f} (target >= 1.8)")
-        small = Path(folder) / "first-1000.pgn"
-        games_text = text.split('[Event "bench ')
-        small.write_text("".join('[Event "bench ' + g for g in games_text[1:1001]), encoding="utf-8")
-        big = Path(folder) / "repeated.pgn"
-        with big.open("w", encoding="utf-8") as out:
-            for _ in range(max(1, args.memory_games // args.games)):
-                out.write(text)
-        peaks, counts = [], []
-        for path in (small, big):
-            done = run(path, 2)
-            peaks.append(done.peak_rss)
-            counts.append(done.games)
-            print(f"peak RSS at {done.games:,} games (2 workers, all processes): {done.peak_rss / 2**20:.1f} MB "
-                  f"({done.games / done.seconds:.0f} games/s, {done.cpu_text()}; "
-                  f"load average {os.getloadavg()[0]:.2f})")
-        low, high = peaks
-        growth = (high - low) / 2**20
-        print(f"memory growth from {counts[0]:,} to {counts[1]:,} games: {growth:+.1f} MB (target within 50 MB)")
+        reading(path, args.games)
+        if not args.no_broker:
+            broker(path, args.games, folder)
+        if not args.no_memory:
+            memory(text, args.games, args.memory_games, folder)
 
 
 if __name__ == "__main__":

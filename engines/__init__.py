@@ -14,6 +14,10 @@ import chess
 from adjudicator.services import ForcedWinOracle, Progress, Services
 
 if TYPE_CHECKING:
+    from adjudicator.checkers.analysis import CheckersAnalysis
+    from adjudicator.checkers.board import Position
+    from engines.checkers.analyst import CheckersAnalyst
+    from engines.chess.stockfish import StockfishPool, UnavailableAnalyst
     from engines.chess.tablebase import Tablebases
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -43,8 +47,6 @@ def build_services(
         # decides, so that a re-run gives the same verdict on any machine
         mate = UnwinnabilityAnalyser(time_limit=float("inf")) if deterministic else UnwinnabilityAnalyser()
 
-    from adjudicator.chess.analysis import EngineUnavailable
-    from engines.chess.stockfish import EngineSettings, StockfishPool, UnavailableAnalyst
     from engines.chess.tablebase import Tablebases
 
     root = Path(str(config.get("_root", PROJECT_ROOT)))
@@ -52,7 +54,10 @@ def build_services(
     if tables is not None and tables.is_empty:
         tables = None
     analyst: StockfishPool | UnavailableAnalyst | None = None
-    if engine:
+    if engine:  # imported here: a run without the engine (check-games) starts faster
+        from adjudicator.chess.analysis import EngineUnavailable
+        from engines.chess.stockfish import EngineSettings, StockfishPool, UnavailableAnalyst
+
         syzygy = [str(d) for d in tables.syzygy_dirs] if tables is not None else []
         try:
             analyst = StockfishPool(EngineSettings.from_config(config.get("engines", {}), syzygy))
@@ -81,15 +86,37 @@ def _forced_win(tables: Tablebases | None) -> ForcedWinOracle:
     return ForcedMateSearch(wdl=wdl)
 
 
-def _checkers(config: Mapping[str, Any]) -> Any:
+def _checkers(config: Mapping[str, Any]) -> LazyCheckers:
     """The checkers analyst: the endgame database (``[checkers] database``) and the search."""
-    from engines.checkers.analyst import DEFAULT_PROOF_NODES, CheckersAnalyst
-
     section = config.get("checkers", {})
     folder = Path(str(section.get("database", "data/checkers-db")))
     if not folder.is_absolute():
         folder = Path(str(config.get("_root", PROJECT_ROOT))) / folder
-    return CheckersAnalyst(
-        folder, max_nodes=int(section.get("search_nodes", 100_000)),
-        proof_nodes=int(section.get("proof_nodes", DEFAULT_PROOF_NODES)),
-    )
+    proof = section.get("proof_nodes")
+    return LazyCheckers(folder, int(section.get("search_nodes", 100_000)), None if proof is None else int(proof))
+
+
+class LazyCheckers:
+    """:class:`engines.checkers.analyst.CheckersAnalyst`, imported and made on first use: the checkers
+    search loads numpy's tables, which a chess-only run (``check-games`` on a PGN file) never needs."""
+
+    def __init__(self, folder: Path, max_nodes: int, proof_nodes: int | None) -> None:
+        self._settings = (folder, max_nodes, proof_nodes)
+        self._analyst: CheckersAnalyst | None = None
+
+    @property
+    def analyst(self) -> CheckersAnalyst:
+        if self._analyst is None:
+            from engines.checkers.analyst import DEFAULT_PROOF_NODES, CheckersAnalyst
+
+            folder, max_nodes, proof_nodes = self._settings
+            self._analyst = CheckersAnalyst(
+                folder, max_nodes=max_nodes, proof_nodes=DEFAULT_PROOF_NODES if proof_nodes is None else proof_nodes
+            )
+        return self._analyst
+
+    def analyse(self, position: Position, proof_nodes: int | None = None) -> CheckersAnalysis:
+        return self.analyst.analyse(position, proof_nodes)
+
+    def identity(self, proof_nodes: int | None = None) -> dict[str, Any]:
+        return self.analyst.identity(proof_nodes)

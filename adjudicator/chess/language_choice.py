@@ -178,12 +178,17 @@ def language_note(language: str, rule: str, tokens: Sequence[str]) -> tuple[int,
         return None
     table: Mapping[str, int] = LANGUAGES[language]
     used = {letter for token in tokens if (letter := lead_letter(token)) is not None and letter in table}
+    for ply, token in enumerate(tokens, start=1):
+        if lead_letter(token) in table:
+            return ply, token, ReadingNote("language", language_words(language, rule, used))
+    return None
+
+
+def language_words(language: str, rule: str, used: set[str]) -> str:
+    """The language note's words: the language, the others whose ``used`` letters mean the same pieces,
+    and the rule that chose it (``used``: the record's piece letters that are the language's)."""
     name = LANGUAGE_NAMES.get(language, language)
     others = [LANGUAGE_NAMES.get(lang, lang) for lang in alike(language, used) if lang != "en"] if used else []
     same = f" (the same pieces in {', '.join(others)})" if others else ""
     why = _RULE_WORDS.get(rule, rule)
-    for ply, token in enumerate(tokens, start=1):
-        if lead_letter(token) in table:
-            text = f"piece letters read as {name} letters{same}: {why} (FIDE C.3)"
-            return ply, token, ReadingNote("language", text)
-    return None
+    return f"piece letters read as {name} letters{same}: {why} (FIDE C.3)"

@@ -346,8 +346,12 @@ def _tag_pair(value: str) -> tuple[str, str] | None:
     return (loose.group(1), loose.group(2)) if loose else None
 
 
-def split_games(text: str) -> Iterator[RawGame]:
-    """The games of a record, in order. Never raises on odd text, and never drops a main-line token."""
+def split_games(text: str, *, ended: list[bool] | None = None) -> Iterator[RawGame]:
+    """The games of a record, in order. Never raises on odd text, and never drops a main-line token.
+
+    ``ended``: a list that gets, once the text is split, whether its last game is closed (it has
+    moves or a result), so that a tag pair after the text would start a game of its own
+    (:func:`adjudicator.chess.bulk.games.split_mixed` splits a text in parts by it)."""
     game = RawGame()
     for kind, value, offset in _scan(text):
         if kind == "move":
@@ -396,5 +400,7 @@ def split_games(text: str) -> Iterator[RawGame]:
             game.notes.append(Note(len(game.moves) + 1, value, _NEW_GAME_NOTE, "new-game"))
             yield game
             game = RawGame(offset=offset)
+    if ended is not None:
+        ended.append(bool(game.moves) or game.result is not None)
     if not game.is_empty:
         yield game

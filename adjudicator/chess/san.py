@@ -340,7 +340,9 @@ def _is_plain(board: chess.Board, move: chess.Move, token: str, lower_case: bool
     return not (token[0] in _FILES and board.is_castling(move))  # e1h1: the king taking its own rook
 
 
-def read_move(board: chess.Board, token: str, language: str = "en", *, lower_case: bool = False) -> Reading:
+def read_move(
+    board: chess.Board, token: str, language: str = "en", *, lower_case: bool = False, suggest: bool = True
+) -> Reading:
     """Read ``token`` in the position: legal move, illegal move as played, or unreadable.
 
     One language only (the record's reading is chosen once, for the whole record, by
@@ -349,6 +351,7 @@ def read_move(board: chess.Board, token: str, language: str = "en", *, lower_cas
     to name the assumption (:attr:`Reading.notes`) or to find the token's other reading.
     ``lower_case``: the record writes no piece letter in upper case, so a lower-case letter that
     reads as a file in plain SAN (``bxc4``) may also be a piece's (both readings are shown).
+    ``suggest``: name the likely moves of an unreadable token (false: only whether it reads matters).
     """
     if language == "en":
         try:
@@ -361,7 +364,7 @@ def read_move(board: chess.Board, token: str, language: str = "en", *, lower_cas
     if len(token) > LONGEST_TOKEN:
         return Reading(
             token, None, False, f"{len(token)} characters: too long to be a move",
-            candidates(board, token, language=language),
+            candidates(board, token, language=language) if suggest else (),
         )
     notes = parse(token, language)
     reading = _read_notation(board, notes, lower_case)
@@ -371,4 +374,4 @@ def read_move(board: chess.Board, token: str, language: str = "en", *, lower_cas
     if illegal is not None:
         return illegal
     why = "not a move in any accepted notation" if not notes else "no piece can make this move"
-    return Reading(token, None, False, why, candidates(board, token, language=language))
+    return Reading(token, None, False, why, candidates(board, token, language=language) if suggest else ())

@@ -9,10 +9,11 @@ caller passes the pieces.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Protocol, TypeVar
 
-from adjudicator.chess.movetext import TAG_NAME, RawGame, split_games
+from adjudicator.chess.movetext import TAG_NAME, MoveToken, split_games
 
 MAX_GAME_CHARS = 1_000_000
 """Longest single game a collection may hold: 20,000 plies with a clock comment on each fit in well under
@@ -25,6 +26,20 @@ _FULL_TAG = re.compile(rf'\[[ \t]*{TAG_NAME}[ \t]*"(?:[^"\\\n]|\\.)*"[ \t]*\]')
 _TAG_LINE = re.compile(rf'[ \t\ufeff\u200b]*\[[ \t]*{TAG_NAME}[ \t]*"')
 
 
+class SplitGame(Protocol):
+    """A game as a splitter gives it: where it starts, and its main-line moves (a ``RawGame``, or a
+    ``adjudicator.chess.bulk.games.CleanGame``, which starts with a tag line and lists none)."""
+
+    @property
+    def offset(self) -> int: ...
+
+    @property
+    def moves(self) -> Sequence[MoveToken]: ...
+
+
+G = TypeVar("G", bound=SplitGame)
+
+
 @dataclass(frozen=True)
 class OversizedGame:
     """A game of a collection longer than the limit: skipped whole (to the next tag line)."""
@@ -34,7 +49,7 @@ class OversizedGame:
     limit: int
 
 
-def _line_cut(text: str, games: list[RawGame]) -> int:
+def _line_cut(text: str, games: Sequence[SplitGame]) -> int:
     """Where the games still open begin: the last game (after the first) that starts a line, else 0.
 
     Cutting only at a line start that holds a tag or a move keeps every token read as in
@@ -51,15 +66,17 @@ def _line_cut(text: str, games: list[RawGame]) -> int:
 
 
 def stream_games(
-    pieces: Iterable[str], max_chars: int = MAX_GAME_CHARS, *, check_every: int = _CHECK_EVERY
-) -> Iterator[RawGame | OversizedGame]:
+    pieces: Iterable[str], max_chars: int = MAX_GAME_CHARS, *, check_every: int = _CHECK_EVERY,
+    split: Callable[[str], Iterable[G]] = split_games,  # type: ignore[assignment]
+) -> Iterator[G | OversizedGame]:
     """The games of a collection read piece by piece (lines, or parts of long lines), in order.
 
     The same games :func:`split_games` finds in the whole text, holding at most one game
     and a few kilobytes: the text gathered so far is split, every game but the last
     (which may go on) is handed on, and the last one's text is kept. A game over
     ``max_chars`` gives an :class:`OversizedGame`, and reading goes on at the next line
-    that starts with a tag.
+    that starts with a tag. ``split``: the splitter (``adjudicator.chess.bulk.games.split_mixed``
+    gives the same games, those the compiled reader reads as ``CleanGame``).
     """
     held: list[str] = []
     size = since_check = 0
@@ -80,7 +97,7 @@ def stream_games(
             continue
         since_check = 0
         text = "".join(held)
-        games = list(split_games(text))
+        games = list(split(text))
         cut = _line_cut(text, games)
         yield from _bounded([game for game in games if game.offset < cut], cut, max_chars)
         rest = text[cut:] if games or text.strip() else ""  # spacing alone is dropped
@@ -92,7 +109,7 @@ def stream_games(
     elif held:
         text = "".join(held)
         if size > max_chars:
-            games = list(split_games(text))
+            games = list(split(text))
             cut = _line_cut(text, games)
             yield from _bounded([game for game in games if game.offset < cut], cut, max_chars)
             if len(text) - cut > max_chars:
@@ -100,10 +117,10 @@ def stream_games(
             else:
                 yield from (game for game in games if game.offset >= cut)
         else:
-            yield from split_games(text)
+            yield from split(text)
 
 
-def _bounded(games: list[RawGame], end: int, max_chars: int) -> Iterator[RawGame | OversizedGame]:
+def _bounded(games: list[G], end: int, max_chars: int) -> Iterator[G | OversizedGame]:
     """``games`` (the last one ending at ``end``), each longer than ``max_chars`` as an :class:`OversizedGame`."""
     ends = [*(g.offset for g in games[1:]), end] if games else []
     for game, after in zip(games, ends, strict=True):

@@ -10,14 +10,18 @@ skipped, so a machine without tables simply has no tablebase service.
 from __future__ import annotations
 
 import contextlib
+import fnmatch
+import os
 import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chess
-import chess.gaviota
 import chess.syzygy
+
+if TYPE_CHECKING:
+    import chess.gaviota
 
 from adjudicator.chess.analysis import TablebaseEvidence, TablebaseOutcome
 
@@ -46,6 +50,9 @@ class Tablebases:
         self.gaviota_dirs = tuple(gaviota_dirs)
         self._syzygy: chess.syzygy.Tablebase | None = None
         self._gaviota: chess.gaviota.PythonTablebase | None = None
+        self._gaviota_names: list[str] = []
+        """The Gaviota tables found (python-chess opens them on first use; its module is imported then too:
+        building its index tables takes a moment that a run probing nothing need not spend)."""
         self._max = 0
         if self.syzygy_dirs:
             tb = chess.syzygy.Tablebase()
@@ -55,15 +62,10 @@ class Tablebases:
                 self._max = max(self._max, _largest(tb.wdl))
             else:
                 tb.close()
-        if self.gaviota_dirs:
-            gtb = chess.gaviota.PythonTablebase()
-            for d in self.gaviota_dirs:
-                gtb.add_directory(str(d))
-            if gtb.available_tables:
-                self._gaviota = gtb
-                self._max = max(self._max, _largest(gtb.available_tables))
-            else:
-                gtb.close()
+        for d in self.gaviota_dirs:  # the names PythonTablebase.add_directory finds
+            self._gaviota_names += [name.replace(".gtb.cp4", "") for name in fnmatch.filter(os.listdir(d), "*.gtb.cp4")]
+        if self._gaviota_names:
+            self._max = max(self._max, _largest(self._gaviota_names))
 
     @classmethod
     def from_config(cls, tablebases: Mapping[str, Any], root: Path) -> Tablebases:
@@ -75,7 +77,18 @@ class Tablebases:
 
     @property
     def is_empty(self) -> bool:
-        return self._syzygy is None and self._gaviota is None
+        return self._syzygy is None and not self._gaviota_names
+
+    def _gaviota_tables(self) -> chess.gaviota.PythonTablebase | None:
+        """The Gaviota tables, opened on first use (call with the lock held)."""
+        if self._gaviota is None and self._gaviota_names:
+            from chess.gaviota import PythonTablebase
+
+            gtb = PythonTablebase()
+            for d in self.gaviota_dirs:
+                gtb.add_directory(str(d))
+            self._gaviota = gtb
+        return self._gaviota
 
     def probe(self, board: chess.Board) -> TablebaseEvidence | None:
         """The tables' verdict for the side to move, or None when no table covers the position."""
@@ -93,9 +106,12 @@ class Tablebases:
                         source="syzygy", fen=board.fen(), pieces=pieces, outcome=_OUTCOMES[wdl],
                         dtz=dtz, halfmove_clock=board.halfmove_clock,
                     )
-            if self._gaviota is not None:
-                with contextlib.suppress(KeyError, chess.gaviota.MissingTableError):
-                    dtm = self._gaviota.probe_dtm(board)
+            gaviota = self._gaviota_tables()
+            if gaviota is not None:
+                from chess.gaviota import MissingTableError
+
+                with contextlib.suppress(KeyError, MissingTableError):
+                    dtm = gaviota.probe_dtm(board)
                     outcome: TablebaseOutcome = "win" if dtm > 0 else "loss" if dtm < 0 else "draw"
                     return TablebaseEvidence(
                         source="gaviota", fen=board.fen(), pieces=pieces, outcome=outcome,
@@ -111,6 +127,7 @@ class Tablebases:
             if self._gaviota is not None:
                 self._gaviota.close()
                 self._gaviota = None
+            self._gaviota_names = []
             self._max = 0
 
 

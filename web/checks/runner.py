@@ -32,8 +32,7 @@ from typing import Any
 from sqlalchemy import update
 from sqlalchemy.orm import Session, sessionmaker
 
-from adjudicator.chess.movetext import split_games
-from adjudicator.collection import TooManyGames, records
+from adjudicator.collection import TooManyGames, chess_games, records
 from adjudicator.contract import ContractError
 from web.checks.collections import GameCollection
 from web.checks.models import CheckedGame, GameCheck
@@ -67,7 +66,7 @@ def games_of(record: str, game: str) -> list[str]:
         from adjudicator.checkers.pdn import split_games as split_pdn
 
         return [part for part in split_pdn(record) if part.strip()]
-    starts = [found.offset for found in split_games(record)]
+    starts = [found.offset for found in chess_games(record)]
     if not starts:
         return []
     starts[0] = 0

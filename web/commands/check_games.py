@@ -36,7 +36,7 @@ from typing import IO, Any
 
 from adjudicator.collection import at_most, has_game, records
 from adjudicator.contract import ContractError
-from adjudicator.rulesets import RulesetBook
+from adjudicator.rulesets import ChessRuleset, RulesetBook
 from web.cli import emit
 from web.config import load_config
 
@@ -301,7 +301,8 @@ def run(args: argparse.Namespace) -> int:
     config = load_config()
     limits = Limits.from_config(config)
     remote = _broker(config) if args.workers is None else None
-    game, ruleset = _ruleset(args, RulesetBook.from_config(config))
+    book = RulesetBook.from_config(config)
+    game, ruleset = _ruleset(args, book)
     started = time.monotonic()
     if args.file != "-":  # a file is measured first, at the decompressor's speed: a bomb checks no game
         try:
@@ -315,7 +316,9 @@ def run(args: argparse.Namespace) -> int:
         found = records(lines(stream, args.file, limits))
         head = _head(found, game, args.file)
         games = with_findings = 0
-        counted = at_most(itertools.chain(head, found), game, limits.games)
+        chosen = book[ruleset]
+        language = (chosen.record.language or None) if isinstance(chosen, ChessRuleset) else None  # check_record's
+        counted = at_most(itertools.chain(head, found), game, limits.games, language)
         if remote is not None:
             from web.queue.collection import check_on_queue
 

@@ -5,7 +5,9 @@ gives an ``{"error": ...}`` line (with its game number) and the others go on;
 the exit status is 2 when any game could not be read.
 
 Streams: the file is read a line at a time and each game is replayed and printed
-as soon as it is complete, so memory stays flat however large the collection. A
+as soon as it is complete, so memory stays flat however large the collection. Chess
+games are read by the compiled bulk reader where it can (:mod:`adjudicator.chess.bulk`),
+else by the lenient reader: the lines are the same. A
 single game is bounded too: more than :data:`adjudicator.chess.stream.MAX_GAME_CHARS`
 characters, or more plies than :data:`adjudicator.chess.replay.MAX_PLIES`, is an error
 line for that game (``record_too_long``), and the next game is read.
@@ -21,7 +23,9 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-from adjudicator.chess.movetext import RawGame
+from adjudicator.chess import bulk
+from adjudicator.chess.bulk.games import CleanGame, read, split_mixed
+from adjudicator.chess.movetext import RawGame, split_games
 from adjudicator.chess.notation import LANGUAGES
 from adjudicator.chess.replay import replay_game
 from adjudicator.chess.stream import MAX_GAME_CHARS, OversizedGame, stream_games
@@ -104,6 +108,22 @@ def _checkers(pieces: Iterator[str], args: argparse.Namespace) -> int:
     return status
 
 
+def _chess_games(pieces: Iterator[str], language: str | None) -> Iterator[RawGame | CleanGame | OversizedGame]:
+    """The chess games of the pieces, clean ones (the compiled reader's) as :class:`CleanGame`."""
+    if not bulk.COMPILED:
+        return stream_games(pieces, MAX_GAME_CHARS, split=split_games)
+    return stream_games(pieces, MAX_GAME_CHARS, split=lambda text: split_mixed(text, language))
+
+
+def _replayed(game: RawGame | CleanGame, args: argparse.Namespace) -> dict[str, Any]:
+    if isinstance(game, CleanGame):
+        fast = read(game, args.start_fen, args.language)
+        if fast is not None:
+            return fast.to_json()
+        game = game.raw()
+    return replay_game(game, args.start_fen, args.language).to_json()
+
+
 def run(args: argparse.Namespace) -> int:
     if args.language is not None and args.language not in LANGUAGES:
         raise ContractError(
@@ -118,11 +138,11 @@ def run(args: argparse.Namespace) -> int:
             legal_position(args.start_fen, "start_fen")  # checked as rule checks it, before any game is read
         status = 0
         number = 0
-        for number, game in enumerate(stream_games(pieces, MAX_GAME_CHARS), start=1):
+        for number, game in enumerate(_chess_games(pieces, args.language), start=1):
             try:
                 if isinstance(game, OversizedGame):
                     raise _too_long(game)
-                emit(replay_game(game, args.start_fen, args.language).to_json())
+                emit(_replayed(game, args))
             except ContractError as exc:
                 status = _game_error(number, exc)
     if number == 0:

@@ -26,6 +26,12 @@ from .material import is_material_unwinnable
 class DeadScreen:
     """The cheap, sound part of the unwinnability analysis (see the module docstring)."""
 
+    open_positions_undecided = True
+    """Undecided (never "unwinnable") for a position where the side to move has two legal moves or more,
+    W's material can mate (:mod:`.material`) and W is plainly open (:mod:`.openness`): no forced move,
+    no end of the game, no material proof, and the blockade analysis proves nothing there. A collection
+    check may skip asking (``adjudicator.chess.bulk.check``); tests/test_bulk_reader.py holds it to that."""
+
     def search(self, board: chess.Board, color: chess.Color) -> MateSearch:
         """Can ``color`` checkmate? Proven no (True), a forced line to mate (False), else undecided (None)."""
         try:

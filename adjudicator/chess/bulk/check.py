@@ -1,0 +1,112 @@
+"""A clean game's recorded result against the laws, as :func:`adjudicator.chess.collection.check_chess` checks it.
+
+:func:`check_clean` gives the same :class:`~adjudicator.findings.GameCheck` for a game the
+compiled reader replayed (:func:`.games.read`), or None where the game needs more than
+this module decides (the caller then checks :meth:`.games.CleanGame.raw` with
+``check_chess``): a loss on time (the 6.9 question), an ending other than a checkmate on
+the last move with the result recorded for it (a stalemate, a fifth occurrence, 75 moves,
+a dead position), a position given that has ended the game already.
+
+The dead-position test (5.2.2) of the final position is the collection check's own
+(:class:`adjudicator.clocks.dead_position.Deadness` with the oracle ``check_chess`` gets),
+asked on the same board. Only where that oracle says it answers *undecided* for a plainly
+open position (``open_positions_undecided``, the quick screen
+``engines.chess.unwinnable.screen.DeadScreen``), and the compiled reader found the
+position so (two legal moves or more, a side whose material can mate with a queen, rook or
+knight that steps at once into the loser king's walk), or checkmate, is it not asked: its
+answer would be "alive".
+"""
+
+from __future__ import annotations
+
+import chess
+
+from adjudicator.chess.collection import _TIME_FORFEIT, RESULTS, _armageddon, _ref, recorded_result
+from adjudicator.clocks.dead_position import Deadness
+from adjudicator.findings import Finding, GameCheck
+from adjudicator.rulesets import ChessRuleset
+from adjudicator.services import MateOracle, Services
+
+from .games import BulkReplay, CleanGame, read
+
+
+def check_clean(
+    game: CleanGame, ruleset: ChessRuleset, services: Services, dead_screen: MateOracle | None = None
+) -> GameCheck | None:
+    """``check_chess(game.raw(), ruleset, services, dead_screen)``, or None (see the module docstring)."""
+    replay = read(game, None, ruleset.record.language or None)
+    if replay is None or replay.scanned.facts is None or replay.start is not None and _start_ended(replay, ruleset):
+        return None
+    tags = tuple(game.tags)
+    recorded = replay.result if replay.result in RESULTS else None
+    findings: list[Finding] = []
+    tag = recorded_result(game.tag("Result"))
+    if tag is not None and recorded is not None and tag != recorded:
+        findings.append(
+            Finding("result-conflict", replay.plies, _ref(ruleset, "8.7", "15A"),
+                    f"The Result tag says {tag} but the moves end with {recorded}; {recorded} is taken as recorded.")
+        )
+    mate, _, _, _, _, _, white_clock, black_clock = replay.scanned.facts
+    if recorded in ("1-0", "0-1"):
+        if _TIME_FORFEIT.search(game.tag("Termination") or ""):
+            return None
+        if (black_clock if recorded == "1-0" else white_clock) == 0:
+            return None  # the loser's last [%clk] reads zero: a loss on time (the 6.9 question)
+    drawn = _drawn(replay, ruleset, services, dead_screen)
+    if drawn is None:
+        return None
+    if drawn or mate:
+        if drawn:
+            lawful = _armageddon(ruleset, "1/2-1/2")
+        else:
+            mover_white = (replay.plies % 2 == 1) == (_start_turn(replay) == chess.WHITE)
+            lawful = _armageddon(ruleset, "1-0" if mover_white else "0-1")
+        if recorded != lawful:
+            return None  # the finding names the ending's move and position: the lenient reader's replay has them
+        return GameCheck(tags, recorded, lawful, tuple(findings))
+    if recorded is None:
+        findings.append(
+            Finding("no-result", replay.plies, _ref(ruleset, "8.7", "15A"),
+                    "The record gives no result and the laws did not end the game: its result cannot be checked.")
+        )
+    return GameCheck(tags, recorded, recorded, tuple(findings))
+
+
+def _start_turn(replay: BulkReplay) -> chess.Color:
+    return chess.WHITE if replay.start is None else replay.start.board.turn
+
+
+def _start_ended(replay: BulkReplay, ruleset: ChessRuleset) -> bool:
+    """A position given (FEN) that has ended the game, or lets the TD end it, by itself (ply 0)."""
+    assert replay.start is not None
+    board = replay.start.board
+    limit = 2 * ruleset.move_rule.automatic_moves
+    return not any(board.generate_legal_moves()) or (
+        ruleset.move_rule.automatic != "none" and board.halfmove_clock >= limit
+    )
+
+
+def _drawn(
+    replay: BulkReplay, ruleset: ChessRuleset, services: Services, dead_screen: MateOracle | None
+) -> bool | None:
+    """Whether an ending that draws by itself (mandatory) came in the record: stalemate, a fifth occurrence,
+    75 moves, a dead position (``game_end`` takes the earliest; with every move legal a checkmate can only be
+    the last move, so any of these comes first). None where this module cannot tell (consecutive
+    occurrences under US Chess 14K)."""
+    assert replay.scanned.facts is not None
+    mate, stalemate, most, highest, dead_material, open_, _, _ = replay.scanned.facts
+    if stalemate:
+        return True
+    repetition = ruleset.repetition
+    if repetition.automatic == "mandatory" and most >= repetition.automatic_occurrences:
+        return None if repetition.automatic_consecutive else True
+    if ruleset.move_rule.automatic == "mandatory" and highest >= 2 * ruleset.move_rule.automatic_moves:
+        return True
+    deadness = Deadness(ruleset.flag.dead_position, services.mate)
+    if dead_material or deadness.mode != "helpmate":
+        return dead_material  # material and material-then-td: only the listed endings end the game
+    oracle = dead_screen if dead_screen is not None else services.mate
+    if getattr(oracle, "open_positions_undecided", False) and (mate or open_):
+        return False
+    screen = Deadness(deadness.configured, dead_screen) if dead_screen is not None else deadness
+    return screen.is_dead(chess.Board(replay.final_fen))
