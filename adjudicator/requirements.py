@@ -189,7 +189,7 @@ def _claimant_problems(case: Case, book: RulesetBook, services: Services | None)
         except ContractError as exc:  # no ruling whoever claims: that error, and the claimant it will need
             return [exc, MissingFactError("say who makes the claim", "claimant")]
         except RulesetError as exc:  # the event's rules are misconfigured: the ruling would say the same
-            return [ContractError("invalid_ruleset", str(exc), exc.key)]
+            return [exc.as_contract_error()]
         decisions.append((ruling.verdict, ruling.result, ruling.adjustments, ruling.instructions))
     if decisions[0] == decisions[1]:
         return []

@@ -16,6 +16,7 @@ hand to :func:`adjudicator.contract.parse_case` as they run (CI=true: hypothesis
 from __future__ import annotations
 
 import ast
+import contextlib
 import importlib
 import json
 import os
@@ -49,7 +50,7 @@ def case_documents() -> list[dict[str, Any]]:
             if "claim" not in keys:
                 continue
             try:
-                value = eval(compile(ast.Expression(node), str(path), "eval"), dict(vars(module)))  # noqa: S307
+                value = eval(compile(ast.Expression(node), str(path), "eval"), dict(vars(module)))
             except Exception:
                 continue
             try:
@@ -76,10 +77,8 @@ def pytest_configure(config: Any) -> None:
 
     def parse_case(data: object) -> Any:
         if isinstance(data, dict):
-            try:
+            with contextlib.suppress(TypeError, ValueError):
                 out.write(json.dumps(data, sort_keys=True) + "\n")
-            except (TypeError, ValueError):
-                pass
         return original(data)
 
     contract.parse_case = parse_case  # type: ignore[assignment]

@@ -12,20 +12,14 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any, TypeVar, cast
 
-from flask import Flask, Response, abort, g, jsonify, request
+from flask import Flask, abort, g, request
 from flask_login import LoginManager, current_user
 
 from web.auth.models import ROLES, User
 from web.db import get_session as db
+from web.errors import api_error as api_error  # the JSON API's error answer; the API views take it from here
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-def api_error(status: int, code: str, message: str, field: str | None = None) -> tuple[Response, int]:
-    response = jsonify({"error": {"code": code, "message": message, "field": field}})
-    if status == 401:
-        response.headers["WWW-Authenticate"] = 'Bearer realm="adjudicator"'
-    return response, status
 
 
 def token_required(*roles: str) -> Callable[[F], F]:

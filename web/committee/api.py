@@ -27,7 +27,8 @@ def refused(exc: Exception) -> tuple[Response, int]:
     if isinstance(exc, CaseRefused):
         return api_error(exc.status, exc.code, exc.message, exc.field)
     if isinstance(exc, RulesetError):
-        return api_error(422, "invalid_ruleset", str(exc), exc.key)
+        error = exc.as_contract_error()
+        return api_error(422, error.code, error.message, error.field)
     assert isinstance(exc, ContractError)
     status = 400 if exc.code in ("invalid_json", "invalid_case") else 422
     return api_error(status, exc.code, exc.message, exc.field)

@@ -31,6 +31,10 @@ TASK_NAME = "adjudicator.run_job"
 QUEUE_NAME = "adjudicator"
 
 
+class QueueUnavailable(ConnectionError):
+    """The broker cannot be reached: the job was not sent (its row, if written, is failed with the reason)."""
+
+
 class QueueSettingsError(ValueError):
     """A ``[queue]`` setting in config.toml is not usable (names the key)."""
 
