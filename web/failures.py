@@ -45,7 +45,7 @@ def error_body(exc: BaseException, failing: str | None = "the analysis failed") 
     if isinstance(exc, EngineUnavailable):
         error = {"code": "engine_unavailable", "message": f"the analysis cannot be done now: {exc}", "field": None}
     elif isinstance(exc, ConfigError):
-        error = {"code": "invalid_config", "message": str(exc), "field": "config"}
+        error = {"code": "invalid_config", "message": str(exc), "field": exc.key or "config"}
     elif isinstance(exc, QueueUnavailable):
         error = {"code": "queue_unavailable", "message": str(exc), "field": None}
     elif failing is None:

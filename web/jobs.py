@@ -27,10 +27,9 @@ from adjudicator.rulesets import RulesetBook
 from adjudicator.services import Services
 from web import store
 from web.runner import Job, JobCancelled, rule_job
+from web.settings import DEFAULT_BACKGROUND, Settings
 
 log = logging.getLogger(__name__)
-
-DEFAULT_BACKGROUND = ("unfinished-game", "insufficient-losing-chances")
 
 __all__ = ["Adjudicator", "Job", "JobCancelled", "DEFAULT_BACKGROUND"]
 
@@ -55,16 +54,17 @@ class Adjudicator:
     """The app's thread pools, services and running jobs."""
 
     def __init__(self, config: Mapping[str, Any], book: RulesetBook, sessions: sessionmaker[Session]) -> None:
-        web = config.get("web", {})
+        settings = Settings.of(config)
+        web = settings.web
         self.config = config
         self.book = book
         self.sessions = sessions
-        self.inline_seconds = float(web.get("inline_seconds", 2.0))
-        self.api_timeout_seconds = float(web.get("api_timeout_seconds", 120.0))
-        self.background_claims = tuple(web.get("background_claims", DEFAULT_BACKGROUND))
-        self.expected_seconds = float(config.get("engines", {}).get("timeout_seconds", 30))
-        self.quick = ThreadPoolExecutor(int(web.get("rule_workers", 8)), thread_name_prefix="rule")
-        self.slow = ThreadPoolExecutor(int(web.get("engine_workers", 1)), thread_name_prefix="engine")
+        self.inline_seconds = web.inline_seconds
+        self.api_timeout_seconds = web.api_timeout_seconds
+        self.background_claims = tuple(web.background_claims)
+        self.expected_seconds = settings.engines.timeout_seconds
+        self.quick = ThreadPoolExecutor(web.rule_workers, thread_name_prefix="rule")
+        self.slow = ThreadPoolExecutor(web.engine_workers, thread_name_prefix="engine")
         self._services: Services | None = None
         self._lock = threading.Lock()
         is_sqlite = sessions.kw["bind"].dialect.name == "sqlite"

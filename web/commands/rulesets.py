@@ -18,6 +18,7 @@ from typing import Any
 from adjudicator.rulesets import Problem, check_rulesets, invalid_ruleset
 from web.cli import emit, read_input
 from web.config import ConfigError, config_path
+from web.settings import reference
 
 
 def register(sub: Any) -> None:
@@ -58,7 +59,5 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def run_reference(args: argparse.Namespace) -> int:
-    from adjudicator.rulebook.reference import reference
-
     sys.stdout.write(reference())
     return 0
