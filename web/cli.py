@@ -17,7 +17,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn
 
-from adjudicator.contract import ContractError
+from adjudicator.contract import ContractError, unstorable
 from web.failures import error_body
 
 COMMANDS = ("rule", "replay", "unwinnable", "serve", "users", "build_db", "audit", "events", "check_games",
@@ -109,8 +109,6 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 def check_arguments(argv: Sequence[str]) -> None:
     """Refuse an argument no database can store: bytes that are not UTF-8 (Python keeps them as lone
     surrogates) or a NUL; the error names the argument by its place and its option."""
-    from adjudicator.contract import unstorable
-
     for place, argument in enumerate(argv, start=1):
         problem = unstorable(argument)
         if problem is not None:

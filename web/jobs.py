@@ -26,6 +26,10 @@ from adjudicator.contract import Case
 from adjudicator.rulesets import RulesetBook
 from adjudicator.services import Services
 from web import store
+from web.queue import claims
+from web.queue.claims import RemoteJob
+from web.queue.recovery import Sweeper
+from web.queue.remote import Remote
 from web.runner import Job, JobCancelled, rule_job
 from web.settings import DEFAULT_BACKGROUND, Settings
 
@@ -76,8 +80,6 @@ class Adjudicator:
         self._pending_lock = threading.Lock()
         self._jobs: OrderedDict[int, Job] = OrderedDict()
         self.keep_jobs = 500
-        from web.queue.remote import Remote
-
         self.remote = Remote.from_environment(config, sessions)
         """The task queue's workers (``ADJUDICATOR_BROKER_URL``): background jobs go there; None: this process."""
         self.closers: list[Callable[[], None]] = []
@@ -86,15 +88,13 @@ class Adjudicator:
         self.sweeper: Any = None
         """With the queue: the thread that sends again (or fails) the jobs whose message the broker lost."""
         if self.remote is not None:
-            from web.queue.recovery import Sweeper
-
             self.sweeper = Sweeper(self.remote).start()
 
     def services(self) -> Services:
         """The engines and probes, started on first use (a page that rules on nothing starts none)."""
         with self._lock:
             if self._services is None:
-                from engines import build_services
+                from engines import build_services  # deferred on purpose: a page that rules on nothing loads no engine
 
                 self._services = build_services(self.config)
             return self._services
@@ -108,8 +108,6 @@ class Adjudicator:
         job = Job(case=case, data=data, meta=meta, source=source, is_background=self.is_background(case.claim),
                   event_id=event_id, submitted_by_id=submitted_by_id)
         if job.is_background and self.remote is not None:
-            from web.queue import claims
-
             queued = claims.submit(self.remote, job, self._writing)
             self._register(queued)
             return queued
@@ -146,8 +144,6 @@ class Adjudicator:
             found = self._jobs.get(case_id)
         if self.remote is None or (found is not None and not found.is_background):
             return found
-        from web.queue.claims import RemoteJob
-
         if isinstance(found, RemoteJob):
             return found.refresh()
         loaded = RemoteJob.load(self.remote, case_id)
@@ -159,8 +155,6 @@ class Adjudicator:
         """Ask a job to stop; a job not yet started never starts."""
         job = self.job(case_id)
         if self.remote is not None and job is not None and job.is_background:
-            from web.queue import claims
-
             if not job.is_finished:
                 claims.cancel(self.remote, case_id, self._writing)
             return self.job(case_id)

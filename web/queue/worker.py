@@ -112,7 +112,7 @@ class Runtime:
     def services(self) -> Services:
         with self._lock:
             if self._services is None:
-                from engines import build_services
+                from engines import build_services  # deferred on purpose: a worker starts its engines on first use
 
                 self._services = build_services(self.config)
             return self._services
@@ -184,7 +184,7 @@ class Runtime:
 
     def _recommend(self, row: JobRow) -> None:
         """A committee recommendation or an appeal's re-run (deterministic settings); the result in the row."""
-        from web.committee.service import recommend_here
+        from web.committee.service import recommend_here  # deferred on purpose: Flask's committee area, on demand
 
         payload = row.payload or {}
         data = payload.get("case")
@@ -199,7 +199,7 @@ class Runtime:
 
     def _check_chunk(self, row: JobRow) -> None:
         """A chunk of a collection (``adjudicator check-games``): one JSON result per game, in order."""
-        from engines.collection import check_chunk, make_task
+        from engines.collection import check_chunk, make_task  # deferred on purpose: only a check's chunk needs it
 
         payload = row.payload or {}
         task = make_task(list(payload["records"]), str(payload["game"]), str(payload["ruleset"]), self.config)
