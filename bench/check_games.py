@@ -127,6 +127,14 @@ def timeout_unwinnable(rng: random.Random, n: int) -> str:
     return _timeout(rng, n, fen, True)
 
 
+def _pushed(board: chess.Board, move: chess.Move) -> bool:
+    """Play ``move`` if it is legal; whether it was."""
+    if move not in board.legal_moves:
+        return False
+    board.push(move)
+    return True
+
+
 def _knight_cycle(board: chess.Board) -> list[chess.Move] | None:
     """Four quiet knight moves (out and back, for each side) that bring the position back, if any."""
     def quiet_knight(b: chess.Board) -> list[chess.Move]:
@@ -139,7 +147,7 @@ def _knight_cycle(board: chess.Board) -> list[chess.Move] | None:
             cycle = [first, reply, chess.Move(first.to_square, first.from_square),
                      chess.Move(reply.to_square, reply.from_square)]
             trial = board.copy(stack=False)
-            if all(move in trial.legal_moves and trial.push(move) is None for move in cycle):
+            if all(_pushed(trial, move) for move in cycle):
                 return cycle
     return None
 

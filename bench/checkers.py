@@ -32,7 +32,7 @@ TEST_DATA = ROOT / "tests" / "data"  # public data copied into the repository (t
 from adjudicator.checkers.board import START, Position, perft, perft_by_layers  # noqa: E402
 from adjudicator.checkers.pdn import read_game, split_games  # noqa: E402
 from adjudicator.checkers.replay import replay_checkers  # noqa: E402
-from adjudicator.rulesets import RulesetBook  # noqa: E402
+from adjudicator.rulesets import CheckersRuleset, RulesetBook  # noqa: E402
 from engines.checkers.database import EndgameDatabase, available_pieces, build_database  # noqa: E402
 from engines.checkers.proof import prove  # noqa: E402
 from engines.checkers.published import PUBLISHED  # noqa: E402
@@ -273,7 +273,9 @@ def _default_budget() -> int:
     with (ROOT / "config.toml").open("rb") as handle:
         config = tomllib.load(handle)
     config["_root"] = str(ROOT)
-    return RulesetBook.from_config(config)["acf"].get_int("adjudication.proof_nodes")
+    ruleset = RulesetBook.from_config(config)["acf"]
+    assert isinstance(ruleset, CheckersRuleset)
+    return ruleset.adjudication.proof_nodes
 
 
 def main() -> None:
