@@ -71,7 +71,7 @@ def bench_replay(compare: bool) -> None:
     print(f"tinsley.pdn: {len(games)} games, {plies} plies read and replayed in {seconds:.2f} s "
           f"({seconds / plies * 1e6:.0f} us a ply)")
     if compare:
-        import draughts
+        import draughts  # deferred on purpose: pydraughts is a dev extra, needed by --compare only
 
         moves = record.split()
         started = time.perf_counter()
