@@ -42,7 +42,7 @@ def database_folder(config: dict[str, Any]) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engines.checkers.database import DatabaseError, EndgameDatabase, build_database
+    from engines.checkers.database import DatabaseError, EndgameDatabase, build_database  # deferred on purpose
 
     if not 2 <= args.pieces <= MAX_PIECES:
         raise ContractError("invalid_field", f"--pieces must be between 2 and {MAX_PIECES}", "pieces")
@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         "bytes": sum(int(v.get("bytes", 0)) for v in manifest.get("pieces", {}).values()),
     }
     if args.verify:
-        from engines.checkers.verify import verify
+        from engines.checkers.verify import verify  # deferred on purpose: every command's module loads on each run
 
         log("consistency pass")
         report = verify(db.solved, db.max_pieces)

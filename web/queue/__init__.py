@@ -90,7 +90,7 @@ class QueueSettings:
 
 def make_celery(url: str, settings: QueueSettings) -> Any:
     """The Celery app for ``url``: JSON job ids only, late acknowledgement, one message at a time per thread."""
-    from celery import Celery
+    from celery import Celery  # deferred on purpose: Celery only with a broker
 
     app = Celery("adjudicator", broker=url, set_as_current=False)
     app.conf.update(
