@@ -13,18 +13,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from adjudicator.claim_registry import REGISTRY
+
 Game = Literal["chess", "checkers"]
 
-CLAIMS: tuple[str, ...] = (
-    "threefold-repetition",
-    "fifty-move",
-    "forty-move",
-    "flag",
-    "insufficient-losing-chances",
-    "unfinished-game",
-    "illegal-move",
-)
-"""Claim ids of the contract."""
+CLAIMS: tuple[str, ...] = tuple(claim.id for claim in REGISTRY)
+"""Claim ids of the contract (:mod:`adjudicator.claim_registry`)."""
 
 SIDES: dict[Game, tuple[str, str]] = {"chess": ("white", "black"), "checkers": ("red", "white")}
 """Each game's sides, first mover first. In checkers ``black`` is another name for red."""

@@ -37,16 +37,15 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from adjudicator.claim_registry import REGISTRY
 from adjudicator.contract import Case, ContractError, parse_case
 from adjudicator.rulesets import RulesetBook, RulesetError
 from adjudicator.services import Services
 
-CLAIMANT_NEEDED: frozenset[str] = frozenset({
-    "threefold-repetition", "fifty-move", "forty-move", "insufficient-losing-chances",
-})
+CLAIMANT_NEEDED: frozenset[str] = frozenset(c.id for c in REGISTRY if c.claimant != "not-asked")
 """Claims a player makes: ruled on only once the claimant is known (or shown not to matter)."""
 
-CLAIMANT_ALWAYS: frozenset[str] = frozenset({"insufficient-losing-chances"})
+CLAIMANT_ALWAYS: frozenset[str] = frozenset(c.id for c in REGISTRY if c.claimant == "always")
 """Claims whose claimant is always needed: the claimant's own chances are what is judged."""
 
 
@@ -189,7 +188,7 @@ def _claimant_problems(case: Case, book: RulesetBook, services: Services | None)
         except ContractError as exc:  # no ruling whoever claims: that error, and the claimant it will need
             return [exc, MissingFactError("say who makes the claim", "claimant")]
         except RulesetError as exc:  # the event's rules are misconfigured: the ruling would say the same
-            return [ContractError("invalid_ruleset", str(exc), exc.key)]
+            return [exc.as_contract_error()]
         decisions.append((ruling.verdict, ruling.result, ruling.adjustments, ruling.instructions))
     if decisions[0] == decisions[1]:
         return []

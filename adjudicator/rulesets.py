@@ -53,6 +53,15 @@ class RulesetError(ValueError):
         self.key = key
         self.problem = problem
 
+    def as_contract_error(self) -> ContractError:
+        """The contract's ``invalid_ruleset`` error (the one place it is built), naming the first problem's key."""
+        return invalid_ruleset(self.key, str(self))
+
+
+def invalid_ruleset(key: str, message: str) -> ContractError:
+    """The contract's error for a ruleset that is unknown, missing a key or malformed (``field``: the key)."""
+    return ContractError("invalid_ruleset", message, key)
+
 
 def _merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
     merged = dict(base)
@@ -261,4 +270,5 @@ def _of_game(ruleset: Ruleset, kind: type[R]) -> R:
     return ruleset
 
 
-__all__ = ["ChessRuleset", "CheckersRuleset", "Problem", "Ruleset", "RulesetBook", "RulesetError", "check_rulesets"]
+__all__ = ["ChessRuleset", "CheckersRuleset", "Problem", "Ruleset", "RulesetBook", "RulesetError", "check_rulesets",
+           "invalid_ruleset"]

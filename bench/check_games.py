@@ -142,6 +142,14 @@ def timeout_unwinnable(rng: random.Random, n: int) -> str:
     return _timeout(rng, n, fen, True)
 
 
+def _pushed(board: chess.Board, move: chess.Move) -> bool:
+    """Play ``move`` if it is legal; whether it was."""
+    if move not in board.legal_moves:
+        return False
+    board.push(move)
+    return True
+
+
 def _knight_cycle(board: chess.Board) -> list[chess.Move] | None:
     """Four quiet knight moves (out and back, for each side) that bring the position back, if any."""
     def quiet_knight(b: chess.Board) -> list[chess.Move]:

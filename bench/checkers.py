@@ -39,13 +39,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 TEST_DATA = ROOT / "tests" / "data"  # public data copied into the repository (tests/data/README.md)
 
-import checkers_six  # noqa: E402  (bench/, beside this file)
-from measure import MemorySampler, cpu_seconds  # noqa: E402
-
 from adjudicator.checkers.board import START, Position, perft, perft_by_layers  # noqa: E402
 from adjudicator.checkers.pdn import read_game, split_games  # noqa: E402
 from adjudicator.checkers.replay import replay_checkers  # noqa: E402
 from adjudicator.rulesets import RulesetBook  # noqa: E402
+from bench import checkers_six  # noqa: E402
+from bench.measure import MemorySampler, cpu_seconds  # noqa: E402
 from engines.checkers import compiled  # noqa: E402
 from engines.checkers.database import (  # noqa: E402
     EndgameDatabase,
@@ -89,7 +88,7 @@ def bench_replay(compare: bool) -> None:
     print(f"tinsley.pdn: {len(games)} games, {plies} plies read and replayed in {seconds:.2f} s "
           f"({seconds / plies * 1e6:.0f} us a ply)")
     if compare:
-        import draughts
+        import draughts  # deferred on purpose: pydraughts is a dev extra, needed by --compare only
 
         moves = record.split()
         started = time.perf_counter()

@@ -11,8 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from measure import MemorySampler, cpu_seconds
-
+from bench.measure import MemorySampler, cpu_seconds
 from engines.checkers import compiled
 from engines.checkers.build import Solved
 from engines.checkers.database import EndgameDatabase, available_pieces, build_database, load_into, read_manifest

@@ -8,6 +8,7 @@ for the tablebase file opening and the helpmate analysis' caches).
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import statistics
 import sys
@@ -115,7 +116,7 @@ def main() -> int:
     for name, (fields, svc) in cases.items():
         case = parse_case({"claim": "flag", "clock": {"white": 0, "flagged": ["white"]}, **fields})
         ruling = rule(case, book, svc)
-        median, worst = timed(lambda c=case, s=svc: rule(c, book, s), args.repeat)
+        median, worst = timed(functools.partial(rule, case, book, svc), args.repeat)
         print(f"  {name:45s} {median:8.4f} {worst:8.4f}  -> {ruling.verdict.value} {ruling.result}")
     checkers = parse_case(
         {"game": "checkers", "ruleset": "acf-master-division", "claim": "flag", "clock": {"red": 0, "flagged": ["red"]}}

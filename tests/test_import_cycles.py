@@ -1,6 +1,6 @@
-"""No import circle in the domain or the engines (issue 16).
+"""No import circle in the domain, the engines or the web floor (issues 16, 24).
 
-Every ``import`` in ``adjudicator/`` and ``engines/`` is read with :mod:`ast`, wherever it
+Every ``import`` in ``adjudicator/``, ``engines/`` and ``web/`` is read with :mod:`ast`, wherever it
 stands (at the top, in a function, under ``TYPE_CHECKING``), and the graph of modules is
 searched depth first. Importing ``a.b.c`` runs the ``__init__`` of ``a`` and ``a.b`` first,
 so a module imports its target's packages too (but not its own: they are already running).
@@ -12,7 +12,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("adjudicator", "engines")
+PACKAGES = ("adjudicator", "engines", "web")
 
 
 def modules() -> dict[str, tuple[Path, bool]]:
@@ -71,10 +71,11 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
-def test_the_domain_and_the_engines_have_no_import_circle() -> None:
+def test_the_domain_the_engines_and_the_web_floor_have_no_import_circle() -> None:
     known = modules()
     graph = {name: imports_of(name, path, is_package, known) for name, (path, is_package) in known.items()}
     assert "adjudicator.services" in graph["adjudicator.chess.assessment"]  # the walk sees imports at all
+    assert "web.queue.claims" in graph["web.jobs"] and "web.events.access" in graph["web.auth.tokens"]  # and web/
     cycle = find_cycle(graph)
     assert cycle is None, "import circle: " + " -> ".join(cycle or [])
 

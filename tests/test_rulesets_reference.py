@@ -10,7 +10,7 @@ from pathlib import Path
 
 from adjudicator.rulebook.chess import Repetition
 from adjudicator.rulebook.common import Ruleset
-from adjudicator.rulebook.reference import reference
+from web.settings import reference
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = (ROOT / "config.toml").read_text(encoding="utf-8")

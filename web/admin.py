@@ -114,6 +114,3 @@ def lift() -> Response:
         abort(400, "key must name a throttled name and address (from the admin page)")
     _throttle().lift(key)
     return redirect(url_for("admin.index"), 303)
-
-
-from web.events import staff_views  # noqa: E402,F401  the event's staff pages, on this blueprint (issue 22)

@@ -14,6 +14,7 @@ chain. The rows one flush adds are chained in one go (three statements).
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -249,7 +250,6 @@ BOARD_TABLES = {"cases": "board-case", "rulings": "ruling"}
 
 def _load_all() -> None:
     """Import the modules that register derivers, and the rulings storage's mapped tables when present."""
-    import importlib
 
     for name in ("web.auth.models", "web.appeals.models", "web.committee.models", "web.store",
                  "web.checks.collections"):

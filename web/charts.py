@@ -6,16 +6,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
+from adjudicator.clocks import hms as clock_hms
+
 
 def hms(seconds: float | None) -> str:
     """``h:mm:ss`` (or ``m:ss`` under an hour) for a clock reading."""
     if seconds is None:
         return "—"
-    sign = "-" if seconds < 0 else ""
-    whole = int(round(abs(seconds)))
-    hours, rest = divmod(whole, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{sign}{hours}:{minutes:02d}:{secs:02d}" if hours else f"{sign}{minutes}:{secs:02d}"
+    text = clock_hms(seconds)
+    sign, bare = ("-", text[1:]) if text.startswith("-") else ("", text)
+    return sign + bare.removeprefix("0:").removeprefix("0") if bare.startswith("0:") else text
 
 
 @dataclass(frozen=True)

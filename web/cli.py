@@ -17,9 +17,8 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn
 
-from adjudicator.contract import ContractError
-from adjudicator.rulesets import RulesetError
-from web.config import ConfigError
+from adjudicator.contract import ContractError, unstorable
+from web.failures import error_body
 
 COMMANDS = ("rule", "replay", "unwinnable", "serve", "users", "build_db", "audit", "events", "check_games",
             "worker", "rulesets")
@@ -45,20 +44,8 @@ def emit(obj: Any) -> None:
 
 
 def error_json(exc: Exception) -> dict[str, Any]:
-    from adjudicator.chess.analysis import EngineUnavailable  # here: a command that rules on nothing starts fast
-
-    if isinstance(exc, ContractError):
-        return exc.to_json()
-    if isinstance(exc, RulesetError):
-        return {"error": {"code": "invalid_ruleset", "message": str(exc), "field": exc.key}}
-    if isinstance(exc, EngineUnavailable):
-        return {"error": {"code": "engine_unavailable", "message": f"the analysis cannot be done: {exc}",
-                          "field": None}}
-    if isinstance(exc, ConfigError):
-        return {"error": {"code": "invalid_config", "message": str(exc), "field": "config"}}
-    if type(exc).__name__ == "QueueUnavailable":  # web.queue.remote's (not imported by a command without a queue)
-        return {"error": {"code": "queue_unavailable", "message": str(exc), "field": None}}
-    return {"error": {"code": "internal_error", "message": f"{type(exc).__name__}: {exc}", "field": None}}
+    """``{"error": ...}`` for what a command raised (:func:`web.failures.error_body`; a bug: ``internal_error``)."""
+    return error_body(exc, failing=None)
 
 
 def fail(exc: Exception) -> int:
@@ -122,8 +109,6 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 def check_arguments(argv: Sequence[str]) -> None:
     """Refuse an argument no database can store: bytes that are not UTF-8 (Python keeps them as lone
     surrogates) or a NUL; the error names the argument by its place and its option."""
-    from adjudicator.contract import unstorable
-
     for place, argument in enumerate(argv, start=1):
         problem = unstorable(argument)
         if problem is not None:
@@ -140,13 +125,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         check_arguments(sys.argv[1:] if argv is None else argv)
         args = build_parser(argv).parse_args(argv)
         return int(args.func(args) or 0)
-    except (ContractError, RulesetError, ConfigError) as exc:
-        return fail(exc)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         return 0
-    except Exception as exc:  # never a traceback for the user
+    except Exception as exc:  # bad input, no engine, or a bug: the contract's error (web.failures), never a traceback
         return fail(exc)
 
 

@@ -8,12 +8,17 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator.rulesets import RulesetBook, RulesetError
+from web.settings import Settings, SettingsError
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 
 class ConfigError(ValueError):
-    """The configuration file cannot be read."""
+    """The configuration file cannot be read, or an option of it is unknown or of the wrong type (``key``)."""
+
+    def __init__(self, message: str, key: str | None = None) -> None:
+        super().__init__(message)
+        self.key = key
 
 
 def config_path() -> Path:
@@ -35,7 +40,11 @@ def load_config(path: Path | None = None) -> dict[str, Any]:
     if url:
         config.setdefault("database", {})["url"] = url
     config["_root"] = str(path.resolve().parent)
-    RulesetBook.from_config(config)  # fail early, naming the key
+    try:
+        Settings.of(config)  # fail early, naming the key: the app's tables ...
+    except SettingsError as exc:
+        raise ConfigError(f"configuration {path}: {exc}", exc.key) from None
+    RulesetBook.from_config(config)  # ... and the rulesets
     return config
 
 

@@ -63,8 +63,8 @@ def migrate(engine: Engine, revision: str = "head") -> None:
     table needs it: SQLite's documented procedure), and every reference is checked
     before the migration commits; they are on again afterwards.
     """
-    from alembic import command
-    from alembic.config import Config
+    from alembic import command  # deferred on purpose: only a migration needs Alembic
+    from alembic.config import Config  # deferred on purpose: only a migration needs Alembic
 
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))

@@ -30,6 +30,14 @@ KEPT_HEADERS = ("Allow", "Retry-After", "WWW-Authenticate")
 """Headers of an HTTP error that the error page keeps: a 405 says which methods the URL takes (RFC 9110)."""
 
 
+def api_error(status: int, code: str, message: str, field: str | None = None) -> tuple[Response, int]:
+    """The JSON API's error answer, the contract's ``{"error": ...}`` (a 401 names the scheme, ``WWW-Authenticate``)."""
+    response = jsonify({"error": {"code": code, "message": message, "field": field}})
+    if status == 401:
+        response.headers["WWW-Authenticate"] = 'Bearer realm="adjudicator"'
+    return response, status
+
+
 def _wants_json() -> bool:
     return request.path.startswith("/api/")
 

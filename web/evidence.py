@@ -16,6 +16,9 @@ from typing import Any
 
 import chess
 
+from adjudicator.checkers.replay import replay_checkers
+from adjudicator.chess.replay import replay_chess
+from adjudicator.clocks.dead_position import METHOD_WORDS
 from web.charts import ClockSeries
 
 PLY_KEYS = (
@@ -171,7 +174,6 @@ def _replay_game(
 ) -> tuple[str, list[tuple[str, str, str | None, bool]], list[float | None], tuple[ReadingShown, ...]]:
     """(start FEN, [(label, fen after, uci, is_illegal)], clocks, readings beyond plain SAN) from the
     record, read leniently in the language the ruling read it in."""
-    from adjudicator.chess.replay import replay_chess
 
     replay = replay_chess(record, start_fen, language, allow_unreadable=True)
     steps: list[tuple[str, str, str | None, bool]] = []
@@ -189,7 +191,6 @@ def _replay_game(
 
 def _replay_checkers(record: str, start_fen: str | None) -> tuple[str, list[tuple[str, str, str | None, bool]]]:
     """(start FEN, [(label, fen after, the squares ``11-15`` / ``18x11x4``, is_illegal)]) of a checkers record."""
-    from adjudicator.checkers.replay import replay_checkers
 
     replay = replay_checkers(record, start_fen)
     steps: list[tuple[str, str, str | None, bool]] = []
@@ -318,7 +319,6 @@ def facts(evidence: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
 
 def _proof_words(end: Mapping[str, Any]) -> tuple[str, ...]:
     """The proof of a dead position (``evidence.game_end``) in an arbiter's words."""
-    from adjudicator.clocks.dead_position import METHOD_WORDS
 
     proof = end.get("proof")
     words: list[str] = []

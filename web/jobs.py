@@ -10,94 +10,32 @@ so nothing is lost when the TD closes the page.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import logging
 import sys
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from adjudicator.chess.analysis import EngineUnavailable
-from adjudicator.contract import Case, ContractError
-from adjudicator.rule import rule
-from adjudicator.rulesets import RulesetBook, RulesetError
+from adjudicator.contract import Case
+from adjudicator.rulesets import RulesetBook
 from adjudicator.services import Services
 from web import store
+from web.queue import claims
+from web.queue.claims import RemoteJob
+from web.queue.recovery import Sweeper
+from web.queue.remote import Remote
+from web.runner import Job, JobCancelled, rule_job
+from web.settings import DEFAULT_BACKGROUND, Settings
 
 log = logging.getLogger(__name__)
 
-DEFAULT_BACKGROUND = ("unfinished-game", "insufficient-losing-chances")
-
-
-class JobCancelled(RuntimeError):
-    """The TD cancelled the job (raised from the progress callback)."""
-
-
-@dataclass
-class Job:
-    """One claim being ruled on; its state is what the progress widget shows.
-
-    A quick claim's case is stored with its ruling in one transaction; a background
-    job's case is stored first, so that nothing is lost while the engines work.
-    """
-
-    case: Case
-    data: Mapping[str, Any]
-    meta: Mapping[str, Any]
-    source: str
-    is_background: bool
-    case_id: int | None = None
-    event_id: int = 1
-    """The event the case belongs to (issue 11; 1 is the default event)."""
-    submitted_by_id: int | None = None
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    started: float = field(default_factory=time.monotonic)
-    state: str = "queued"
-    """queued, running, done, failed or cancelled."""
-    fraction: float | None = None
-    """The share done as the analysis reports it (None: it reports nothing)."""
-    message: str = ""
-    ruling_id: int | None = None
-    ruling_row: store.RulingRow | None = None
-    """The stored ruling as written (detached; its columns are loaded), so the API answers without reading it back."""
-    error: dict[str, Any] | None = None
-    """The contract's error object when the case could not be ruled on."""
-    finished: float | None = None
-    cancel_requested: threading.Event = field(default_factory=threading.Event)
-    future: Future[None] | None = None
-
-    @property
-    def is_finished(self) -> bool:
-        return self.state in ("done", "failed", "cancelled")
-
-    @property
-    def elapsed(self) -> float:
-        return (self.finished or time.monotonic()) - self.started
-
-    def progress(self, fraction: float, message: str) -> None:
-        """The analysis reports progress; raises :class:`JobCancelled` once the TD cancels."""
-        if self.cancel_requested.is_set():
-            raise JobCancelled("cancelled by the TD")
-        with contextlib.suppress(TypeError, ValueError):
-            self.fraction = min(1.0, max(0.0, float(fraction)))
-        self.message = str(message)[:200]
-
-    def wait(self, seconds: float) -> bool:
-        """Wait up to ``seconds`` for the job to finish; whether it has."""
-        if self.future is not None:
-            try:
-                self.future.result(timeout=seconds)
-            except TimeoutError:
-                return False
-            except Exception:  # the job records its own failure
-                pass
-        return self.is_finished
+__all__ = ["Adjudicator", "Job", "JobCancelled", "DEFAULT_BACKGROUND"]
 
 
 @dataclass
@@ -120,16 +58,17 @@ class Adjudicator:
     """The app's thread pools, services and running jobs."""
 
     def __init__(self, config: Mapping[str, Any], book: RulesetBook, sessions: sessionmaker[Session]) -> None:
-        web = config.get("web", {})
+        settings = Settings.of(config)
+        web = settings.web
         self.config = config
         self.book = book
         self.sessions = sessions
-        self.inline_seconds = float(web.get("inline_seconds", 2.0))
-        self.api_timeout_seconds = float(web.get("api_timeout_seconds", 120.0))
-        self.background_claims = tuple(web.get("background_claims", DEFAULT_BACKGROUND))
-        self.expected_seconds = float(config.get("engines", {}).get("timeout_seconds", 30))
-        self.quick = ThreadPoolExecutor(int(web.get("rule_workers", 8)), thread_name_prefix="rule")
-        self.slow = ThreadPoolExecutor(int(web.get("engine_workers", 1)), thread_name_prefix="engine")
+        self.inline_seconds = web.inline_seconds
+        self.api_timeout_seconds = web.api_timeout_seconds
+        self.background_claims = tuple(web.background_claims)
+        self.expected_seconds = settings.engines.timeout_seconds
+        self.quick = ThreadPoolExecutor(web.rule_workers, thread_name_prefix="rule")
+        self.slow = ThreadPoolExecutor(web.engine_workers, thread_name_prefix="engine")
         self._services: Services | None = None
         self._lock = threading.Lock()
         is_sqlite = sessions.kw["bind"].dialect.name == "sqlite"
@@ -141,8 +80,6 @@ class Adjudicator:
         self._pending_lock = threading.Lock()
         self._jobs: OrderedDict[int, Job] = OrderedDict()
         self.keep_jobs = 500
-        from web.queue.remote import Remote
-
         self.remote = Remote.from_environment(config, sessions)
         """The task queue's workers (``ADJUDICATOR_BROKER_URL``): background jobs go there; None: this process."""
         self.closers: list[Callable[[], None]] = []
@@ -151,15 +88,13 @@ class Adjudicator:
         self.sweeper: Any = None
         """With the queue: the thread that sends again (or fails) the jobs whose message the broker lost."""
         if self.remote is not None:
-            from web.queue.recovery import Sweeper
-
             self.sweeper = Sweeper(self.remote).start()
 
     def services(self) -> Services:
         """The engines and probes, started on first use (a page that rules on nothing starts none)."""
         with self._lock:
             if self._services is None:
-                from engines import build_services
+                from engines import build_services  # deferred on purpose: a page that rules on nothing loads no engine
 
                 self._services = build_services(self.config)
             return self._services
@@ -173,8 +108,6 @@ class Adjudicator:
         job = Job(case=case, data=data, meta=meta, source=source, is_background=self.is_background(case.claim),
                   event_id=event_id, submitted_by_id=submitted_by_id)
         if job.is_background and self.remote is not None:
-            from web.queue import claims
-
             queued = claims.submit(self.remote, job, self._writing)
             self._register(queued)
             return queued
@@ -211,8 +144,6 @@ class Adjudicator:
             found = self._jobs.get(case_id)
         if self.remote is None or (found is not None and not found.is_background):
             return found
-        from web.queue.claims import RemoteJob
-
         if isinstance(found, RemoteJob):
             return found.refresh()
         loaded = RemoteJob.load(self.remote, case_id)
@@ -224,8 +155,6 @@ class Adjudicator:
         """Ask a job to stop; a job not yet started never starts."""
         job = self.job(case_id)
         if self.remote is not None and job is not None and job.is_background:
-            from web.queue import claims
-
             if not job.is_finished:
                 claims.cancel(self.remote, case_id, self._writing)
             return self.job(case_id)
@@ -246,35 +175,19 @@ class Adjudicator:
     def _run(self, job: Job) -> None:
         job.state = "running"
         job.started = time.monotonic()
-        services = dataclasses.replace(self.services(), progress=job.progress)
-        try:
-            ruling = rule(job.case, self.book, services).to_json()
-            if job.cancel_requested.is_set():
-                raise JobCancelled("cancelled by the TD")
-        except JobCancelled:
+        outcome = rule_job(job.case, self.book, self.services(), job.progress, job.cancel_requested.is_set,
+                           job.case_id)
+        if outcome.status == "cancelled":
             self._finish_cancelled(job)
             return
-        except ContractError as exc:
-            self._fail(job, exc.to_json()["error"], "invalid")
+        if outcome.error is not None:
+            self._fail(job, outcome.error, outcome.note or "failed")
             return
-        except RulesetError as exc:
-            self._fail(job, {"code": "invalid_ruleset", "message": str(exc), "field": exc.key}, "invalid")
-            return
-        except EngineUnavailable as exc:  # the analysis cannot be done: no ruling is stored
-            log.warning("no engine for case %s: %s", job.case_id, exc)
-            error = {"code": "engine_unavailable", "message": f"the analysis cannot be done now: {exc}",
-                     "field": None}
-            self._fail(job, error, "failed")
-            return
-        except Exception as exc:
-            log.exception("ruling on case %s failed", job.case_id)
-            error = {"code": "ruling_failed", "message": f"the analysis failed: {type(exc).__name__}", "field": None}
-            self._fail(job, error, "failed")
-            return
-        duration_ms = int((time.monotonic() - job.started) * 1000)
+        assert outcome.ruling is not None
+        ruling = outcome.ruling
         try:
             with job.lock:
-                self._store_ruling(_Pending(job, ruling, duration_ms))
+                self._store_ruling(_Pending(job, ruling, outcome.duration_ms))
         except Exception as exc:
             log.exception("the ruling on case %s could not be stored", job.case_id)
             error = {"code": "ruling_failed", "message": f"the ruling could not be stored: {type(exc).__name__}",

@@ -14,6 +14,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from adjudicator.chess.movetext import split_games
 from web.events.models import EventFacts
 from web.events.pairings import pairing_for
 
@@ -23,7 +24,6 @@ UNKNOWN = ("", "?", "-", "??")
 
 def record_tags(record: str) -> dict[str, str]:
     """The first game's tags with a value, read leniently (the record's own errors are the ruling's)."""
-    from adjudicator.chess.movetext import split_games
 
     if not record.lstrip().startswith("["):
         return {}

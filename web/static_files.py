@@ -6,6 +6,9 @@
   ``url_for('static', ...)``, the digest of all of them together (a module importing a sibling
   passes its own ``?v=`` on). A request with the current digest is cached for a year; one
   without it (or with an old one) is revalidated every time (``no-cache`` and an ETag).
+  The digest is computed once, when the app starts (as WhiteNoise does: the files of an
+  installed app change with a new release, and a release restarts the server); in debug mode
+  (``FLASK_DEBUG``) the folder is watched and the digest follows every change.
 * Text files (CSS, JavaScript, SVG, JSON, maps) are sent gzipped to a browser that accepts it,
   compressed once per file and kept in memory. waitress compresses nothing, and only static
   files are compressed: the pages carry CSRF tokens, which compression would expose (BREACH).
@@ -47,16 +50,21 @@ class _File:
 class StaticFiles:
     """The static folder as served (see the module's docstring)."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, watch: bool = False) -> None:
         self.folder = folder
+        self.watch = watch
+        """Whether :meth:`version` looks at the folder again on every call (debug mode), or once."""
         self._files: dict[str, _File] = {}
         self._lock = threading.Lock()
         self._version: tuple[tuple[tuple[str, int, int], ...], str] | None = None
 
     def version(self) -> str:
-        """The digest of the app's own static files (vendor/ aside): changes whenever one does."""
-        stamps = tuple(sorted(self._own_files()))
+        """The digest of the app's own static files (vendor/ aside): computed once, or (watching)
+        again whenever one of them changes."""
         cached = self._version
+        if cached is not None and not self.watch:
+            return cached[1]
+        stamps = tuple(sorted(self._own_files()))
         if cached is not None and cached[0] == stamps:
             return cached[1]
         digest = hashlib.sha256()
@@ -128,7 +136,7 @@ class StaticFiles:
 
 def init_app(app: Flask) -> None:
     """Serve ``/static/`` through :class:`StaticFiles` and version the own files' URLs."""
-    files = StaticFiles(Path(app.static_folder or "static"))
+    files = StaticFiles(Path(app.static_folder or "static"), watch=app.debug)
     app.extensions["static_files"] = files
     app.view_functions["static"] = files.response
 

@@ -10,9 +10,12 @@ from flask import current_app
 from adjudicator.contract import Case
 from adjudicator.requirements import checked_case
 from adjudicator.rulesets import RulesetBook
+from web.db import get_session
+from web.events import resolve_event
 from web.events.access import ANONYMOUS, Actor, check_may_rule
 from web.events.models import EventFacts
 from web.jobs import Adjudicator, Job
+from web.players import completed_meta
 
 
 def adjudicator() -> Adjudicator:
@@ -42,9 +45,6 @@ def start(data: Mapping[str, Any], meta: Mapping[str, Any], source: str, event: 
 
     :raises AccessRefused: the actor may not rule in the event.
     """
-    from web.db import get_session
-    from web.events import resolve_event
-    from web.players import completed_meta
 
     case = validate(data)
     event = event or resolve_event(None)

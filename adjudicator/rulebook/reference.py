@@ -47,7 +47,10 @@ def type_name(annotation: Any) -> str:
         return " \\| ".join(f'`"{choice}"`' for choice in typing.get_args(annotation))
     if isinstance(annotation, types.UnionType) or typing.get_origin(annotation) is typing.Union:
         names = [type_name(arg) for arg in typing.get_args(annotation) if arg is not type(None)]
-        return " or ".join(names) + " (or unset)"
+        unset = " (or unset)" if type(None) in typing.get_args(annotation) else ""
+        return " or ".join(names) + unset
+    if typing.get_origin(annotation) is list:
+        return f"list of {type_name(typing.get_args(annotation)[0])}s"
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return "table"
     return _TYPE_NAMES.get(annotation, str(annotation))
@@ -60,6 +63,8 @@ def _toml(value: Any) -> str:
         return f'`"{value}"`'
     if isinstance(value, int | float):
         return f"`{value}`"
+    if isinstance(value, list | tuple):
+        return "`[" + ", ".join(f'"{v}"' if isinstance(v, str) else str(v) for v in value) + "]`"
     return f"`{value!r}`"
 
 
@@ -72,6 +77,8 @@ def default_text(field: FieldInfo) -> str:
         return f"`{extra['default_text']}`"
     if field.is_required():
         return "**required**"
+    if field.default_factory is not None:
+        return _toml(field.get_default(call_default_factory=True))
     if field.default is None:
         return "unset"
     return _toml(field.default)
@@ -82,7 +89,7 @@ def _section_type(field: FieldInfo) -> type[Section] | None:
     return annotation if isinstance(annotation, type) and issubclass(annotation, Section) else None
 
 
-def _table(model: type[BaseModel], names: list[str]) -> Iterator[str]:
+def option_table(model: type[BaseModel], names: list[str]) -> Iterator[str]:
     yield "| option | type | default | meaning |"
     yield "|---|---|---|---|"
     for name in names:
@@ -91,13 +98,13 @@ def _table(model: type[BaseModel], names: list[str]) -> Iterator[str]:
                f"{_cell(field.description or '')} |")
 
 
-def _sections(model: type[BaseModel], names: list[str], prefix: str) -> Iterator[str]:
+def section_tables(model: type[BaseModel], names: list[str], prefix: str) -> Iterator[str]:
     """Each section field of ``model`` (among ``names``) as its own table, sub-tables after it."""
     for name in names:
         section = _section_type(model.model_fields[name])
         if section is None:
             continue
-        path = f"{prefix}.{name}"
+        path = f"{prefix}.{name}" if prefix else name
         doc = (section.__doc__ or "").strip().split("\n")[0]
         meaning = doc.split(": ", 1)[1] if ": " in doc else doc
         scalars = [n for n, f in section.model_fields.items() if _section_type(f) is None]
@@ -107,8 +114,8 @@ def _sections(model: type[BaseModel], names: list[str], prefix: str) -> Iterator
         yield _cell(meaning[:1].upper() + meaning[1:])
         if scalars:
             yield ""
-            yield from _table(section, scalars)
-        yield from _sections(section, list(section.model_fields), path)
+            yield from option_table(section, scalars)
+        yield from section_tables(section, list(section.model_fields), path)
 
 
 def _game(title: str, model: type[Ruleset]) -> Iterator[str]:
@@ -122,16 +129,16 @@ def _game(title: str, model: type[Ruleset]) -> Iterator[str]:
         yield ""
         yield "### `[rulesets.<id>]`"
         yield ""
-        yield from _table(model, scalars)
-    yield from _sections(model, own, "rulesets.<id>")
+        yield from option_table(model, scalars)
+    yield from section_tables(model, own, "rulesets.<id>")
 
 
 def reference() -> str:
     """The whole reference, as Markdown."""
     shared = list(Ruleset.model_fields)
     lines = [INTRO.rstrip("\n"), "", "## Every ruleset", "", "### `[rulesets.<id>]`", ""]
-    lines += _table(Ruleset, [n for n in shared if _section_type(Ruleset.model_fields[n]) is None])
-    lines += _sections(Ruleset, shared, "rulesets.<id>")
+    lines += option_table(Ruleset, [n for n in shared if _section_type(Ruleset.model_fields[n]) is None])
+    lines += section_tables(Ruleset, shared, "rulesets.<id>")
     lines += _game("Chess (`game = \"chess\"`)", ChessRuleset)
     lines += _game("Checkers (`game = \"checkers\"`)", CheckersRuleset)
     return "\n".join(lines) + "\n"

@@ -12,6 +12,7 @@ from adjudicator.contract import ContractError
 from web import submit
 from web.api.openapi import openapi
 from web.db import get_session
+from web.errors import api_error
 from web.events import TokenRefused, bearer_actor, resolve_event
 from web.events.access import AccessRefused, may_see_rulings, share_code, shared_ruling_id
 from web.events.models import Event, EventFacts
@@ -26,25 +27,21 @@ UNAVAILABLE = ("ruling_failed", "engine_unavailable", "queue_unavailable")
 META = ("event", "round", "board", "first_player", "second_player")
 
 
-def error(status: int, code: str, message: str, field: str | None = None) -> tuple[Response, int]:
-    return jsonify({"error": {"code": code, "message": message, "field": field}}), status
-
-
 @bp.post("/rulings")
 def create() -> tuple[Response, int]:
     """Rule on a case; 201 with the ruling and its stored ``id``."""
     data: Any = json_body()  # decoded and checked before the view (web.inputs)
     if not isinstance(data, dict):
-        return error(400, "invalid_case", "a case must be a JSON object", None)
+        return api_error(400, "invalid_case", "a case must be a JSON object", None)
     given = data.get("meta")
     if given is not None and not isinstance(given, dict):
-        return error(422, "invalid_field", "meta must be an object (event, round, board, first_player, "
+        return api_error(422, "invalid_field", "meta must be an object (event, round, board, first_player, "
                      "second_player)", "meta")
     meta_source: dict[str, Any] = given or {}
     for key in META:
         value = meta_source.get(key)
         if value is not None and (isinstance(value, bool) or not isinstance(value, str | int)):
-            return error(422, "invalid_field", f"meta.{key} must be text", f"meta.{key}")
+            return api_error(422, "invalid_field", f"meta.{key} must be text", f"meta.{key}")
     meta = {k: meta_source.get(k) for k in META if isinstance(meta_source.get(k), str | int)}
     try:
         actor = bearer_actor()
@@ -66,7 +63,7 @@ def create() -> tuple[Response, int]:
         status = 503 if job.error.get("code") in UNAVAILABLE else 422
         return jsonify({"error": job.error}), status
     if job.ruling_id is None:
-        return error(503, "not_ready", "the ruling is taking longer than the API waits; try again", None)
+        return api_error(503, "not_ready", "the ruling is taking longer than the API waits; try again", None)
     row = job.ruling_row or get_session().get(RulingRow, job.ruling_id)
     assert row is not None
     return _ruling_json(row, event), 201
@@ -84,7 +81,7 @@ def show(ruling_id: int) -> tuple[Response, int]:
     case = None if row is None else session.get(CaseRow, row.case_id)
     event = None if case is None else session.get(Event, case.event_id)
     if row is None or event is None or not may_see_rulings(session, actor, event):
-        return error(404, "not_found", f"there is no ruling {ruling_id}", "id")
+        return api_error(404, "not_found", f"there is no ruling {ruling_id}", "id")
     return _ruling_json(row, event), 200
 
 
@@ -97,14 +94,12 @@ def shared(code: str) -> tuple[Response, int]:
     case = None if row is None else session.get(CaseRow, row.case_id)
     event = None if case is None else session.get(Event, case.event_id)
     if row is None or event is None:
-        return error(404, "not_found", "there is no ruling with this share code", "code")
+        return api_error(404, "not_found", "there is no ruling with this share code", "code")
     return _ruling_json(row, event), 200
 
 
 def _unauthorized() -> tuple[Response, int]:
-    response, status = error(401, "unauthorized", "the token is not valid", "Authorization")
-    response.headers["WWW-Authenticate"] = 'Bearer realm="adjudicator"'
-    return response, status
+    return api_error(401, "unauthorized", "the token is not valid", "Authorization")
 
 
 def _ruling_json(row: RulingRow, event: EventFacts) -> Response:

@@ -13,6 +13,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from adjudicator.contract import ContractError, parse_case
 from web.appeals.service import COMPARED, VOLATILE
 from web.committee.position import diagram, position_of
 
@@ -104,7 +105,6 @@ def record_diagram(record: Mapping[str, Any]) -> Markup | None:
     game = case.get("game") if isinstance(case, Mapping) else None
     fen = position.get("fen") if isinstance(position, Mapping) else None
     if fen is None and isinstance(case, Mapping):
-        from adjudicator.contract import ContractError, parse_case
 
         contract_part = {k: v for k, v in case.items() if k not in ("round", "board", "players", "members")}
         try:

@@ -2,7 +2,7 @@
 
 Pages: log in with name and password (throttled, :mod:`web.auth.throttle`); the session is
 stored server-side and ends at logout (:mod:`web.auth.sessions`); every form carries a CSRF token.
-API: ``Authorization: Bearer <token>`` (from ``adjudicator users add``); 401 when
+API: ``Authorization: Bearer <token>`` (from ``adjudicator users add``; :mod:`web.auth.tokens`); 401 when
 the token is missing or wrong, 403 when the user's role or seat does not allow it.
 """
 
@@ -12,51 +12,14 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any, TypeVar, cast
 
-from flask import Flask, Response, abort, g, jsonify, request
+from flask import Flask, abort, current_app
 from flask_login import LoginManager, current_user
 
+from web import security
 from web.auth.models import ROLES, User
 from web.db import get_session as db
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-def api_error(status: int, code: str, message: str, field: str | None = None) -> tuple[Response, int]:
-    response = jsonify({"error": {"code": code, "message": message, "field": field}})
-    if status == 401:
-        response.headers["WWW-Authenticate"] = 'Bearer realm="adjudicator"'
-    return response, status
-
-
-def token_required(*roles: str) -> Callable[[F], F]:
-    """The API view needs a valid bearer token, and one of ``roles`` when given (admin always passes)."""
-
-    def decorate(view: F) -> F:
-        @wraps(view)
-        def wrapped(*args: Any, **kwargs: Any) -> Any:
-            scheme, _, token = request.headers.get("Authorization", "").partition(" ")
-            if scheme.lower() != "bearer" or not token.strip():
-                return api_error(401, "unauthorized", "an Authorization: Bearer <token> header is required",
-                                 "Authorization")
-            from web.events.access import resolve_token
-
-            found = resolve_token(db(), token.strip())
-            if found is None:
-                return api_error(401, "unauthorized", "the token is not valid", "Authorization")
-            user, scope = found
-            if roles and not user.has_role(*roles):
-                return api_error(403, "forbidden", f"this needs the role {' or '.join(roles)}", None)
-            g.api_user, g.api_scope = user, scope  # scope: the one event an event-scoped token acts in
-            return view(*args, **kwargs)
-
-        return cast(F, wrapped)
-
-    return decorate
-
-
-def api_user() -> User:
-    user: User = g.api_user
-    return user
 
 
 def page_user() -> User:
@@ -71,8 +34,6 @@ def login_required(*roles: str) -> Callable[[F], F]:
         @wraps(view)
         def wrapped(*args: Any, **kwargs: Any) -> Any:
             if not current_user.is_authenticated:
-                from flask import current_app
-
                 manager: LoginManager = current_app.login_manager  # type: ignore[attr-defined]
                 return manager.unauthorized()
             if roles and not page_user().has_role(*roles):
@@ -99,8 +60,7 @@ def init_app(app: Flask) -> None:
     manager.login_message = "Log in to continue."
     manager.init_app(app)
 
-    from web import security
-    from web.auth import sessions, throttle, totp
+    from web.auth import sessions, throttle, totp  # deferred on purpose: they import this package, complete by now
 
     table = security.settings(app)
     max_age = security.session_hours(table) * 3600
@@ -117,9 +77,9 @@ def init_app(app: Flask) -> None:
     def _layout() -> dict[str, Any]:
         return {"layout": layout_name(app), "ROLES": ROLES}
 
-    from web.auth.views import bp
+    from web.auth.views import bp  # deferred on purpose: the views import this package's decorators
 
     app.register_blueprint(bp)
 
 
-__all__ = ["api_error", "api_user", "init_app", "login_required", "page_user", "token_required"]
+__all__ = ["init_app", "layout_name", "login_required", "page_user"]

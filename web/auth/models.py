@@ -10,7 +10,7 @@ from sqlalchemy import Boolean, Integer, String, select
 from sqlalchemy.orm import Mapped, Session, mapped_column
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from web.audit import ROW_LISTERS, deriver
+from web.audit import ROW_LISTERS, append, deriver, now
 from web.db import Base
 
 ROLES = ("admin", "td", "committee", "appeals")
@@ -83,7 +83,6 @@ def create_user(session: Session, name: str, role: str, password: str | None = N
 
     ``hash_method`` is werkzeug's password hash (tests pass a cheap one).
     """
-    from web.audit import append, now
 
     name = name.strip()
     if not name or len(name) > 80 or any(ch in name for ch in "\r\n\t"):

@@ -15,10 +15,12 @@ enrolls them). ``adjudicator users totp NAME --off`` removes a lost phone's secr
 
 from __future__ import annotations
 
+import hmac
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import pyotp
 from sqlalchemy import update
 from sqlalchemy.orm import Session
 
@@ -41,28 +43,22 @@ def required_roles(table: Mapping[str, Any]) -> frozenset[str]:
 
 
 def new_secret() -> str:
-    import pyotp
-
     return str(pyotp.random_base32())
 
 
 def link(user: User, secret: str) -> str:
     """The ``otpauth://`` link an authenticator app reads (as a QR code, or pasted)."""
-    import pyotp
 
     return str(pyotp.TOTP(secret).provisioning_uri(name=user.name, issuer_name=ISSUER))
 
 
 def code_at(secret: str, when: float) -> str:
-    import pyotp
-
     return str(pyotp.TOTP(secret).at(int(when)))
 
 
 def is_right_code(session: Session, user: User, code: str, clock: Callable[[], float] = time.time) -> bool:
     """Whether ``code`` is the user's code of this step (or the one before or after) and not used before;
     a right code is used up (committed) here."""
-    import hmac
 
     code = code.strip().replace(" ", "")
     secret = user.totp_secret

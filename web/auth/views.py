@@ -9,6 +9,7 @@ too (:mod:`web.auth.totp`); a wrong code is a failed log-in like a wrong passwor
 
 from __future__ import annotations
 
+import secrets
 from functools import cache
 from urllib.parse import urlsplit
 
@@ -31,8 +32,6 @@ PASSWORD_METHOD = "scrypt"
 
 @cache
 def _dummy_hash() -> str:
-    import secrets
-
     return generate_password_hash(secrets.token_urlsafe(16), method=PASSWORD_METHOD)
 
 

@@ -248,7 +248,7 @@ def broadcasts() -> Broadcasts:
 
 def init_app(app: Flask) -> None:
     """The app's :class:`Broadcasts` (settings ``[web.broadcast]``, then ``BROADCAST``), and its views."""
-    from web.broadcast.views import bp
+    from web.broadcast.views import bp  # deferred on purpose: the views import this package
 
     table = dict(app.config["ADJUDICATOR"].get("web", {}).get("broadcast", {}))
     table.update(app.config.get("BROADCAST") or {})

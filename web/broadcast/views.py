@@ -23,6 +23,8 @@ from werkzeug.wrappers import Response
 from adjudicator.contract import ContractError
 from web.broadcast import Snapshot, broadcasts
 from web.broadcast.boards import Board, games_of, round_boards
+from web.claims.forms import read_form
+from web.claims.views import EVENT_FIELD, render_form
 from web.db import get_session
 from web.events import current_actor
 from web.events.access import event_named, roles_in
@@ -87,8 +89,6 @@ def panel() -> Response | str:
 @bp.post("/claims/broadcast/choose")
 def choose() -> tuple[str, int]:
     """The form again, its record the chosen game's (round, board and players from its tags)."""
-    from web.claims.forms import read_form
-    from web.claims.views import EVENT_FIELD, render_form
 
     claim_form = read_form(request.form)
     slug = request.form.get(EVENT_FIELD, "")

@@ -25,7 +25,6 @@ from sqlalchemy import (
     LargeBinary,
     String,
     UniqueConstraint,
-    func,
     select,
 )
 from sqlalchemy.exc import IntegrityError
@@ -114,18 +113,6 @@ def of_event(session: Session, event: Event, limit: int = 50) -> list[GameCollec
     """The event's collections, newest first (their bytes not read)."""
     return list(session.scalars(select(GameCollection).where(GameCollection.event_id == event.id)
                                 .order_by(GameCollection.id.desc()).limit(limit)))
-
-
-def counts(session: Session, ids: list[int]) -> dict[int, int]:
-    """Games in each collection, as its checks counted them (a collection not yet counted is left out)."""
-    from web.checks.models import GameCheck
-
-    if not ids:
-        return {}
-    query = (select(GameCheck.collection_id, func.max(GameCheck.total))
-             .where(GameCheck.collection_id.in_(ids), GameCheck.total.is_not(None))
-             .group_by(GameCheck.collection_id))
-    return {int(ident): int(total) for ident, total in session.execute(query) if ident is not None}
 
 
 def readable_size(size: int) -> str:

@@ -28,10 +28,12 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     false,
+    func,
+    select,
 )
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from web.checks import collections as _collections  # noqa: F401  (the stored collections the checks read)
+from web.checks.collections import GameCollection
 from web.db import Base
 from web.events import models as _events  # noqa: F401  (the events and users the checks refer to)
 
@@ -54,7 +56,7 @@ class GameCheck(Base):
     event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"))
     submitted_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
     filename: Mapped[str] = mapped_column(String(200))
-    collection_id: Mapped[int | None] = mapped_column(ForeignKey("game_collections.id"), nullable=True)
+    collection_id: Mapped[int | None] = mapped_column(ForeignKey(GameCollection.id), nullable=True)
     """The stored collection checked (migration ``0008``; None: a check made before collections were kept)."""
     game: Mapped[str] = mapped_column(String(16))
     ruleset: Mapped[str] = mapped_column(String(80))
@@ -127,3 +129,13 @@ class CheckedGame(Base):
     @property
     def headers(self) -> dict[str, str]:
         return dict(self.line.get("headers") or {})
+
+
+def counts(session: Session, ids: list[int]) -> dict[int, int]:
+    """Games in each collection, as its checks counted them (a collection not yet counted is left out)."""
+    if not ids:
+        return {}
+    query = (select(GameCheck.collection_id, func.max(GameCheck.total))
+             .where(GameCheck.collection_id.in_(ids), GameCheck.total.is_not(None))
+             .group_by(GameCheck.collection_id))
+    return {int(ident): int(total) for ident, total in session.execute(query) if ident is not None}

@@ -41,8 +41,8 @@ from werkzeug.wrappers import Response
 from adjudicator.contract import ContractError
 from web.articles import summary
 from web.checks import max_bytes
-from web.checks.collections import GameCollection, Kept, counts, keep, of_event, readable_size
-from web.checks.models import CheckedGame, GameCheck
+from web.checks.collections import GameCollection, Kept, keep, of_event, readable_size
+from web.checks.models import CheckedGame, GameCheck, counts
 from web.checks.runner import Checks, check_file, csv_text
 from web.db import get_session
 from web.events import current_actor

@@ -159,7 +159,7 @@ def service(app: Flask) -> Any:
     with _lock:
         found = app.extensions.get("move_entry")
         if found is None:
-            from engines.chess.entry import Candidates
+            from engines.chess.entry import Candidates  # deferred on purpose: the engines load on the board's first use
 
             found = Candidates.from_config(app.config["ADJUDICATOR"])
             app.extensions["move_entry"] = found

@@ -14,29 +14,15 @@ from typing import Any
 from werkzeug.datastructures import FileStorage, MultiDict
 
 from adjudicator.chess.notation import LANGUAGE_NAMES, LANGUAGES
+from adjudicator.claim_registry import IN_FORM_ORDER
 from adjudicator.contract import SIDES, ContractError
 from adjudicator.rule import claim_ids
 from web.store import META_FIELDS
 
-CLAIM_LABELS: dict[str, str] = {
-    "threefold-repetition": "Threefold repetition",
-    "fifty-move": "Fifty-move rule",
-    "forty-move": "Forty-move rule",
-    "flag": "Flag fall",
-    "insufficient-losing-chances": "Insufficient losing chances",
-    "illegal-move": "Illegal move",
-    "unfinished-game": "Unfinished game (adjudication)",
-}
+CLAIM_LABELS: dict[str, str] = {claim.id: claim.label for claim in IN_FORM_ORDER}
+"""Each claim's words on the form, in the form's order (:mod:`adjudicator.claim_registry`)."""
 
-NEEDS: dict[str, tuple[str, ...]] = {
-    "threefold-repetition": ("position", "intended_move"),
-    "fifty-move": ("position", "intended_move"),
-    "forty-move": ("position", "intended_move"),
-    "flag": ("position", "clocks", "flagged", "time_control"),
-    "insufficient-losing-chances": ("position", "clocks", "time_control", "finding"),
-    "unfinished-game": ("position", "clocks", "time_control"),
-    "illegal-move": ("position", "alleged_illegal_ply", "previous_illegal_moves", "clocks", "time_control"),
-}
+NEEDS: dict[str, tuple[str, ...]] = {claim.id: claim.needs for claim in IN_FORM_ORDER}
 """The groups of fields a claim needs; the form shows only those."""
 
 GAME_LABELS = {"chess": "Chess", "checkers": "Checkers"}

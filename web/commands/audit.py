@@ -23,7 +23,7 @@ def register(sub: Any) -> None:
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    from web.audit import verify
+    from web.audit import verify  # deferred on purpose: every command's module loads on each run
 
     with command_session(load_config()) as session:
         result = verify(session)

@@ -61,8 +61,8 @@ def _verify(db: Any, folder: Path, workers: int, log: Any) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engines.checkers.compiled import KernelMissing
-    from engines.checkers.database import DatabaseError, EndgameDatabase, build_database
+    from engines.checkers.compiled import KernelMissing  # deferred on purpose: every command's module loads on each run
+    from engines.checkers.database import DatabaseError, EndgameDatabase, build_database  # deferred on purpose
 
     if not 2 <= args.pieces <= MAX_PIECES:
         raise ContractError("invalid_field", f"--pieces must be between 2 and {MAX_PIECES}", "pieces")

@@ -133,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
         if args.game == "checkers":
             return _checkers(pieces, args)
         if args.start_fen:
-            from adjudicator.chess.positions import legal_position
+            from adjudicator.chess.positions import legal_position  # deferred on purpose
 
             legal_position(args.start_fen, "start_fen")  # checked as rule checks it, before any game is read
         status = 0

@@ -39,7 +39,7 @@ def rule_json(data: object, book: RulesetBook, services: Services) -> dict[str, 
 
 
 def run(args: argparse.Namespace) -> int:
-    from engines import build_services
+    from engines import build_services  # deferred on purpose: every command's module loads on each run
 
     if (args.case is None) == (args.jsonl is None):
         raise ContractError("usage", "give either a CASE file or --jsonl FILE", "argv")

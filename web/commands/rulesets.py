@@ -15,9 +15,10 @@ import sys
 import tomllib
 from typing import Any
 
-from adjudicator.rulesets import Problem, check_rulesets
+from adjudicator.rulesets import Problem, check_rulesets, invalid_ruleset
 from web.cli import emit, read_input
 from web.config import ConfigError, config_path
+from web.settings import reference
 
 
 def register(sub: Any) -> None:
@@ -35,10 +36,9 @@ def error_body(source: str, problems: list[Problem]) -> dict[str, Any]:
     """The contract's error (the first problem's key as its field), with every problem as an error of its own."""
     count = f"{len(problems)} problem{'s' if len(problems) != 1 else ''}"
     message = f"{count} in the rulesets of {source}: " + "; ".join(str(p) for p in problems)
-    return {"error": {
-        "code": "invalid_ruleset", "message": message, "field": problems[0].key,
-        "problems": [{"code": "invalid_ruleset", "message": str(p), "field": p.key} for p in problems],
-    }}
+    body = invalid_ruleset(problems[0].key, message).to_json()
+    body["error"]["problems"] = [invalid_ruleset(p.key, str(p)).to_json()["error"] for p in problems]
+    return body
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -59,7 +59,5 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def run_reference(args: argparse.Namespace) -> int:
-    from adjudicator.rulebook.reference import reference
-
     sys.stdout.write(reference())
     return 0

@@ -41,7 +41,7 @@ def waitress_options(app: Any) -> dict[str, Any]:
     descriptor numbered 1024 or above (a busy server, or one in a process with many files open); keep the
     forwarded headers for ProxyFix when the app trusts proxies (``[security] proxy_hops``), else its
     default (remove them)."""
-    from web.security import settings
+    from web.security import settings  # deferred on purpose: every command's module loads on each run
 
     options: dict[str, Any] = {"asyncore_use_poll": True}
     if settings(app).get("proxy_hops", 0):
@@ -50,9 +50,9 @@ def waitress_options(app: Any) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    import waitress
+    import waitress  # deferred on purpose: every command's module loads on each run
 
-    from web import create_app
+    from web import create_app  # deferred on purpose: every command's module loads on each run
 
     port, threads = _port(str(args.port)), _threads(str(args.threads))
     app = create_app()

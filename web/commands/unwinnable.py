@@ -33,7 +33,7 @@ def register(sub: Any) -> None:
 
 def parse_board(fen: str) -> chess.Board:
     """The position of ``fen``, checked as ``rule`` checks it; a :class:`ContractError` naming ``fen``."""
-    from adjudicator.chess.positions import legal_position
+    from adjudicator.chess.positions import legal_position  # deferred on purpose
 
     text = " ".join(fen.split())
     if not text:
@@ -74,7 +74,7 @@ def parse_line(line: str) -> tuple[chess.Board, chess.Color]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engines.chess.unwinnable import UnwinnabilityAnalyser
+    from engines.chess.unwinnable import UnwinnabilityAnalyser  # deferred on purpose
 
     options: dict[str, Any] = {}
     if args.nodes is not None:

@@ -27,12 +27,12 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from web.committee.store import database_url
-    from web.config import load_config
-    from web.db import make_engine, make_sessionmaker, migrate
-    from web.queue import BROKER_ENV, QUEUE_NAME, TASK_NAME, QueueSettingsError, broker_url
-    from web.queue.remote import Remote
-    from web.queue.worker import Runtime
+    from web.committee.store import database_url  # deferred on purpose: every command's module loads on each run
+    from web.config import load_config  # deferred on purpose: every command's module loads on each run
+    from web.db import make_engine, make_sessionmaker, migrate  # deferred on purpose
+    from web.queue import BROKER_ENV, QUEUE_NAME, TASK_NAME, QueueSettingsError, broker_url  # deferred on purpose
+    from web.queue.remote import Remote  # deferred on purpose: every command's module loads on each run
+    from web.queue.worker import Runtime  # deferred on purpose: every command's module loads on each run
 
     url = broker_url()
     if url is None:
@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     concurrency = args.concurrency or remote.settings.concurrency
     if concurrency < 1:
         raise ContractError("invalid_field", "--concurrency must be at least 1", "concurrency")
-    from web.queue.recovery import held_ids
+    from web.queue.recovery import held_ids  # deferred on purpose: every command's module loads on each run
 
     runtime = Runtime(config, remote.sessions, remote.settings, remote.publish, lambda: held_ids(url))
 

@@ -8,10 +8,11 @@ from flask import Blueprint, Response, current_app, g, jsonify, url_for
 
 from adjudicator.contract import ContractError
 from adjudicator.rulesets import RulesetBook, RulesetError
-from web.auth import api_error, api_user, token_required
+from web.auth.tokens import api_user, token_required
 from web.committee.models import CommitteeCase
 from web.committee.service import CaseRefused, case_json, cast_vote, open_case
 from web.db import get_session as db
+from web.errors import api_error
 from web.events.access import Actor, may_read_committee_case, refused_status
 from web.inputs import json_body
 
@@ -27,7 +28,8 @@ def refused(exc: Exception) -> tuple[Response, int]:
     if isinstance(exc, CaseRefused):
         return api_error(exc.status, exc.code, exc.message, exc.field)
     if isinstance(exc, RulesetError):
-        return api_error(422, "invalid_ruleset", str(exc), exc.key)
+        error = exc.as_contract_error()
+        return api_error(422, error.code, error.message, error.field)
     assert isinstance(exc, ContractError)
     status = 400 if exc.code in ("invalid_json", "invalid_case") else 422
     return api_error(status, exc.code, exc.message, exc.field)

@@ -31,6 +31,10 @@ TASK_NAME = "adjudicator.run_job"
 QUEUE_NAME = "adjudicator"
 
 
+class QueueUnavailable(ConnectionError):
+    """The broker cannot be reached: the job was not sent (its row, if written, is failed with the reason)."""
+
+
 class QueueSettingsError(ValueError):
     """A ``[queue]`` setting in config.toml is not usable (names the key)."""
 
@@ -86,7 +90,7 @@ class QueueSettings:
 
 def make_celery(url: str, settings: QueueSettings) -> Any:
     """The Celery app for ``url``: JSON job ids only, late acknowledgement, one message at a time per thread."""
-    from celery import Celery
+    from celery import Celery  # deferred on purpose: Celery only with a broker
 
     app = Celery("adjudicator", broker=url, set_as_current=False)
     app.conf.update(

@@ -31,8 +31,10 @@ from typing import Any
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
+from web import store
 from web.queue import QUEUE_NAME, QueueSettings
 from web.queue.models import JobRow
+from web.queue.remote import QueueUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +48,7 @@ def held_ids(url: str) -> set[str] | None:
     and not yet acknowledged (kombu's ``unacked`` hash). None: it cannot be told (not Redis, or away)."""
     if not url.startswith(("redis://", "rediss://")):
         return None
-    import redis
+    import redis  # deferred on purpose: only a Redis broker is asked
 
     try:
         client = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
@@ -65,8 +67,6 @@ def held_ids(url: str) -> set[str] | None:
 
 
 def _fail(session: Session, row: JobRow, message: str) -> bool:
-    from web import store
-
     error = {"code": "queue_unavailable", "message": message, "field": None}
     failed = session.execute(update(JobRow).where(JobRow.id == row.id, JobRow.status == "queued").values(
         status="failed", finished_at=time.time(), error_json=json.dumps(error), message=message)
@@ -80,7 +80,6 @@ def recover(sessions: sessionmaker[Session], settings: QueueSettings, held: Call
             publish: Callable[[str], None]) -> dict[str, str]:
     """Send again, or fail, every queued job whose message is lost; what was done to each (job id -> ``sent``
     or ``failed``)."""
-    from web.queue.remote import QueueUnavailable
 
     now = time.time()
     sent_before = func.coalesce(JobRow.published_at, JobRow.created_at)

@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from web.queue import TASK_NAME, QueueSettings, broker_url, make_celery, rows
+from web.queue import TASK_NAME, QueueSettings, QueueUnavailable, broker_url, make_celery, rows
 from web.queue.models import JobRow
 
 STOP_SECONDS = 1.0
@@ -18,10 +18,6 @@ STOP_SECONDS = 1.0
 
 class QueueTimeout(TimeoutError):
     """The workers did not finish a job the caller waits for in time (none running, or all busy)."""
-
-
-class QueueUnavailable(ConnectionError):
-    """The broker cannot be reached: the job was not sent (its row, if written, is failed with the reason)."""
 
 
 class Stopped(Exception):
@@ -115,3 +111,6 @@ class Remote:
                 raise QueueTimeout(f"no worker finished job {job_id} in time (is `adjudicator worker` running?)")
             time.sleep(self.POLL_SECONDS)
 
+
+# QueueUnavailable is web.queue's (where the command line's error mapping takes it without SQLAlchemy), also here
+__all__ = ["JobFailed", "QueueTimeout", "QueueUnavailable", "Remote", "STOP_SECONDS", "Stopped"]

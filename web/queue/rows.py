@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
+from web import store
 from web.queue.models import JobRow
 
 
@@ -90,7 +91,6 @@ def reap(sessions: sessionmaker[Session], lease_seconds: float, max_attempts: in
     Returns the ids put back (to publish again). A job whose worker died ``max_attempts``
     times fails instead, with the reason (noted on its case).
     """
-    from web import store
 
     stale = time.time() - lease_seconds
     requeued: list[str] = []

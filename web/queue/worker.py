@@ -9,7 +9,6 @@ requests from them, and gives the jobs of silent workers to the queue again.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import json
 import logging
 import os
@@ -23,15 +22,15 @@ from typing import Any
 from sqlalchemy.orm import Session, sessionmaker
 
 from adjudicator.contract import ContractError, parse_case
-from adjudicator.rule import rule
-from adjudicator.rulesets import RulesetBook, RulesetError
+from adjudicator.rulesets import RulesetBook
 from adjudicator.services import Services
 from web import store
-from web.jobs import JobCancelled
+from web.failures import error_of
 from web.queue import QueueSettings, rows
 from web.queue.models import JobRow
 from web.queue.recovery import recover
 from web.queue.remote import QueueUnavailable
+from web.runner import JobCancelled, rule_job
 
 log = logging.getLogger(__name__)
 
@@ -113,7 +112,7 @@ class Runtime:
     def services(self) -> Services:
         with self._lock:
             if self._services is None:
-                from engines import build_services
+                from engines import build_services  # deferred on purpose: a worker starts its engines on first use
 
                 self._services = build_services(self.config)
             return self._services
@@ -141,8 +140,7 @@ class Runtime:
                 raise UnknownJobKind(f"job {job_id} has an unknown kind {row.kind!r}")
         except Exception as exc:
             log.exception("job %s failed", job_id)
-            self._end(row, "failed", error={"code": "ruling_failed", "field": None,
-                                            "message": f"the job failed: {type(exc).__name__}"})
+            self._end(row, "failed", error=error_of(exc, "the job failed"))
         finally:
             with self._lock:
                 self._running.pop(job_id, None)
@@ -167,33 +165,17 @@ class Runtime:
         if data is None:
             self._end(row, "failed", error={"code": "ruling_failed", "field": None, "message": "the case is missing"})
             return
-        started = time.monotonic()
-        services = dataclasses.replace(self.services(), progress=tracker.progress)
-        try:
-            if tracker.cancelled.is_set():
-                raise JobCancelled("cancelled by the TD")
-            ruling = rule(parse_case(data), self.book, services).to_json()
-            if tracker.cancelled.is_set():
-                raise JobCancelled("cancelled by the TD")
-        except JobCancelled:
+        outcome = rule_job(data, self.book, self.services(), tracker.progress, tracker.cancelled.is_set, row.case_id)
+        if outcome.status == "cancelled":
             self._end(row, "cancelled", note=("cancelled", "cancelled by the TD before a ruling"))
             return
-        except ContractError as exc:
-            error = exc.to_json()["error"]
-            self._end(row, "failed", error=error, note=("invalid", str(error.get("message"))))
+        if outcome.error is not None:
+            note = (outcome.note or "failed", str(outcome.error["message"]))
+            self._end(row, "failed", error=outcome.error, note=note)
             return
-        except RulesetError as exc:
-            error = {"code": "invalid_ruleset", "message": str(exc), "field": exc.key}
-            self._end(row, "failed", error=error, note=("invalid", str(exc)))
-            return
-        except Exception as exc:
-            log.exception("ruling on case %s failed", row.case_id)
-            error = {"code": "ruling_failed", "message": f"the analysis failed: {type(exc).__name__}", "field": None}
-            self._end(row, "failed", error=error, note=("failed", error["message"]))
-            return
-        duration_ms = int((time.monotonic() - started) * 1000)
+        assert outcome.ruling is not None
         with self.sessions() as session:
-            stored = store.add_ruling(session, row.case_id, ruling, duration_ms)
+            stored = store.add_ruling(session, row.case_id, outcome.ruling, outcome.duration_ms)
             if rows.finish(session, row.id, self.name, "done", ruling_id=stored.id):
                 session.commit()  # the ruling and the job's end together, or neither
             else:
@@ -202,7 +184,7 @@ class Runtime:
 
     def _recommend(self, row: JobRow) -> None:
         """A committee recommendation or an appeal's re-run (deterministic settings); the result in the row."""
-        from web.committee.service import recommend_here
+        from web.committee.service import recommend_here  # deferred on purpose: Flask's committee area, on demand
 
         payload = row.payload or {}
         data = payload.get("case")
@@ -217,7 +199,7 @@ class Runtime:
 
     def _check_chunk(self, row: JobRow) -> None:
         """A chunk of a collection (``adjudicator check-games``): one JSON result per game, in order."""
-        from engines.collection import check_chunk, make_task
+        from engines.collection import check_chunk, make_task  # deferred on purpose: only a check's chunk needs it
 
         payload = row.payload or {}
         task = make_task(list(payload["records"]), str(payload["game"]), str(payload["ruleset"]), self.config)

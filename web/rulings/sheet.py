@@ -106,7 +106,7 @@ def sheet_pdf(render: Callable[[str], str], base_url: str | None = None) -> tupl
     are on page 1 and, for ``whole``, nothing else is past it; for ``continued``, page 2 begins
     with the continuation (page 1 did not run over).
     """
-    from weasyprint import HTML
+    from weasyprint import HTML  # deferred on purpose: WeasyPrint is heavy, for the PDF only
 
     document = None
     for layout in LAYOUTS:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
@@ -9,7 +10,7 @@ from flask import session as flask_session
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
-from adjudicator.contract import ContractError
+from adjudicator.contract import ContractError, parse_seconds
 from web import store, submit
 from web.appeals.models import Appeal
 from web.articles import summary
@@ -131,8 +132,6 @@ def may_appeal(session: Any, actor: Any, event: Event) -> bool:
 
 
 def _seconds(value: object) -> float | None:
-    from adjudicator.contract import ContractError, parse_seconds
-
     if value is None:
         return None
     try:
@@ -340,7 +339,6 @@ def _snapshot(job: Job | None) -> Any:
     finishing while the page is drawn is seen at the next poll instead of as 'done' with no ruling to open."""
     if job is None:
         return None
-    from types import SimpleNamespace
 
     return SimpleNamespace(state=job.state, is_finished=job.is_finished, message=job.message,
                            fraction=job.fraction, elapsed=job.elapsed, error=job.error)

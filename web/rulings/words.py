@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from adjudicator.clocks import hms
 from web.evidence import Line, Presentation
 
 HIDDEN = frozenset({
@@ -79,8 +80,7 @@ def _clock(value: Any) -> str:
     """Seconds as a clock shows them, ``0:57:00``."""
     if not isinstance(value, int | float) or isinstance(value, bool):
         return str(value)
-    whole = int(round(abs(value)))
-    return f"{'-' if value < 0 else ''}{whole // 3600}:{whole % 3600 // 60:02d}:{whole % 60:02d}"
+    return hms(value)
 
 
 def _yes(value: Any) -> str:

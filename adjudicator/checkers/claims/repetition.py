@@ -28,12 +28,9 @@ from adjudicator.contract import Case, ContractError
 from adjudicator.rulesets import CheckersRuleset
 from adjudicator.ruling import Ruling, Verdict
 from adjudicator.services import Services
+from adjudicator.words import ordinal
 
 CLAIM = "threefold-repetition"
-
-
-def _ordinal(n: int) -> str:
-    return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}.get(n, f"{n}th")
 
 
 def rule(case: Case, ruleset: CheckersRuleset, services: Services) -> Ruling:
@@ -91,15 +88,15 @@ def rule(case: Case, ruleset: CheckersRuleset, services: Services) -> Ruling:
         return Ruling(CLAIM, Verdict.REJECTED, None, refs, reasons, adjustments, instructions, evidence)
     if count >= needed:
         reasons = (
-            f"{described[0].upper()}{described[1:]} ({target.fen()}) stands for the {_ordinal(count)} time "
+            f"{described[0].upper()}{described[1:]} ({target.fen()}) stands for the {ordinal(count)} time "
             f"(plies {where}; ply 0 is the record's start).",
         )
         if move is None:
             reasons += ("No move was announced; the position already on the board was counted.",)
         return Ruling(CLAIM, Verdict.UPHELD, "1/2-1/2", refs, reasons, evidence=evidence)
     reasons = (
-        f"{described[0].upper()}{described[1:]} ({target.fen()}) would stand only for the {_ordinal(count)} time "
-        f"(plies {where}); the rule needs the {_ordinal(needed)}.",
+        f"{described[0].upper()}{described[1:]} ({target.fen()}) would stand only for the {ordinal(count)} time "
+        f"(plies {where}); the rule needs the {ordinal(needed)}.",
     )
     adjustments, instructions = incorrect_claim_consequences(ruleset, claimant, opponent)
     if move is not None:

@@ -32,14 +32,6 @@ def side_name(color: chess.Color) -> str:
     return "white" if color == chess.WHITE else "black"
 
 
-def ordinal(n: int) -> str:
-    return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}.get(n, f"{n}th")
-
-
-def times(n: int) -> str:
-    return {1: "once", 2: "twice"}.get(n, f"{n} times")
-
-
 @dataclass(frozen=True)
 class Intended:
     """The move written on the scoresheet but not played (9.2.1 / 9.3.1)."""

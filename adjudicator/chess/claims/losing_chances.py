@@ -48,6 +48,7 @@ from adjudicator.chess.assessment import side_can_mate
 from adjudicator.chess.claims import over
 from adjudicator.chess.normal_means import Finding, judge, material_signs
 from adjudicator.chess.positions import JudgedPosition, judged_position
+from adjudicator.clocks import hms as clock_text
 from adjudicator.clocks.notation import parse_time_control
 from adjudicator.contract import Case, ContractError
 from adjudicator.rulesets import ChessRuleset
@@ -56,12 +57,6 @@ from adjudicator.services import Services
 
 CLAIM = "insufficient-losing-chances"
 FINDINGS = ("clear", "unclear", "incorrect")
-
-
-def clock_text(seconds: float) -> str:
-    """``h:mm:ss`` as arbiters write it."""
-    whole = int(round(seconds))
-    return f"{whole // 3600}:{whole % 3600 // 60:02d}:{whole % 60:02d}"
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from adjudicator.clocks import hms
 from adjudicator.contract import Clock
 from adjudicator.rulesets import ChessRuleset
 from adjudicator.ruling import Adjustment, unique
@@ -42,11 +43,9 @@ def format_clock(seconds: float) -> str:
     """``h:mm:ss`` as arbiters write clock times (``0:30:00``); tenths kept when present."""
     sign = "-" if seconds < 0 else ""
     whole = abs(seconds)
-    hours, rest = divmod(int(whole), 3600)
-    minutes, secs = divmod(rest, 60)
     fraction = whole - int(whole)
     tail = f".{int(round(fraction * 10)) % 10}" if fraction >= 0.05 else ""
-    return f"{sign}{hours}:{minutes:02d}:{secs:02d}{tail}"
+    return f"{sign}{hms(int(whole))}{tail}"
 
 
 def format_duration(seconds: float) -> str:

@@ -36,6 +36,7 @@ from adjudicator.contract import Case, ContractError
 from adjudicator.rulesets import ChessRuleset
 from adjudicator.ruling import Ruling, Verdict, unique
 from adjudicator.services import Services
+from adjudicator.words import ordinal, times
 
 CLAIM = "threefold-repetition"
 
@@ -152,11 +153,11 @@ def _rule(case: Case, ruleset: ChessRuleset, replay: Replay) -> Ruling:
         evidence["route"] = "has-just-appeared"
     if len(plies) >= needed:
         reasons = [
-            f"The position {where} with {side} to move occurs for the {common.ordinal(len(plies))} time: {listed}."
+            f"The position {where} with {side} to move occurs for the {ordinal(len(plies))} time: {listed}."
         ]
         if written is not None:
             reasons.append(
-                f"It already stands on the board for the {common.ordinal(len(plies))} time, so the claim is correct "
+                f"It already stands on the board for the {ordinal(len(plies))} time, so the claim is correct "
                 f"whatever the written move {written.label} would do."
             )
         instructions = ["the game is drawn"]
@@ -173,8 +174,8 @@ def _rule(case: Case, ruleset: ChessRuleset, replay: Replay) -> Ruling:
         )
     count = len(plies)
     reasons = [
-        f"The position {where} with {side} to move occurs only {common.times(count)} ({listed}); "
-        f"the claim needs {common.times(needed)}."
+        f"The position {where} with {side} to move occurs only {times(count)} ({listed}); "
+        f"the claim needs {times(needed)}."
     ]
     if us:
         castling_ref = ep_ref = ruleset.ref("14C")
