@@ -94,7 +94,8 @@ def test_the_ruling_page_refers_an_unfinished_game_and_the_form_has_everything(a
     assert field(text, "round") == "3" and field(text, "board") == "7" and field(text, "time_control") == "5400"
     assert (field(text, "fen") or "").startswith(END)  # the record's end, on the board editor
     assert "data-board-editor" in text and "[%clk 0:59:50]" in text  # the chess editor; the record kept
-    assert 'value="fide-standard" title' in text and re.search(r'value="spring"\s+selected', text)
+    assert 'value="fide-standard" title' in text and field(text, "event") == "spring"
+    assert 'value="other"' not in text  # a referred ruling stays with its event: no other event is offered
 
 
 def test_the_referred_case_opens_without_javascript_once_and_the_ruling_points_to_it(app: Flask) -> None:
