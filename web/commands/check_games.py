@@ -28,15 +28,16 @@ import bz2
 import gzip
 import io
 import itertools
+import os
 import sys
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
-from adjudicator.collection import at_most, has_game, records
+from adjudicator.collection import decoded, has_game, record_spans
 from adjudicator.contract import ContractError
-from adjudicator.rulesets import ChessRuleset, RulesetBook
+from adjudicator.rulesets import RulesetBook
 from web.cli import emit
 from web.config import load_config
 
@@ -44,6 +45,7 @@ MAX_WORKERS = 64
 HEAD_RECORDS = 16
 """Records looked at for a first game before the file is taken for no collection."""
 _MAGIC = {b"\x1f\x8b": "gz", b"BZh": "bz2", b"\x28\xb5\x2f\xfd": "zst"}
+R = TypeVar("R")
 
 
 class CollectionError(ContractError):
@@ -170,6 +172,13 @@ def _unreadable(path: str, exc: BaseException) -> CollectionError:
 def lines(stream: IO[bytes], path: str, limits: Limits | None = None) -> Iterator[str]:
     """The decoded lines of ``stream``, within ``limits`` (default: :class:`Limits`' own); a broken stream
     becomes a :class:`CollectionError` naming the file, a limit passed a :class:`LimitExceeded`."""
+    for line, _size in sized_lines(stream, path, limits):
+        yield line
+
+
+def sized_lines(stream: IO[bytes], path: str, limits: Limits | None = None) -> Iterator[tuple[str, int]]:
+    """:func:`lines`, each with its size in bytes (where the records lie in the file:
+    :func:`adjudicator.collection.record_spans`)."""
     limits = limits or Limits()
     errors = _stream_errors()
     name = "standard input" if path == "-" else path
@@ -187,10 +196,7 @@ def lines(stream: IO[bytes], path: str, limits: Limits | None = None) -> Iterato
             raise limits.too_large(name)
         if len(line.rstrip(b"\n")) > limits.line_bytes:
             raise limits.too_long(name, number, line)
-        try:
-            yield line.decode("utf-8")
-        except UnicodeDecodeError:
-            yield line.decode("cp1252", errors="replace")
+        yield decoded(line), len(line)
 
 
 SCAN_CHUNK = 1 << 20
@@ -273,18 +279,19 @@ def _ruleset(args: argparse.Namespace, book: RulesetBook) -> tuple[str, str]:
     return game, chosen
 
 
-def _head(found: Iterator[str], game: str, path: str) -> list[str]:
-    """The records up to the first that holds a game; a file whose first records hold none is no collection.
+def _head(found: Iterator[R], game: str, path: str, text: Callable[[R], str] = str) -> list[R]:
+    """The records up to the first that holds a game; a file whose first records hold none is no collection
+    (``text``: a record's text, where ``found`` gives more than that).
 
     Records before it (a preamble of words, say) stay in the output as the unreadable
     games they are: nothing is skipped unseen.
     """
-    head: list[str] = []
+    head: list[R] = []
     verdicts: set[bool | None] = set()
     for record in found:
         head.append(record)
-        verdicts.add(has_game(record, game))
-        if True in verdicts or "\x00" in record or len(head) >= HEAD_RECORDS:
+        verdicts.add(has_game(text(record), game))
+        if True in verdicts or "\x00" in text(record) or len(head) >= HEAD_RECORDS:
             break
     if True not in verdicts:
         kind = "PGN" if game == "chess" else "PDN"
@@ -295,7 +302,7 @@ def _head(found: Iterator[str], game: str, path: str) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engines.collection import check_collection
+    from engines.collection import check_parts, parts
 
     workers = _workers(str(args.workers or "1"))
     config = load_config()
@@ -311,20 +318,22 @@ def run(args: argparse.Namespace) -> int:
             raise
         except CollectionError:  # broken: reading it below gives the games before the break, then the error
             pass
+    stamp = _stamp(args.file) if remote is not None or workers > 1 else None
     stream = open_collection(args.file)
+    broken: list[CollectionError] = []
     try:
-        found = records(lines(stream, args.file, limits))
-        head = _head(found, game, args.file)
+        found = record_spans(sized_lines(stream, args.file, limits))
+        head = _head(found, game, args.file, lambda span: span.text)
         games = with_findings = 0
-        chosen = book[ruleset]
-        language = (chosen.record.language or None) if isinstance(chosen, ChessRuleset) else None  # check_record's
-        counted = at_most(itertools.chain(head, found), game, limits.games, language)
+        read = parts(_until_broken(itertools.chain(head, found), broken), stamp)
         if remote is not None:
-            from web.queue.collection import check_on_queue
+            from engines.collection import numbered
+            from web.queue.collection import check_parts_on_queue
 
-            checked = check_on_queue(counted, game=game, ruleset=ruleset, remote=remote)
+            checked = numbered(check_parts_on_queue(read, game=game, ruleset=ruleset, remote=remote), limits.games)
         else:
-            checked = check_collection(counted, game=game, ruleset=ruleset, config=config, workers=workers)
+            checked = check_parts(read, game=game, ruleset=ruleset, config=config, workers=workers,
+                                  limit=limits.games)
         for line in checked:
             games += 1
             with_findings += bool(line["findings"])
@@ -332,8 +341,31 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
+    if broken:  # the games read before the break are checked, then the error
+        raise broken[0]
     emit({"summary": {"games": games, "with_findings": with_findings, "seconds": round(time.monotonic() - started, 3)}})
     return 0
+
+
+def _stamp(path: str) -> Any:
+    """The file's :class:`engines.collection.Stamp` where the workers can read its parts themselves (a plain
+    file), else None (standard input, a compressed file: the parts go out as text)."""
+    from engines.collection import Stamp
+
+    if path == "-" or _kind(path, b"") != "plain" or not os.path.isfile(path):
+        return None
+    try:
+        return Stamp.of(path)
+    except OSError:
+        return None
+
+
+def _until_broken(found: Iterable[R], broken: list[CollectionError]) -> Iterator[R]:
+    """``found`` up to a break of the stream (kept in ``broken``): the records before it are still checked."""
+    try:
+        yield from found
+    except CollectionError as exc:
+        broken.append(exc)
 
 
 def _broker(config: dict[str, Any]) -> Any:
