@@ -53,11 +53,11 @@ def as_bytes(pieces: list[str], latin: list[bool]) -> bytes:
 
 
 def whole(data: bytes) -> list[str]:
-    return list(records(lines(io.BufferedReader(io.BytesIO(data)), "x.pgn")))  # type: ignore[arg-type]
+    return list(records(lines(io.BufferedReader(io.BytesIO(data)), "x.pgn")))
 
 
 def spans(data: bytes) -> list[collection.Span]:
-    return list(record_spans(sized_lines(io.BufferedReader(io.BytesIO(data)), "x.pgn")))  # type: ignore[arg-type]
+    return list(record_spans(sized_lines(io.BufferedReader(io.BytesIO(data)), "x.pgn")))
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
