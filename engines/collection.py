@@ -194,23 +194,77 @@ def check_part(task: Mapping[str, Any]) -> dict[str, Any]:
     return {"lines": out, "games": games}
 
 
-def numbered(results: Iterable[Any], limit: int | None = None) -> Iterator[dict[str, Any]]:
-    """The lines of the parts' results (:func:`check_part`), in order, numbered from 1; with ``limit``, the
-    lines of the records while they hold at most ``limit`` games in all.
+def fallbacks(texts: Iterable[str], ruleset: str, config: Mapping[str, Any]) -> dict[str, int]:
+    """How many chess games of the records ``texts`` the compiled reader leaves to the lenient reader, by reason
+    (``not-lexed``, else :data:`adjudicator.chess.bulk.check.FALLBACK_REASONS`'s keys), and ``games``: all of
+    them (``bench/check_games.py`` prints these)."""
+    from adjudicator.chess.bulk.check import checked_or_why
+    from adjudicator.chess.bulk.games import CleanGame, split_mixed
+    from adjudicator.rulesets import ChessRuleset
 
-    :raises TooManyGames: the next record would take the count past ``limit`` (its lines are not given).
-    """
+    book, services, screen = _context(config)
+    chosen = book[ruleset]
+    assert isinstance(chosen, ChessRuleset), f"{ruleset} is no chess ruleset"
+    tally: dict[str, int] = {"games": 0}
+    for text in texts:
+        for game in split_mixed(text, chosen.record.language or None):
+            tally["games"] += 1
+            found = "not-lexed" if not isinstance(game, CleanGame) else checked_or_why(game, chosen, services, screen)
+            if isinstance(found, str):
+                tally[found] = tally.get(found, 0) + 1
+    return tally
+
+
+LINE_START = '{"index": 0, '
+"""How a line written by :func:`as_texts` starts (``web.cli.emit``'s JSON, the index first)."""
+
+
+def as_texts(result: Mapping[str, Any]) -> dict[str, Any]:
+    """A part's result (:func:`check_part`) with each line written as ``web.cli.emit`` writes it (index 0):
+    what a broker's worker stores, so that the reading process only puts each index in
+    (:func:`numbered_texts`)."""
+    return {"texts": [json.dumps(line, ensure_ascii=False) for line in result["lines"]], "games": result["games"]}
+
+
+def _counted(results: Iterable[Any], limit: int | None) -> Iterator[tuple[int, Any]]:
+    """(index, line) of the parts' results in order, a line as the result holds it (a dict, or a text of
+    :func:`as_texts`), while the records hold at most ``limit`` games in all."""
     index = 0
     for result in results:
-        lines, games = (result, [len(result)]) if isinstance(result, list) else (result["lines"], result["games"])
+        if isinstance(result, list):  # a chunk of check_chunk
+            lines, games = result, [len(result)]
+        else:
+            lines, games = result["texts"] if "texts" in result else result["lines"], result["games"]
         taken = iter(lines)
         for count in games:
             if limit is not None and index + count > limit:
                 raise TooManyGames(limit)
             for line in itertools.islice(taken, count):
                 index += 1
-                line["index"] = index
-                yield line
+                yield index, line
+
+
+def numbered(results: Iterable[Any], limit: int | None = None) -> Iterator[dict[str, Any]]:
+    """The lines of the parts' results (:func:`check_part`, or :func:`as_texts`), in order, numbered from 1; with
+    ``limit``, the lines of the records while they hold at most ``limit`` games in all.
+
+    :raises TooManyGames: the next record would take the count past ``limit`` (its lines are not given).
+    """
+    for index, line in _counted(results, limit):
+        found: dict[str, Any] = json.loads(line) if isinstance(line, str) else line
+        found["index"] = index
+        yield found
+
+
+def numbered_texts(results: Iterable[Any], limit: int | None = None) -> Iterator[str]:
+    """:func:`numbered`, each line as ``web.cli.emit`` writes it (without its newline)."""
+    for index, line in _counted(results, limit):
+        if isinstance(line, str) and line.startswith(LINE_START):
+            yield f'{{"index": {index}, {line[len(LINE_START):]}'
+        else:
+            found = json.loads(line) if isinstance(line, str) else line
+            found["index"] = index
+            yield json.dumps(found, ensure_ascii=False)
 
 
 def chunks(records: Iterable[str], size: int) -> Iterator[list[str]]:

@@ -28,6 +28,7 @@ import bz2
 import gzip
 import io
 import itertools
+import json
 import os
 import sys
 import time
@@ -46,6 +47,8 @@ HEAD_RECORDS = 16
 """Records looked at for a first game before the file is taken for no collection."""
 _MAGIC = {b"\x1f\x8b": "gz", b"BZh": "bz2", b"\x28\xb5\x2f\xfd": "zst"}
 R = TypeVar("R")
+NO_FINDINGS = '"findings": []}'
+"""How a line without findings ends (the contract's line: ``findings`` last)."""
 
 
 class CollectionError(ContractError):
@@ -327,17 +330,20 @@ def run(args: argparse.Namespace) -> int:
         games = with_findings = 0
         read = parts(_until_broken(itertools.chain(head, found), broken), stamp)
         if remote is not None:
-            from engines.collection import numbered
+            from engines.collection import numbered_texts
             from web.queue.collection import check_parts_on_queue
 
-            checked = numbered(check_parts_on_queue(read, game=game, ruleset=ruleset, remote=remote), limits.games)
+            # the workers write the lines; this process puts in each index
+            texts = numbered_texts(check_parts_on_queue(read, game=game, ruleset=ruleset, remote=remote),
+                                   limits.games)
         else:
-            checked = check_parts(read, game=game, ruleset=ruleset, config=config, workers=workers,
-                                  limit=limits.games)
-        for line in checked:
+            texts = (json.dumps(line, ensure_ascii=False) for line in check_parts(
+                read, game=game, ruleset=ruleset, config=config, workers=workers, limit=limits.games))
+        for text in texts:
             games += 1
-            with_findings += bool(line["findings"])
-            emit(line)
+            with_findings += not text.endswith(NO_FINDINGS)
+            sys.stdout.write(text + "\n")  # web.cli.emit's line
+            sys.stdout.flush()
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()

@@ -199,9 +199,9 @@ class Runtime:
 
     def _check_chunk(self, row: JobRow) -> None:
         """A part of a collection (``adjudicator check-games``, :func:`engines.collection.check_part`): its records'
-        texts, or the file and byte range they lie in (read here); the lines, one per game in order, and each
-        record's games."""
-        from engines.collection import check_part  # deferred on purpose: only a check's chunk needs it
+        texts, or the file and byte range they lie in (read here); the lines, one per game in order, written as
+        the command prints them (:func:`engines.collection.as_texts`), and each record's games."""
+        from engines.collection import as_texts, check_part  # deferred on purpose: only a check's chunk needs it
 
         payload = dict(row.payload or {})
-        self._end(row, "done", result=check_part({**payload, "config": self.config}))
+        self._end(row, "done", result=as_texts(check_part({**payload, "config": self.config})))

@@ -34,9 +34,30 @@ def check_clean(
     game: CleanGame, ruleset: ChessRuleset, services: Services, dead_screen: MateOracle | None = None
 ) -> GameCheck | None:
     """``check_chess(game.raw(), ruleset, services, dead_screen)``, or None (see the module docstring)."""
+    found = checked_or_why(game, ruleset, services, dead_screen)
+    return found if isinstance(found, GameCheck) else None
+
+
+FALLBACK_REASONS = {
+    "not-read": "the compiled reader did not read every move (a language to choose, an illegal move...)",
+    "start-ended": "the position given has ended the game already",
+    "lost-on-time": "a loss on time (the 6.9 question)",
+    "consecutive": "occurrences that must be consecutive (US Chess 14K)",
+    "ending-mismatch": "an ending that came by itself, with another result recorded (the finding names its move)",
+}
+"""Why :func:`check_clean` left a game to ``check_chess`` (:func:`checked_or_why`), in a reader's words."""
+
+
+def checked_or_why(
+    game: CleanGame, ruleset: ChessRuleset, services: Services, dead_screen: MateOracle | None = None
+) -> GameCheck | str:
+    """:func:`check_clean`'s check, or the key in :data:`FALLBACK_REASONS` of why it leaves the game to
+    ``check_chess`` (``bench/check_games.py`` counts them)."""
     replay = read(game, None, ruleset.record.language or None)
-    if replay is None or replay.scanned.facts is None or replay.start is not None and _start_ended(replay, ruleset):
-        return None
+    if replay is None or replay.scanned.facts is None:
+        return "not-read"
+    if replay.start is not None and _start_ended(replay, ruleset):
+        return "start-ended"
     tags = tuple(game.tags)
     recorded = replay.result if replay.result in RESULTS else None
     findings: list[Finding] = []
@@ -49,12 +70,12 @@ def check_clean(
     mate, _, _, _, _, _, white_clock, black_clock = replay.scanned.facts
     if recorded in ("1-0", "0-1"):
         if _TIME_FORFEIT.search(game.tag("Termination") or ""):
-            return None
+            return "lost-on-time"
         if (black_clock if recorded == "1-0" else white_clock) == 0:
-            return None  # the loser's last [%clk] reads zero: a loss on time (the 6.9 question)
+            return "lost-on-time"  # the loser's last [%clk] reads zero: a loss on time (the 6.9 question)
     drawn = _drawn(replay, ruleset, services, dead_screen)
     if drawn is None:
-        return None
+        return "consecutive"
     if drawn or mate:
         if drawn:
             lawful = _armageddon(ruleset, "1/2-1/2")
@@ -62,7 +83,7 @@ def check_clean(
             mover_white = (replay.plies % 2 == 1) == (_start_turn(replay) == chess.WHITE)
             lawful = _armageddon(ruleset, "1-0" if mover_white else "0-1")
         if recorded != lawful:
-            return None  # the finding names the ending's move and position: the lenient reader's replay has them
+            return "ending-mismatch"  # the finding names the ending's move and position: the lenient replay has them
         return GameCheck(tags, recorded, lawful, tuple(findings))
     if recorded is None:
         findings.append(
