@@ -46,9 +46,12 @@ CHUNK_GAMES = 64
 """Records per task: large enough that sending them costs little, small enough to keep the workers even."""
 IN_FLIGHT_PER_WORKER = 2
 PART_RECORDS = 256
-"""Records per part at the most (:func:`parts`): fewer, larger tasks cost the reading process less."""
+"""Records per part at the most where the parts go out as text (:func:`parts`)."""
 PART_BYTES = 1 << 20
-"""Bytes per part at the most (a part may pass it by one record)."""
+"""Bytes per part at the most (a part may pass it by one record) where they go out as text; a file's byte
+ranges are a sixteenth of the file, within :data:`RANGE_BYTES`: few tasks (each costs the reading process
+a row, a message and a wait), enough of them to keep every worker busy to the end."""
+RANGE_BYTES = (1 << 18, 1 << 22)
 
 _CONTEXTS: dict[tuple[int, str], tuple[RulesetBook, Services, MateOracle]] = {}
 """Per process: the rulesets and the services built from a configuration (at most a few)."""
@@ -97,7 +100,10 @@ def parts(spans: Iterable[Span], stamp: Stamp | None = None, *, records_per_part
           bytes_per_part: int = PART_BYTES) -> Iterator[Part]:
     """``spans`` (:func:`adjudicator.collection.record_spans`) grouped into parts of at most ``records_per_part``
     records and about ``bytes_per_part`` bytes, in order; with ``stamp``, each payload names the file's byte
-    range (the workers read it), else it holds the texts."""
+    range (the workers read it), else it holds the texts (see :data:`PART_BYTES` for the defaults)."""
+    if stamp is not None and bytes_per_part == PART_BYTES and records_per_part == PART_RECORDS:
+        bytes_per_part = min(max(stamp.size // 16, RANGE_BYTES[0]), RANGE_BYTES[1])
+        records_per_part = 1 << 30
     group: list[Span] = []
     size = 0
     for span in spans:
@@ -235,6 +241,9 @@ def _counted(results: Iterable[Any], limit: int | None) -> Iterator[tuple[int, A
             lines, games = result, [len(result)]
         else:
             lines, games = result["texts"] if "texts" in result else result["lines"], result["games"]
+        if isinstance(result, dict) and result.get("end"):
+            yield index, lines[0]
+            continue
         taken = iter(lines)
         for count in games:
             if limit is not None and index + count > limit:
@@ -256,15 +265,35 @@ def numbered(results: Iterable[Any], limit: int | None = None) -> Iterator[dict[
         yield found
 
 
-def numbered_texts(results: Iterable[Any], limit: int | None = None) -> Iterator[str]:
-    """:func:`numbered`, each line as ``web.cli.emit`` writes it (without its newline)."""
-    for index, line in _counted(results, limit):
-        if isinstance(line, str) and line.startswith(LINE_START):
-            yield f'{{"index": {index}, {line[len(LINE_START):]}'
-        else:
-            found = json.loads(line) if isinstance(line, str) else line
-            found["index"] = index
-            yield json.dumps(found, ensure_ascii=False)
+def numbered_texts(results: Iterable[Any], limit: int | None = None) -> Iterator[list[str]]:
+    """:func:`numbered`, each line as ``web.cli.emit`` writes it (without its newline), a list per part (the
+    command writes and flushes them together); past ``limit``, the lines before the record that passes it,
+    then :class:`TooManyGames`."""
+    batch: list[str] = []
+    try:
+        for index, line in _counted(_marked(results), limit):
+            if line is _PART_END:
+                yield batch
+                batch = []
+            elif isinstance(line, str) and line.startswith(LINE_START):
+                batch.append(f'{{"index": {index}, {line[len(LINE_START):]}')
+            else:
+                found = json.loads(line) if isinstance(line, str) else line
+                found["index"] = index
+                batch.append(json.dumps(found, ensure_ascii=False))
+    except TooManyGames:
+        yield batch
+        raise
+
+
+_PART_END = object()
+
+
+def _marked(results: Iterable[Any]) -> Iterator[Any]:
+    """The results, each followed by a record of no games whose one "line" marks the end of a part."""
+    for result in results:
+        yield result
+        yield {"lines": [_PART_END], "games": [0], "end": True}
 
 
 def chunks(records: Iterable[str], size: int) -> Iterator[list[str]]:
@@ -312,10 +341,9 @@ def check_collection(
 
 def check_parts(
     found: Iterable[Part], *, game: str, ruleset: str, config: Mapping[str, Any], workers: int = 1,
-    limit: int | None = None,
 ) -> Iterator[dict[str, Any]]:
-    """The contract lines of every game of the parts, in file order, numbered from 1 (:func:`numbered`, with
-    ``limit``): checked here (``workers`` 1, from the texts) or by ``workers`` local processes, each reading
+    """Each part's result (:func:`check_part`), in file order (:func:`numbered` or :func:`numbered_texts` number
+    the lines): checked here (``workers`` 1, from the texts) or by ``workers`` local processes, each reading
     its part itself where the payload names the file."""
 
     def task(part: Part, texts: bool) -> dict[str, Any]:
@@ -326,7 +354,7 @@ def check_parts(
         results: Iterator[Any] = (check_part(task(part, True)) for part in found)
     else:
         results = _in_pool((task(part, False) for part in found), workers, check_part)
-    return numbered(results, limit)
+    return results
 
 
 def _in_process(tasks: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:

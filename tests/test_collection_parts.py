@@ -26,13 +26,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import adjudicator.chess.bulk as bulk
 import adjudicator.collection as collection
-from adjudicator.collection import record_spans, records
+from adjudicator.collection import block_spans, record_spans, records
 from engines.collection import PartUnreadable, Stamp, numbered, part_records, parts
 from tests.conftest import ROOT
 from tests.test_check_games import CHESS_GAMES
 from web.commands.check_games import lines, sized_lines
 
+PLAIN = bulk.plain_scanner()
+"""scan.py as plain Python (the same cuts as the compiled module)."""
 ODD_PIECES = [
     *CHESS_GAMES.values(),
     "1. e4 e5 2. Nf3 1-0\n\n1. d4 d5 0-1\n",  # games without tags, apart by a blank line after a result
@@ -45,6 +48,10 @@ ODD_PIECES = [
     "; a comment line\n",
     '[White "Müller"]\n\n1. e4 *\n',
     "[Event \"d\"]\n{ a comment\nover lines [Event \"not a tag\"] }\n1. e4 *\n",
+    '  [PGN] [ Site : "x"]\n\n1. e4 e5 \u00bd\u2013\u00bd  \n\n1. d4 1:0[/PGN]\n\n',  # spacing, dashes, wrappers
+    "1. e4 e5 2-0\n\u2028\n1. d4 d5 1/2\u22121/2\n\u00a0\x85\n1. c4 0\u20142\n\n1. Nf3 x1-0\n\n1. g3 *x\n\n",
+    '[\u00c9v\u00e9nement_1+#=:- "\u00e9t\u00e9"]\n[Ev ent "split name"]\n[Event"]\n1. e4 *\r\n\r\n1. e4 1-1\n',
+    "[Event \"e\"]\n1. e4 e5 1-0\n \t\n[Event \"f\"]\n\n1. d4 *",  # no newline at the very end
 ]
 
 
@@ -79,6 +86,26 @@ def test_the_byte_ranges_of_any_grouping_give_the_records_of_the_whole_file(
     assert as_text == whole(data)
 
 
+def blocked(data: bytes, cuts: list[int]) -> list[bytes]:
+    """``data`` in blocks of whole lines, cut after the newlines nearest ``cuts``."""
+    ends = sorted({data.find(b"\n", min(c, len(data))) + 1 for c in cuts} - {0})
+    return [data[a:b] for a, b in zip([0, *ends], [*ends, len(data)], strict=True) if b > a]
+
+
+@pytest.mark.parametrize("compiled", [True, False], ids=["compiled", "plain-python"])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(chosen=st.lists(st.tuples(st.sampled_from(ODD_PIECES), st.booleans()), min_size=1, max_size=25),
+       cuts=st.lists(st.integers(0, 5000), max_size=8))
+def test_records_cut_a_block_at_a_time_are_those_cut_a_line_at_a_time(
+        chosen: list[tuple[str, bool]], cuts: list[int], compiled: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    if compiled and not bulk.COMPILED:
+        pytest.skip("the compiled reader is not built")
+    if not compiled:
+        monkeypatch.setattr(bulk, "scanner", PLAIN)
+    data = as_bytes([p for p, _ in chosen], [old for _, old in chosen])
+    assert list(block_spans(blocked(data, cuts))) == spans(data)
+
+
 def test_a_record_cut_at_its_line_limit_starts_the_next_range_as_the_whole_file_does(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(collection, "MAX_RECORD_LINES", 7)
@@ -90,6 +117,10 @@ def test_a_record_cut_at_its_line_limit_starts_the_next_range_as_the_whole_file_
     stamp = Stamp.of(str(path))
     read = [text for part in parts(found, stamp, records_per_part=3) for text in part_records(part.payload)]
     assert read == whole(data)
+    for size in (1, 50, 400, 10**6):
+        assert list(block_spans(blocked(data, list(range(0, len(data), size))))) == found
+    monkeypatch.setattr(collection, "MAX_RECORD_CHARS", 120)
+    assert list(block_spans(blocked(data, list(range(0, len(data), 64))))) == spans(data)
 
 
 def test_a_worker_refuses_a_file_changed_since_its_records_were_found(tmp_path: Path) -> None:

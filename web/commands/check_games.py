@@ -1,10 +1,13 @@
 """``adjudicator check-games FILE [--game chess|checkers] [--ruleset ID] [--workers N]``.
 
 Checks every game of a PGN/PDN collection against the laws (contract: "Checking a
-collection of games"): one JSON line per game in file order, flushed, then a
-``{"summary": ...}`` line. The file may be plain or compressed, told by its suffix
-(``.gz``, ``.bz2``, ``.zst``); ``-`` reads standard input (compressed or not: told by
-its first bytes). It is read line by line, never whole, so memory stays flat.
+collection of games"): one JSON line per game in file order, flushed (a part's lines
+together: :mod:`engines.collection`), then a ``{"summary": ...}`` line. The file may be
+plain or compressed, told by its suffix (``.gz``, ``.bz2``, ``.zst``); ``-`` reads standard
+input (compressed or not: told by its first bytes). It is read a part at a time, never
+whole, so memory stays flat: a plain file in blocks of lines cut into records by the
+compiled reader (:func:`adjudicator.collection.block_spans`), else line by line; with
+workers, a plain file's parts go out as byte ranges that each worker reads itself.
 Lines are UTF-8; a line that is not (an old Latin-1 file) is read as Windows-1252.
 
 Bad input (no such file, a file that is no game collection, a broken compressed
@@ -14,7 +17,8 @@ the error line after their lines.
 A collection is read within the limits of ``[collections]`` in config.toml (:class:`Limits`):
 bytes once inflated, the length of a line, the number of games. A file past one of them stops
 there with ``too_large`` (the bytes), ``line_too_long`` (quoting the line's first characters)
-or ``too_many_games`` (counted before the games past the limit are checked). A file (not
+or ``too_many_games`` (counted record by record as the games are checked; the lines stop before the
+record that passes the limit). A file (not
 standard input) is first inflated whole at the decompressor's speed and measured against the
 first two, so a 99 kB compressed file that inflates to a gigabyte, or holds one endless line,
 is refused before any game is checked, in seconds and in little memory; standard input is
@@ -28,7 +32,6 @@ import bz2
 import gzip
 import io
 import itertools
-import json
 import os
 import sys
 import time
@@ -36,7 +39,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import IO, Any, TypeVar
 
-from adjudicator.collection import decoded, has_game, record_spans
+from adjudicator.chess import bulk
+from adjudicator.collection import block_spans, decoded, has_game, record_spans
 from adjudicator.contract import ContractError
 from adjudicator.rulesets import RulesetBook
 from web.cli import emit
@@ -202,6 +206,34 @@ def sized_lines(stream: IO[bytes], path: str, limits: Limits | None = None) -> I
         yield decoded(line), len(line)
 
 
+BLOCK = 1 << 20
+"""Bytes read at once by :func:`blocks` (and a line's rest)."""
+
+
+def blocks(stream: IO[bytes], path: str, limits: Limits) -> Iterator[bytes]:
+    """``stream`` in blocks of whole lines (:data:`BLOCK` bytes and the rest of the last line), within
+    ``limits``: for a file :func:`scan_stream` measured (its lines are not measured again one by one; a line
+    longer than the limit at a block's end still stops the reading)."""
+    errors = _stream_errors()
+    total = number = 0
+    while True:
+        try:
+            block = stream.read(BLOCK)
+            rest = stream.readline(limits.line_bytes + 2) if block and not block.endswith(b"\n") else b""
+        except errors as exc:
+            raise _unreadable(path, exc) from None
+        if not block:
+            return
+        if len(rest.rstrip(b"\n")) > limits.line_bytes:
+            raise limits.too_long(path, number + block.count(b"\n") + 1, block[block.rfind(b"\n") + 1:][:20])
+        block += rest
+        total += len(block)
+        if total > limits.inflated_bytes:
+            raise limits.too_large(path)
+        number += block.count(b"\n")
+        yield block
+
+
 SCAN_CHUNK = 1 << 20
 
 
@@ -305,7 +337,7 @@ def _head(found: Iterator[R], game: str, path: str, text: Callable[[R], str] = s
 
 
 def run(args: argparse.Namespace) -> int:
-    from engines.collection import check_parts, parts
+    from engines.collection import check_parts, numbered_texts, parts
 
     workers = _workers(str(args.workers or "1"))
     config = load_config()
@@ -325,24 +357,23 @@ def run(args: argparse.Namespace) -> int:
     stream = open_collection(args.file)
     broken: list[CollectionError] = []
     try:
-        found = record_spans(sized_lines(stream, args.file, limits))
+        # a plain file (measured above) is cut into records a block at a time by the compiled reader
+        found = block_spans(blocks(stream, args.file, limits)) if stamp is not None and bulk.COMPILED else \
+            record_spans(sized_lines(stream, args.file, limits))
         head = _head(found, game, args.file, lambda span: span.text)
         games = with_findings = 0
         read = parts(_until_broken(itertools.chain(head, found), broken), stamp)
         if remote is not None:
-            from engines.collection import numbered_texts
             from web.queue.collection import check_parts_on_queue
 
-            # the workers write the lines; this process puts in each index
-            texts = numbered_texts(check_parts_on_queue(read, game=game, ruleset=ruleset, remote=remote),
-                                   limits.games)
+            # the workers write the lines (engines.collection.as_texts); this process puts in each index
+            results: Iterator[Any] = check_parts_on_queue(read, game=game, ruleset=ruleset, remote=remote)
         else:
-            texts = (json.dumps(line, ensure_ascii=False) for line in check_parts(
-                read, game=game, ruleset=ruleset, config=config, workers=workers, limit=limits.games))
-        for text in texts:
-            games += 1
-            with_findings += not text.endswith(NO_FINDINGS)
-            sys.stdout.write(text + "\n")  # web.cli.emit's line
+            results = check_parts(read, game=game, ruleset=ruleset, config=config, workers=workers)
+        for batch in numbered_texts(results, limits.games):  # a part's lines, written and flushed together
+            games += len(batch)
+            with_findings += sum(not text.endswith(NO_FINDINGS) for text in batch)
+            sys.stdout.write("".join(text + "\n" for text in batch))  # web.cli.emit's lines
             sys.stdout.flush()
     finally:
         if stream is not sys.stdin.buffer:
