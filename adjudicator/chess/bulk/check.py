@@ -3,9 +3,11 @@
 :func:`check_clean` gives the same :class:`~adjudicator.findings.GameCheck` for a game the
 compiled reader replayed (:func:`.games.read`), or None where the game needs more than
 this module decides (the caller then checks :meth:`.games.CleanGame.raw` with
-``check_chess``): an ending other than a checkmate on the last move with another result
-recorded (a stalemate, a fifth occurrence, 75 moves, a dead position: the finding names the
-ending's move), a position given that has ended the game already. A loss on time (a
+``check_chess``): a position given that has ended the game already, occurrences that must
+be consecutive (US Chess 14K). An ending the laws imposed (checkmate, stalemate, a fifth
+occurrence, 75 moves, a dead position) with another result recorded gets ``check_chess``'s
+finding from ``game_end`` asked of the game's :func:`.games.as_replay` (the moves the
+compiled reader read, replayed without reading their words again). A loss on time (a
 Termination tag, the loser's last ``[%clk]`` at zero) is checked here as ``check_chess``
 checks it: the 6.9 question asked of the final position first (its answer stands in the
 dead-position test), then :func:`adjudicator.chess.collection.flag_result`.
@@ -27,7 +29,9 @@ import chess
 from adjudicator.chess.collection import (
     _TIME_FORFEIT,
     RESULTS,
+    SIDES,
     _armageddon,
+    _ended,
     _ref,
     clock_at_zero,
     flag_result,
@@ -36,11 +40,12 @@ from adjudicator.chess.collection import (
 )
 from adjudicator.chess.positions import position_problem
 from adjudicator.clocks.dead_position import Deadness
+from adjudicator.clocks.game_end import game_end
 from adjudicator.findings import Finding, GameCheck
 from adjudicator.rulesets import ChessRuleset
 from adjudicator.services import MateOracle, Services
 
-from .games import BulkReplay, CleanGame, read
+from .games import BulkReplay, CleanGame, as_replay, read
 
 
 def check_clean(
@@ -56,7 +61,7 @@ FALLBACK_REASONS = {
     "start-ended": "the position given has ended the game already",
     "lost-on-time": "a loss on time judged on a position before the last (7.5.1)",
     "consecutive": "occurrences that must be consecutive (US Chess 14K)",
-    "ending-mismatch": "an ending that came by itself, with another result recorded (the finding names its move)",
+    "ending-mismatch": "an ending with another result recorded that game_end does not find as this module did",
 }
 """Why :func:`check_clean` left a game to ``check_chess`` (:func:`checked_or_why`), in a reader's words."""
 
@@ -105,7 +110,10 @@ def checked_or_why(
             mover_white = (replay.plies % 2 == 1) == (_start_turn(replay) == chess.WHITE)
             lawful = _armageddon(ruleset, "1-0" if mover_white else "0-1")
         if recorded != lawful:
-            return "ending-mismatch"  # the finding names the ending's move and position: the lenient replay has them
+            found = _ending_finding(replay, ruleset, services, dead_screen, searched, recorded, lawful)
+            if found is None:
+                return "ending-mismatch"
+            findings.append(found)
         return GameCheck(tags, recorded, lawful, tuple(findings))
     if forfeit is not None and final is not None and searched is not None:
         lawful_result, flag_finding = flag_result(replay.plies, final, None, recorded or "", forfeit, ruleset,
@@ -119,6 +127,25 @@ def checked_or_why(
                     "The record gives no result and the laws did not end the game: its result cannot be checked.")
         )
     return GameCheck(tags, recorded, recorded, tuple(findings))
+
+
+def _ending_finding(
+    replay: BulkReplay, ruleset: ChessRuleset, services: Services, dead_screen: MateOracle | None,
+    searched: Deadness | None, recorded: str | None, lawful: str,
+) -> Finding | None:
+    """``check_chess``'s finding for an ending the laws imposed with another result recorded: ``game_end`` asked
+    of the game's :func:`.games.as_replay` with the test ``check_chess`` builds (the 6.9 search of a loss on
+    time standing in it); None where that ending is not the one found here (then the lenient reader decides)."""
+    deadness = searched if searched is not None else Deadness(ruleset.flag.dead_position, services.mate)
+    screen = deadness
+    if dead_screen is not None and deadness.analyses:
+        screen = Deadness(deadness.configured, dead_screen)
+        screen.searches.update(deadness.searches)
+    built = as_replay(replay)
+    ended = game_end(built, built.final_board, ruleset, screen, SIDES)
+    if ended is None or not ended.is_mandatory or _armageddon(ruleset, ended.result) != lawful:
+        return None
+    return _ended(built, ended, recorded, lawful)
 
 
 def _start_turn(replay: BulkReplay) -> chess.Color:

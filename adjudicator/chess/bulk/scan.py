@@ -100,6 +100,8 @@ if not cython.compiled:  # compiled, these are C arrays (scan.pxd, zeroed); as p
     SLOT = _zeros(1 << 16)
     GROUP = _zeros(MAXP + 1)
     COUNT = _zeros(MAXP + 1)
+    MOVES = _zeros(MAXP + 1)
+    """The moves of the last game read (index 0: its first), in this module's encoding."""
 LETTER = _zeros(128)
 """ASCII code of a piece letter in the language read -> piece type (1: its pawn letter, 0: none)."""
 LOWER = _zeros(128)
@@ -1194,6 +1196,19 @@ def read_word(text: str, a: cython.Py_ssize_t, b: cython.Py_ssize_t) -> cython.i
     return resolve(piece, ff, fr, to, promo, capture)
 
 
+def last_moves(plies: int) -> list[tuple[int, int, int]]:
+    """The first ``plies`` moves of the last game :func:`scan` read (all of them read), each as (from square,
+    to square, promotion piece type or 0) in python-chess's numbering (a1 = 0; a castling king's own
+    squares: ``e1g1``)."""
+    found: list[tuple[int, int, int]] = []
+    p: cython.int
+    m: cython.int
+    for p in range(plies):
+        m = MOVES[p]
+        found.append((m & 63, (m >> 6) & 63, (m >> 12) & 7))
+    return found
+
+
 def set_language(letters: list[int], lower: list[int]) -> None:
     """The piece letters read (ASCII code -> piece type, 1 for a pawn letter) and the file letters that
     are also lower-case piece letters (ASCII code -> 1), 128 entries each."""
@@ -1451,6 +1466,7 @@ def scan(text: str, pos: int, given_start: bool = False) -> tuple:  # type: igno
                 make(m)
                 CLK[mover] = -1
                 record(moves)
+                MOVES[moves - 1] = m
         i = j
     if not reading:
         return (2, end, first, tags, result, False, fail, moves, None, 0, None, firsts, leads, promos, lower_risk,
