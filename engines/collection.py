@@ -353,8 +353,13 @@ def check_parts(
     if workers <= 1:
         results: Iterator[Any] = (check_part(task(part, True)) for part in found)
     else:
-        results = _in_pool((task(part, False) for part in found), workers, check_part)
+        results = _in_pool((task(part, False) for part in found), workers, check_part_texts)
     return results
+
+
+def check_part_texts(task: Mapping[str, Any]) -> dict[str, Any]:
+    """:func:`check_part` with its lines written (:func:`as_texts`): what a local worker process sends back."""
+    return as_texts(check_part(task))
 
 
 def _in_process(tasks: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:

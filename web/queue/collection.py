@@ -98,9 +98,14 @@ def check_parts_on_queue(found: Iterable[Part], *, game: str, ruleset: str, remo
             session.commit()
 
 
+LONGEST_POLL = 0.5
+"""The longest wait between two reads of a chunk's row (the reads cost the reading process; the chunks queued
+behind keep the workers busy meanwhile)."""
+
+
 def _take(remote: Remote, job_id: str, stop: Callable[[], bool] | None) -> Any:
     try:
-        return remote.result(job_id, stop=stop)
+        return remote.result(job_id, stop=stop, longest_poll=LONGEST_POLL)
     finally:
         with remote.sessions() as session:
             session.execute(delete(JobRow).where(JobRow.id == job_id))
