@@ -353,7 +353,7 @@ def run(args: argparse.Namespace) -> int:
             raise
         except CollectionError:  # broken: reading it below gives the games before the break, then the error
             pass
-    stamp = _stamp(args.file) if remote is not None or workers > 1 else None
+    stamp = _stamp(args.file)  # a plain file: cut a block at a time; its parts read by the workers themselves
     stream = open_collection(args.file)
     broken: list[CollectionError] = []
     try:
