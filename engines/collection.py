@@ -50,8 +50,9 @@ PART_RECORDS = 256
 PART_BYTES = 1 << 20
 """Bytes per part at the most (a part may pass it by one record) where they go out as text; a file's byte
 ranges are a sixteenth of the file, within :data:`RANGE_BYTES`: few tasks (each costs the reading process
-a row, a message and a wait), enough of them to keep every worker busy to the end."""
-RANGE_BYTES = (1 << 18, 1 << 22)
+a row, a message and a wait), enough of them to keep every worker busy to the end, each small enough that a
+worker holds little (its part's bytes, one record and its lines)."""
+RANGE_BYTES = (1 << 18, 1 << 21)
 
 _CONTEXTS: dict[tuple[int, str], tuple[RulesetBook, Services, MateOracle]] = {}
 """Per process: the rulesets and the services built from a configuration (at most a few)."""
@@ -130,8 +131,13 @@ def part_records(payload: Mapping[str, Any]) -> list[str]:
 
     :raises PartUnreadable: the file is not there or not the one the part was made from.
     """
+    return list(_part_records(payload))
+
+
+def _part_records(payload: Mapping[str, Any]) -> Iterator[str]:
+    """:func:`part_records` one at a time (the file's bytes are read at once: :class:`PartUnreadable` comes first)."""
     if "records" in payload:
-        return [str(text) for text in payload["records"]]
+        return (str(text) for text in payload["records"])
     path, start, end = str(payload["file"]), int(payload["start"]), int(payload["end"])
     try:
         with open(path, "rb") as handle:
@@ -145,7 +151,7 @@ def part_records(payload: Mapping[str, Any]) -> list[str]:
     if len(data) != end - start:
         raise PartUnreadable(f"{path} is shorter than when its games were found; check it again")
     stream = io.BytesIO(data)
-    return list(records(decoded(line) for line in iter(stream.readline, b"")))
+    return records(decoded(line) for line in iter(stream.readline, b""))
 
 
 def _context(config: Mapping[str, Any]) -> tuple[RulesetBook, Services, MateOracle]:
@@ -189,7 +195,7 @@ def check_part(task: Mapping[str, Any]) -> dict[str, Any]:
     game = str(task["game"])
     out: list[dict[str, Any]] = []
     games: list[int] = []
-    for text in part_records(task):
+    for text in _part_records(task):
         try:
             checks = check_record(text, game, ruleset, services, screen)
         except Exception as exc:  # one faulty game must not stop the collection; the line says what failed
