@@ -493,9 +493,11 @@ def _repeated(text: str, games: int, target: int, path: Path) -> int:
     return times * games
 
 
-def broker(text: str, games: int, broker_games: int, folder: Path, memory_run: tuple[Path, int] | None) -> None:
+def broker(text: str, games: int, broker_games: int, folder: Path,
+           memory_run: tuple[Path, int, Path, int] | None) -> None:
     """Section 2: check-games on the broker with 1 worker, then 2 (each ``--concurrency 1``); with
-    ``memory_run`` (a file and its games), the 2-worker check's peak memory on it (section 3, for the broker)."""
+    ``memory_run`` (the first 1,000 games and the large file, with their games), the 2-worker check's peak memory on
+    each (section 3, for the broker)."""
     redis_server = shutil.which("redis-server") or "/usr/bin/redis-server"
     if not os.access(redis_server, os.X_OK):
         print("\n2. the broker: redis-server is not installed (.ci/install installs it)")
@@ -546,14 +548,18 @@ def broker(text: str, games: int, broker_games: int, folder: Path, memory_run: t
         print(f"   ratio 2 workers / 1 worker, a core for each process (processor seconds of the slowest): "
               f"{bound[1] / bound[2]:.2f} (goal at least 1.8); wall clock on this machine: {rates[2] / rates[1]:.2f}")
         if memory_run is not None:
-            memory_path, memory_games = memory_run
-            done = run(adjudicator("check-games", str(memory_path)), env=env,
-                       others=lambda: [pid for w in [redis, *workers] for pid in _tree(w.pid)])
-            if done.lines != memory_games + 1:
-                raise SystemExit(f"check-games on the broker printed {done.lines} lines for {memory_games} games")
-            print(f"\n   3b. the 2-worker broker check on {memory_games:,} games: peak RSS "
-                  f"{done.peak_rss / 2**20:.1f} MB, PSS {done.peak_pss / 2**20:.1f} MB (command, 2 workers, "
-                  f"redis-server; {done.cpu_text()})")
+            small, small_games, big, memory_games = memory_run
+            print("\n   3b. the 2-worker broker check (command, 2 workers, redis-server), peak memory:")
+            peaks = []
+            for memory_path, held in ((small, small_games), (big, memory_games)):
+                done = run(adjudicator("check-games", str(memory_path)), env=env,
+                           others=lambda: [pid for w in [redis, *workers] for pid in _tree(w.pid)])
+                if done.lines != held + 1:
+                    raise SystemExit(f"check-games on the broker printed {done.lines} lines for {held} games")
+                peaks.append(done.peak_rss)
+                print(f"   {held:8,} games: RSS {done.peak_rss / 2**20:.1f} MB, PSS {done.peak_pss / 2**20:.1f} MB "
+                      f"({done.cpu_text()})")
+            print(f"   growth: {(peaks[1] - peaks[0]) / 2**20:+.1f} MB (goal: flat, within 50 MB)")
     finally:
         for process in reversed(processes):
             _stop(process)
@@ -561,7 +567,7 @@ def broker(text: str, games: int, broker_games: int, folder: Path, memory_run: t
 
 # -- memory ----------------------------------------------------------------------------------------------
 
-def memory(text: str, games: int, memory_games: int, folder: Path) -> tuple[Path, int]:
+def memory(text: str, games: int, memory_games: int, folder: Path) -> tuple[Path, int, Path, int]:
     """Section 3: peak memory of check-games (1 and 2 local workers) and replay on 1,000 games and on
     ``memory_games`` (the limits raised by the run's config); the big file, for the broker's figure."""
     pieces = re.split(r"(?=^\[Event )", text, flags=re.MULTILINE)
@@ -587,7 +593,7 @@ def memory(text: str, games: int, memory_games: int, folder: Path) -> tuple[Path
             print(f"   {name:24} {shown:8,} games: RSS {done.peak_rss / 2**20:7.1f} MB, PSS "
                   f"{done.peak_pss / 2**20:7.1f} MB ({shown / done.seconds:.0f} games/s; {done.cpu_text()})")
         print(f"   {name:24} growth: {(peaks[1] - peaks[0]) / 2**20:+.1f} MB (goal: flat, within 50 MB)")
-    return big, held
+    return small, len(pieces[:1000]), big, held
 
 
 # -- fallbacks -------------------------------------------------------------------------------------------
