@@ -23,8 +23,8 @@ checkmates). It prints:
    the file and sends the parts) and of each worker, between the first line printed and the
    last (start-up left out; the parts read ahead before the first line are left out too), and
    over the whole run less the command's start-up on a one-game file; the command's share of
-   the workers', and the ratio these give with a core for each process (issue 26's goal: at least 1.8x; load-independent, unlike the wall-clock
-   ratio printed beside it);
+   the workers', and the ratio these give with a core for each process (issue 26's goal: at
+   least 1.8x; load-independent, unlike the wall-clock ratio printed beside it);
 3. the peak memory (RSS and PSS summed over all the processes, sampled every 20 ms from
    /proc) of check-games (1 and 2 local workers) and of replay on the first 1,000 games and
    on ``--memory-games`` games (the file repeated), and of the 2-worker broker check
