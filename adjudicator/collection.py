@@ -13,10 +13,12 @@ the findings) with its JSON. No I/O: the caller passes the lines and the service
 
 from __future__ import annotations
 
+import io
 import re
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 
 from adjudicator.chess import bulk
 from adjudicator.chess.bulk.check import check_clean
@@ -65,29 +67,98 @@ def records(lines: Iterable[str]) -> Iterator[str]:
     reports what it makes of the pieces), and so is one of :data:`MAX_RECORD_CHARS` characters, so
     memory stays bounded whatever the file holds.
     """
+    for record in record_spans((line, 0) for line in lines):
+        yield record.text
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A record of :func:`records` and where it lies in the file: ``start`` to ``end`` as the sizes given."""
+
+    text: str
+    start: int
+    end: int
+
+
+def record_spans(lines: Iterable[tuple[str, int]]) -> Iterator[Span]:
+    """:func:`records` of ``(line, size)`` pairs (a line and its size in the file, in bytes), each record with
+    its place: the sum of the sizes before it, and after it.
+
+    A record always starts with a fresh reading (nothing carried from the lines before it), so the lines
+    from one record's ``start`` to a later one's ``end`` give the same records alone as in the whole file:
+    the unit the collection check's workers read by themselves (``engines.collection``).
+    """
     current: list[str] = []
-    size = 0
+    size = start = place = 0
     has_moves = ended = False
-    for line in lines:
+    for line, length in lines:
         stripped = line.strip()
         if _TAG_LINE.match(line):
             if has_moves:
-                yield "".join(current)
-                current, size, has_moves = [], 0, False
+                yield Span("".join(current), start, place)
+                current, size, has_moves, start = [], 0, False, place
             ended = False
         elif stripped:
             if ended and not current[-1].strip():
-                yield "".join(current)
-                current, size = [], 0
+                yield Span("".join(current), start, place)
+                current, size, start = [], 0, place
             has_moves = True
             ended = _RESULT_AT_END.search(stripped, max(0, len(stripped) - _RESULT_REACH)) is not None
         current.append(line)
         size += len(line)
+        place += length
         if len(current) >= MAX_RECORD_LINES or size >= MAX_RECORD_CHARS:
-            yield "".join(current)
-            current, size, has_moves, ended = [], 0, False, False
+            yield Span("".join(current), start, place)
+            current, size, has_moves, ended, start = [], 0, False, False, place
     if any(line.strip() for line in current):
-        yield "".join(current)
+        yield Span("".join(current), start, place)
+
+
+def block_spans(blocks: Iterable[bytes]) -> Iterator[Span]:
+    """:func:`record_spans` of a file given in blocks of whole lines (each ending with a newline, but the
+    file's last), the sizes in bytes: the same records, at the same places (tested), cut by the compiled
+    reader (:func:`adjudicator.chess.bulk.scan.record_cuts`) a block at a time instead of a line at a time
+    in Python. A block that is not UTF-8 is read line by line (:func:`decoded`), as :func:`record_spans`'
+    caller reads it."""
+    scanner = bulk.scanner
+    state = [0] * 6
+    pieces: list[str] = []  # the record so far
+    start = place = 0  # its first byte, and the bytes before the text now read
+
+    def cut(text: str, size: int) -> Iterator[Span]:
+        nonlocal start, place, pieces
+        cuts = scanner.record_cuts(text, state, MAX_RECORD_LINES, MAX_RECORD_CHARS)
+        plain = len(text) == size  # ASCII: a character is a byte
+        done = 0
+        at = place
+        for offset in cuts:
+            if offset == len(text):
+                at = place + size
+            else:
+                at += offset - done if plain else len(text[done:offset].encode("utf-8"))
+            pieces.append(text[done:offset])
+            yield Span("".join(pieces), start, at)
+            pieces, start, done = [], at, offset
+        pieces.append(text[done:])
+        place += size
+
+    for block in blocks:
+        try:
+            yield from cut(block.decode("utf-8"), len(block))
+        except UnicodeDecodeError:
+            stream = io.BytesIO(block)
+            for line in iter(stream.readline, b""):
+                yield from cut(decoded(line), len(line))
+    if state[5]:
+        yield Span("".join(pieces), start, place)
+
+
+def decoded(line: bytes) -> str:
+    """A line of a collection's file as text: UTF-8, else (an old Latin-1 file) Windows-1252."""
+    try:
+        return line.decode("utf-8")
+    except UnicodeDecodeError:
+        return line.decode("cp1252", errors="replace")
 
 
 def check_record(

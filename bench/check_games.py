@@ -1,8 +1,8 @@
 """Reading and checking a collection: processor seconds against pgn-extract and python-chess, workers, memory.
 
-    python bench/check_games.py [--games 3000] [--kind corpus|mix] [--memory-games 100000]
-                                [--no-broker] [--no-memory]
-    python bench/check_games.py --games 40 --memory-games 80     # a smoke run (a minute)
+    python bench/check_games.py [--games 3000] [--kind corpus|mix] [--broker-games 20000]
+                                [--memory-games 100000] [--no-broker] [--no-memory]
+    python bench/check_games.py --games 40 --broker-games 80 --memory-games 80   # a smoke run (a minute)
 
 One run, one file (built in the run from a seeded generator: ``--kind corpus``, the
 default, is ``bench/make_corpus.py``'s collection, as issue 26 measured it: long random
@@ -17,12 +17,21 @@ checkmates). It prints:
    pgn-extract's (issue 26's goal: check-games within 3x), and the same for check-games and
    replay with the compiled reader turned off (``ADJUDICATOR_BULK_READER=0``: the lenient
    reader alone, as before issue 26);
-2. games per second with 1 and then 2 workers on the broker (a redis-server on a free port,
-   ``adjudicator worker`` processes, a throw-away SQLite database; issue 26's goal: at least
-   1.8x), with the processor seconds of the workers and the command;
-3. the peak resident memory (RSS summed over the command and its processes, sampled every
-   20 ms from /proc) of check-games (2 local workers) on the first 1,000 games and on
-   ``--memory-games`` games (the file repeated), and of replay on those games.
+2. check-games with 1 and then 2 workers on the broker (a redis-server on a free port,
+   ``adjudicator worker`` processes, a throw-away SQLite database) on ``--broker-games``
+   games (the file repeated): the processor seconds of the command (the process that reads
+   the file and sends the parts) and of each worker, between the first line printed and the
+   last (start-up left out; the parts read ahead before the first line are left out too), and
+   over the whole run less the command's start-up on a one-game file; the command's share of
+   the workers', and the ratio these give with a core for each process (issue 26's goal: at
+   least 1.8x; load-independent, unlike the wall-clock ratio printed beside it);
+3. the peak memory (RSS and PSS summed over all the processes, sampled every 20 ms from
+   /proc) of check-games (1 and 2 local workers) and of replay on the first 1,000 games and
+   on ``--memory-games`` games (the file repeated), and of the 2-worker broker check
+   (command, workers and redis-server) on those; the run's config raises ``[collections]``
+   ``max_inflated_bytes`` and ``max_games`` so that the file is not refused;
+4. how many games the compiled reader left to the lenient reader, by reason
+   (``adjudicator.chess.bulk.check.FALLBACK_REASONS``, and games it did not lex at all).
 
 The machine may be shared: each run also prints the seconds its processes spent on a CPU
 and waiting for one (/proc/<pid>/schedstat): a large wait means other programs held the
@@ -254,6 +263,14 @@ def _rss(pid: int) -> int:
         return 0
 
 
+def _pss(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as rollup:
+            return next((int(line.split()[1]) * 1024 for line in rollup if line.startswith("Pss:")), 0)
+    except (FileNotFoundError, ProcessLookupError, PermissionError):
+        return 0
+
+
 def _schedstat(pid: int) -> tuple[int, int] | None:
     """(nanoseconds on a CPU, nanoseconds runnable but waiting for one) of ``pid``."""
     try:
@@ -269,6 +286,7 @@ class Run:
     seconds: float
     lines: int
     peak_rss: int
+    peak_pss: int
     processor: float
     """User + system seconds of the command and every process it waited for (getrusage of children)."""
     on_cpu: float
@@ -276,6 +294,9 @@ class Run:
     waiting: float
     """Seconds they were ready to run but waited for a CPU (other programs on the machine)."""
     last: str = ""
+    window: tuple[int, float, list[float]] | None = None
+    """From the first line printed to the last sampled (every :data:`WINDOW_LINES` lines): the lines, the
+    command's processor seconds and each of ``others``' (start-up and the last lines left out)."""
 
     def cpu_text(self) -> str:
         return f"on a CPU {self.on_cpu:.1f} s, waiting for one {self.waiting:.1f} s"
@@ -291,9 +312,15 @@ def adjudicator(*args: str, lenient: bool = False) -> list[str]:
     return [sys.executable, *head, *args]
 
 
-def run(command: list[str], env: dict[str, str] | None = None, watch: bool = True) -> Run:
-    """One run of a command: time, lines printed, peak RSS of its process tree, processor seconds, CPU wait."""
-    peak = 0
+WINDOW_LINES = 200
+
+
+def run(command: list[str], env: dict[str, str] | None = None, watch: bool = True,
+        others: Callable[[], list[int]] | None = None, others_cpu: Callable[[], list[float]] | None = None) -> Run:
+    """One run of a command: time, lines printed, peak RSS and PSS of its process tree (and of ``others``'
+    processes), processor seconds, CPU wait; with ``others_cpu`` (processor seconds of other processes so far),
+    :attr:`Run.window`."""
+    peak = peak_pss = 0
     sched: dict[int, tuple[int, int]] = {}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.monotonic()
@@ -302,10 +329,12 @@ def run(command: list[str], env: dict[str, str] | None = None, watch: bool = Tru
         done = threading.Event()
 
         def sample() -> None:
-            nonlocal peak
+            nonlocal peak, peak_pss
             while not done.is_set():
                 pids = _tree(proc.pid)
-                peak = max(peak, sum(_rss(pid) for pid in pids))
+                every = pids + (others() if others is not None else [])
+                peak = max(peak, sum(_rss(pid) for pid in every))
+                peak_pss = max(peak_pss, sum(_pss(pid) for pid in every))
                 for pid in pids:
                     stat = _schedstat(pid)
                     if stat is not None:
@@ -318,9 +347,17 @@ def run(command: list[str], env: dict[str, str] | None = None, watch: bool = Tru
         assert proc.stdout is not None and proc.stderr is not None
         count = 0
         last = ""
+        first: tuple[float, list[float]] | None = None
+        window: tuple[int, float, list[float]] | None = None
         for line in proc.stdout:
             count += 1
             last = line
+            if others_cpu is not None and (count == 1 or count % WINDOW_LINES == 0):
+                now = (_cpu_seconds(proc.pid), others_cpu())
+                if first is None:
+                    first = now
+                else:
+                    window = (count - 1, now[0] - first[0], [b - a for a, b in zip(first[1], now[1], strict=True)])
         errors = proc.stderr.read()
         proc.wait()
         done.set()
@@ -333,7 +370,7 @@ def run(command: list[str], env: dict[str, str] | None = None, watch: bool = Tru
     processor = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     on_cpu = sum(s[0] for s in sched.values()) / 1e9
     waiting = sum(s[1] for s in sched.values()) / 1e9
-    return Run(seconds, count, peak, processor, on_cpu, waiting, last)
+    return Run(seconds, count, peak, peak_pss, processor, on_cpu, waiting, last, window)
 
 
 def python_chess_reader(path: Path) -> list[str]:
@@ -409,6 +446,10 @@ def _config(folder: Path) -> Path:
                           text, count=1, flags=re.MULTILINE)
     if count != 1:
         raise SystemExit("config.toml's [database] url line changed: bench/check_games.py cannot set its own")
+    for key, value in (("max_inflated_bytes", 10**12), ("max_games", 10**9)):  # the memory run's 100,000 games
+        text, count = re.subn(rf"^{key} = \S+", f"{key} = {value}", text, count=1, flags=re.MULTILINE)
+        if count != 1:
+            raise SystemExit(f"config.toml has no [collections] {key} line: bench/check_games.py cannot raise it")
     path = folder / "config.toml"
     path.write_text(text, encoding="utf-8")
     return path
@@ -439,12 +480,34 @@ def _ready(log: Path) -> Callable[[], bool]:
     return lambda: "ready." in log.read_text(errors="replace")
 
 
-def broker(path: Path, games: int, folder: Path) -> None:
-    """Section 2: check-games on the broker with 1 worker, then 2 (each ``--concurrency 1``)."""
+def _worker_seconds(workers: list[subprocess.Popen[bytes]]) -> list[float]:
+    """Processor seconds so far of each worker (its process tree: Celery's pool process included)."""
+    return [sum(_cpu_seconds(pid) for pid in _tree(w.pid)) for w in workers]
+
+
+def _repeated(text: str, games: int, target: int, path: Path) -> int:
+    """``text`` (``games`` games) written to ``path`` as often as it takes to hold ``target`` games; how many."""
+    times = max(1, -(-target // games))
+    with path.open("w", encoding="utf-8") as out:
+        for _ in range(times):
+            out.write(text)
+    return times * games
+
+
+def broker(text: str, games: int, broker_games: int, folder: Path,
+           memory_run: tuple[Path, int, Path, int] | None) -> None:
+    """Section 2: check-games on the broker with 1 worker, then 2 (each ``--concurrency 1``); with
+    ``memory_run`` (the first 1,000 games and the large file, with their games), the 2-worker check's peak memory on
+    each (section 3, for the broker)."""
     redis_server = shutil.which("redis-server") or "/usr/bin/redis-server"
     if not os.access(redis_server, os.X_OK):
         print("\n2. the broker: redis-server is not installed (.ci/install installs it)")
         return
+    path = folder / "broker.pgn"
+    total = _repeated(text, games, broker_games, path)
+    one_game = folder / "one-game.pgn"
+    one_game.write_text(next(p for p in re.split(r"(?=^\[Event )", text, flags=re.MULTILINE) if p.strip()),
+                        encoding="utf-8")
     port = _free_port()
     env = {**os.environ, "ADJUDICATOR_CONFIG": str(_config(folder)), "PYTHONPATH": str(ROOT),
            "ADJUDICATOR_BROKER_URL": f"redis://127.0.0.1:{port}/0"}
@@ -455,7 +518,9 @@ def broker(path: Path, games: int, folder: Path) -> None:
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     processes.append(redis)
     rates: dict[int, float] = {}
-    print(f"\n2. check-games on the broker (redis-server, `adjudicator worker --concurrency 1` each), {games:,} games:")
+    bound: dict[int, float] = {}
+    whole: dict[int, float] = {}
+    print(f"\n2. check-games on the broker (redis-server, `adjudicator worker --concurrency 1` each), {total:,} games:")
     try:
         _wait(lambda: _answers(port), 15, "redis-server to answer")
         workers: list[subprocess.Popen[bytes]] = []
@@ -468,16 +533,43 @@ def broker(path: Path, games: int, folder: Path) -> None:
                 processes.append(worker)
                 workers.append(worker)
                 _wait(_ready(log), 60, f"worker to connect ({log})")
-            before = sum(_cpu_seconds(pid) for w in workers for pid in _tree(w.pid))
-            done = run(adjudicator("check-games", str(path)), env=env)
-            worked = sum(_cpu_seconds(pid) for w in workers for pid in _tree(w.pid)) - before
-            if done.lines != games + 1 or '"summary"' not in done.last:
-                raise SystemExit(f"check-games on the broker printed {done.lines} lines for {games} games")
-            rates[count] = games / done.seconds
-            print(f"   {count} worker{'s' if count > 1 else ' '}: {done.seconds:7.1f} s = {rates[count]:6.0f} games/s; "
-                  f"processor seconds: workers {worked:.1f}, check-games {done.processor:.1f} "
-                  f"(load average {os.getloadavg()[0]:.2f})")
-        print(f"   ratio 2 workers / 1 worker: {rates[2] / rates[1]:.2f} (goal at least 1.8)")
+            start_up = run(adjudicator("check-games", str(one_game)), env=env, watch=False).processor
+            before = _worker_seconds(workers)
+            done = run(adjudicator("check-games", str(path)), env=env, others_cpu=lambda: _worker_seconds(workers))
+            worked = [after - was for after, was in zip(_worker_seconds(workers), before, strict=True)]
+            if done.lines != total + 1 or '"summary"' not in done.last:
+                raise SystemExit(f"check-games on the broker printed {done.lines} lines for {total} games")
+            if done.window is None:
+                raise SystemExit(f"too few games ({total}) for a window of {WINDOW_LINES} lines: raise --broker-games")
+            lines_seen, reading, in_window = done.window
+            rates[count] = total / done.seconds
+            bound[count] = max(reading, *in_window) / lines_seen  # the slowest process, each on a core of its own
+            shown = ", ".join(f"{w:.2f}" for w in in_window)
+            print(f"   {count} worker{'s' if count > 1 else ' '}: over {lines_seen:,} games (first line to the last "
+                  f"sampled), processor s: check-games {reading:.2f} (reading, sending, merging); workers {shown}; "
+                  f"check-games = {100 * reading / max(sum(in_window), 1e-9):.1f}% of the workers'")
+            net = max(done.processor - start_up, 0.0)
+            whole[count] = max(net, *worked)
+            print(f"              whole run: check-games {done.processor:.2f} s, less its start-up on one game "
+                  f"({start_up:.2f} s): {net:.2f} s = {100 * net / max(sum(worked), 1e-9):.1f}% of the workers' "
+                  f"{', '.join(f'{w:.2f}' for w in worked)} s; wall {done.seconds:.1f} s = {rates[count]:.0f} "
+                  f"games/s (load average {os.getloadavg()[0]:.2f}; {done.cpu_text()})")
+        print(f"   ratio 2 workers / 1 worker, a core for each process (processor seconds of the slowest): "
+              f"{bound[1] / max(bound[2], 1e-12):.2f} in the window, {whole[1] / max(whole[2], 1e-12):.2f} over the "
+              f"whole runs (goal at least 1.8); wall clock on this machine: {rates[2] / rates[1]:.2f}")
+        if memory_run is not None:
+            small, small_games, big, memory_games = memory_run
+            print("\n   3b. the 2-worker broker check (command, 2 workers, redis-server), peak memory:")
+            peaks = []
+            for memory_path, held in ((small, small_games), (big, memory_games)):
+                done = run(adjudicator("check-games", str(memory_path)), env=env,
+                           others=lambda: [pid for w in [redis, *workers] for pid in _tree(w.pid)])
+                if done.lines != held + 1:
+                    raise SystemExit(f"check-games on the broker printed {done.lines} lines for {held} games")
+                peaks.append(done.peak_rss)
+                print(f"   {held:8,} games: RSS {done.peak_rss / 2**20:.1f} MB, PSS {done.peak_pss / 2**20:.1f} MB "
+                      f"({done.cpu_text()})")
+            print(f"   growth: {(peaks[1] - peaks[0]) / 2**20:+.1f} MB (goal: flat, within 50 MB)")
     finally:
         for process in reversed(processes):
             _stop(process)
@@ -485,27 +577,66 @@ def broker(path: Path, games: int, folder: Path) -> None:
 
 # -- memory ----------------------------------------------------------------------------------------------
 
-def memory(text: str, games: int, memory_games: int, folder: Path) -> None:
-    """Section 3: peak RSS of check-games (2 local workers) and replay on 1,000 games and on ``memory_games``."""
+def memory(text: str, games: int, memory_games: int, folder: Path) -> tuple[Path, int, Path, int]:
+    """Section 3: peak memory of check-games (1 and 2 local workers) and replay on 1,000 games and on
+    ``memory_games`` (the limits raised by the run's config); the big file, for the broker's figure."""
     pieces = re.split(r"(?=^\[Event )", text, flags=re.MULTILINE)
     pieces = [piece for piece in pieces if piece.strip()]
     small = folder / "first-1000.pgn"
     small.write_text("".join(pieces[:1000]), encoding="utf-8")
     big = folder / "repeated.pgn"
-    with big.open("w", encoding="utf-8") as out:
-        for _ in range(max(1, memory_games // games)):
-            out.write(text)
-    print("\n3. peak resident memory (all processes of the command):")
-    for name, arguments in (("check-games --workers 2", ("check-games", "--workers", "2")), ("replay", ("replay",))):
+    held = _repeated(text, games, memory_games, big)
+    env = {**os.environ, "ADJUDICATOR_CONFIG": str(_config(folder)), "PYTHONPATH": str(ROOT)}
+    env.pop("ADJUDICATOR_BROKER_URL", None)
+    print(f"\n3. peak memory (all processes of the command, RSS and PSS; {held:,} games: limits raised by the "
+          "run's config):")
+    for name, arguments in (("check-games --workers 1", ("check-games", "--workers", "1")),
+                            ("check-games --workers 2", ("check-games", "--workers", "2")), ("replay", ("replay",))):
         peaks = []
         for path in (small, big):
             command, *rest = arguments
-            done = run(adjudicator(command, str(path), *rest))
+            done = run(adjudicator(command, str(path), *rest), env=env)
+            if command == "check-games" and '"summary"' not in done.last:
+                raise SystemExit(f"{name} on {path.name} did not finish: {done.last[:300]}")
             peaks.append(done.peak_rss)
             shown = done.lines - 1 if command == "check-games" else done.lines
-            print(f"   {name:24} {shown:8,} games: {done.peak_rss / 2**20:7.1f} MB "
-                  f"({shown / done.seconds:.0f} games/s; {done.cpu_text()})")
+            print(f"   {name:24} {shown:8,} games: RSS {done.peak_rss / 2**20:7.1f} MB, PSS "
+                  f"{done.peak_pss / 2**20:7.1f} MB ({shown / done.seconds:.0f} games/s; {done.cpu_text()})")
         print(f"   {name:24} growth: {(peaks[1] - peaks[0]) / 2**20:+.1f} MB (goal: flat, within 50 MB)")
+    return small, len(pieces[:1000]), big, held
+
+
+# -- fallbacks -------------------------------------------------------------------------------------------
+
+FALLBACKS = """
+import json, sys
+from adjudicator.chess.bulk.check import FALLBACK_REASONS
+from adjudicator.collection import records
+from engines.collection import fallbacks
+from web.commands.check_games import lines, open_collection
+from web.config import load_config
+with open_collection(sys.argv[1]) as stream:
+    tally = fallbacks(records(lines(stream, sys.argv[1])), "fide-standard", load_config())
+print(json.dumps({"tally": tally, "reasons": FALLBACK_REASONS}))
+"""
+"""Section 4's count, run from the project root (bench/web.py would hide the web package here)."""
+
+
+def fallbacks(path: Path) -> None:
+    """Section 4: the games check-games leaves to the lenient reader, by reason."""
+    done = subprocess.run([sys.executable, "-c", FALLBACKS, str(path)], cwd=ROOT, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, check=False)
+    if done.returncode:
+        raise SystemExit(f"counting the fallbacks failed: {done.stderr[-2000:]}")
+    found = json.loads(done.stdout)
+    tally: dict[str, int] = found["tally"]
+    total = tally.pop("games")
+    left = sum(tally.values())
+    share = 100 * left / max(total, 1)
+    print(f"\n4. games left to the lenient reader (fide-standard): {left:,} of {total:,} ({share:.1f}%)")
+    reasons = {"not-lexed": "the compiled reader does not lex the game's text", **found["reasons"]}
+    for key, count in sorted(tally.items(), key=lambda item: -item[1]):
+        print(f"   {count:7,}  {key}: {reasons.get(key, key)}")
 
 
 def main() -> None:
@@ -513,6 +644,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3000, help="games in the file (default 3,000)")
     parser.add_argument("--kind", choices=("corpus", "mix"), default="corpus",
                         help="corpus: bench/make_corpus.py's collection (issue 26's); mix: this file's")
+    parser.add_argument("--broker-games", type=int, default=20_000,
+                        help="games of the broker's runs (the file repeated; default 20,000)")
     parser.add_argument("--memory-games", type=int, default=100_000, help="games of the memory run (default 100,000)")
     parser.add_argument("--no-broker", action="store_true", help="skip the broker's workers (section 2)")
     parser.add_argument("--no-memory", action="store_true", help="skip the memory runs (section 3)")
@@ -534,10 +667,10 @@ def main() -> None:
               f"in {time.monotonic() - started:.1f} s")
         print(f"machine: {os.cpu_count()} cores, load average at start {os.getloadavg()[0]:.2f}")
         reading(path, args.games)
+        big = None if args.no_memory else memory(text, args.games, args.memory_games, folder)
         if not args.no_broker:
-            broker(path, args.games, folder)
-        if not args.no_memory:
-            memory(text, args.games, args.memory_games, folder)
+            broker(text, args.games, args.broker_games, folder, big)
+        fallbacks(path)
 
 
 if __name__ == "__main__":

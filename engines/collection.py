@@ -11,20 +11,33 @@ any process, on any machine, any number of times: a broker's worker can run it a
 :func:`check_collection` streams a collection through it: in this process (``workers=1``)
 or over ``workers`` local processes, with at most ``2 * workers`` chunks in flight and the
 results handed back in file order, so memory stays flat however long the file.
+
+:func:`check_parts` is the same over *parts* (:class:`Part`): consecutive records of a file,
+sent either as their text or, for a plain file the workers can read, as the file and the
+byte range the records lie in (:func:`adjudicator.collection.record_spans`), which each
+worker reads and cuts into the same records itself. The process that reads the file then
+only finds where records start (a regular expression per line); the workers read, split
+and check the games. Each part's result says how many games each of its records held, so
+the lines are numbered, and a collection past its ``max_games`` stopped, in file order,
+whatever the number of workers: the output is the same with one worker or many.
 """
 
 from __future__ import annotations
 
+import io
+import itertools
 import json
 import multiprocessing
 import os
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from typing import Any
 
-from adjudicator.collection import check_record
+from adjudicator.collection import Span, TooManyGames, check_record, decoded, records
+from adjudicator.contract import ContractError
 from adjudicator.findings import Finding, GameCheck
 from adjudicator.rulesets import RulesetBook
 from adjudicator.services import MateOracle, Services
@@ -32,6 +45,14 @@ from adjudicator.services import MateOracle, Services
 CHUNK_GAMES = 64
 """Records per task: large enough that sending them costs little, small enough to keep the workers even."""
 IN_FLIGHT_PER_WORKER = 2
+PART_RECORDS = 256
+"""Records per part at the most where the parts go out as text (:func:`parts`)."""
+PART_BYTES = 1 << 20
+"""Bytes per part at the most (a part may pass it by one record) where they go out as text; a file's byte
+ranges are a sixteenth of the file, within :data:`RANGE_BYTES`: few tasks (each costs the reading process
+a row, a message and a wait), enough of them to keep every worker busy to the end, each small enough that a
+worker holds little (its part's bytes, one record and its lines)."""
+RANGE_BYTES = (1 << 18, 1 << 21)
 
 _CONTEXTS: dict[tuple[int, str], tuple[RulesetBook, Services, MateOracle]] = {}
 """Per process: the rulesets and the services built from a configuration (at most a few)."""
@@ -39,6 +60,98 @@ _CONTEXTS: dict[tuple[int, str], tuple[RulesetBook, Services, MateOracle]] = {}
 
 class WorkerError(RuntimeError):
     """A worker process died while checking games (the check cannot go on)."""
+
+
+class PartUnreadable(ContractError):
+    """A worker cannot read a part's byte range from the file (not there, or changed since it was read)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("part_unreadable", message, "file")
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """A plain file whose parts the workers read themselves: its path, and its size and change time when the
+    records were found in it (a worker refuses the file if they differ)."""
+
+    path: str
+    size: int
+    mtime_ns: int
+
+    @classmethod
+    def of(cls, path: str) -> Stamp:
+        found = os.stat(path)
+        return cls(os.path.abspath(path), found.st_size, found.st_mtime_ns)
+
+
+@dataclass(frozen=True)
+class Part:
+    """Consecutive records of a collection: their texts (held by the reading process while the part is out),
+    and the payload a worker gets, the texts themselves or the file and byte range they lie in."""
+
+    texts: tuple[str, ...]
+    payload: dict[str, Any]
+
+    def as_texts(self) -> dict[str, Any]:
+        """The payload with the texts (for a worker that cannot read the file)."""
+        return {"records": list(self.texts)}
+
+
+def parts(spans: Iterable[Span], stamp: Stamp | None = None, *, records_per_part: int = PART_RECORDS,
+          bytes_per_part: int = PART_BYTES) -> Iterator[Part]:
+    """``spans`` (:func:`adjudicator.collection.record_spans`) grouped into parts of at most ``records_per_part``
+    records and about ``bytes_per_part`` bytes, in order; with ``stamp``, each payload names the file's byte
+    range (the workers read it), else it holds the texts (see :data:`PART_BYTES` for the defaults)."""
+    if stamp is not None and bytes_per_part == PART_BYTES and records_per_part == PART_RECORDS:
+        bytes_per_part = min(max(stamp.size // 16, RANGE_BYTES[0]), RANGE_BYTES[1])
+        records_per_part = 1 << 30
+    group: list[Span] = []
+    size = 0
+    for span in spans:
+        group.append(span)
+        size += span.end - span.start
+        if len(group) >= records_per_part or size >= bytes_per_part:
+            yield _part(group, stamp)
+            group, size = [], 0
+    if group:
+        yield _part(group, stamp)
+
+
+def _part(group: list[Span], stamp: Stamp | None) -> Part:
+    texts = tuple(span.text for span in group)
+    if stamp is None:
+        return Part(texts, {"records": list(texts)})
+    return Part(texts, {"file": stamp.path, "size": stamp.size, "mtime_ns": stamp.mtime_ns,
+                        "start": group[0].start, "end": group[-1].end})
+
+
+def part_records(payload: Mapping[str, Any]) -> list[str]:
+    """The records of a part's payload: its texts, or those its byte range of the file holds (read and cut
+    here as :func:`adjudicator.collection.records` cut the whole file, which started a record there).
+
+    :raises PartUnreadable: the file is not there or not the one the part was made from.
+    """
+    return list(_part_records(payload))
+
+
+def _part_records(payload: Mapping[str, Any]) -> Iterator[str]:
+    """:func:`part_records` one at a time (the file's bytes are read at once: :class:`PartUnreadable` comes first)."""
+    if "records" in payload:
+        return (str(text) for text in payload["records"])
+    path, start, end = str(payload["file"]), int(payload["start"]), int(payload["end"])
+    try:
+        with open(path, "rb") as handle:
+            found = os.fstat(handle.fileno())
+            if (found.st_size, found.st_mtime_ns) != (int(payload["size"]), int(payload["mtime_ns"])):
+                raise PartUnreadable(f"{path} changed while its games were checked; check it again")
+            handle.seek(start)
+            data = handle.read(end - start)
+    except OSError as exc:
+        raise PartUnreadable(f"this worker cannot read {path}: {exc.strerror}") from None
+    if len(data) != end - start:
+        raise PartUnreadable(f"{path} is shorter than when its games were found; check it again")
+    stream = io.BytesIO(data)
+    return records(decoded(line) for line in iter(stream.readline, b""))
 
 
 def _context(config: Mapping[str, Any]) -> tuple[RulesetBook, Services, MateOracle]:
@@ -67,18 +180,126 @@ def check_chunk(task: Mapping[str, Any]) -> list[dict[str, Any]]:
     A game whose check fails inside (a fault of this program, not of the record) gets a
     ``check-failed`` finding naming the fault, and the others go on.
     """
+    found: list[dict[str, Any]] = check_part(task)["lines"]
+    return found
+
+
+def check_part(task: Mapping[str, Any]) -> dict[str, Any]:
+    """:func:`check_chunk` of a part (:func:`part_records`): ``{"lines": [...], "games": [...]}``, the lines
+    and how many games each record held (``max_games`` is counted by the caller, in file order).
+
+    :raises PartUnreadable: see :func:`part_records`.
+    """
     book, services, screen = _context(task["config"])
     ruleset = book[str(task["ruleset"])]
     game = str(task["game"])
     out: list[dict[str, Any]] = []
-    for text in task["records"]:
+    games: list[int] = []
+    for text in _part_records(task):
         try:
-            checks = check_record(str(text), game, ruleset, services, screen)
+            checks = check_record(text, game, ruleset, services, screen)
         except Exception as exc:  # one faulty game must not stop the collection; the line says what failed
             failed = Finding("check-failed", 0, "", f"the check failed: {type(exc).__name__}: {exc}")
             checks = [GameCheck((), None, None, (failed,))]
         out.extend(check.to_json(0) for check in checks)
-    return out
+        games.append(len(checks))
+    return {"lines": out, "games": games}
+
+
+def fallbacks(texts: Iterable[str], ruleset: str, config: Mapping[str, Any]) -> dict[str, int]:
+    """How many chess games of the records ``texts`` the compiled reader leaves to the lenient reader, by reason
+    (``not-lexed``, else :data:`adjudicator.chess.bulk.check.FALLBACK_REASONS`'s keys), and ``games``: all of
+    them (``bench/check_games.py`` prints these)."""
+    from adjudicator.chess.bulk.check import checked_or_why
+    from adjudicator.chess.bulk.games import CleanGame, split_mixed
+    from adjudicator.rulesets import ChessRuleset
+
+    book, services, screen = _context(config)
+    chosen = book[ruleset]
+    assert isinstance(chosen, ChessRuleset), f"{ruleset} is no chess ruleset"
+    tally: dict[str, int] = {"games": 0}
+    for text in texts:
+        for game in split_mixed(text, chosen.record.language or None):
+            tally["games"] += 1
+            found = "not-lexed" if not isinstance(game, CleanGame) else checked_or_why(game, chosen, services, screen)
+            if isinstance(found, str):
+                tally[found] = tally.get(found, 0) + 1
+    return tally
+
+
+LINE_START = '{"index": 0, '
+"""How a line written by :func:`as_texts` starts (``web.cli.emit``'s JSON, the index first)."""
+
+
+def as_texts(result: Mapping[str, Any]) -> dict[str, Any]:
+    """A part's result (:func:`check_part`) with each line written as ``web.cli.emit`` writes it (index 0):
+    what a broker's worker stores, so that the reading process only puts each index in
+    (:func:`numbered_texts`)."""
+    return {"texts": [json.dumps(line, ensure_ascii=False) for line in result["lines"]], "games": result["games"]}
+
+
+def _counted(results: Iterable[Any], limit: int | None) -> Iterator[tuple[int, Any]]:
+    """(index, line) of the parts' results in order, a line as the result holds it (a dict, or a text of
+    :func:`as_texts`), while the records hold at most ``limit`` games in all."""
+    index = 0
+    for result in results:
+        if isinstance(result, list):  # a chunk of check_chunk
+            lines, games = result, [len(result)]
+        else:
+            lines, games = result["texts"] if "texts" in result else result["lines"], result["games"]
+        if isinstance(result, dict) and result.get("end"):
+            yield index, lines[0]
+            continue
+        taken = iter(lines)
+        for count in games:
+            if limit is not None and index + count > limit:
+                raise TooManyGames(limit)
+            for line in itertools.islice(taken, count):
+                index += 1
+                yield index, line
+
+
+def numbered(results: Iterable[Any], limit: int | None = None) -> Iterator[dict[str, Any]]:
+    """The lines of the parts' results (:func:`check_part`, or :func:`as_texts`), in order, numbered from 1; with
+    ``limit``, the lines of the records while they hold at most ``limit`` games in all.
+
+    :raises TooManyGames: the next record would take the count past ``limit`` (its lines are not given).
+    """
+    for index, line in _counted(results, limit):
+        found: dict[str, Any] = json.loads(line) if isinstance(line, str) else line
+        found["index"] = index
+        yield found
+
+
+def numbered_texts(results: Iterable[Any], limit: int | None = None) -> Iterator[list[str]]:
+    """:func:`numbered`, each line as ``web.cli.emit`` writes it (without its newline), a list per part (the
+    command writes and flushes them together); past ``limit``, the lines before the record that passes it,
+    then :class:`TooManyGames`."""
+    batch: list[str] = []
+    try:
+        for index, line in _counted(_marked(results), limit):
+            if line is _PART_END:
+                yield batch
+                batch = []
+            elif isinstance(line, str) and line.startswith(LINE_START):
+                batch.append(f'{{"index": {index}, {line[len(LINE_START):]}')
+            else:
+                found = json.loads(line) if isinstance(line, str) else line
+                found["index"] = index
+                batch.append(json.dumps(found, ensure_ascii=False))
+    except TooManyGames:
+        yield batch
+        raise
+
+
+_PART_END = object()
+
+
+def _marked(results: Iterable[Any]) -> Iterator[Any]:
+    """The results, each followed by a record of no games whose one "line" marks the end of a part."""
+    for result in results:
+        yield result
+        yield {"lines": [_PART_END], "games": [0], "end": True}
 
 
 def chunks(records: Iterable[str], size: int) -> Iterator[list[str]]:
@@ -118,10 +339,33 @@ def check_collection(
     elif workers <= 1:
         results = _in_process(tasks)
     else:
-        results = _in_pool(tasks, workers)
+        results = (line for lines in _in_pool(tasks, workers, check_chunk) for line in lines)
     for index, line in enumerate(results, start=1):
         line["index"] = index
         yield line
+
+
+def check_parts(
+    found: Iterable[Part], *, game: str, ruleset: str, config: Mapping[str, Any], workers: int = 1,
+) -> Iterator[dict[str, Any]]:
+    """Each part's result (:func:`check_part`), in file order (:func:`numbered` or :func:`numbered_texts` number
+    the lines): checked here (``workers`` 1, from the texts) or by ``workers`` local processes, each reading
+    its part itself where the payload names the file."""
+
+    def task(part: Part, texts: bool) -> dict[str, Any]:
+        return {"game": game, "ruleset": ruleset, "config": dict(config),
+                **(part.as_texts() if texts else part.payload)}
+
+    if workers <= 1:
+        results: Iterator[Any] = (check_part(task(part, True)) for part in found)
+    else:
+        results = _in_pool((task(part, False) for part in found), workers, check_part_texts)
+    return results
+
+
+def check_part_texts(task: Mapping[str, Any]) -> dict[str, Any]:
+    """:func:`check_part` with its lines written (:func:`as_texts`): what a local worker process sends back."""
+    return as_texts(check_part(task))
 
 
 def _in_process(tasks: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
@@ -129,31 +373,39 @@ def _in_process(tasks: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
         yield from check_chunk(task)
 
 
-def _in_pool(tasks: Iterator[dict[str, Any]], workers: int) -> Iterator[dict[str, Any]]:
+def _in_pool(tasks: Iterator[dict[str, Any]], workers: int, run: Callable[[Any], Any]) -> Iterator[Any]:
+    """``run(task)`` of each task by ``workers`` local processes, in task order."""
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method))
     try:
-        yield from _in_executor(tasks, pool, workers * IN_FLIGHT_PER_WORKER)
+        yield from _results(tasks, pool, workers * IN_FLIGHT_PER_WORKER, run)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _in_executor(tasks: Iterator[dict[str, Any]], executor: Executor, in_flight: int) -> Iterator[dict[str, Any]]:
     """The tasks' lines in task order, with at most ``in_flight`` tasks submitted and not yet handed back."""
-    pending: deque[Future[list[dict[str, Any]]]] = deque()
+    for lines in _results(tasks, executor, in_flight, check_chunk):
+        yield from lines
+
+
+def _results(tasks: Iterator[dict[str, Any]], executor: Executor, in_flight: int,
+             run: Callable[[Any], Any]) -> Iterator[Any]:
+    """``run(task)`` of each task, in task order, with at most ``in_flight`` tasks submitted and not handed back."""
+    pending: deque[Future[Any]] = deque()
     try:
         for task in tasks:
-            pending.append(executor.submit(check_chunk, task))
+            pending.append(executor.submit(run, task))
             if len(pending) >= in_flight:
-                yield from _result(pending.popleft())
+                yield _result(pending.popleft())
         while pending:
-            yield from _result(pending.popleft())
+            yield _result(pending.popleft())
     finally:
         for future in pending:
             future.cancel()
 
 
-def _result(future: Future[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+def _result(future: Future[Any]) -> Any:
     try:
         return future.result()
     except BrokenProcessPool as exc:

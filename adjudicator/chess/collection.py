@@ -133,8 +133,8 @@ def check_chess(
     if replay.unreadable:
         return GameCheck(tags, recorded, None, tuple(findings))
     if forfeit is not None and judged is not None:
-        lawful, flag_finding = _flag(
-            replay, judged.board, judged.reinstated, recorded or "", forfeit, ruleset, services, deadness
+        lawful, flag_finding = flag_result(
+            len(replay.plies), judged.board, judged.reinstated, recorded or "", forfeit, ruleset, services, deadness
         )
         if flag_finding is not None:
             findings.append(flag_finding)
@@ -191,18 +191,28 @@ def _time_forfeit(replay: Replay, recorded: str | None) -> str | None:
         return None
     termination = replay.tag("Termination") or ""
     if _TIME_FORFEIT.search(termination):
-        return f'the Termination tag says "{termination}"'
+        return terminated_on_time(termination)
     loser = chess.BLACK if recorded == "1-0" else chess.WHITE
     for ply in reversed(replay.plies):
         if ply.mover == loser:
             if ply.clock is not None and ply.clock <= 0:
-                return f"{'White' if loser else 'Black'}'s last clock reading ([%clk]) is 0:00:00"
+                return clock_at_zero(loser)
             break
     return None
 
 
-def _flag(
-    replay: Replay,
+def terminated_on_time(termination: str) -> str:
+    """How a Termination tag shows a loss on time (:data:`_TIME_FORFEIT`), in the finding's words."""
+    return f'the Termination tag says "{termination}"'
+
+
+def clock_at_zero(loser: chess.Color) -> str:
+    """How the loser's last ``[%clk]`` at zero shows a loss on time, in the finding's words."""
+    return f"{'White' if loser else 'Black'}'s last clock reading ([%clk]) is 0:00:00"
+
+
+def flag_result(
+    plies: int,
     board: chess.Board,
     reinstated: Any,
     recorded: str,
@@ -211,11 +221,13 @@ def _flag(
     services: Services,
     deadness: Deadness,
 ) -> tuple[str | None, Finding | None]:
-    """A recorded loss on time under the ruleset's no-win test (FIDE 6.9 helpmate, US Chess 14E)."""
+    """A recorded loss on time under the ruleset's no-win test (FIDE 6.9 helpmate, US Chess 14E), judged on
+    ``board`` (the position after ``plies`` plies, or the one ``reinstated`` by 7.5.1): the lawful result and
+    the finding, if any (also :func:`adjudicator.chess.bulk.check.check_clean`'s)."""
     winner = "white" if recorded == "1-0" else "black"
     color = chess.WHITE if winner == "white" else chess.BLACK
     chance = win_chance(board, winner, color, ruleset.flag.no_win_test, ruleset, services, deadness)
-    ply = len(replay.plies) if reinstated is None else reinstated.number - 1
+    ply = plies if reinstated is None else reinstated.number - 1
     loser = "Black" if winner == "white" else "White"
     evidence: dict[str, Any] = {"fen": board.fen(), "test": chance.test, "lost_on_time": forfeit, **chance.evidence}
     article = chance.articles[0] if chance.articles else ruleset.ref("6.9")

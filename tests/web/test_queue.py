@@ -233,6 +233,49 @@ def test_check_games_gives_the_same_lines_through_the_workers(queue: Queue, tmp_
         assert session.query(JobRow).filter(JobRow.kind == "check-chunk").count() == before == 0
 
 
+def test_a_part_a_worker_cannot_read_goes_out_again_as_text_and_so_do_the_later_ones(
+        queue: Queue, tmp_path: Path) -> None:
+    """A plain file's part names the file and its byte range; a worker that cannot read it (one on another
+    machine) fails the chunk with ``part_unreadable``, and the command sends that part, and every later one,
+    as text: the lines are those of the texts checked in one process."""
+    from engines.collection import Part, check_part, numbered
+    from tests.test_check_games import CHESS_GAMES
+    from web.config import load_config
+    from web.queue.collection import check_parts_on_queue
+
+    texts = list(CHESS_GAMES.values())
+    gone = {"file": str(tmp_path / "elsewhere.pgn"), "size": 1, "mtime_ns": 1, "start": 0, "end": 1}
+    found = [Part(tuple(texts[:4]), {"records": texts[:4]}), Part(tuple(texts[4:7]), gone),
+             Part(tuple(texts[7:]), gone)]
+    sent: list[dict[str, Any]] = []
+    remote = queue.app.extensions["adjudicator"].remote
+    publish = remote.publish
+
+    def noted(job_id: str) -> None:  # the payloads the workers got, in the order sent
+        row = remote.row(job_id)
+        assert row is not None
+        sent.append(dict(row.payload or {}))
+        publish(job_id)
+
+    remote.publish = noted
+    try:
+        through = list(numbered(check_parts_on_queue(found, game="chess", ruleset="fide-standard", remote=remote)))
+        sent_then = ["file" in payload for payload in sent]
+        sent.clear()
+        one_by_one = list(numbered(check_parts_on_queue(found, game="chess", ruleset="fide-standard", remote=remote,
+                                                        in_flight=1)))
+    finally:
+        remote.publish = publish
+    config = load_config()
+    here = list(numbered(check_part({"game": "chess", "ruleset": "fide-standard", "config": config,
+                                     "records": part.texts}) for part in found))
+    assert through == one_by_one == here and len(here) == len(texts)
+    assert sent_then == [False, True, True, False, False]  # both sent before the first failure came back, again
+    assert ["file" in payload for payload in sent] == [False, True, False, False]  # after it, as text at once
+    with queue.app.extensions["db_sessions"]() as session:
+        assert session.query(JobRow).filter(JobRow.kind == "check-chunk").count() == 0
+
+
 def test_a_check_started_on_the_web_runs_on_the_workers_and_gives_the_in_process_report(
         queue: Queue, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """An upload on the checks page, then the same stored collection picked again: both checks' chunks

@@ -1,10 +1,13 @@
 """``adjudicator check-games FILE [--game chess|checkers] [--ruleset ID] [--workers N]``.
 
 Checks every game of a PGN/PDN collection against the laws (contract: "Checking a
-collection of games"): one JSON line per game in file order, flushed, then a
-``{"summary": ...}`` line. The file may be plain or compressed, told by its suffix
-(``.gz``, ``.bz2``, ``.zst``); ``-`` reads standard input (compressed or not: told by
-its first bytes). It is read line by line, never whole, so memory stays flat.
+collection of games"): one JSON line per game in file order, flushed (a part's lines
+together: :mod:`engines.collection`), then a ``{"summary": ...}`` line. The file may be
+plain or compressed, told by its suffix (``.gz``, ``.bz2``, ``.zst``); ``-`` reads standard
+input (compressed or not: told by its first bytes). It is read a part at a time, never
+whole, so memory stays flat: a plain file in blocks of lines cut into records by the
+compiled reader (:func:`adjudicator.collection.block_spans`), else line by line; with
+workers, a plain file's parts go out as byte ranges that each worker reads itself.
 Lines are UTF-8; a line that is not (an old Latin-1 file) is read as Windows-1252.
 
 Bad input (no such file, a file that is no game collection, a broken compressed
@@ -14,7 +17,8 @@ the error line after their lines.
 A collection is read within the limits of ``[collections]`` in config.toml (:class:`Limits`):
 bytes once inflated, the length of a line, the number of games. A file past one of them stops
 there with ``too_large`` (the bytes), ``line_too_long`` (quoting the line's first characters)
-or ``too_many_games`` (counted before the games past the limit are checked). A file (not
+or ``too_many_games`` (counted record by record as the games are checked; the lines stop before the
+record that passes the limit). A file (not
 standard input) is first inflated whole at the decompressor's speed and measured against the
 first two, so a 99 kB compressed file that inflates to a gigabyte, or holds one endless line,
 is refused before any game is checked, in seconds and in little memory; standard input is
@@ -28,15 +32,17 @@ import bz2
 import gzip
 import io
 import itertools
+import os
 import sys
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
-from adjudicator.collection import at_most, has_game, records
+from adjudicator.chess import bulk
+from adjudicator.collection import block_spans, decoded, has_game, record_spans
 from adjudicator.contract import ContractError
-from adjudicator.rulesets import ChessRuleset, RulesetBook
+from adjudicator.rulesets import RulesetBook
 from web.cli import emit
 from web.config import load_config
 
@@ -44,6 +50,9 @@ MAX_WORKERS = 64
 HEAD_RECORDS = 16
 """Records looked at for a first game before the file is taken for no collection."""
 _MAGIC = {b"\x1f\x8b": "gz", b"BZh": "bz2", b"\x28\xb5\x2f\xfd": "zst"}
+R = TypeVar("R")
+NO_FINDINGS = '"findings": []}'
+"""How a line without findings ends (the contract's line: ``findings`` last)."""
 
 
 class CollectionError(ContractError):
@@ -170,6 +179,13 @@ def _unreadable(path: str, exc: BaseException) -> CollectionError:
 def lines(stream: IO[bytes], path: str, limits: Limits | None = None) -> Iterator[str]:
     """The decoded lines of ``stream``, within ``limits`` (default: :class:`Limits`' own); a broken stream
     becomes a :class:`CollectionError` naming the file, a limit passed a :class:`LimitExceeded`."""
+    for line, _size in sized_lines(stream, path, limits):
+        yield line
+
+
+def sized_lines(stream: IO[bytes], path: str, limits: Limits | None = None) -> Iterator[tuple[str, int]]:
+    """:func:`lines`, each with its size in bytes (where the records lie in the file:
+    :func:`adjudicator.collection.record_spans`)."""
     limits = limits or Limits()
     errors = _stream_errors()
     name = "standard input" if path == "-" else path
@@ -187,10 +203,35 @@ def lines(stream: IO[bytes], path: str, limits: Limits | None = None) -> Iterato
             raise limits.too_large(name)
         if len(line.rstrip(b"\n")) > limits.line_bytes:
             raise limits.too_long(name, number, line)
+        yield decoded(line), len(line)
+
+
+BLOCK = 1 << 20
+"""Bytes read at once by :func:`blocks` (and a line's rest)."""
+
+
+def blocks(stream: IO[bytes], path: str, limits: Limits) -> Iterator[bytes]:
+    """``stream`` in blocks of whole lines (:data:`BLOCK` bytes and the rest of the last line), within
+    ``limits``: for a file :func:`scan_stream` measured (its lines are not measured again one by one; a line
+    longer than the limit at a block's end still stops the reading)."""
+    errors = _stream_errors()
+    total = number = 0
+    while True:
         try:
-            yield line.decode("utf-8")
-        except UnicodeDecodeError:
-            yield line.decode("cp1252", errors="replace")
+            block = stream.read(BLOCK)
+            rest = stream.readline(limits.line_bytes + 2) if block and not block.endswith(b"\n") else b""
+        except errors as exc:
+            raise _unreadable(path, exc) from None
+        if not block:
+            return
+        if len(rest.rstrip(b"\n")) > limits.line_bytes:
+            raise limits.too_long(path, number + block.count(b"\n") + 1, block[block.rfind(b"\n") + 1:][:20])
+        block += rest
+        total += len(block)
+        if total > limits.inflated_bytes:
+            raise limits.too_large(path)
+        number += block.count(b"\n")
+        yield block
 
 
 SCAN_CHUNK = 1 << 20
@@ -273,18 +314,19 @@ def _ruleset(args: argparse.Namespace, book: RulesetBook) -> tuple[str, str]:
     return game, chosen
 
 
-def _head(found: Iterator[str], game: str, path: str) -> list[str]:
-    """The records up to the first that holds a game; a file whose first records hold none is no collection.
+def _head(found: Iterator[R], game: str, path: str, text: Callable[[R], str] = str) -> list[R]:
+    """The records up to the first that holds a game; a file whose first records hold none is no collection
+    (``text``: a record's text, where ``found`` gives more than that).
 
     Records before it (a preamble of words, say) stay in the output as the unreadable
     games they are: nothing is skipped unseen.
     """
-    head: list[str] = []
+    head: list[R] = []
     verdicts: set[bool | None] = set()
     for record in found:
         head.append(record)
-        verdicts.add(has_game(record, game))
-        if True in verdicts or "\x00" in record or len(head) >= HEAD_RECORDS:
+        verdicts.add(has_game(text(record), game))
+        if True in verdicts or "\x00" in text(record) or len(head) >= HEAD_RECORDS:
             break
     if True not in verdicts:
         kind = "PGN" if game == "chess" else "PDN"
@@ -295,7 +337,7 @@ def _head(found: Iterator[str], game: str, path: str) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engines.collection import check_collection
+    from engines.collection import check_parts, numbered_texts, parts
 
     workers = _workers(str(args.workers or "1"))
     config = load_config()
@@ -311,29 +353,56 @@ def run(args: argparse.Namespace) -> int:
             raise
         except CollectionError:  # broken: reading it below gives the games before the break, then the error
             pass
+    stamp = _stamp(args.file)  # a plain file: cut a block at a time; its parts read by the workers themselves
     stream = open_collection(args.file)
+    broken: list[CollectionError] = []
     try:
-        found = records(lines(stream, args.file, limits))
-        head = _head(found, game, args.file)
+        # a plain file (measured above) is cut into records a block at a time by the compiled reader
+        found = block_spans(blocks(stream, args.file, limits)) if stamp is not None and bulk.COMPILED else \
+            record_spans(sized_lines(stream, args.file, limits))
+        head = _head(found, game, args.file, lambda span: span.text)
         games = with_findings = 0
-        chosen = book[ruleset]
-        language = (chosen.record.language or None) if isinstance(chosen, ChessRuleset) else None  # check_record's
-        counted = at_most(itertools.chain(head, found), game, limits.games, language)
+        read = parts(_until_broken(itertools.chain(head, found), broken), stamp)
         if remote is not None:
-            from web.queue.collection import check_on_queue
+            from web.queue.collection import check_parts_on_queue
 
-            checked = check_on_queue(counted, game=game, ruleset=ruleset, remote=remote)
+            # the workers write the lines (engines.collection.as_texts); this process puts in each index
+            results: Iterator[Any] = check_parts_on_queue(read, game=game, ruleset=ruleset, remote=remote)
         else:
-            checked = check_collection(counted, game=game, ruleset=ruleset, config=config, workers=workers)
-        for line in checked:
-            games += 1
-            with_findings += bool(line["findings"])
-            emit(line)
+            results = check_parts(read, game=game, ruleset=ruleset, config=config, workers=workers)
+        for batch in numbered_texts(results, limits.games):  # a part's lines, written and flushed together
+            games += len(batch)
+            with_findings += sum(not text.endswith(NO_FINDINGS) for text in batch)
+            sys.stdout.write("".join(text + "\n" for text in batch))  # web.cli.emit's lines
+            sys.stdout.flush()
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
+    if broken:  # the games read before the break are checked, then the error
+        raise broken[0]
     emit({"summary": {"games": games, "with_findings": with_findings, "seconds": round(time.monotonic() - started, 3)}})
     return 0
+
+
+def _stamp(path: str) -> Any:
+    """The file's :class:`engines.collection.Stamp` where the workers can read its parts themselves (a plain
+    file), else None (standard input, a compressed file: the parts go out as text)."""
+    from engines.collection import Stamp
+
+    if path == "-" or _kind(path, b"") != "plain" or not os.path.isfile(path):
+        return None
+    try:
+        return Stamp.of(path)
+    except OSError:
+        return None
+
+
+def _until_broken(found: Iterable[R], broken: list[CollectionError]) -> Iterator[R]:
+    """``found`` up to a break of the stream (kept in ``broken``): the records before it are still checked."""
+    try:
+        yield from found
+    except CollectionError as exc:
+        broken.append(exc)
 
 
 def _broker(config: dict[str, Any]) -> Any:

@@ -5,6 +5,13 @@ the ruleset; the configuration is the worker's own, the same ``config.toml`` eve
 process reads, so no database URL travels in a row). At most ``in_flight`` chunks are out
 at once and their results are read back oldest first, so the lines come in file order
 and memory stays flat; a chunk's row is deleted once its result is read.
+
+``adjudicator check-games`` sends *parts* (:func:`check_parts_on_queue`,
+:class:`engines.collection.Part`): a plain file's parts name the file and the byte range
+their records lie in, and each worker reads its range itself, so the command only finds
+where records start while the workers read, split and check the games. A worker that
+cannot read the file (one on another machine, without the same disk) fails that chunk with
+``part_unreadable``; the command then sends that part, and every later one, as text.
 """
 
 from __future__ import annotations
@@ -16,10 +23,10 @@ from typing import Any
 
 from sqlalchemy import delete
 
-from engines.collection import chunks
+from engines.collection import Part, chunks, numbered
 from web.queue import rows
 from web.queue.models import JobRow
-from web.queue.remote import Remote
+from web.queue.remote import JobFailed, Remote
 
 CHUNK_GAMES = 64
 IN_FLIGHT = 8
@@ -37,35 +44,69 @@ def check_on_queue(records: Iterable[str], *, game: str, ruleset: str, remote: R
     :raises web.queue.remote.QueueUnavailable: the broker cannot be reached.
     :raises web.queue.remote.Stopped: ``stop`` said so (the chunks' rows are gone all the same).
     """
+    found = (Part(tuple(chunk), {"records": chunk}) for chunk in chunks(records, chunk_games))
+    return numbered(check_parts_on_queue(found, game=game, ruleset=ruleset, remote=remote, in_flight=in_flight,
+                                         stop=stop))
+
+
+def check_parts_on_queue(found: Iterable[Part], *, game: str, ruleset: str, remote: Remote,
+                         in_flight: int = IN_FLIGHT, stop: Callable[[], bool] | None = None) -> Iterator[Any]:
+    """Each part's result (:func:`engines.collection.check_part`: the lines and each record's games), in order,
+    from the workers (see :func:`check_on_queue` for what it raises).
+
+    A part whose worker cannot read the file (``part_unreadable``) is sent again as its text, and so is every
+    later part."""
     run = uuid.uuid4().hex
-    pending: deque[str] = deque()
-    index = 0
+    pending: deque[tuple[str, Part]] = deque()
+    as_text = False
+    number = 0
+
+    def send(part: Part, texts: bool) -> None:
+        nonlocal number
+        job_id = f"check:{run}:{number}"
+        number += 1
+        payload = {"game": game, "ruleset": ruleset, **(part.as_texts() if texts else part.payload)}
+        with remote.sessions() as session:
+            session.add(rows.new_row(job_id, "check-chunk", payload=payload))
+            session.commit()
+        remote.send(job_id)
+        pending.append((job_id, part))
+
+    def take() -> Any:
+        nonlocal as_text
+        job_id, part = pending.popleft()
+        try:
+            return _take(remote, job_id, stop)
+        except JobFailed as exc:
+            if exc.error.get("code") != "part_unreadable" or "records" in part.payload:
+                raise
+        as_text = True  # this worker does not see the file (another machine): the text goes out from now on
+        send(part, True)
+        pending.rotate(1)  # its result is the next one wanted
+        return take()
+
     try:
-        for number, chunk in enumerate(chunks(records, chunk_games)):
-            job_id = f"check:{run}:{number}"
-            with remote.sessions() as session:
-                session.add(rows.new_row(job_id, "check-chunk",
-                                         payload={"game": game, "ruleset": ruleset, "records": chunk}))
-                session.commit()
-            remote.send(job_id)
-            pending.append(job_id)
+        for part in found:
+            send(part, as_text)
             while len(pending) >= in_flight:
-                for line in _take(remote, pending.popleft(), stop):
-                    index += 1
-                    yield {**line, "index": index}
+                yield take()
         while pending:
-            for line in _take(remote, pending.popleft(), stop):
-                index += 1
-                yield {**line, "index": index}
+            yield take()
     finally:
         with remote.sessions() as session:  # a check stopped half-way leaves no rows behind
             session.execute(delete(JobRow).where(JobRow.id.like(f"check:{run}:%")))
             session.commit()
 
 
-def _take(remote: Remote, job_id: str, stop: Callable[[], bool] | None) -> list[dict[str, Any]]:
-    found: list[dict[str, Any]] = remote.result(job_id, stop=stop)
-    with remote.sessions() as session:
-        session.execute(delete(JobRow).where(JobRow.id == job_id))
-        session.commit()
-    return found
+LONGEST_POLL = 0.5
+"""The longest wait between two reads of a chunk's row (the reads cost the reading process; the chunks queued
+behind keep the workers busy meanwhile)."""
+
+
+def _take(remote: Remote, job_id: str, stop: Callable[[], bool] | None) -> Any:
+    try:
+        return remote.result(job_id, stop=stop, longest_poll=LONGEST_POLL)
+    finally:
+        with remote.sessions() as session:
+            session.execute(delete(JobRow).where(JobRow.id == job_id))
+            session.commit()

@@ -91,11 +91,14 @@ class Remote:
                 session.commit()
             raise
 
-    def result(self, job_id: str, timeout: float | None = None, stop: Callable[[], bool] | None = None) -> Any:
+    def result(self, job_id: str, timeout: float | None = None, stop: Callable[[], bool] | None = None,
+               longest_poll: float | None = None) -> Any:
         """Wait for job ``job_id`` and give its result; ``stop`` is asked about once a second whether to give up
-        waiting (:raises Stopped:)."""
+        waiting (:raises Stopped:). The row is read every :data:`POLL_SECONDS`, or, with ``longest_poll``, ever
+        less often up to that (a long job's waiter need not read its row ten times a second)."""
         deadline = time.monotonic() + (self.settings.wait_seconds if timeout is None else timeout)
         asked = time.monotonic()
+        poll = self.POLL_SECONDS
         while True:
             if stop is not None and time.monotonic() - asked >= STOP_SECONDS:
                 asked = time.monotonic()
@@ -109,7 +112,9 @@ class Remote:
                 return found.result
             if time.monotonic() > deadline:
                 raise QueueTimeout(f"no worker finished job {job_id} in time (is `adjudicator worker` running?)")
-            time.sleep(self.POLL_SECONDS)
+            time.sleep(poll)
+            if longest_poll is not None:
+                poll = min(longest_poll, poll * 1.5)
 
 
 # QueueUnavailable is web.queue's (where the command line's error mapping takes it without SQLAlchemy), also here

@@ -198,9 +198,10 @@ class Runtime:
             json.dumps(settings, default=str))})
 
     def _check_chunk(self, row: JobRow) -> None:
-        """A chunk of a collection (``adjudicator check-games``): one JSON result per game, in order."""
-        from engines.collection import check_chunk, make_task  # deferred on purpose: only a check's chunk needs it
+        """A part of a collection (``adjudicator check-games``, :func:`engines.collection.check_part`): its records'
+        texts, or the file and byte range they lie in (read here); the lines, one per game in order, written as
+        the command prints them (:func:`engines.collection.as_texts`), and each record's games."""
+        from engines.collection import as_texts, check_part  # deferred on purpose: only a check's chunk needs it
 
-        payload = row.payload or {}
-        task = make_task(list(payload["records"]), str(payload["game"]), str(payload["ruleset"]), self.config)
-        self._end(row, "done", result=check_chunk(task))
+        payload = dict(row.payload or {})
+        self._end(row, "done", result=as_texts(check_part({**payload, "config": self.config})))

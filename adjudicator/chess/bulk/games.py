@@ -30,6 +30,7 @@ import adjudicator.chess.bulk as _bulk
 from adjudicator.chess.language_choice import _ENGLISH_ONLY, _meaning, family, language_words
 from adjudicator.chess.movetext import TAG_NAME, MoveToken, RawGame, split_games
 from adjudicator.chess.notation import LANGUAGES, writes_upper_case_pieces
+from adjudicator.chess.replay import Ply, Replay, _has_no_moves, repetition_key
 from adjudicator.chess.san import read_move
 
 STANDARD = chess.STARTING_FEN
@@ -279,6 +280,40 @@ class BulkReplay:
             "alternative_readings": [],
             "notes": self.notes(),
         }
+
+
+def moves_of(replay: BulkReplay) -> list[chess.Move]:
+    """The moves of a game the compiled reader replayed (read again, as it was: the reader keeps one game)."""
+    scanner = _bulk.scanner
+    with _bulk.LOCK:
+        if _current[0] != (scanner, replay.language):
+            scanner.set_language(*TABLES[replay.language])
+            _current[0] = (scanner, replay.language)
+        if replay.start is not None:
+            scanner.set_start(*replay.start.scan)
+        found = scanner.scan(replay.game.text, replay.game.scanned.start, replay.start is not None)
+        assert found[0] == 2 and found[5] and found[7] == replay.plies, "the game reads as it read before"
+        moves = scanner.last_moves(replay.plies)
+    return [chess.Move(frm, to, promotion=promotion or None) for frm, to, promotion in moves]
+
+
+def as_replay(replay: BulkReplay) -> Replay:
+    """The :class:`~adjudicator.chess.replay.Replay` the lenient reader gives for the game, for the laws' questions
+    about its positions (``game_end``, the findings' move labels): the same plies, positions, counters and
+    endings (``replay._replay_in``'s own steps on the moves the compiled reader read, every one legal; the move
+    words, their clocks and the reading notes are not kept)."""
+    board = chess.Board() if replay.start is None else replay.start.board.copy(stack=False)
+    start_key = repetition_key(board)
+    plies: list[Ply] = []
+    for number, move in enumerate(moves_of(replay), start=1):
+        mover, move_number = board.turn, board.fullmove_number
+        board.push(move)
+        in_check = board.is_check()
+        no_moves = _has_no_moves(board, in_check)
+        plies.append(Ply(number, "", move, True, None, None, None, repetition_key(board), board.halfmove_clock, mover,
+                         move_number, in_check and no_moves, not in_check and no_moves))
+    return Replay(replay.start_fen, tuple(plies), tuple(replay.game.tags), start_key, (), replay.language, False,
+                  replay.result, replay.rule)
 
 
 def read(game: CleanGame, start_fen: str | None = None, language: str | None = None) -> BulkReplay | None:

@@ -100,6 +100,8 @@ if not cython.compiled:  # compiled, these are C arrays (scan.pxd, zeroed); as p
     SLOT = _zeros(1 << 16)
     GROUP = _zeros(MAXP + 1)
     COUNT = _zeros(MAXP + 1)
+    MOVES = _zeros(MAXP + 1)
+    """The moves of the last game read (index 0: its first), in this module's encoding."""
 LETTER = _zeros(128)
 """ASCII code of a piece letter in the language read -> piece type (1: its pawn letter, 0: none)."""
 LOWER = _zeros(128)
@@ -962,6 +964,158 @@ def seconds_state(text: str, a: cython.Py_ssize_t, b: cython.Py_ssize_t) -> cyth
     return 1 if nonzero else 0
 
 
+# -- records of a file ----------------------------------------------------------------------------
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def is_space(c: cython.Py_UCS4) -> cython.bint:
+    """``str.isspace`` (the regular expressions' ``\\s``, ``str.strip``'s spacing)."""
+    return c.isspace()
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def past_space(text: str, j: cython.Py_ssize_t, e: cython.Py_ssize_t) -> cython.Py_ssize_t:
+    while j < e and is_space(text[j]):
+        j += 1
+    return j
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def is_word(c: cython.Py_UCS4) -> cython.bint:
+    """The regular expressions' ``\\w``: ``str.isalnum`` or ``_``."""
+    return c.isalnum() or c == "_"
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def tag_rest(text: str, j: cython.Py_ssize_t, e: cython.Py_ssize_t) -> cython.bint:
+    """``\\[\\s*\\w[\\w+#=:\\-]*\\s*"`` at ``j``."""
+    c: cython.Py_UCS4
+    if j >= e or text[j] != "[":
+        return False
+    j = past_space(text, j + 1, e)
+    if j >= e or not is_word(text[j]):
+        return False
+    j += 1
+    while j < e:
+        c = text[j]
+        if not (is_word(c) or c == "+" or c == "#" or c == "=" or c == ":" or c == "-"):
+            break
+        j += 1
+    j = past_space(text, j, e)
+    return j < e and text[j] == '"'
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def is_tag_line(text: str, i: cython.Py_ssize_t, e: cython.Py_ssize_t) -> cython.bint:
+    """``adjudicator.collection._TAG_LINE.match`` on the line ``i..e``: ``\\s*(?:\\[pgn\\]\\s*)?\\[\\s*NAME\\s*"``
+    (``[pgn]`` in any case)."""
+    j: cython.Py_ssize_t = past_space(text, i, e)
+    if (j + 5 <= e and text[j] == "[" and (text[j + 1] == "p" or text[j + 1] == "P")
+            and (text[j + 2] == "g" or text[j + 2] == "G") and (text[j + 3] == "n" or text[j + 3] == "N")
+            and text[j + 4] == "]" and tag_rest(text, past_space(text, j + 5, e), e)):
+        return True
+    return tag_rest(text, j, e)
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def is_result_dash(c: cython.Py_UCS4) -> cython.bint:
+    """``movetext.RESULT_DASH``."""
+    return (c == "-" or c == ":" or c == "\u2010" or c == "\u2011" or c == "\u2012" or c == "\u2013"
+            or c == "\u2014" or c == "\u2212")
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def result_before(text: str, s: cython.Py_ssize_t, b: cython.Py_ssize_t) -> cython.bint:
+    """A result token of ``adjudicator.collection._RESULT_AT_END`` ends at ``b``, after spacing or at ``s``
+    (the line's first character that is not spacing)."""
+    t: cython.Py_ssize_t = -1
+    x: cython.Py_UCS4
+    y: cython.Py_UCS4
+    if b - s >= 1 and text[b - 1] == "*":
+        t = b - 1
+    elif b - s >= 7 and text[b - 7] == "1" and text[b - 6] == "/" and text[b - 5] == "2" and is_result_dash(
+            text[b - 4]) and text[b - 3] == "1" and text[b - 2] == "/" and text[b - 1] == "2":
+        t = b - 7
+    if t < 0 and b - s >= 3 and is_result_dash(text[b - 2]):
+        x = text[b - 3]
+        y = text[b - 1]
+        if ((x == "1" and (y == "0" or y == "1")) or (x == "0" and (y == "1" or y == "2")) or (x == "2" and y == "0")
+                or (x == "\u00bd" and y == "\u00bd")):
+            t = b - 3
+    if t < 0:
+        return False
+    return t == s or is_space(text[t - 1])
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def ends_with_result(text: str, i: cython.Py_ssize_t, e: cython.Py_ssize_t) -> cython.bint:
+    """``_RESULT_AT_END`` searched in the line ``i..e`` stripped: ``(?:^|\\s)RESULT(?:\\[/pgn\\])?$``."""
+    s: cython.Py_ssize_t = past_space(text, i, e)
+    b: cython.Py_ssize_t = e
+    while b > s and is_space(text[b - 1]):
+        b -= 1
+    if (b - s >= 6 and text[b - 6] == "[" and text[b - 5] == "/" and (text[b - 4] == "p" or text[b - 4] == "P")
+            and (text[b - 3] == "g" or text[b - 3] == "G") and (text[b - 2] == "n" or text[b - 2] == "N")
+            and text[b - 1] == "]"):
+        b -= 6
+    return result_before(text, s, b)
+
+
+def record_cuts(text: str, state: list[int], max_lines: int, max_chars: int) -> list[int]:
+    """Where ``adjudicator.collection.record_spans`` starts a record in ``text`` (whole lines of a file, each
+    ending with a newline but perhaps the file's last): offsets, ``len(text)`` where a record is cut after
+    the last line. ``state`` carries its reading from one text to the next (all 0 at the file's start): the
+    lines and characters of the record so far, whether it holds moves, whether its last line ended with a
+    result, whether the line before was blank, whether the record holds any text."""
+    n: cython.Py_ssize_t = len(text)
+    i: cython.Py_ssize_t = 0
+    e: cython.Py_ssize_t
+    lines: cython.Py_ssize_t = state[0]
+    chars: cython.Py_ssize_t = state[1]
+    has_moves: cython.bint = state[2] != 0
+    ended: cython.bint = state[3] != 0
+    last_blank: cython.bint = state[4] != 0
+    has_text: cython.bint = state[5] != 0
+    blank: cython.bint
+    cuts: list[int] = []
+    while i < n:
+        e = text.find("\n", i)
+        e = n if e < 0 else e + 1
+        blank = False
+        if is_tag_line(text, i, e):
+            if has_moves:
+                cuts.append(i)
+                lines, chars, has_moves, has_text = 0, 0, False, False
+            ended = False
+        elif past_space(text, i, e) < e:
+            if ended and last_blank:
+                cuts.append(i)
+                lines, chars, has_text = 0, 0, False
+            has_moves = True
+            ended = ends_with_result(text, i, e)
+        else:
+            blank = True
+        if not blank:
+            has_text = True
+        last_blank = blank
+        lines += 1
+        chars += e - i
+        if lines >= max_lines or chars >= max_chars:
+            cuts.append(e)
+            lines, chars, has_moves, ended, has_text = 0, 0, False, False, False
+        i = e
+    state[0], state[1], state[2], state[3], state[4], state[5] = lines, chars, has_moves, ended, last_blank, has_text
+    return cuts
+
+
 # -- reading -------------------------------------------------------------------------------------
 
 
@@ -1040,6 +1194,19 @@ def read_word(text: str, a: cython.Py_ssize_t, b: cython.Py_ssize_t) -> cython.i
     elif promo:
         return -1
     return resolve(piece, ff, fr, to, promo, capture)
+
+
+def last_moves(plies: int) -> list[tuple[int, int, int]]:
+    """The first ``plies`` moves of the last game :func:`scan` read (all of them read), each as (from square,
+    to square, promotion piece type or 0) in python-chess's numbering (a1 = 0; a castling king's own
+    squares: ``e1g1``)."""
+    found: list[tuple[int, int, int]] = []
+    p: cython.int
+    m: cython.int
+    for p in range(plies):
+        m = MOVES[p]
+        found.append((m & 63, (m >> 6) & 63, (m >> 12) & 7))
+    return found
 
 
 def set_language(letters: list[int], lower: list[int]) -> None:
@@ -1299,6 +1466,7 @@ def scan(text: str, pos: int, given_start: bool = False) -> tuple:  # type: igno
                 make(m)
                 CLK[mover] = -1
                 record(moves)
+                MOVES[moves - 1] = m
         i = j
     if not reading:
         return (2, end, first, tags, result, False, fail, moves, None, 0, None, firsts, leads, promos, lower_risk,
