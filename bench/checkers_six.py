@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -104,13 +105,15 @@ def bench_six(folder: Path, data: Path, workers: int, fresh: bool,
     load_into(lower, folder, 5)
     started = time.perf_counter()
     cpu = cpu_seconds()
-    with MemorySampler() as memory:
-        report = compiled.check_six(folder, lower, workers=workers)
+    load_before = os.getloadavg()[0]
+    with MemorySampler() as memory, tempfile.TemporaryDirectory(prefix="checkers-check6-") as scratch:
+        report = compiled.check_six(folder, lower, workers=workers, scratch=Path(scratch))  # the folder untouched
     figures.inconsistencies = report.bad_values + report.bad_distances
     print(f"successor check of every 6-piece position: {report.positions:,} positions, {report.bad_values} wrong "
           f"values, {report.bad_distances} wrong distances ({report.examples[:3]}); "
           f"{(time.perf_counter() - started) / 60:.1f} min wall, {(cpu_seconds() - cpu) / 60:.1f} min CPU, peak "
-          f"{memory.peak_pss_mb:,.0f} MB (PSS)", flush=True)
+          f"{memory.peak_pss_mb:,.0f} MB (PSS); load average {load_before:.1f} before, {memory.mean_load:.1f} during",
+          flush=True)
     return EndgameDatabase.open(folder), figures
 
 

@@ -429,10 +429,13 @@ _STORE: BlockFile | None = None
 
 
 def check_six(folder: Path, lower: Solved, log: Log | None = None, workers: int = 1,
-              pieces: int = STORED_PIECES) -> CheckReport:
-    """Every position of ``folder/wld-N.egdb`` against its successors (``lower``: every slice below)."""
+              pieces: int = STORED_PIECES, scratch: Path | None = None) -> CheckReport:
+    """Every position of ``folder/wld-N.egdb`` against its successors (``lower``: every slice below).
+
+    The distances followed in phase 1 wait in a scratch folder (``scratch``, else beside the file), removed at
+    the end: a read-only data folder can be checked with a scratch folder elsewhere."""
     global _TABLES, _WORK, _STORE
-    work = folder / f"wld-{pieces}.check"
+    work = (scratch or folder) / f"wld-{pieces}.check"
     work.mkdir(parents=True, exist_ok=True)
     _STORE = BlockFile(folder / f"wld-{pieces}.egdb")
     _TABLES = _tables(lower)

@@ -200,7 +200,7 @@ class WinSearch:
                 if pn == 0 or dn == 0 or pn >= th_pn or dn >= th_dn:
                     break
                 child = values[best]
-                grow = second + 1 if second >= INF else second + second // 4 + 1  # the 1 + 1/4 threshold
+                grow = second + 1 if second >= INF else second + int(second * self.epsilon) + 1  # 1 + epsilon
                 if not self.epsilon:
                     grow = second + 1
                 if is_or:

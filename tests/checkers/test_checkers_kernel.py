@@ -166,6 +166,40 @@ def test_the_check_finds_a_wrong_value_and_a_wrong_distance(small: Solved) -> No
     assert f"slice {s} index {won}" in report.examples
 
 
+def test_the_compiled_check_and_the_numpy_check_agree_position_by_position(small: Solved) -> None:
+    """The kernel's successor check (the one run on six pieces) and the independent NumPy check
+    (:mod:`engines.checkers.verify`, the board's move tables) give the same counts, slice by slice, on every slice
+    up to 3 pieces and on four 4-piece slices, with wrong values and distances planted: the same positions
+    checked, the same wrong values and distances (the planted ones and the predecessors they mislead), the same
+    first wrong indices."""
+    from engines.checkers.verify import VerifyReport, verify_slice
+
+    broken = Solved({s: v.copy() for s, v in small.values.items()}, {s: d.copy() for s, d in small.distances.items()})
+    rng = np.random.default_rng(25)
+    planted = 0
+    for s in [(1, 1, 1, 0), (0, 2, 1, 0), (1, 1, 1, 1), (2, 0, 2, 0), (0, 2, 1, 1)]:
+        idx = np.arange(slice_size(s))
+        values = unpack_at(broken.values[s], idx)
+        wins = np.nonzero(values == 1)[0]
+        for i in rng.choice(wins, min(3, len(wins)), replace=False):  # wins made draws
+            broken.values[s][i >> 2] |= np.uint8(3 << ((int(i) & 3) * 2))
+        losses = np.nonzero((values == 2) & (broken.distances[s] > 0))[0]
+        for i in rng.choice(losses, min(3, len(losses)), replace=False):
+            broken.distances[s][i] += 2  # losses two plies longer
+        planted += min(3, len(wins)) + min(3, len(losses))
+    tables = compiled._tables(broken)
+    chosen = [s for n in (2, 3) for s in slices(n)] + [(1, 1, 1, 1), (2, 0, 2, 0), (0, 2, 1, 1), (1, 0, 2, 1)]
+    wrong = 0
+    for s in chosen:
+        mine = compiled.kernel.check(tables, s, 0, slice_size(s))  # type: ignore[union-attr]
+        theirs = VerifyReport()
+        verify_slice(broken, s, theirs)
+        assert (mine[0], mine[1], mine[2]) == (theirs.positions, theirs.bad_values, theirs.bad_distances), s
+        assert [f"slice {s} index {i}" for i in mine[4]] == [e.split(":")[0] for e in theirs.examples], s
+        wrong += mine[1] + mine[2]
+    assert planted >= 20 and wrong >= planted  # every planted error found (and the predecessors they mislead)
+
+
 def test_every_pair_of_six_pieces_waits_only_for_slices_with_one_man_less() -> None:
     """The order the build relies on: a crowning leads into a 6-piece slice with fewer men."""
     for s, t in pairs(6):
