@@ -13,7 +13,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from adjudicator.case_facts import Facts
 from adjudicator.claim_registry import REGISTRY
+from adjudicator.contract_error import ContractError as ContractError  # where the claims import it from
 
 Game = Literal["chess", "checkers"]
 
@@ -77,19 +79,6 @@ def check_runs(text: str, name: str) -> None:
         )
 
 
-class ContractError(ValueError):
-    """The input does not follow the contract; names the field and the problem."""
-
-    def __init__(self, code: str, message: str, field: str | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.field = field
-
-    def to_json(self) -> dict[str, Any]:
-        return {"error": {"code": self.code, "message": self.message, "field": self.field}}
-
-
 @dataclass(frozen=True)
 class Clock:
     """Remaining time per side in seconds, and the flags that are down (first to fall first)."""
@@ -131,41 +120,10 @@ class Case:
         first, second = self.sides
         return second if side == first else first
 
-    def get_bool(self, name: str, default: bool = False) -> bool:
-        value = self.extra.get(name, default)
-        if value is None:
-            return default
-        if not isinstance(value, bool):
-            raise ContractError("invalid_field", f"{name} must be true or false", name)
-        return value
-
-    def get_choice(self, name: str, options: tuple[str, ...], default: str | None = None) -> str | None:
-        value = self.extra.get(name, default)
-        if value is None:
-            return default
-        if not isinstance(value, str) or value not in options:
-            raise ContractError("invalid_field", f"{name} must be one of: {', '.join(options)}", name)
-        return value
-
-    def get_str(self, name: str) -> str | None:
-        value = self.extra.get(name)
-        if value is None:
-            return None
-        if not isinstance(value, str):
-            raise ContractError("invalid_field", f"{name} must be a string", name)
-        return value
-
-    def get_int(self, name: str, minimum: int = 0) -> int | None:
-        value = self.extra.get(name)
-        if value is None:
-            return None
-        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-            raise ContractError("invalid_field", f"{name} must be a whole number of at least {minimum}", name)
-        return value
-
-    def get_seconds(self, name: str) -> float | None:
-        value = self.extra.get(name)
-        return None if value is None else parse_seconds(value, name)
+    @property
+    def facts(self) -> Facts:
+        """The case's facts beyond the core, typed (:mod:`adjudicator.case_facts`)."""
+        return Facts(self.extra)
 
 
 _KNOWN = {
