@@ -34,9 +34,12 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import IO, Any
 
+import zstandard
+
 from adjudicator.collection import at_most, has_game, records
 from adjudicator.contract import ContractError
 from adjudicator.rulesets import ChessRuleset, RulesetBook
+from engines.collection import check_collection
 from web.cli import emit
 from web.config import load_config
 
@@ -145,21 +148,12 @@ def decompressed(buffered: io.BufferedReader[Any], kind: str) -> IO[bytes]:
     if kind == "bz2":
         return bz2.BZ2File(buffered)
     if kind == "zst":
-        import zstandard
-
         return io.BufferedReader(zstandard.ZstdDecompressor().stream_reader(buffered, read_across_frames=True))
     return buffered
 
 
 def _stream_errors() -> tuple[type[BaseException], ...]:
-    errors: list[type[BaseException]] = [OSError, EOFError]
-    try:
-        import zstandard
-
-        errors.append(zstandard.ZstdError)
-    except ImportError:  # pragma: no cover - zstandard is a dependency
-        pass
-    return tuple(errors)
+    return (OSError, EOFError, zstandard.ZstdError)
 
 
 def _unreadable(path: str, exc: BaseException) -> CollectionError:
@@ -295,8 +289,6 @@ def _head(found: Iterator[str], game: str, path: str) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engines.collection import check_collection
-
     workers = _workers(str(args.workers or "1"))
     config = load_config()
     limits = Limits.from_config(config)
@@ -320,7 +312,7 @@ def run(args: argparse.Namespace) -> int:
         language = (chosen.record.language or None) if isinstance(chosen, ChessRuleset) else None  # check_record's
         counted = at_most(itertools.chain(head, found), game, limits.games, language)
         if remote is not None:
-            from web.queue.collection import check_on_queue
+            from web.queue.collection import check_on_queue  # only with a broker (see _broker)
 
             checked = check_on_queue(counted, game=game, ruleset=ruleset, remote=remote)
         else:
@@ -337,12 +329,17 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _broker(config: dict[str, Any]) -> Any:
-    """The broker's workers (``ADJUDICATOR_BROKER_URL``) and the shared database, or None."""
+    """The broker's workers (``ADJUDICATOR_BROKER_URL``) and the shared database, or None.
+
+    Its imports are deferred on purpose: the queue and the database (SQLAlchemy, the web floor's models)
+    load only when a broker is set; a check on one machine does without them (the command starts fast).
+    """
     from web.queue import broker_url
 
     url = broker_url()
     if url is None:
         return None
+    # a broker is set: the shared database and the queue's client, loaded now (see above)
     from web.committee.store import database_url
     from web.db import make_engine, make_sessionmaker, migrate
     from web.queue.remote import Remote

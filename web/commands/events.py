@@ -35,10 +35,21 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from adjudicator.contract import ContractError
-from web.auth.models import User
+from adjudicator.rulesets import RulesetBook
+from web.auth.models import User, user_by_name
 from web.cli import emit
 from web.committee.store import command_session
 from web.config import load_config
+from web.events.changes import (
+    assign_staff,
+    check_slug,
+    create_event,
+    issue_token,
+    revoke_tokens,
+    set_broadcast,
+    settings,
+    unassign_staff,
+)
 from web.events.models import STAFF_ROLES, VISIBILITIES, Event, EventStaff, event_by_slug
 
 BROADCAST_HELP = ("the event's live games: a folder on the server (absolute path; a DGT LiveChess export) "
@@ -95,9 +106,6 @@ def _event(session: Session, slug: str) -> Event:
 
 def run_add(args: argparse.Namespace) -> int:
     """Create an event (the rules: :func:`web.events.changes.create_event`)."""
-    from adjudicator.rulesets import RulesetBook
-    from web.events.changes import check_slug, create_event, settings
-
     config = load_config()
     check_slug(args.slug)
     chosen = settings(RulesetBook.from_config(config), name=args.name, starts=args.starts, ends=args.ends,
@@ -112,8 +120,6 @@ def run_add(args: argparse.Namespace) -> int:
 
 def run_set(args: argparse.Namespace) -> int:
     """Change an event's broadcast (an audit entry: the event as it is now)."""
-    from web.events.changes import set_broadcast
-
     with command_session(load_config()) as session:
         event = set_broadcast(session, _event(session, args.slug), None if args.no_broadcast else args.broadcast,
                               by=None)
@@ -130,8 +136,6 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def run_staff(args: argparse.Namespace) -> int:
-    from web.events.changes import assign_staff
-
     with command_session(load_config()) as session:
         event = _event(session, args.slug)
         if args.user is None:
@@ -149,8 +153,6 @@ def run_staff(args: argparse.Namespace) -> int:
 
 
 def _user(session: Session, name: str) -> User:
-    from web.auth.models import user_by_name
-
     user = user_by_name(session, name)
     if user is None:
         raise ContractError("unknown_user", f"no user named {name!r}", "user")
@@ -158,8 +160,6 @@ def _user(session: Session, name: str) -> User:
 
 
 def run_token(args: argparse.Namespace) -> int:
-    from web.events.changes import issue_token
-
     with command_session(load_config()) as session:
         event = _event(session, args.slug)
         token = issue_token(session, event, _user(session, args.user), by=None)
@@ -171,8 +171,6 @@ def run_token(args: argparse.Namespace) -> int:
 
 
 def run_revoke(args: argparse.Namespace) -> int:
-    from web.events.changes import revoke_tokens
-
     with command_session(load_config()) as session:
         event = _event(session, args.slug)
         user = _user(session, args.user)
@@ -183,8 +181,6 @@ def run_revoke(args: argparse.Namespace) -> int:
 
 
 def run_unstaff(args: argparse.Namespace) -> int:
-    from web.events.changes import unassign_staff
-
     with command_session(load_config()) as session:
         event = _event(session, args.slug)
         user = _user(session, args.user)
