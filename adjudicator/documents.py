@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
+import annotated_types
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaMode, JsonSchemaValue
 
 from adjudicator.claim_registry import REGISTRY
-from adjudicator.contract import MAX_RECORD_CHARS
 from adjudicator.ruling import Result, Verdict
 
 NO_NUL = "^[^\\x00]*$"
@@ -30,6 +30,11 @@ NOT_BLANK = "^[^\\x00]*[^\\x00\\s][^\\x00]*$"
 """Text with something besides spaces in it (and no NUL)."""
 MAX_NUMBER = 2**53
 """Numbers the server takes: within ±2^53 (exact in every JSON reader); beyond, 400."""
+MAX_RECORD_CHARS = 2_000_000
+"""Longest record accepted (a long game with clock comments is well under 100 kB)."""
+CLOCK_TEXT = r"^(\d+:)?\d{1,2}:\d{1,2}(\.\d+)?$"
+"""A clock reading written h:mm:ss or m:ss (:func:`adjudicator.contract.parse_seconds` reads it, spaces
+around allowed, and refuses 60 minutes or seconds and more than 100 hours)."""
 REF = "#/components/schemas/{model}"
 """Where a schema names another: the API document's components."""
 ANY_JSON = "x-any-json"
@@ -74,7 +79,7 @@ else:
     VerdictText = Literal[tuple(verdict.value for verdict in Verdict)]
 
 ClockReading = Annotated[
-    Annotated[float, Field(ge=0, le=360_000)] | Annotated[str, Field(pattern=r"^(\d+:)?\d{1,2}:\d{1,2}(\.\d+)?$")]
+    Annotated[float, Field(ge=0, le=360_000)] | Annotated[str, Field(pattern=CLOCK_TEXT)]
     | None,
     Field(description="seconds, or h:mm:ss (at most 100 hours)"),
 ]
@@ -184,6 +189,14 @@ class ErrorDocument(BaseModel):
     errors: Annotated[list[ErrorItem], Field(
         default_factory=list, min_length=2,
         description="a case refused for several reasons: every one, the first being `error`")]
+
+
+def max_length(model: type[BaseModel], name: str) -> int:
+    """The longest text ``model``'s field ``name`` takes (its ``max_length``)."""
+    for constraint in model.model_fields[name].metadata:
+        if isinstance(constraint, annotated_types.MaxLen):
+            return constraint.max_length
+    raise LookupError(f"{model.__name__}.{name} has no max_length")
 
 
 class Schema(GenerateJsonSchema):
