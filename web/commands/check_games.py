@@ -39,7 +39,6 @@ import zstandard
 from adjudicator.collection import at_most, has_game, records
 from adjudicator.contract import ContractError
 from adjudicator.rulesets import ChessRuleset, RulesetBook
-from engines.collection import check_collection
 from web.cli import emit
 from web.config import load_config
 
@@ -289,6 +288,8 @@ def _head(found: Iterator[str], game: str, path: str) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from engines.collection import check_collection  # deferred on purpose: every command's module loads on each run
+
     workers = _workers(str(args.workers or "1"))
     config = load_config()
     limits = Limits.from_config(config)

@@ -40,16 +40,6 @@ from web.auth.models import User, user_by_name
 from web.cli import emit
 from web.committee.store import command_session
 from web.config import load_config
-from web.events.changes import (
-    assign_staff,
-    check_slug,
-    create_event,
-    issue_token,
-    revoke_tokens,
-    set_broadcast,
-    settings,
-    unassign_staff,
-)
 from web.events.models import STAFF_ROLES, VISIBILITIES, Event, EventStaff, event_by_slug
 
 BROADCAST_HELP = ("the event's live games: a folder on the server (absolute path; a DGT LiveChess export) "
@@ -106,6 +96,9 @@ def _event(session: Session, slug: str) -> Event:
 
 def run_add(args: argparse.Namespace) -> int:
     """Create an event (the rules: :func:`web.events.changes.create_event`)."""
+    # deferred on purpose: every command's module loads on each run
+    from web.events.changes import check_slug, create_event, settings
+
     config = load_config()
     check_slug(args.slug)
     chosen = settings(RulesetBook.from_config(config), name=args.name, starts=args.starts, ends=args.ends,
@@ -120,6 +113,8 @@ def run_add(args: argparse.Namespace) -> int:
 
 def run_set(args: argparse.Namespace) -> int:
     """Change an event's broadcast (an audit entry: the event as it is now)."""
+    from web.events.changes import set_broadcast  # deferred on purpose: every command's module loads on each run
+
     with command_session(load_config()) as session:
         event = set_broadcast(session, _event(session, args.slug), None if args.no_broadcast else args.broadcast,
                               by=None)
@@ -136,6 +131,8 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def run_staff(args: argparse.Namespace) -> int:
+    from web.events.changes import assign_staff  # deferred on purpose: every command's module loads on each run
+
     with command_session(load_config()) as session:
         event = _event(session, args.slug)
         if args.user is None:
@@ -160,6 +157,8 @@ def _user(session: Session, name: str) -> User:
 
 
 def run_token(args: argparse.Namespace) -> int:
+    from web.events.changes import issue_token  # deferred on purpose: every command's module loads on each run
+
     with command_session(load_config()) as session:
         event = _event(session, args.slug)
         token = issue_token(session, event, _user(session, args.user), by=None)
@@ -171,6 +170,8 @@ def run_token(args: argparse.Namespace) -> int:
 
 
 def run_revoke(args: argparse.Namespace) -> int:
+    from web.events.changes import revoke_tokens  # deferred on purpose: every command's module loads on each run
+
     with command_session(load_config()) as session:
         event = _event(session, args.slug)
         user = _user(session, args.user)
@@ -181,6 +182,8 @@ def run_revoke(args: argparse.Namespace) -> int:
 
 
 def run_unstaff(args: argparse.Namespace) -> int:
+    from web.events.changes import unassign_staff  # deferred on purpose: every command's module loads on each run
+
     with command_session(load_config()) as session:
         event = _event(session, args.slug)
         user = _user(session, args.user)
