@@ -16,6 +16,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+import engines
 from adjudicator.committee import (
     RESULTS,
     Affiliation,
@@ -29,7 +30,6 @@ from adjudicator.committee import (
 from adjudicator.contract import Case, ContractError, parse_case
 from adjudicator.rule import rule
 from adjudicator.rulesets import RulesetBook
-from engines import build_services
 from web.audit import append, canonical, now
 from web.auth.models import User, user_by_name
 from web.committee.models import CommitteeCase, CommitteeMember, CommitteeVote
@@ -135,7 +135,7 @@ def recommend_here(case: Case, book: RulesetBook, config: Mapping[str, Any]) -> 
     Never fails the case: a case the claim cannot use, or an analysis that breaks,
     gives "no recommendation available" with the reason.
     """
-    services = build_services(config, deterministic=True)
+    services = engines.build_services(config, deterministic=True)  # looked up at each call: a test replaces it
     settings: dict[str, Any] = {
         "deterministic": services.deterministic,
         "engines": dict(config.get("engines", {})),
