@@ -11,11 +11,14 @@ import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
+from adjudicator.case_facts import Facts
 from adjudicator.claim_registry import REGISTRY
-
-Game = Literal["chess", "checkers"]
+from adjudicator.contract_error import ContractError as ContractError  # where the claims import it from
+from adjudicator.documents import CLOCK_TEXT, CaseFields, max_length
+from adjudicator.documents import MAX_RECORD_CHARS as MAX_RECORD_CHARS
+from adjudicator.documents import Game as Game
 
 CLAIMS: tuple[str, ...] = tuple(claim.id for claim in REGISTRY)
 """Claim ids of the contract (:mod:`adjudicator.claim_registry`)."""
@@ -23,8 +26,6 @@ CLAIMS: tuple[str, ...] = tuple(claim.id for claim in REGISTRY)
 SIDES: dict[Game, tuple[str, str]] = {"chess": ("white", "black"), "checkers": ("red", "white")}
 """Each game's sides, first mover first. In checkers ``black`` is another name for red."""
 
-MAX_RECORD_CHARS = 2_000_000
-"""Longest record accepted (a long game with clock comments is well under 100 kB)."""
 
 MAX_RUN_CHARS = 1_000
 """Longest run of characters without a space that a record may hold. A move, a result, a NAG, a clock
@@ -77,19 +78,6 @@ def check_runs(text: str, name: str) -> None:
         )
 
 
-class ContractError(ValueError):
-    """The input does not follow the contract; names the field and the problem."""
-
-    def __init__(self, code: str, message: str, field: str | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.field = field
-
-    def to_json(self) -> dict[str, Any]:
-        return {"error": {"code": self.code, "message": self.message, "field": self.field}}
-
-
 @dataclass(frozen=True)
 class Clock:
     """Remaining time per side in seconds, and the flags that are down (first to fall first)."""
@@ -131,48 +119,18 @@ class Case:
         first, second = self.sides
         return second if side == first else first
 
-    def get_bool(self, name: str, default: bool = False) -> bool:
-        value = self.extra.get(name, default)
-        if value is None:
-            return default
-        if not isinstance(value, bool):
-            raise ContractError("invalid_field", f"{name} must be true or false", name)
-        return value
-
-    def get_choice(self, name: str, options: tuple[str, ...], default: str | None = None) -> str | None:
-        value = self.extra.get(name, default)
-        if value is None:
-            return default
-        if not isinstance(value, str) or value not in options:
-            raise ContractError("invalid_field", f"{name} must be one of: {', '.join(options)}", name)
-        return value
-
-    def get_str(self, name: str) -> str | None:
-        value = self.extra.get(name)
-        if value is None:
-            return None
-        if not isinstance(value, str):
-            raise ContractError("invalid_field", f"{name} must be a string", name)
-        return value
-
-    def get_int(self, name: str, minimum: int = 0) -> int | None:
-        value = self.extra.get(name)
-        if value is None:
-            return None
-        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-            raise ContractError("invalid_field", f"{name} must be a whole number of at least {minimum}", name)
-        return value
-
-    def get_seconds(self, name: str) -> float | None:
-        value = self.extra.get(name)
-        return None if value is None else parse_seconds(value, name)
+    @property
+    def facts(self) -> Facts:
+        """The case's facts beyond the core, typed (:mod:`adjudicator.case_facts`)."""
+        return Facts(self.extra)
 
 
 _KNOWN = {
     "game", "ruleset", "claim", "claimant", "record", "start_fen", "fen", "intended_move",
     "clock", "time_control", "alleged_illegal_ply", "language",
 }
-_HMS = re.compile(r"^\s*(?:(\d+):)?(\d{1,2}):(\d{1,2}(?:\.\d+)?)\s*$")
+_HMS = re.compile(rf"^\s*{CLOCK_TEXT[1:-1]}\s*$")
+"""A clock reading as h:mm:ss or m:ss: the pattern the case's schema publishes, spaces around allowed."""
 
 
 def parse_seconds(value: object, name: str) -> float:
@@ -183,12 +141,11 @@ def parse_seconds(value: object, name: str) -> float:
         seconds = float(value)
     elif isinstance(value, str):
         text = value.strip()
-        m = _HMS.match(text)
-        if m:
-            hours, minutes, secs = m.groups()
-            if int(minutes) >= 60 and hours is not None or float(secs) >= 60:
+        if _HMS.match(text):
+            *hours, minutes, secs = text.split(":")
+            if int(minutes) >= 60 and hours or float(secs) >= 60:
                 raise ContractError("invalid_field", f"{name}: {value!r} is not a valid h:mm:ss time", name)
-            seconds = int(hours or 0) * 3600 + int(minutes) * 60 + float(secs)
+            seconds = (int(hours[0]) * 3600 if hours else 0) + int(minutes) * 60 + float(secs)
         else:
             try:
                 seconds = float(text)
@@ -216,7 +173,9 @@ def _side(value: object, game: Game, name: str) -> str:
     return side
 
 
-def _optional_str(data: Mapping[str, Any], name: str, limit: int = 10_000) -> str | None:
+def _optional_str(data: Mapping[str, Any], name: str) -> str | None:
+    """A text field, at most as long as the case's schema says (:class:`adjudicator.documents.CaseFields`)."""
+    limit = max_length(CaseFields, name)
     value = data.get(name)
     if value is None:
         return None
@@ -258,7 +217,7 @@ def _clock(value: object, game: Game) -> Clock | None:
 
 
 def _record(data: Mapping[str, Any]) -> str | None:
-    record = _optional_str(data, "record", MAX_RECORD_CHARS)
+    record = _optional_str(data, "record")
     if record is not None:
         check_runs(record, "record")
     return record
@@ -293,12 +252,12 @@ def parse_case(data: object) -> Case:
         claim=claim,
         claimant=None if claimant is None else _side(claimant, game, "claimant"),
         record=_record(data),
-        start_fen=_optional_str(data, "start_fen", 200),
-        fen=_optional_str(data, "fen", 200),
-        intended_move=_optional_str(data, "intended_move", 40),
+        start_fen=_optional_str(data, "start_fen"),
+        fen=_optional_str(data, "fen"),
+        intended_move=_optional_str(data, "intended_move"),
         clock=_clock(data.get("clock"), game),
-        time_control=_optional_str(data, "time_control", 200),
+        time_control=_optional_str(data, "time_control"),
         alleged_illegal_ply=ply,
-        language=_optional_str(data, "language", 10),
+        language=_optional_str(data, "language"),
         extra={k: v for k, v in data.items() if k not in _KNOWN},
     )

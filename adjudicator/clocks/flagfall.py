@@ -95,7 +95,7 @@ def flag_state(case: Case) -> FlagState:
     if not flagged:
         flagged = tuple(side for side in case.sides if case.clock.seconds(side) == 0)
         source = "clock"
-    known = case.get_bool("flag_order_known", default=False) if len(flagged) == 2 else True
+    known = case.facts.flag_order_known if len(flagged) == 2 else True
     return FlagState(tuple(flagged), known, source)
 
 
@@ -156,7 +156,7 @@ def check_period(
         if position_moves is not None
         else (None, "unknown")
     )
-    flag_period = case.get_int("flag_period", minimum=1)
+    flag_period = case.facts.flag_period
     if control is None or control.is_untimed or control.is_unknown or not control.first:
         return PeriodCheck(side, moves, moves_source, None, "unknown", None, None, False)
     if flag_period is not None:

@@ -1,11 +1,13 @@
-"""The OpenAPI 3.1 document for the JSON API (served at ``/api/v1/openapi.json``)."""
+"""The OpenAPI 3.1 document for the JSON API (served at ``/api/v1/openapi.json``): the paths, their
+parameters, responses and security declared here; every body's schema generated from its model
+(:mod:`web.api.schemas`, the case and the ruling from :mod:`adjudicator.documents`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from web.api.schemas import SCHEMAS
+from web.api.schemas import all_schemas
 
 BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 ID: dict[str, Any] = {"name": "id", "in": "path", "required": True,
@@ -213,7 +215,7 @@ def openapi() -> dict[str, Any]:
         },
         "paths": paths,
         "components": {
-            "schemas": dict(SCHEMAS),
+            "schemas": all_schemas(),
             "securitySchemes": {
                 "bearerAuth": {"type": "http", "scheme": "bearer",
                                "description": "a user's API token, from `adjudicator users add`"},

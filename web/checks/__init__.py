@@ -24,6 +24,7 @@ def max_bytes(config: Mapping[str, Any]) -> int:
 
 
 def init_app(app: Flask) -> None:
+    # deferred on purpose: the package's own views import max_bytes from it, so they load once it has run
     from web.checks.runner import Checks
     from web.checks.views import bp
 

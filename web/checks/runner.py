@@ -32,11 +32,14 @@ from typing import Any
 from sqlalchemy import update
 from sqlalchemy.orm import Session, sessionmaker
 
+from adjudicator.checkers.pdn import split_games as split_pdn
 from adjudicator.collection import TooManyGames, chess_games, records
 from adjudicator.contract import ContractError
+from engines.collection import check_collection
 from web.checks.collections import GameCollection
 from web.checks.models import CheckedGame, GameCheck
 from web.commands.check_games import Limits, _head, lines, open_stored, scan
+from web.queue.collection import check_on_queue
 from web.queue.remote import QueueUnavailable, Stopped
 
 log = logging.getLogger(__name__)
@@ -63,8 +66,6 @@ class MissingCollection(LookupError):
 def games_of(record: str, game: str) -> list[str]:
     """The text of each game of one record, in order (the record split as the check splits it)."""
     if game == "checkers":
-        from adjudicator.checkers.pdn import split_games as split_pdn
-
         return [part for part in split_pdn(record) if part.strip()]
     starts = [found.offset for found in chess_games(record)]
     if not starts:
@@ -209,14 +210,10 @@ class Checks:
 
         parts = remembered(read_games(data, name, game, self.limits))
         if self.remote is not None:
-            from web.queue.collection import check_on_queue
-
             # each second of a wait for the workers writes the row (the check is alive) and reads a cancel
             checked: Iterator[dict[str, Any]] = check_on_queue(parts, game=game, ruleset=ruleset, remote=self.remote,
                                                                stop=lambda: self._update(check_id))
         else:
-            from engines.collection import check_collection
-
             checked = check_collection(parts, game=game, ruleset=ruleset, config=self.config, chunk_games=CHUNK_GAMES)
         batch: list[CheckedGame] = []
         games = with_findings = 0

@@ -40,6 +40,7 @@ from werkzeug.wrappers import Response
 
 from adjudicator.contract import ContractError
 from web.articles import summary
+from web.auth.models import User
 from web.checks import max_bytes
 from web.checks.collections import GameCollection, Kept, keep, of_event, readable_size
 from web.checks.models import CheckedGame, GameCheck, counts
@@ -51,6 +52,7 @@ from web.events.models import Event
 from web.evidence import Line, Presentation, facts, present
 from web.htmx import is_htmx
 from web.inputs import whole_number
+from web.rulings.views import board_for
 
 bp = Blueprint("checks", __name__)
 SHOWN_CLEAN = 200
@@ -187,8 +189,6 @@ def new(slug: str) -> Response | tuple[str, int] | str:
 
 def _listing(event: Event) -> dict[str, Any]:
     """The event's stored collections (with their game counts, uploaders and last rulesets) and earlier checks."""
-    from web.auth.models import User
-
     session = get_session()
     stored = of_event(session, event)
     earlier = session.scalars(select(GameCheck).where(GameCheck.event_id == event.id)
@@ -338,8 +338,6 @@ def _step_url(check_id: int, index: int) -> Any:
 def game(check_id: int, index: int) -> str:
     """One game: its players and results, each finding with its article and message, and the record
     replayed to the finding's ply (step through it move by move)."""
-    from web.rulings.views import board_for
-
     check, found, presentation = _game(check_id, index)
     line = presentation.lines.get("game")
     findings = [{**f, "summary": summary(f["article"]) if f.get("article") else "",
@@ -352,8 +350,6 @@ def game(check_id: int, index: int) -> str:
 @bp.get("/checks/<int:check_id>/games/<int:index>/board")
 def board(check_id: int, index: int) -> str | Response:
     """One position of the game's record: the fragment for htmx, else the game's page at that ply."""
-    from web.rulings.views import board_for
-
     key = request.args.get("line", "game")
     ply = request.args.get("ply", type=int)
     if not is_htmx():

@@ -45,11 +45,11 @@ def database_folder(config: dict[str, Any]) -> Path:
 
 def _verify(db: Any, folder: Path, workers: int, log: Any) -> dict[str, Any]:
     """Every position against its successors: with the compiled kernel where built, else with NumPy (<= 5)."""
-    from engines.checkers import compiled
+    from engines.checkers import compiled  # deferred on purpose: NumPy and the kernel, for this command only
 
     whole = db.whole_pieces
     if not compiled.COMPILED:
-        from engines.checkers.verify import verify
+        from engines.checkers.verify import verify  # deferred on purpose: only without the compiled kernel
 
         report = verify(db.solved, whole)
         return {"positions": report.positions, "consistent": report.is_consistent, "examples": report.examples}

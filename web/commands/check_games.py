@@ -39,6 +39,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import IO, Any, TypeVar
 
+import zstandard
+
 from adjudicator.chess import bulk
 from adjudicator.collection import block_spans, decoded, has_game, record_spans
 from adjudicator.contract import ContractError
@@ -154,21 +156,12 @@ def decompressed(buffered: io.BufferedReader[Any], kind: str) -> IO[bytes]:
     if kind == "bz2":
         return bz2.BZ2File(buffered)
     if kind == "zst":
-        import zstandard
-
         return io.BufferedReader(zstandard.ZstdDecompressor().stream_reader(buffered, read_across_frames=True))
     return buffered
 
 
 def _stream_errors() -> tuple[type[BaseException], ...]:
-    errors: list[type[BaseException]] = [OSError, EOFError]
-    try:
-        import zstandard
-
-        errors.append(zstandard.ZstdError)
-    except ImportError:  # pragma: no cover - zstandard is a dependency
-        pass
-    return tuple(errors)
+    return (OSError, EOFError, zstandard.ZstdError)
 
 
 def _unreadable(path: str, exc: BaseException) -> CollectionError:
@@ -337,6 +330,7 @@ def _head(found: Iterator[R], game: str, path: str, text: Callable[[R], str] = s
 
 
 def run(args: argparse.Namespace) -> int:
+    # deferred on purpose: every command's module loads on --help
     from engines.collection import check_parts, numbered_texts, parts
 
     workers = _workers(str(args.workers or "1"))
@@ -364,7 +358,7 @@ def run(args: argparse.Namespace) -> int:
         games = with_findings = 0
         read = parts(_until_broken(itertools.chain(head, found), broken), stamp)
         if remote is not None:
-            from web.queue.collection import check_parts_on_queue
+            from web.queue.collection import check_parts_on_queue  # only with a broker (see _broker)
 
             # the workers write the lines (engines.collection.as_texts); this process puts in each index
             results: Iterator[Any] = check_parts_on_queue(read, game=game, ruleset=ruleset, remote=remote)
@@ -406,12 +400,17 @@ def _until_broken(found: Iterable[R], broken: list[CollectionError]) -> Iterator
 
 
 def _broker(config: dict[str, Any]) -> Any:
-    """The broker's workers (``ADJUDICATOR_BROKER_URL``) and the shared database, or None."""
+    """The broker's workers (``ADJUDICATOR_BROKER_URL``) and the shared database, or None.
+
+    Its imports are deferred on purpose: the queue and the database (SQLAlchemy, the web floor's models)
+    load only when a broker is set; a check on one machine does without them (the command starts fast).
+    """
     from web.queue import broker_url
 
     url = broker_url()
     if url is None:
         return None
+    # a broker is set: the shared database and the queue's client, loaded now (see above)
     from web.committee.store import database_url
     from web.db import make_engine, make_sessionmaker, migrate
     from web.queue.remote import Remote

@@ -35,7 +35,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from adjudicator.contract import ContractError
-from web.auth.models import User
+from adjudicator.rulesets import RulesetBook
+from web.auth.models import User, user_by_name
 from web.cli import emit
 from web.committee.store import command_session
 from web.config import load_config
@@ -95,7 +96,7 @@ def _event(session: Session, slug: str) -> Event:
 
 def run_add(args: argparse.Namespace) -> int:
     """Create an event (the rules: :func:`web.events.changes.create_event`)."""
-    from adjudicator.rulesets import RulesetBook
+    # deferred on purpose: every command's module loads on each run
     from web.events.changes import check_slug, create_event, settings
 
     config = load_config()
@@ -112,7 +113,7 @@ def run_add(args: argparse.Namespace) -> int:
 
 def run_set(args: argparse.Namespace) -> int:
     """Change an event's broadcast (an audit entry: the event as it is now)."""
-    from web.events.changes import set_broadcast
+    from web.events.changes import set_broadcast  # deferred on purpose: every command's module loads on each run
 
     with command_session(load_config()) as session:
         event = set_broadcast(session, _event(session, args.slug), None if args.no_broadcast else args.broadcast,
@@ -130,7 +131,7 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def run_staff(args: argparse.Namespace) -> int:
-    from web.events.changes import assign_staff
+    from web.events.changes import assign_staff  # deferred on purpose: every command's module loads on each run
 
     with command_session(load_config()) as session:
         event = _event(session, args.slug)
@@ -149,8 +150,6 @@ def run_staff(args: argparse.Namespace) -> int:
 
 
 def _user(session: Session, name: str) -> User:
-    from web.auth.models import user_by_name
-
     user = user_by_name(session, name)
     if user is None:
         raise ContractError("unknown_user", f"no user named {name!r}", "user")
@@ -158,7 +157,7 @@ def _user(session: Session, name: str) -> User:
 
 
 def run_token(args: argparse.Namespace) -> int:
-    from web.events.changes import issue_token
+    from web.events.changes import issue_token  # deferred on purpose: every command's module loads on each run
 
     with command_session(load_config()) as session:
         event = _event(session, args.slug)
@@ -171,7 +170,7 @@ def run_token(args: argparse.Namespace) -> int:
 
 
 def run_revoke(args: argparse.Namespace) -> int:
-    from web.events.changes import revoke_tokens
+    from web.events.changes import revoke_tokens  # deferred on purpose: every command's module loads on each run
 
     with command_session(load_config()) as session:
         event = _event(session, args.slug)
@@ -183,7 +182,7 @@ def run_revoke(args: argparse.Namespace) -> int:
 
 
 def run_unstaff(args: argparse.Namespace) -> int:
-    from web.events.changes import unassign_staff
+    from web.events.changes import unassign_staff  # deferred on purpose: every command's module loads on each run
 
     with command_session(load_config()) as session:
         event = _event(session, args.slug)

@@ -8,7 +8,11 @@ from typing import Any
 
 from markupsafe import Markup
 
+from adjudicator.checkers.claims import game_for_case
+from adjudicator.chess.replay import board_for_case
 from adjudicator.contract import Case
+from web.boards import checkers_svg, chess_svg
+from web.evidence import Presentation, checkers_line, present
 
 
 def position_of(case: Case) -> dict[str, Any]:
@@ -16,8 +20,6 @@ def position_of(case: Case) -> dict[str, Any]:
     game replayed as the ruling replays it, chess and checkers alike), else the position given; never raises
     (the members see the note)."""
     if case.game == "chess":
-        from adjudicator.chess.replay import board_for_case
-
         try:
             board = board_for_case(case)
         except ValueError as exc:
@@ -25,7 +27,6 @@ def position_of(case: Case) -> dict[str, Any]:
                     "note": f"The position could not be worked out from what was entered: {exc}"}
         return {"fen": board.fen(), "source": "record" if case.record else "fen", "note": None}
     if case.record and case.record.strip():  # the record's end, as the ruling reads it (the record rules)
-        from adjudicator.checkers.claims import game_for_case
 
         try:
             return {"fen": game_for_case(case).position.fen(), "source": "record", "note": None}
@@ -42,7 +43,6 @@ def diagram(game: str, fen: str | None) -> Markup | None:
     """The app's SVG diagram for ``fen`` (checkers squares numbered 1-32); None when it cannot be drawn."""
     if not fen:
         return None
-    from web.boards import checkers_svg, chess_svg
 
     try:
         return Markup(chess_svg(fen, size=320) if game == "chess" else checkers_svg(fen, size=320))
@@ -53,8 +53,6 @@ def diagram(game: str, fen: str | None) -> Markup | None:
 def recommended_line(game: str, fen: str | None, recommendation: Mapping[str, Any] | None) -> Any:
     """The recommendation's line as a steppable :class:`web.evidence.Line` (chess: the deciding engine search's
     principal variation; checkers: the search's ``line``) with its :class:`~web.evidence.Presentation`, or None."""
-    from web.evidence import Presentation, checkers_line, present
-
     evidence = (recommendation or {}).get("evidence") or {}
     if not isinstance(evidence, Mapping):
         return None

@@ -27,6 +27,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from adjudicator.contract import ContractError, parse_case
+from web.boards import parse_pdn_fen
 from web.charts import hms
 from web.committee.models import CommitteeCase
 from web.committee.position import position_of
@@ -120,8 +121,6 @@ def position_differs(data: Mapping[str, Any]) -> str | None:
 
 def _same_position(game: str, first: str, second: str) -> bool:
     if game == "checkers":
-        from web.boards import parse_pdn_fen
-
         a, b = parse_pdn_fen(first), parse_pdn_fen(second)
         return a is not None and a == b and first.strip()[:1].upper() == second.strip()[:1].upper()
     return first.split()[:2] == second.split()[:2]

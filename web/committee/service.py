@@ -11,15 +11,18 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from flask import current_app, has_app_context
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+import engines
 from adjudicator.committee import (
     RESULTS,
     Affiliation,
     CommitteeRules,
     Vote,
+    VoteRule,
     conflicts,
     decide,
     is_complete,
@@ -33,6 +36,9 @@ from web.committee.models import CommitteeCase, CommitteeMember, CommitteeVote
 from web.committee.position import position_of
 from web.events.access import Actor, event_named, refused_status, roles_in
 from web.events.models import Event
+from web.inputs import whole_number
+from web.queue.remote import JobFailed, QueueTimeout, QueueUnavailable
+from web.store import CaseRow, RulingRow
 
 
 class CaseRefused(ContractError):
@@ -101,7 +107,6 @@ def recommend(case: Case, book: RulesetBook, config: Mapping[str, Any], data: Ma
     remote = _remote()
     if remote is None or data is None:
         return recommend_here(case, book, config)
-    from web.queue.remote import JobFailed, QueueTimeout, QueueUnavailable
 
     try:
         found = remote.run("recommend", {"case": dict(data)})
@@ -117,8 +122,6 @@ def recommend(case: Case, book: RulesetBook, config: Mapping[str, Any], data: Ma
 
 def _remote() -> Any:
     """The app's task queue (None: no broker, or outside a request)."""
-    from flask import current_app, has_app_context
-
     if not has_app_context():
         return None
     adjudicator = current_app.extensions.get("adjudicator")
@@ -132,9 +135,7 @@ def recommend_here(case: Case, book: RulesetBook, config: Mapping[str, Any]) -> 
     Never fails the case: a case the claim cannot use, or an analysis that breaks,
     gives "no recommendation available" with the reason.
     """
-    from engines import build_services
-
-    services = build_services(config, deterministic=True)
+    services = engines.build_services(config, deterministic=True)  # looked up at each call: a test replaces it
     settings: dict[str, Any] = {
         "deterministic": services.deterministic,
         "engines": dict(config.get("engines", {})),
@@ -229,9 +230,6 @@ def referred_ruling(session: Session, ruling: object, event: Event) -> int | Non
     :raises CaseRefused: 422 not a ruling of this event on an unfinished game; 409 referred already (a ruling
         goes to one committee: the database's unique index holds it too).
     """
-    from web.inputs import whole_number
-    from web.store import CaseRow, RulingRow
-
     if ruling is None or ruling == "":
         return None
     ident = ruling if isinstance(ruling, int) and not isinstance(ruling, bool) else whole_number(str(ruling))
@@ -330,8 +328,6 @@ def cast_vote(session: Session, case_id: int, voter: User, result: object, comme
 
 def _rules_of(case: CommitteeCase) -> CommitteeRules:
     """The rules the case was opened under (kept with the case, so a later config change cannot move them)."""
-    from adjudicator.committee import VoteRule
-
     return CommitteeRules(vote_rule=VoteRule(case.vote_rule), members=case.members_required,
                           rule_ref=case.rule_ref)
 

@@ -9,6 +9,7 @@ chain's head row.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,8 +18,9 @@ from typing import Any
 from sqlalchemy import Engine, insert, select
 from sqlalchemy.orm import Session, sessionmaker
 
+from web.audit import GENESIS, AuditHead
 from web.config import PROJECT_ROOT
-from web.db import Base, make_engine
+from web.db import Base, make_engine, migrate
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 
@@ -35,8 +37,6 @@ def database_url(config: Mapping[str, Any]) -> str:
 
 
 def _tables() -> list[Any]:
-    import importlib
-
     for name in ("web.appeals.models", "web.audit", "web.auth.models", "web.committee.models", "web.events.models"):
         importlib.import_module(name)  # registers the tables
 
@@ -47,11 +47,7 @@ def _tables() -> list[Any]:
 
 def ensure_schema(engine: Engine) -> None:
     """Create the tables if they are missing (idempotent), and the audit chain's head row."""
-    from web.audit import GENESIS, AuditHead
-
     if (MIGRATIONS / "env.py").exists():  # the web helper's Alembic set-up, once merged
-        from web.db import migrate
-
         migrate(engine)
     else:
         Base.metadata.create_all(engine, tables=_tables())

@@ -24,6 +24,7 @@ from web.db import get_session as db
 from web.events.access import Actor, event_named, event_staff, may_read_committee_case, refused_status, roles_in
 from web.events.models import Event
 from web.inputs import whole_number
+from web.rulings.views import board_for
 from web.store import CaseRow, RulingRow
 
 bp = Blueprint("committee", __name__, url_prefix="/committee")
@@ -282,8 +283,6 @@ def verified(case_id: int) -> BaseResponse:
 
 def _line_context(row: CommitteeCase, ply: int | None) -> dict[str, Any]:
     """The recommended line to step through on the case page (none when the recommendation has no line)."""
-    from web.rulings.views import board_for
-
     found = recommended_line(row.game, row.position.get("fen"), row.recommendation)
     if found is None:
         return {"line": None}

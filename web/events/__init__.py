@@ -7,6 +7,7 @@ The models are in :mod:`web.events.models`, the rules of access in
 from __future__ import annotations
 
 from flask import current_app, g, request, session
+from flask_login import current_user
 
 from web.db import get_session
 from web.events.access import Actor, event_snapshot, resolve_token
@@ -26,8 +27,6 @@ class TokenRefused(PermissionError):
 
 def current_actor() -> Actor:
     """Who is asking: the API token's user (and its event), else the logged-in user, else anonymous."""
-    from flask_login import current_user
-
     user = g.get("api_user")
     if user is not None:
         return Actor(user, g.get("api_scope"), _browser_cases())

@@ -32,6 +32,8 @@ from adjudicator.contract import ContractError
 from adjudicator.rulesets import RulesetBook
 from web.audit import append, now
 from web.auth.models import User
+from web.auth.revoke import issue_event_token, remove_staff, revoke_event_tokens
+from web.broadcast import source_problem
 from web.events.access import AccessRefused, Actor, roles_in
 from web.events.models import ORGANISER, SLUG, STAFF_ROLES, VISIBILITIES, Event, EventStaff, event_by_slug
 
@@ -112,8 +114,6 @@ def settings(book: RulesetBook, *, name: object, starts: object = None, ends: ob
 
 def broadcast_source(source: object) -> str | None:
     """The broadcast as stored: None for none (empty), else a folder's absolute path or an http(s) URL."""
-    from web.broadcast import source_problem
-
     if source is None or (isinstance(source, str) and not source.strip()):
         return None
     text = str(source).strip()
@@ -222,8 +222,6 @@ def assign_staff(session: Session, event: Event, user: User, role: object, by: U
 def unassign_staff(session: Session, event: Event, user: User, role: str | None, by: User | None) -> list[str]:
     """Take ``user`` off the event's staff (only ``role``, when given); the roles removed. An organiser
     takes off all but organisers (their own place too, but not another organiser's)."""
-    from web.auth.revoke import remove_staff
-
     if role is not None and not may_assign(session, by, event, role):
         assert by is not None
         raise AccessRefused(403, "forbidden", f"{by.name} may not take {role}s off this event", "role")
@@ -244,8 +242,6 @@ def issue_token(session: Session, event: Event, user: User, by: User | None) -> 
     :raises ContractError: the user has no part in the event; :raises AccessRefused: ``by`` is neither the
         token's user nor an admin.
     """
-    from web.auth.revoke import issue_event_token
-
     if by is not None and by.id != user.id and not is_admin(by):
         raise AccessRefused(403, "forbidden", f"a token for {user.name} is issued by {user.name} or an admin: "
                             "nobody else holds it", "user")
@@ -266,8 +262,6 @@ def may_revoke(session: Session, by: User | None, event: Event, user: User) -> b
 
 def revoke_tokens(session: Session, event: Event, user: User, by: User | None) -> int:
     """Stop ``user``'s token for ``event``; how many were live."""
-    from web.auth.revoke import revoke_event_tokens
-
     if not may_revoke(session, by, event, user):
         assert by is not None
         raise AccessRefused(403, "forbidden", f"{by.name} may not revoke {user.name}'s token here", "user")

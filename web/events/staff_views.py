@@ -30,7 +30,7 @@ from adjudicator.contract import ContractError
 from adjudicator.rulesets import RulesetBook
 from web.admin import bp
 from web.auth import login_required, page_user
-from web.auth.models import User
+from web.auth.models import User, user_by_name
 from web.db import get_session as db
 from web.events import changes
 from web.events.access import AccessRefused, Actor, refused_status
@@ -163,8 +163,6 @@ def change(slug: str) -> Response:
 
 
 def _user_named(name: str) -> User:
-    from web.auth.models import user_by_name
-
     user = user_by_name(db(), name.strip()[:80]) if name.strip() else None
     if user is None:
         raise ContractError("unknown_user", f"no user named {name!r}" if name.strip() else "choose a user", "user")

@@ -17,6 +17,7 @@ from web.articles import summary
 from web.boards import checkers_svg, chess_svg
 from web.charts import clock_chart, hms
 from web.claims.forms import CLAIM_LABELS
+from web.committee.models import CommitteeCase
 from web.db import get_session
 from web.events import SHARED, current_actor, remember_case, resolve_event
 from web.events.access import (
@@ -180,8 +181,6 @@ def _page(ruling: RulingRow, case: CaseRow, finding_error: str | None = None) ->
 def _referral(session: Any, actor: Any, event: Event | None, case: CaseRow, ruling: RulingRow) -> dict[str, Any] | None:
     """"Refer to the committee" on an unfinished-game ruling, for a TD of its event (who opens committee cases):
     ``{"case_id": None}`` to refer it, or the committee case it went to (issue 22, item 7)."""
-    from web.committee.models import CommitteeCase
-
     if case.claim != "unfinished-game" or event is None or actor.user is None or "td" not in roles_in(
             session, actor, event):
         return None

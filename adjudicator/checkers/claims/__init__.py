@@ -50,7 +50,7 @@ def game_for_case(case: Case) -> CheckersGame:
     :raises ContractError: neither a record nor a position, or an unreadable one (a token that
         cannot be read as any move: the error names its ply and the likely moves, as in chess).
     """
-    ballot = case.get_int("ballot", 1)
+    ballot = case.facts.ballot
     if case.record and case.record.strip():
         replay = replay_checkers(case.record, case.start_fen, ballot)
         if replay.unreadable:  # the replay stopped there: ruling on the moves before it would mislead

@@ -136,7 +136,7 @@ def _forfeits(
 
 
 def _match_game(case: Case) -> int:
-    value = case.get_int("match_game", minimum=1)
+    value = case.facts.match_game
     if value is None:
         return 1
     if value > 2:
@@ -161,7 +161,9 @@ def _unstarted(case: Case, ruleset: CheckersRuleset, refs: FlagRefs) -> Ruling |
     """P48: a game not started ``unstarted_drawn_minutes`` before the end of the round is drawn."""
     cutoff = ruleset.round.unstarted_drawn_minutes
     ends, started_at, now = (_minutes(case, n) for n in ("round_ends_at", "game_started_at", "now"))
-    started = case.get_bool("game_started", default=started_at is not None or ends is None)
+    started = case.facts.game_started
+    if started is None:
+        started = started_at is not None or ends is None
     if cutoff <= 0 or ends is None:
         return None
     at = started_at if started else now

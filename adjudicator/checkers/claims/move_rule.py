@@ -123,13 +123,13 @@ def _traditional(
 ) -> Ruling:
     refs = (ruleset.ref(ART_FORTY_TRADITIONAL),)
     last_ply = len(replay.plies)
-    notice = case.get_int("count_requested_ply", 0)
+    notice = case.facts.count_requested_ply
     if notice is not None and notice > last_ply:
         raise ContractError(
             "invalid_field", f"count_requested_ply must be at most {last_ply}, the record's last ply",
             "count_requested_ply",
         )
-    counted = case.get_choice("count_side", ("red", "white", "black"), None)
+    counted = case.facts.count_side
     stronger = _other(claimant) if counted is None else ("red" if counted == "black" else counted)
     strengthening = _plies_list(case, "strengthening_plies", last_ply)
     if notice is None:

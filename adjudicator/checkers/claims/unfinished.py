@@ -207,8 +207,8 @@ def _leaf_text(analysis: CheckersAnalysis, position: Position) -> tuple[str, ...
 def _unstarted(case: Case, ruleset: CheckersRuleset, refs: tuple[str, ...]) -> Ruling | None:
     """Master Division: a game not started in time is drawn."""
     minutes = ruleset.round.unstarted_drawn_minutes
-    started = case.get_bool("game_started", True)
-    before_end = case.get_int("started_minutes_before_end", 0)
+    started = case.facts.game_started is not False
+    before_end = case.facts.started_minutes_before_end
     if minutes <= 0 or (started and (before_end is None or before_end >= minutes)):
         return None
     when = "was not started" if not started else f"started only {before_end} minutes before the end of the round"

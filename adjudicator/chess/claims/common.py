@@ -105,7 +105,7 @@ def admissible(claim: str, case: Case, ruleset: ChessRuleset, board: chess.Board
     """None when the claimant may claim now; else the ruling that the claim is not admissible."""
     us = ruleset.is_a("uschess")
     to_move = side_name(board.turn)
-    if claimant != to_move and us and case.get_bool("clock_not_pressed"):
+    if claimant != to_move and us and case.facts.clock_not_pressed:
         return None  # US 14C4: made the move but did not press the clock; the right to claim stays
     if claimant != to_move:
         ref = ruleset.ref("14C" if claim == "threefold-repetition" else "14F") if us else ruleset.ref(
@@ -120,7 +120,7 @@ def admissible(claim: str, case: Case, ruleset: ChessRuleset, board: chess.Board
             instructions=("play continues",),
             evidence={"side_to_move": to_move},
         )
-    if case.get_bool("touched_piece"):
+    if case.facts.touched_piece:
         refs = (ruleset.ref("9.4"), ruleset.ref("4.3")) if not us else (ruleset.ref("10"), ruleset.ref("14C"))
         return Ruling(
             claim=claim, verdict=Verdict.REJECTED, result=None, rule_refs=refs,

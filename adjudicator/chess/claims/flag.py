@@ -73,7 +73,9 @@ class Context:
 def rule(case: Case, ruleset: ChessRuleset, services: Services) -> Ruling:
     """The ruling on a flag claim in chess (see the module docstring)."""
     rules = ruleset.flag
-    is_armageddon = case.get_bool("armageddon", rules.armageddon)
+    is_armageddon = case.facts.armageddon
+    if is_armageddon is None:
+        is_armageddon = rules.armageddon
     flags = flag_state(case)
     position = judged_position(case)  # a record ending in an impossible position: 7.5.1 reinstates
     replay, board = position.replay, position.board
@@ -343,8 +345,9 @@ def _both_flags(ctx: Context) -> Ruling:
     periods = {side: _period(ctx, side) for side in (first, second)}
     ctx.evidence["periods"] = {side: p.to_json() for side, p in periods.items()}
     finals = [p.is_final for p in periods.values()]
-    if case.extra.get("final_period") is not None:
-        finals = [case.get_bool("final_period")] * 2
+    final = case.facts.final_period
+    if final is not None:
+        finals = [final] * 2
     reasons = [
         "Both flags are down"
         + ("" if ctx.flags.is_order_known else " and it cannot be established which fell first")

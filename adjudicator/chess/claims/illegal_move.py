@@ -166,13 +166,13 @@ def rule(case: Case, ruleset: ChessRuleset, services: Services) -> Ruling:
     """
     replay = _replay(case)
     us = ruleset.is_a("uschess")
-    if case.get_bool("clock_pressed_without_move"):
+    if case.facts.clock_pressed_without_move:
         game = over.check(CLAIM, case, ruleset, services, replay)  # the claimed point: the position now
         if game.is_over:
             return game.ruling()
         return game.finish(_no_move(case, ruleset, replay, services))
     ply = _find_ply(case, replay)
-    two_hands = case.get_bool("two_hands")
+    two_hands = case.facts.two_hands
     if ply is not None:
         earlier = over.check(CLAIM, case, ruleset, services, replay, until=ply.number - 1)
         if earlier.is_over:
@@ -305,7 +305,7 @@ def _penalise(
     evidence: dict[str, object], prompt_default: bool | None = None,
 ) -> Ruling:
     us = ruleset.is_a("uschess")
-    previous = case.get_int("previous_illegal_moves") or 0
+    previous = case.facts.previous_illegal_moves
     count = previous + 1
     evidence["illegal_move_count"] = count
     loss_on = ruleset.illegal_move.loss_on_count
@@ -320,8 +320,9 @@ def _penalise(
     seconds = ruleset.illegal_move.opponent_bonus_seconds
     only_prompt = ruleset.illegal_move.bonus_only_if_prompt
     prompt = prompt_default if prompt_default is not None else ply.number == len(replay.plies)
-    if case.extra.get("prompt") is not None:
-        prompt = case.get_bool("prompt")
+    given = case.facts.prompt
+    if given is not None:
+        prompt = given
     bonus_refs = _refs(ruleset, "11D", "1C2a") if us else _refs(ruleset, "7.5.5")
     if not us and is_reduced_period(ruleset):
         bonus_refs += _refs(ruleset, "A.3")

@@ -56,7 +56,6 @@ from adjudicator.ruling import Adjustment, Ruling, Verdict, win_for
 from adjudicator.services import Services
 
 CLAIM = "insufficient-losing-chances"
-FINDINGS = ("clear", "unclear", "incorrect")
 
 
 @dataclass(frozen=True)
@@ -138,7 +137,7 @@ def _not_available(ruleset: ChessRuleset) -> Ruling:
 
 def finding_for(case: Case, ruleset: ChessRuleset, services: Services, claimant: chess.Color) -> Finding | None:
     """The TD's finding if the case gives it, else the app's recommendation (None: no position to judge)."""
-    given = case.get_choice("td_finding", FINDINGS)
+    given = case.facts.td_finding
     position = _position(case)
     board = None if position is None else position.board
     notes = () if position is None else position.notes()
@@ -287,7 +286,9 @@ def _variation_14h(case: Case, ruleset: ChessRuleset, services: Services) -> Rul
             adjustments=adjustments,
             instructions=("Play continues; the claim stands as a draw offer the opponent may accept.",),
             evidence=evidence, confidence=finding.confidence))
-    available = case.get_bool("delay_clock_available", ruleset.ilc.delay_clock_available)
+    available = case.facts.delay_clock_available
+    if available is None:
+        available = ruleset.ilc.delay_clock_available
     evidence["delay_clock_available"] = available
     if not available:
         return Ruling(CLAIM, Verdict.DEFERRED, None, (ruleset.ref("Variation 14H2"),),
@@ -321,8 +322,8 @@ def _guidelines_iii(case: Case, ruleset: ChessRuleset, services: Services) -> Ru
     bonus = float(_given(ruleset.ilc.opponent_bonus_seconds))
     remaining = _remaining(case, claimant)
     tc = read_time_control(case.time_control)
-    request = case.get_choice("request", ("draw", "increment"), "draw")
-    postponed = case.get_bool("postponed")
+    request = case.facts.request
+    postponed = case.facts.postponed
     evidence: dict[str, Any] = {"ilc_mode": "guidelines-iii", "request": request, "claimant_seconds": remaining,
                                 "time_control": tc.text}
     article = "Guidelines III.4" if request == "increment" else "Guidelines III.5"
@@ -347,11 +348,11 @@ def _guidelines_iii(case: Case, ruleset: ChessRuleset, services: Services) -> Ru
         return _inadmissible(ruleset, (ruleset.ref(article),), problem, evidence)
     opp = case.clock.seconds(opponent) if case.clock else None
     opp_after = f" ({clock_text(opp + bonus)})" if opp is not None else ""
-    if request == "increment" and case.get_bool("delay_clock_available", True):
-        if case.get_bool("opponent_accepts_draw"):
+    if request == "increment" and case.facts.delay_clock_available is not False:
+        if case.facts.opponent_accepts_draw:
             return Ruling(CLAIM, Verdict.UPHELD, "1/2-1/2", (ruleset.ref("Guidelines III.4"), ruleset.ref("9.1.2")),
                           ("The request counts as a draw offer, and the opponent accepted it.",), evidence=evidence)
-        if not case.get_bool("arbiter_agrees", True):
+        if not case.facts.arbiter_agrees:
             return Ruling(CLAIM, Verdict.REJECTED, None, (ruleset.ref("Guidelines III.4"),),
                           ("The arbiter does not agree to the request; play continues without increment.",),
                           instructions=(f"{claimant.capitalize()} may still claim under III.5.",), evidence=evidence)
@@ -383,7 +384,7 @@ def _guidelines_iii(case: Case, ruleset: ChessRuleset, services: Services) -> Ru
             adjustments=(Adjustment(opponent, bonus, "III.5.3: claim rejected"),),
             instructions=("Play continues.",), evidence=evidence, confidence=finding.confidence))
     policy = ruleset.ilc.postpone_bonus
-    give = policy == "always" or (policy == "arbiter" and case.get_bool("opponent_bonus"))
+    give = policy == "always" or (policy == "arbiter" and case.facts.opponent_bonus)
     may = "" if give or policy == "never" else (
         f" The arbiter may give {opponent.capitalize()} {clock_text(bonus)} more.")
     return Ruling(
@@ -401,7 +402,7 @@ def _after_postponement(
 ) -> Ruling:
     """III.5.2 later: the arbiter decides, at the latest once a flag has fallen."""
     opponent = case.opponent(claimant)
-    given = case.get_choice("td_finding", FINDINGS)
+    given = case.facts.td_finding
     if given is None:
         proof = finding_for(case, ruleset, services, _color(claimant))
         if proof is not None and proof.proven and proof.value == "clear":

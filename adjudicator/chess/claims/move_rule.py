@@ -89,8 +89,8 @@ def _rule(case: Case, ruleset: ChessRuleset, replay: Replay) -> Ruling:
     method = "record replayed ply by ply" if replay.plies else "half-move field of the FEN"
     counter = replay.counter
     base = [ruleset.ref("14F")] if us else []
-    if not case.get_bool("scoresheet", True):
-        td_count = case.get_int("td_count")
+    if not case.facts.scoresheet:
+        td_count = case.facts.td_count
         if td_count is None:
             return common.rejected(
                 CLAIM, case, ruleset, replay, claimant, opponent,

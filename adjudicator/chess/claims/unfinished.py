@@ -215,7 +215,7 @@ def _tablebase_claim(case: Case, board: chess.Board, ruleset: ChessRuleset, serv
     claimant = case.claimant
     if claimant is None:
         raise ContractError("missing_field", "claimant is required for a tablebase claim", "claimant")
-    claimed = case.get_choice("tablebase_claim", ("win", "draw"), "win")
+    claimed = case.facts.tablebase_claim
     color = chess.WHITE if claimant == "white" else chess.BLACK
     if board.turn != color:
         return Ruling(
