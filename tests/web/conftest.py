@@ -20,6 +20,7 @@ from flask.testing import FlaskClient
 
 from adjudicator.chess.claims import table as chess_claims
 from tests.web import fake_claims, opened_apps
+from tests.web.migrated import migrated
 from tests.web.opened_apps import opened
 from web import create_app
 
@@ -48,6 +49,10 @@ def _apps_shut_down() -> Iterator[None]:
 
 
 def make_app(tmp_path: Path, **overrides: Any) -> Flask:
+    """An app on ``tmp_path``'s SQLite file (a copy of the migrated template when it is new: tests/web/migrated.py),
+    or on ``overrides``' database."""
+    if "DATABASE_URL" not in overrides:
+        migrated(tmp_path / "web.db")
     settings = {
         "TESTING": True,
         "WTF_CSRF_ENABLED": False,
