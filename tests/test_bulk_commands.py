@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 import adjudicator.chess.bulk as bulk
+from tests.cli_runs import run_in_process_bytes
 from tests.test_bulk_reader import SEED, random_game
 from tests.test_check_games import CHESS_GAMES
 
@@ -29,9 +30,16 @@ WITHOUT_COMPILED_READER = (
 )
 
 
-def run(compiled: bool, *args: str) -> tuple[int, list[dict[str, Any]]]:
-    head = ["-m", "adjudicator"] if compiled else ["-c", WITHOUT_COMPILED_READER]
-    proc = subprocess.run([sys.executable, *head, *args], capture_output=True, cwd=ROOT, timeout=300)
+def run(compiled: bool, *args: str, process: bool = False) -> tuple[int, list[dict[str, Any]]]:
+    """``adjudicator *args`` with the compiled reader or without it: in this process (tests/cli_runs.py), or as a
+    real process (as a user runs it; what several worker processes need)."""
+    if process:
+        head = ["-m", "adjudicator"] if compiled else ["-c", WITHOUT_COMPILED_READER]
+        proc = subprocess.run([sys.executable, *head, *args], capture_output=True, cwd=ROOT, timeout=300)
+    else:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(bulk, "COMPILED", compiled and bulk.COMPILED)
+            proc = run_in_process_bytes(args)
     out = [json.loads(line) for line in proc.stdout.decode().splitlines()]
     for line in out:
         if "summary" in line:
@@ -56,7 +64,8 @@ def collection(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_a_command_prints_the_same_lines_without_the_compiled_reader(collection: Path, command: list[str]) -> None:
     assert bulk.COMPILED, "the bulk record reader is not compiled: run .ci/install"
     name, *options = command
-    fast = run(True, name, str(collection), *options)
-    lenient = run(False, name, str(collection), *options)
+    process = "--workers" in options and options[options.index("--workers") + 1] != "1"
+    fast = run(True, name, str(collection), *options, process=process)
+    lenient = run(False, name, str(collection), *options, process=process)
     assert len(fast[1]) >= 60
     assert fast == lenient, f"seed {SEED} (ADJUDICATOR_BULK_SEED={SEED} runs it again)"

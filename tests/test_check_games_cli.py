@@ -1,9 +1,10 @@
 """``adjudicator check-games``: the contract's lines for a collection, streamed, compressed or not, over workers.
 
-Runs the real command in a subprocess on small collections built here (the games of
-tests/test_check_games.py): one line per game in file order, a summary line, the same
-output from .gz, .bz2, .zst and standard input, the same output with two worker
-processes as in one, and exit 2 with an ``{"error"}`` for bad input.
+Runs the real command on small collections built here (the games of tests/test_check_games.py): one line
+per game in file order, a summary line, the same output from .gz, .bz2, .zst and standard input, the same
+output with two worker processes as in one, and exit 2 with an ``{"error"}`` for bad input. Standard input,
+two workers and a missing file go through a real ``python3 -m adjudicator`` process, the rest through
+``web.cli.main`` in this process (tests/cli_runs.py: the same command without a second of start-up each).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 import pytest
 import zstandard
 
+from tests.cli_runs import run_in_process_bytes
 from tests.test_check_games import CHECKERS_CLEAN, CHECKERS_NO_MOVES, CHESS_GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,7 +31,10 @@ EXPECTED_CODES = [
 ]
 
 
-def run(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
+def run(*args: str, stdin: bytes = b"", process: bool = False) -> subprocess.CompletedProcess[bytes]:
+    """``adjudicator check-games *args``: in this process (tests/cli_runs.py), or as a real process."""
+    if not process:
+        return run_in_process_bytes(["check-games", *args], stdin=stdin)
     return subprocess.run(
         [sys.executable, "-m", "adjudicator", "check-games", *args],
         input=stdin, capture_output=True, cwd=ROOT, timeout=300,
@@ -88,8 +93,9 @@ def test_compressed_collections_are_read_by_suffix(
 
 
 def test_standard_input_plain_or_compressed(expected: list[dict[str, Any]]) -> None:
-    assert without_seconds(lines(run("-", stdin=COLLECTION.encode()))) == without_seconds(expected)
-    assert without_seconds(lines(run("-", stdin=gzip.compress(COLLECTION.encode())))) == without_seconds(expected)
+    assert without_seconds(lines(run("-", stdin=COLLECTION.encode(), process=True))) == without_seconds(expected)
+    assert without_seconds(lines(run("-", stdin=gzip.compress(COLLECTION.encode()), process=True))) == without_seconds(
+        expected)
 
 
 def test_two_workers_give_the_same_output_as_one(tmp_path: Path) -> None:
@@ -97,7 +103,7 @@ def test_two_workers_give_the_same_output_as_one(tmp_path: Path) -> None:
     path = tmp_path / "big.pgn"
     path.write_text(COLLECTION * 30, encoding="utf-8")
     one = lines(run(str(path)))
-    two = lines(run(str(path), "--workers", "2"))
+    two = lines(run(str(path), "--workers", "2", process=True))
     assert len(one) == 30 * len(CHESS_GAMES) + 1
     assert without_seconds(two) == without_seconds(one)
     assert [g["index"] for g in two[:-1]] == list(range(1, 30 * len(CHESS_GAMES) + 1))
@@ -137,7 +143,7 @@ def error_of(proc: subprocess.CompletedProcess[bytes]) -> dict[str, Any]:
 
 
 def test_bad_input_exits_2_with_an_error(tmp_path: Path) -> None:
-    assert error_of(run(str(tmp_path / "missing.pgn")))["code"] == "unreadable_input"
+    assert error_of(run(str(tmp_path / "missing.pgn"), process=True))["code"] == "unreadable_input"
     binary = tmp_path / "image.pgn"
     binary.write_bytes(bytes(range(256)) * 4)
     assert error_of(run(str(binary)))["code"] == "not_a_collection"

@@ -9,10 +9,15 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli_runs import run_in_process
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+def run(*args: str, stdin: str = "", process: bool = False) -> subprocess.CompletedProcess[str]:
+    """``adjudicator *args``: in this process (tests/cli_runs.py), or as a real process."""
+    if not process:
+        return run_in_process(args, stdin=stdin)
     return subprocess.run(
         [sys.executable, "-m", "adjudicator", *args],
         input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=120,
@@ -52,6 +57,6 @@ def test_missing_file_is_a_clear_error() -> None:
 
 
 def test_unknown_command_is_a_usage_error() -> None:
-    proc = run("frobnicate")
+    proc = run("frobnicate", process=True)
     assert proc.returncode == 2
     assert json.loads(proc.stdout)["error"]["code"] == "usage"

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli_runs import run_in_process
 from web.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -19,7 +20,10 @@ KEYS = [
 ]
 
 
-def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+def run(*args: str, stdin: str = "", process: bool = False) -> subprocess.CompletedProcess[str]:
+    """``adjudicator replay *args``: in this process (tests/cli_runs.py), or as a real process."""
+    if not process:
+        return run_in_process(["replay", *args], stdin=stdin)
     return subprocess.run(
         [sys.executable, "-m", "adjudicator", "replay", *args],
         input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=120,
@@ -31,7 +35,7 @@ def test_one_object_per_game_in_the_contract_shape() -> None:
         '[Event "a"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 1/2-1/2\n\n'
         '[Event "b"]\n\n1. e4 e5 2. Bc1-d3 Nc6 3. Nx7 *\n'
     )
-    proc = run("-", stdin=text)
+    proc = run("-", stdin=text, process=True)
     assert proc.returncode == 0, proc.stderr
     first, second = (json.loads(line) for line in proc.stdout.splitlines())
     assert list(first) == KEYS and list(second) == KEYS

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from adjudicator.rulebook.chess import Repetition
 from adjudicator.rulebook.common import Ruleset
+from tests.cli_runs import run_in_process
 from web.settings import reference
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,7 +28,12 @@ both_flags = "drawn"
 """
 
 
-def run(*args: str, stdin: str = "", env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def run(*args: str, stdin: str = "", env: dict[str, str] | None = None,
+        process: bool = False) -> subprocess.CompletedProcess[str]:
+    """``adjudicator *args``: in this process (tests/cli_runs.py), or as a real process (always with ``env``:
+    the whole environment)."""
+    if not process and env is None:
+        return run_in_process(args, stdin=stdin)
     return subprocess.run(
         [sys.executable, "-m", "adjudicator", *args], input=stdin, capture_output=True, text=True, cwd=ROOT,
         timeout=120, env=env,

@@ -213,6 +213,8 @@ def test_loser_shuttle_proofs_survive_the_exhaustive_check() -> None:
         if not board.is_valid():
             continue
         proved = is_loser_shuttle_unwinnable(board, chess.BLACK)
+        if not proved and mates >= 3:
+            continue  # the proof is shown not trivially true already: only where it fires is the closure needed
         closure = HelpmateSearch(board, chess.BLACK, 10**7, float("inf")).exhaust(60_000)
         if proved:
             fired += 1

@@ -10,10 +10,15 @@ from pathlib import Path
 import chess
 import pytest
 
+from tests.cli_runs import run_in_process
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+def run(*args: str, stdin: str = "", process: bool = False) -> subprocess.CompletedProcess[str]:
+    """``adjudicator unwinnable *args``: in this process (tests/cli_runs.py), or as a real process."""
+    if not process:
+        return run_in_process(["unwinnable", *args], stdin=stdin)
     return subprocess.run(
         [sys.executable, "-m", "adjudicator", "unwinnable", *args],
         input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=120,
@@ -32,7 +37,7 @@ def mates(fen: str, helpmate: list[str], winner: chess.Color) -> bool:
 
 def test_rook_can_mate_and_the_helpmate_proves_it() -> None:
     fen = "8/8/8/4k3/8/8/8/KR6 w - - 0 1"
-    proc = run(fen, "--color", "white")
+    proc = run(fen, "--color", "white", process=True)
     assert proc.returncode == 0, proc.stderr
     body = json.loads(proc.stdout)
     assert body["unwinnable"] is False

@@ -205,6 +205,40 @@ def load_into(solved: Solved, folder: Path, pieces: int) -> None:
             raise DatabaseError(f"cannot read {path}: {exc}") from None
 
 
+_INFLATED: dict[Path, tuple[tuple[int, int], dict[Slice, tuple[np.ndarray, np.ndarray]]]] = {}
+"""The slices of each ``.npz`` file read in this process, with the file's (mtime, size) when it was read."""
+
+
+def inflated(path: Path, pieces: int) -> dict[Slice, tuple[np.ndarray, np.ndarray]]:
+    """Every slice of the ``pieces``-piece file ``path``: (values, distances), read-only.
+
+    Inflated once per process and file (five pieces are some 180 MB that take seconds to inflate, and each
+    committee case opens the database anew); read again when the file changes (a rebuild).
+
+    :raises DatabaseError: the file is missing or unreadable.
+    """
+    try:
+        stat = path.stat()
+    except OSError as exc:
+        raise DatabaseError(f"cannot read {path}: {exc}") from None
+    stamp = (stat.st_mtime_ns, stat.st_size)
+    key = path.resolve()
+    cached = _INFLATED.get(key)
+    if cached is not None and cached[0] == stamp and all(s in cached[1] for s in slices(pieces)):
+        return cached[1]
+    found: dict[Slice, tuple[np.ndarray, np.ndarray]] = {}
+    try:
+        with np.load(path) as data:
+            for s in slices(pieces):
+                values, distances = data[f"v_{_key(s)}"], data[f"d_{_key(s)}"]
+                values.flags.writeable = distances.flags.writeable = False  # shared by every database opened
+                found[s] = (values, distances)
+    except (OSError, KeyError, ValueError) as exc:
+        raise DatabaseError(f"cannot read {path}: {exc}") from None
+    _INFLATED[key] = (stamp, found)
+    return found
+
+
 class EndgameDatabase:
     """Probes for every position with up to :attr:`max_pieces` pieces; slices load on first use."""
 
@@ -232,13 +266,9 @@ class EndgameDatabase:
                 raise DatabaseError(str(exc)) from None
             self._loaded.add(pieces)
             return
-        try:
-            with np.load(path) as data:
-                for s in slices(pieces):
-                    self._solved.values[s] = data[f"v_{_key(s)}"]
-                    self._solved.distances[s] = data[f"d_{_key(s)}"]
-        except (OSError, KeyError, ValueError) as exc:
-            raise DatabaseError(f"cannot read {path}: {exc}") from None
+        for s, (values, distances) in inflated(path, pieces).items():
+            self._solved.values[s] = values
+            self._solved.distances[s] = distances
         self._loaded.add(pieces)
 
     @classmethod

@@ -10,11 +10,15 @@ from pathlib import Path
 from adjudicator.checkers import replay_games
 from adjudicator.checkers.board import Position
 from engines.checkers.database import EndgameDatabase
+from tests.cli_runs import run_in_process
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+def _run(*args: str, stdin: str | None = None, process: bool = False) -> subprocess.CompletedProcess[str]:
+    """``adjudicator *args``: in this process (tests/cli_runs.py), or as a real process."""
+    if not process:
+        return run_in_process(args, stdin=stdin or "")
     return subprocess.run(
         [sys.executable, "-m", "adjudicator", *args], input=stdin, capture_output=True, text=True, cwd=ROOT,
         timeout=120,
@@ -67,7 +71,8 @@ def test_build_db_refuses_no_worker() -> None:
 
 
 def test_build_db_with_two_workers_builds_a_database_that_answers_and_is_consistent(tmp_path: Path) -> None:
-    done = _run("build-db", "--pieces", "3", "--workers", "2", "--folder", str(tmp_path), "--verify", "--quiet")
+    done = _run("build-db", "--pieces", "3", "--workers", "2", "--folder", str(tmp_path), "--verify", "--quiet",
+                process=True)
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
     assert summary["pieces"] == 3 and summary["verify"]["consistent"] is True

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from adjudicator.checkers.board import Position
 from engines.checkers.build import build
-from engines.checkers.database import EndgameDatabase
+from engines.checkers.database import EndgameDatabase, build_database
 from engines.checkers.index import enumerate_slice, slices
 
 
@@ -137,3 +139,23 @@ def test_three_kings_beat_two_with_the_five_piece_database(checkers_db5: Endgame
     probe = checkers_db5.probe(Position.from_fen("B:WK14,K23:BK1,K32,K5"))
     assert probe is not None and probe.is_win
     assert checkers_db5.probe(Position.from_fen("B:WK14,K23:BK1,K32")).value == "draw"  # type: ignore[union-attr]
+
+
+def test_a_file_is_inflated_once_per_process_read_only_and_again_when_it_changes(tmp_path: Path) -> None:
+    """Each committee case opens the database anew: the slices of a ``.npz`` file are shared, not inflated again
+    (five pieces take seconds), and cannot be written through one database under another."""
+    from engines.checkers import database
+
+    build_database(tmp_path, 3)
+    path = tmp_path / "wld-3.npz"
+    first = EndgameDatabase.open(tmp_path)
+    probe = first.probe(Position.from_fen("W:WK14,K23:BK1"))
+    assert probe is not None and probe.is_win
+    shared = database.inflated(path, 3)
+    assert EndgameDatabase.open(tmp_path).probe(Position.from_fen("W:WK14,K23:BK1")) == probe
+    assert database.inflated(path, 3) is shared
+    values, _distances = next(iter(shared.values()))
+    with pytest.raises(ValueError, match="read-only"):
+        values[0] = 0
+    os.utime(path, ns=(0, 0))  # the file changed (a rebuild): read again
+    assert database.inflated(path, 3) is not shared

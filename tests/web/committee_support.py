@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
+from tests.web.migrated import migrated
 from tests.web.opened_apps import opened
 from web import create_app
 from web.auth.models import create_user
@@ -37,6 +38,8 @@ def small_budgets(monkeypatch: pytest.MonkeyPatch) -> None:
 def make_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **overrides: Any) -> Flask:
     small_budgets(monkeypatch)
     db = tmp_path / "adjudicator.db"
+    if overrides.get("DATABASE_URL", f"sqlite:///{db}") == f"sqlite:///{db}":
+        migrated(db)  # a copy of the migrated template when new (tests/web/migrated.py)
     monkeypatch.setenv("ADJUDICATOR_DATABASE_URL", f"sqlite:///{db}")
     settings: dict[str, Any] = {"TESTING": True, "SECRET_KEY": "test-secret", "WTF_CSRF_ENABLED": False}
     settings.update(overrides)

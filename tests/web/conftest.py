@@ -20,6 +20,7 @@ from flask.testing import FlaskClient
 
 from adjudicator.chess.claims import table as chess_claims
 from tests.web import fake_claims, opened_apps
+from tests.web.migrated import migrated
 from tests.web.opened_apps import opened
 from web import create_app
 
@@ -48,6 +49,10 @@ def _apps_shut_down() -> Iterator[None]:
 
 
 def make_app(tmp_path: Path, **overrides: Any) -> Flask:
+    """An app on ``tmp_path``'s SQLite file (a copy of the migrated template when it is new: tests/web/migrated.py),
+    or on ``overrides``' database."""
+    if "DATABASE_URL" not in overrides:
+        migrated(tmp_path / "web.db")
     settings = {
         "TESTING": True,
         "WTF_CSRF_ENABLED": False,
@@ -154,21 +159,47 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """A throw-away PostgreSQL cluster (Debian's postgresql) for the run: the URL of its ``postgres`` database.
+    Tests get a database of their own in it (:func:`postgres_url`); a cluster takes a second or two to start."""
+    with postgres_cluster() as url:
+        yield url
+
+
 @pytest.fixture
-def postgres_url() -> Iterator[str]:
-    """A throw-away PostgreSQL cluster (Debian's postgresql), started for this test only.
+def postgres_url(postgres_server: str) -> Iterator[str]:
+    """An empty PostgreSQL database for this test only (``CREATE DATABASE`` in the run's cluster), dropped after.
 
     Yields the contract's URL form (``postgresql://``), which ``web.db`` gives to psycopg.
     """
-    with postgres_cluster() as url:
+    with postgres_database(postgres_server) as url:
         yield url
 
 
 @pytest.fixture(scope="module")
-def postgres_module_url() -> Iterator[str]:
-    """As :func:`postgres_url`, one cluster for a whole test module."""
-    with postgres_cluster() as url:
+def postgres_module_url(postgres_server: str) -> Iterator[str]:
+    """As :func:`postgres_url`, one database for a whole test module."""
+    with postgres_database(postgres_server) as url:
         yield url
+
+
+@contextlib.contextmanager
+def postgres_database(server: str) -> Iterator[str]:
+    """A new empty database in the cluster at ``server`` (from ``template0``, as ``initdb`` made ``postgres``):
+    its URL; dropped afterwards with whatever connections are still open to it."""
+    import uuid
+
+    import psycopg
+
+    name = f"test_{uuid.uuid4().hex[:16]}"
+    with psycopg.connect(server, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}" TEMPLATE template0')
+    try:
+        yield f"{server.rsplit('/', 1)[0]}/{name}"
+    finally:
+        with psycopg.connect(server, autocommit=True) as connection:
+            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 @contextlib.contextmanager

@@ -12,11 +12,17 @@ import pytest
 from committee_support import add_user, bearer, checkers_case, make_app
 from flask import Flask
 
+from tests.cli_runs import run_in_process
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def audit_verify(db: Path) -> tuple[int, dict[str, object], str]:
+def audit_verify(db: Path, process: bool = False) -> tuple[int, dict[str, object], str]:
+    """``adjudicator audit verify`` on ``db``: in this process (tests/cli_runs.py), or as a real process."""
     env = {"ADJUDICATOR_DATABASE_URL": f"sqlite:///{db}", "PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
+    if not process:
+        found = run_in_process(["audit", "verify"], env)
+        return found.returncode, json.loads(found.stdout), found.stderr
     done = subprocess.run([sys.executable, "-m", "adjudicator", "audit", "verify"], capture_output=True, text=True,
                           env=env, cwd=ROOT, timeout=60)
     return done.returncode, json.loads(done.stdout), done.stderr
@@ -52,7 +58,7 @@ def test_a_vote_edited_by_hand_is_found_and_named(decided: tuple[Flask, Path]) -
     _app, db = decided
     with sqlite3.connect(db) as con:
         con.execute("UPDATE committee_votes SET result = '0-1' WHERE id = 2")
-    code, report, stderr = audit_verify(db)
+    code, report, stderr = audit_verify(db, process=True)
     assert code == 1
     first = report["first_problem"]
     assert isinstance(first, dict)

@@ -13,18 +13,23 @@ from committee_support import add_user, bearer, checkers_case, make_app
 from flask import Flask
 from flask.testing import FlaskClient
 
+from tests.cli_runs import run_in_process
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def cli(*args: str, db: Path) -> subprocess.CompletedProcess[str]:
+def cli(*args: str, db: Path, process: bool = False) -> subprocess.CompletedProcess[str]:
+    """``adjudicator *args`` on ``db``: in this process (tests/cli_runs.py), or as a real process."""
     env = {"ADJUDICATOR_DATABASE_URL": f"sqlite:///{db}", "PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
+    if not process:
+        return run_in_process(args, env)
     return subprocess.run([sys.executable, "-m", "adjudicator", *args], capture_output=True, text=True, env=env,
                           cwd=ROOT, timeout=60)
 
 
 def test_users_add_prints_a_token_that_opens_the_api(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     db = tmp_path / "adjudicator.db"
-    made = cli("users", "add", "Tina TD", "--role", "td", db=db)
+    made = cli("users", "add", "Tina TD", "--role", "td", db=db, process=True)
     assert made.returncode == 0, made.stderr
     token = made.stdout.strip()
     assert re.fullmatch(r"[A-Za-z0-9_-]{40,}", token)

@@ -37,6 +37,12 @@ SHUFFLE = [
 ]
 CANDIDATES = "els => els.map((e) => e.dataset.candidate)"
 READY = "[data-checkers-entry] [data-candidates][aria-busy='false']"
+READ = """async ([ready, candidates]) => {
+  // once the candidates are READY: their moves (CANDIDATES) and the record field (record), in one round trip
+  while (!document.querySelector(ready)) await new Promise((r) => requestAnimationFrame(r))
+  return [[...document.querySelectorAll(candidates)].map((e) => e.dataset.candidate),
+          document.querySelector('#f-record').value]
+}"""
 """The candidates are drawn just after the board (checkers-entry.js): wait for them before reading them."""
 ENTRY = "[data-checkers-entry]"
 BOARD = '[data-move-entry="checkers"]'
@@ -64,9 +70,7 @@ def enter(page: Any, moves: list[str], already: int) -> dict[str, int]:
     Returns how many were entered each way; each move must reach the record at once (no round trip)."""
     used = {"candidate": 0, "squares": 0, "taps": 0}
     for i, move in enumerate(moves):
-        page.wait_for_selector(READY, state="attached")
-        candidates = page.eval_on_selector_all(f"{ENTRY} [data-candidate]", CANDIDATES)
-        before = record(page)
+        candidates, before = page.evaluate(READ, [READY, f"{ENTRY} [data-candidate]"])
         if move in candidates:
             page.click(f'{ENTRY} [data-candidate="{move}"]')
             used["candidate"] += 1

@@ -16,6 +16,8 @@ from committee_support import add_user, bearer, make_app
 from events_support import PASSWORD, QUICK_CASE, add_event, assign, board_case, event_token
 from flask import Flask
 
+from tests.cli_runs import run_in_process
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -126,8 +128,12 @@ def test_whoever_entered_a_claim_cancels_its_job(app: Flask, stand_ins: dict[str
     assert "Cancelled" in submitter.get(job_page).get_data(as_text=True)
 
 
-def run(db: Path, *argv: str) -> tuple[int, str]:
+def run(db: Path, *argv: str, process: bool = False) -> tuple[int, str]:
+    """``adjudicator *argv`` on ``db``: in this process (tests/cli_runs.py), or as a real process."""
     env = {"ADJUDICATOR_DATABASE_URL": f"sqlite:///{db}", "PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
+    if not process:
+        done = run_in_process(argv, env)
+        return done.returncode, done.stdout
     done = subprocess.run([sys.executable, "-m", "adjudicator", *argv], capture_output=True, text=True, env=env,
                           cwd=ROOT, timeout=60)
     return done.returncode, done.stdout
@@ -136,7 +142,7 @@ def run(db: Path, *argv: str) -> tuple[int, str]:
 def test_the_command_line_makes_events_staff_and_event_tokens(tmp_path: Path) -> None:
     db = tmp_path / "cli.db"
     code, out = run(db, "events", "add", "spring-open", "--name", "Spring Open", "--starts", "2026-04-01",
-                    "--ends", "2026-04-03", "--ruleset", "fide-standard", "--private")
+                    "--ends", "2026-04-03", "--ruleset", "fide-standard", "--private", process=True)
     assert code == 0 and json.loads(out)["visibility"] == "private"
     assert run(db, "events", "add", "late", "--name", "x", "--starts", "2026-04-03", "--ends", "2026-04-01")[0] == 2
     assert run(db, "events", "add", "Bad Slug", "--name", "x")[0] == 2

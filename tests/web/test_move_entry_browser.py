@@ -12,6 +12,7 @@ see tests/data/README.md), 89 plies, whose last move brings the position about f
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 from pathlib import Path
@@ -103,11 +104,21 @@ def record_moves(text: str) -> list[str]:
     return sans
 
 
-def tap_move(page: Any, board: chess.Board, move: chess.Move) -> str:
-    """Enter ``move`` as a TD would: its candidate button when it is one, else the piece and its square
-    (and the promotion piece). Returns how: ``candidate`` or ``two taps``."""
+def when(page: Any, selector: str, answer: str) -> Any:
+    """The value of the expression ``answer`` in the page once ``selector`` is attached: a wait and a read in
+    one round trip (a 45-move game entered by taps makes hundreds of them). Compiled by the driver, not by the
+    page: the page's Content-Security-Policy forbids eval, and this test watches for violations."""
+    return page.evaluate(f"""async () => {{
+      while (!document.querySelector({json.dumps(selector)})) await new Promise((r) => requestAnimationFrame(r))
+      return {answer}
+    }}""")
+
+
+def tap_move(page: Any, board: chess.Board, move: chess.Move, is_candidate: bool | None = None) -> str:
+    """Enter ``move`` as a TD would: its candidate button when it is one (``is_candidate``, if already read),
+    else the piece and its square (and the promotion piece). Returns how: ``candidate`` or ``two taps``."""
     candidate = page.locator(f'[data-candidate="{move.uci()}"]')
-    if candidate.count():
+    if candidate.count() if is_candidate is None else is_candidate:
         candidate.tap()
         return "candidate"
     target = move.to_square
@@ -133,12 +144,13 @@ def test_a_real_45_move_game_entered_by_taps_ends_in_threefold_and_the_claim_is_
     latencies: list[float] = []
     for ply, san in enumerate(sans):
         move = board.parse_san(san)
-        candidates_ready(phone, ply)
-        taps_before = phone.evaluate("() => window.__taps.length")
-        how[tap_move(phone, board, move)] += 1
+        taps_before, is_candidate = when(  # the candidates ready (candidates_ready), the taps so far, the move's
+            phone, f'[data-candidates][data-ply="{ply}"][aria-busy="false"]',  # button
+            f"[window.__taps.length, document.querySelector('[data-candidate=\"{move.uci()}\"]') !== null]")
+        how[tap_move(phone, board, move, is_candidate)] += 1
         board.push(move)
-        shown_ply(phone, ply + 1)
-        taps, writes = phone.evaluate("() => [window.__taps, window.__writes]")
+        taps, writes = when(phone, f'{BOARD}[data-ply="{ply + 1}"]',  # shown (shown_ply), then the times
+                            "[window.__taps, window.__writes]")
         latencies.append(writes[-1] - taps[-1] if len(taps) > taps_before else float("nan"))
         if ply == 30:
             shot(phone, "entry-1-game-in-progress")

@@ -17,6 +17,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
+from tests.cli_runs import run_in_process
 from web.store import CaseNote, CaseRow, RulingRow
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -92,7 +93,10 @@ def test_the_form_refuses_the_same_slips_on_the_same_fields(app: Flask, client: 
     assert stored(app)[:2] == (1, 1)
 
 
-def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+def run(*args: str, stdin: str = "", process: bool = False) -> subprocess.CompletedProcess[str]:
+    """``adjudicator *args``: in this process (tests/cli_runs.py), or as a real process."""
+    if not process:
+        return run_in_process(args, stdin=stdin)
     return subprocess.run([sys.executable, "-m", "adjudicator", *args], input=stdin, capture_output=True,
                           text=True, cwd=ROOT, timeout=180)
 
@@ -118,7 +122,7 @@ def test_a_batch_answers_a_slip_with_an_error_line_and_goes_on(tmp_path: Path) -
     lines = [SLIPS[0][1], KEPT[0][1], SLIPS[1][1]]
     batch = tmp_path / "cases.jsonl"
     batch.write_text("\n".join(json.dumps(c) for c in lines) + "\n")
-    proc = run("rule", "--jsonl", str(batch))
+    proc = run("rule", "--jsonl", str(batch), process=True)
     assert proc.returncode == 0, proc.stderr
     out = [json.loads(line) for line in proc.stdout.splitlines()]
     assert [o.get("error", {}).get("field") for o in out] == ["clock.flagged", None, "claimant"]

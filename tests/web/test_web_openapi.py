@@ -13,6 +13,7 @@ fixed number of examples per operation and a fixed seed (about a minute each on 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import subprocess
@@ -51,16 +52,8 @@ def seeded(app: Flask) -> dict[str, str]:
     return tokens
 
 
-@pytest.fixture(scope="module", params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
-def served(request: pytest.FixtureRequest,
-           tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, str], str]]:
-    """The app served on 127.0.0.1 with CSRF on, as in production, on each database: its address, tokens, name."""
-    url = request.getfixturevalue("postgres_module_url") if request.param == "postgresql" else None
-    app = make_app(tmp_path_factory.mktemp("openapi"), WTF_CSRF_ENABLED=True, TESTING=False,
-                   **({"DATABASE_URL": url} if url else {}))
-    tokens = seeded(app)
-    for address in serve(app):
-        yield address, tokens, request.param
+DATABASES = ["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)]
+TEST = "test_schemathesis_with_every_check_finds_nothing"
 
 
 def config_with_tokens(folder: Path, tokens: dict[str, str]) -> Path:
@@ -75,18 +68,47 @@ def config_with_tokens(folder: Path, tokens: dict[str, str]) -> Path:
     return path
 
 
-def test_schemathesis_with_every_check_finds_nothing(served: tuple[str, dict[str, str], str],
-                                                     tmp_path: Path) -> None:
-    address, tokens, database = served
-    config = config_with_tokens(tmp_path, tokens)
-    done = subprocess.run(
-        [sys.executable, "-c", "from schemathesis.cli import schemathesis; schemathesis()",
-         "--config-file", str(config), "run", f"{address}/api/v1/openapi.json", "--checks", "all",
-         "-H", f"Authorization: Bearer {tokens['td']}", "--max-examples", str(EXAMPLES), "--seed", SEED,
-         "--workers", "1", "--suppress-health-check", "all", "--no-color"],
-        capture_output=True, text=True, timeout=1200)
-    summary = done.stdout[done.stdout.rfind("SUMMARY"):]
-    assert done.returncode == 0, done.stdout[-6000:]
+@pytest.fixture(scope="module")
+def runs(request: pytest.FixtureRequest,
+         tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[int, str]]]:
+    """``st run`` against the app served on 127.0.0.1 with CSRF on, as in production, on each database the session
+    selected: its exit status and output, by database. The runs go side by side (each its own app, server, database
+    and schemathesis process, as they were one after the other): about a minute of the suite less."""
+    wanted = [item.callspec.params["database"] for item in request.session.items
+              if getattr(item, "originalname", None) == TEST and getattr(item, "module", None) is request.module
+              and hasattr(item, "callspec")]
+    with contextlib.ExitStack() as stack:
+        started: dict[str, tuple[subprocess.Popen[bytes], Path]] = {}
+        for database in dict.fromkeys(wanted):
+            folder = tmp_path_factory.mktemp(f"openapi-{database}")
+            url = request.getfixturevalue("postgres_module_url") if database == "postgresql" else None
+            app = make_app(folder, WTF_CSRF_ENABLED=True, TESTING=False, **({"DATABASE_URL": url} if url else {}))
+            tokens = seeded(app)
+            address = stack.enter_context(contextlib.contextmanager(serve)(app))
+            config = config_with_tokens(folder, tokens)
+            out = stack.enter_context((folder / "stdout").open("wb"))
+            process = subprocess.Popen(
+                [sys.executable, "-c", "from schemathesis.cli import schemathesis; schemathesis()",
+                 "--config-file", str(config), "run", f"{address}/api/v1/openapi.json", "--checks", "all",
+                 "-H", f"Authorization: Bearer {tokens['td']}", "--max-examples", str(EXAMPLES), "--seed", SEED,
+                 "--workers", "1", "--suppress-health-check", "all", "--no-color"],
+                stdout=out, stderr=subprocess.DEVNULL)
+            started[database] = (process, folder / "stdout")
+        try:
+            done = {database: (process.wait(timeout=1200), path) for database, (process, path) in started.items()}
+        finally:
+            for process, _path in started.values():
+                if process.poll() is None:
+                    process.kill()
+                    process.wait()
+        yield {database: (code, path.read_text()) for database, (code, path) in done.items()}
+
+
+@pytest.mark.parametrize("database", DATABASES)
+def test_schemathesis_with_every_check_finds_nothing(runs: dict[str, tuple[int, str]], database: str) -> None:
+    code, stdout = runs[database]
+    summary = stdout[stdout.rfind("SUMMARY"):]
+    assert code == 0, stdout[-6000:]
     counted = re.search(r"(\d+) generated, (\d+) passed", summary)
     assert counted is not None, summary
     assert int(counted.group(1)) >= 9 * EXAMPLES, summary  # every operation, every phase
