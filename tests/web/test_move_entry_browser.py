@@ -15,6 +15,7 @@ import io
 import json
 import os
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -85,6 +86,17 @@ def board_pieces(page: Any) -> dict[str, str]:
         [...document.querySelectorAll('{BOARD} g[data-piece][data-square]')]
         .map((g) => [g.dataset.square, g.dataset.piece]))""")
     return {str(k): str(v) for k, v in found.items()}
+
+
+def drawn_pieces(page: Any, expected: dict[str, str], seconds: float = 10.0) -> dict[str, str]:
+    """The entry board's pieces once they are ``expected``, or as drawn after ``seconds``: cm-chessboard
+    animates a move, so the board may still show the piece on its way just after the ply is shown."""
+    until = time.monotonic() + seconds
+    drawn = board_pieces(page)
+    while drawn != expected and time.monotonic() < until:
+        page.wait_for_timeout(50)
+        drawn = board_pieces(page)
+    return drawn
 
 
 def pieces_of(board: chess.Board) -> dict[str, str]:
@@ -164,7 +176,7 @@ def test_a_real_45_move_game_entered_by_taps_ends_in_threefold_and_the_claim_is_
     assert how["candidate"] > 0 and how["two taps"] > 0, how
     text = phone.input_value("#f-record")
     assert record_moves(text) == sans, "the record field holds the game, move for move"
-    assert board_pieces(phone) == pieces_of(board)
+    assert drawn_pieces(phone, pieces_of(board)) == pieces_of(board)
     replay = replay_chess(text)
     assert len(replay.occurrences(len(replay.plies))) == 3, "the server reads the same game: the position thrice"
     shot(phone, "entry-2-game-entered")
@@ -188,14 +200,14 @@ def test_a_typed_record_redraws_the_board_and_the_chips_and_any_ply_can_be_shown
     for san in sans:
         board.push_san(san)
     assert phone.locator("[data-chips] button[data-ply]").count() == 31, "a chip for each ply, and the start"
-    assert board_pieces(phone) == pieces_of(board)
+    assert drawn_pieces(phone, pieces_of(board)) == pieces_of(board)
     # step to ply 12: the board shows that position, the record stays whole
     phone.locator('[data-chips] button[data-ply="12"]').tap()
     shown_ply(phone, 12)
     at_12 = chess.Board()
     for san in sans[:12]:
         at_12.push_san(san)
-    assert board_pieces(phone) == pieces_of(at_12)
+    assert drawn_pieces(phone, pieces_of(at_12)) == pieces_of(at_12)
     assert phone.get_attribute('[data-chips] button[data-ply="12"]', "aria-current") == "step"
     assert record_moves(phone.input_value("#f-record")) == sans
     # White at the bottom, the a-file on the left
@@ -252,7 +264,8 @@ def test_an_illegal_move_is_entered_after_a_confirmation_and_read_back_as_that_m
     replay = replay_chess(text)
     assert replay.plies[2].move == chess.Move.from_uci("d1d4") and not replay.plies[2].is_legal
     assert "illegal" in phone.get_attribute('[data-chips] button[data-ply="3"]', "aria-label")
-    assert board_pieces(phone) == pieces_of(replay.final_board), "the board shows the position as played"
+    played = pieces_of(replay.final_board)
+    assert drawn_pieces(phone, played) == played, "the board shows the position as played"
     shot(phone, "entry-6-illegal-move")
     # take it back: the record loses it, nothing else
     phone.locator(f"{ENTRY} [data-takeback]").tap()
@@ -273,7 +286,8 @@ def test_a_promotion_asks_for_the_piece(live_server: str, phone: Any) -> None:
     knight.tap(force=True)
     shown_ply(phone, 9)
     assert phone.input_value("#f-record") == record + " 5. bxa8=N"
-    assert board_pieces(phone)["a8"] == "wn"
+    promoted = pieces_of(replay_chess(record + " 5. bxa8=N").final_board)
+    assert drawn_pieces(phone, promoted) == promoted and promoted["a8"] == "wn"
 
 
 def test_the_keypad_enables_only_keys_that_continue_a_legal_move_and_enters_it_when_unambiguous(
