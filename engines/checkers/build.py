@@ -310,11 +310,7 @@ def build_count(solved: Solved, pieces: int, log: Log | None = None, workers: in
     and, with ``workers`` > 1, are solved in forked processes, largest first.
     """
     global _SOLVED
-    groups: dict[int, list[tuple[Slice, Slice]]] = {}
-    for s, t in pairs(pieces):
-        groups.setdefault(s[0] + s[2], []).append((s, t))
-    for men in sorted(groups):
-        jobs = sorted(groups[men], key=lambda j: -(slice_size(j[0]) * (1 if j[0] == j[1] else 2)))
+    for jobs in job_groups(pieces):
         if workers > 1 and len(jobs) > 1:
             _SOLVED = solved
             context = multiprocessing.get_context("fork")
@@ -330,10 +326,26 @@ def build_count(solved: Solved, pieces: int, log: Log | None = None, workers: in
             _SOLVED = Solved()
         else:
             results = list(_report(map(_solve_job_in(solved), jobs), log))
-        for _, _, solution, _ in results:
-            for x, (values, distances) in solution.items():
-                solved.values[x] = values
-                solved.distances[x] = distances
+        keep(solved, results)
+
+
+def job_groups(pieces: int) -> list[list[tuple[Slice, Slice]]]:
+    """The pairs of slices with ``pieces`` pieces, grouped by their number of men, fewest first: a crowning
+    leads into a group solved before, so a group's pairs are independent of each other. Each group is
+    largest first, so that workers solving it side by side finish together."""
+    groups: dict[int, list[tuple[Slice, Slice]]] = {}
+    for s, t in pairs(pieces):
+        groups.setdefault(s[0] + s[2], []).append((s, t))
+    return [sorted(groups[men], key=lambda j: -(slice_size(j[0]) * (1 if j[0] == j[1] else 2)))
+            for men in sorted(groups)]
+
+
+def keep(solved: Solved, results: Iterable[tuple[Slice, Slice, Solution, float]]) -> None:
+    """Put the solved pairs' values and distances into ``solved``."""
+    for _, _, solution, _ in results:
+        for x, (values, distances) in solution.items():
+            solved.values[x] = values
+            solved.distances[x] = distances
 
 
 def _solve_job_in(solved: Solved) -> Callable[[tuple[Slice, Slice]], tuple[Slice, Slice, Solution, float]]:

@@ -38,7 +38,7 @@ import numpy as np
 import numpy.typing as npt
 import zstandard
 
-from engines.checkers.build import Solution, Solved
+from engines.checkers.build import Solution, Solved, job_groups, keep
 from engines.checkers.index import Slice, pairs, slice_size, slices
 from engines.checkers.store import BlockFile, assemble, key, write_part
 
@@ -125,20 +125,13 @@ def _solve_in(job: tuple[Slice, Slice]) -> tuple[Slice, Slice, Solution, float]:
 def build_count(solved: Solved, pieces: int, log: Log | None = None, workers: int = 1) -> None:
     """:func:`engines.checkers.build.build_count` with the kernel: the same values and distances."""
     global _TABLES
-    groups: dict[int, list[tuple[Slice, Slice]]] = {}
-    for s, t in pairs(pieces):
-        groups.setdefault(s[0] + s[2], []).append((s, t))
-    for men in sorted(groups):
-        jobs = sorted(groups[men], key=lambda j: -(slice_size(j[0]) * (1 if j[0] == j[1] else 2)))
+    for jobs in job_groups(pieces):
         _TABLES = _tables(solved)
         try:
             results = list(_report(_run(_solve_in, jobs, workers), log))
         finally:
             _TABLES = None
-        for _, _, solution, _ in results:
-            for x, (values, distances) in solution.items():
-                solved.values[x] = values
-                solved.distances[x] = distances
+        keep(solved, results)
 
 
 def _run(function: Callable[[Any], Any], jobs: list[Any], workers: int) -> Iterable[Any]:
