@@ -114,19 +114,23 @@ def record_spans(lines: Iterable[tuple[str, int]]) -> Iterator[Span]:
         yield Span("".join(current), start, place)
 
 
-def block_spans(blocks: Iterable[bytes]) -> Iterator[Span]:
+def block_spans(blocks: Iterable[bytes], texts: int | None = None) -> Iterator[Span]:
     """:func:`record_spans` of a file given in blocks of whole lines (each ending with a newline, but the
     file's last), the sizes in bytes: the same records, at the same places (tested), cut by the compiled
     reader (:func:`adjudicator.chess.bulk.scan.record_cuts`) a block at a time instead of a line at a time
     in Python. A block that is not UTF-8 is read line by line (:func:`decoded`), as :func:`record_spans`'
-    caller reads it."""
+    caller reads it.
+
+    ``texts``: only the first ``texts`` records carry their text, the later ones an empty text (a caller that
+    wants only their places, as ``check-games`` sending byte ranges: the text is not put together)."""
     scanner = bulk.scanner
     state = [0] * 6
     pieces: list[str] = []  # the record so far
     start = place = 0  # its first byte, and the bytes before the text now read
+    left = -1 if texts is None else texts  # records still to carry their text (-1: all)
 
     def cut(text: str, size: int) -> Iterator[Span]:
-        nonlocal start, place, pieces
+        nonlocal start, place, pieces, left
         cuts = scanner.record_cuts(text, state, MAX_RECORD_LINES, MAX_RECORD_CHARS)
         plain = len(text) == size  # ASCII: a character is a byte
         done = 0
@@ -136,10 +140,15 @@ def block_spans(blocks: Iterable[bytes]) -> Iterator[Span]:
                 at = place + size
             else:
                 at += offset - done if plain else len(text[done:offset].encode("utf-8"))
-            pieces.append(text[done:offset])
-            yield Span("".join(pieces), start, at)
+            if left:
+                pieces.append(text[done:offset])
+                yield Span("".join(pieces), start, at)
+                left -= 1
+            else:
+                yield Span("", start, at)
             pieces, start, done = [], at, offset
-        pieces.append(text[done:])
+        if left:
+            pieces.append(text[done:])
         place += size
 
     for block in blocks:

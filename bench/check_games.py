@@ -294,9 +294,6 @@ class Run:
     waiting: float
     """Seconds they were ready to run but waited for a CPU (other programs on the machine)."""
     last: str = ""
-    window: tuple[int, float, list[float]] | None = None
-    """From the first line printed to the last sampled (every :data:`WINDOW_LINES` lines): the lines, the
-    command's processor seconds and each of ``others``' (start-up and the last lines left out)."""
 
     def cpu_text(self) -> str:
         return f"on a CPU {self.on_cpu:.1f} s, waiting for one {self.waiting:.1f} s"
@@ -312,14 +309,10 @@ def adjudicator(*args: str, lenient: bool = False) -> list[str]:
     return [sys.executable, *head, *args]
 
 
-WINDOW_LINES = 200
-
-
 def run(command: list[str], env: dict[str, str] | None = None, watch: bool = True,
-        others: Callable[[], list[int]] | None = None, others_cpu: Callable[[], list[float]] | None = None) -> Run:
+        others: Callable[[], list[int]] | None = None) -> Run:
     """One run of a command: time, lines printed, peak RSS and PSS of its process tree (and of ``others``'
-    processes), processor seconds, CPU wait; with ``others_cpu`` (processor seconds of other processes so far),
-    :attr:`Run.window`."""
+    processes), processor seconds, CPU wait."""
     peak = peak_pss = 0
     sched: dict[int, tuple[int, int]] = {}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -347,17 +340,9 @@ def run(command: list[str], env: dict[str, str] | None = None, watch: bool = Tru
         assert proc.stdout is not None and proc.stderr is not None
         count = 0
         last = ""
-        first: tuple[float, list[float]] | None = None
-        window: tuple[int, float, list[float]] | None = None
         for line in proc.stdout:
             count += 1
             last = line
-            if others_cpu is not None and (count == 1 or count % WINDOW_LINES == 0):
-                now = (_cpu_seconds(proc.pid), others_cpu())
-                if first is None:
-                    first = now
-                else:
-                    window = (count - 1, now[0] - first[0], [b - a for a, b in zip(first[1], now[1], strict=True)])
         errors = proc.stderr.read()
         proc.wait()
         done.set()
@@ -370,7 +355,7 @@ def run(command: list[str], env: dict[str, str] | None = None, watch: bool = Tru
     processor = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     on_cpu = sum(s[0] for s in sched.values()) / 1e9
     waiting = sum(s[1] for s in sched.values()) / 1e9
-    return Run(seconds, count, peak, peak_pss, processor, on_cpu, waiting, last, window)
+    return Run(seconds, count, peak, peak_pss, processor, on_cpu, waiting, last)
 
 
 def python_chess_reader(path: Path) -> list[str]:
@@ -481,7 +466,7 @@ def _ready(log: Path) -> Callable[[], bool]:
 
 
 def _worker_seconds(workers: list[subprocess.Popen[bytes]]) -> list[float]:
-    """Processor seconds so far of each worker (its process tree: Celery's pool process included)."""
+    """Processor seconds so far of each worker (its process tree: Celery's threads are in its one process)."""
     return [sum(_cpu_seconds(pid) for pid in _tree(w.pid)) for w in workers]
 
 
@@ -494,11 +479,120 @@ def _repeated(text: str, games: int, target: int, path: Path) -> int:
     return times * games
 
 
+SAMPLE_SECONDS = 0.02
+BUSY = 0.5
+"""A worker is busy in a sample where it used at least this share of a core."""
+
+
+@dataclass
+class Timeline:
+    """One broker run: the wall seconds, and each process's processor seconds sampled every
+    :data:`SAMPLE_SECONDS` from /proc (``times`` from the command's start; ``cpu[name]`` at each)."""
+
+    seconds: float
+    lines: int
+    last: str
+    times: list[float]
+    cpu: dict[str, list[float]]
+    command_total: float
+    """The command's own processor seconds, interpreter start included (getrusage once it ended)."""
+    waiting: float
+    """Seconds the processes were ready to run but waited for a CPU (schedstat): the machine's other load."""
+
+    def used(self, name: str) -> float:
+        values = self.cpu[name]
+        return values[-1] - values[0] if values else 0.0
+
+    def busy(self, name: str) -> list[tuple[float, float]]:
+        """The spans (from, to) in which ``name`` used at least :data:`BUSY` of a core."""
+        spans: list[tuple[float, float]] = []
+        values = self.cpu[name]
+        for i in range(1, len(self.times)):
+            step = self.times[i] - self.times[i - 1]
+            if step > 0 and values[i] - values[i - 1] >= BUSY * step:
+                if spans and spans[-1][1] >= self.times[i - 1] - 1e-9:
+                    spans[-1] = (spans[-1][0], self.times[i])
+                else:
+                    spans.append((self.times[i - 1], self.times[i]))
+        return spans
+
+
+def timed(command: list[str], env: dict[str, str], processes: dict[str, Callable[[], list[int]]]) -> Timeline:
+    """Run ``command`` once and sample the processor seconds of it and of ``processes`` (name: its pids) as it
+    runs (nothing else: no memory sampled, so the bench itself takes little of the machine)."""
+    names = ["check-games", *processes]
+    times: list[float] = []
+    cpu: dict[str, list[float]] = {name: [] for name in names}
+    sched: dict[int, int] = {}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.monotonic()
+    with subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          env=env) as proc:
+        done = threading.Event()
+        pids = {"check-games": lambda: _tree(proc.pid), **processes}
+
+        def sample() -> None:
+            while not done.is_set():
+                now = time.monotonic() - started
+                found = {name: pids[name]() for name in names}
+                for name in names:
+                    cpu[name].append(sum(_cpu_seconds(pid) for pid in found[name]))
+                times.append(now)
+                for pid in found["check-games"] + [p for name in processes for p in found[name]]:
+                    stat = _schedstat(pid)
+                    if stat is not None:
+                        sched[pid] = max(sched.get(pid, 0), stat[1])
+                time.sleep(SAMPLE_SECONDS)
+
+        waits = {pid: stat[1] for name in processes for pid in processes[name]()
+                 if (stat := _schedstat(pid)) is not None}
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+        assert proc.stdout is not None and proc.stderr is not None
+        count = 0
+        last = ""
+        for line in proc.stdout:
+            count += 1
+            last = line
+        errors = proc.stderr.read()
+        proc.wait()
+        seconds = time.monotonic() - started
+        done.set()
+        sampler.join()
+    # the command's last sample may miss its end: its processor seconds are taken whole from getrusage
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(command[:4])} failed ({proc.returncode}): {errors[-2000:]}")
+    total = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    waiting = sum(wait - waits.get(pid, 0) for pid, wait in sched.items()) / 1e9
+    return Timeline(seconds, count, last, times, cpu, total, waiting)
+
+
+def _describe(count: int, games: int, line: Timeline, start_up: float, workers: list[str]) -> dict[str, float]:
+    """Print one broker run (wall, games/s, each process's processor seconds, where the workers idled); its
+    figures: ``wall``, ``busy`` (first worker busy to the last busy), ``slowest`` (the most a process used)."""
+    spans = {name: line.busy(name) for name in workers}
+    firsts = [s[0][0] for s in spans.values() if s]
+    lasts = [s[-1][1] for s in spans.values() if s]
+    first, last = (min(firsts), max(lasts)) if firsts else (0.0, line.seconds)
+    used = {name: line.used(name) for name in workers}
+    print(f"   {count} worker{'s' if count > 1 else ' '}: wall {line.seconds:6.2f} s = {games / line.seconds:6.0f} "
+          f"games/s; processor s: check-games {line.command_total:.2f} (start-up on one game {start_up:.2f}), "
+          f"redis-server {line.used('redis-server'):.2f}, "
+          + ", ".join(f"{name} {used[name]:.2f}" for name in workers)
+          + f"; waiting for a CPU {line.waiting:.2f} s")
+    busy_text = ", ".join(f"{name} busy {sum(b - a for a, b in spans[name]):.2f} s" for name in workers)
+    print(f"              first worker busy at {first:.2f} s (the command's start-up and first part), last busy "
+          f"until {last:.2f} s, then {line.seconds - last:.2f} s to the end; {busy_text} (of {last - first:.2f})")
+    return {"wall": line.seconds, "busy": max(last - first, 1e-9),
+            "slowest": max(max(line.command_total - start_up, 0.0), *used.values())}
+
+
 def broker(text: str, games: int, broker_games: int, folder: Path,
            memory_run: tuple[Path, int, Path, int] | None) -> None:
-    """Section 2: check-games on the broker with 1 worker, then 2 (each ``--concurrency 1``); with
-    ``memory_run`` (the first 1,000 games and the large file, with their games), the 2-worker check's peak memory on
-    each (section 3, for the broker)."""
+    """Section 2: check-games on the broker with 1 worker, then 2 (each ``--concurrency 1``), timed by the wall
+    clock and by each process's processor seconds; with ``memory_run`` (the first 1,000 games and the large
+    file, with their games), the 2-worker check's peak memory on each (section 3, for the broker)."""
     redis_server = shutil.which("redis-server") or "/usr/bin/redis-server"
     if not os.access(redis_server, os.X_OK):
         print("\n2. the broker: redis-server is not installed (.ci/install installs it)")
@@ -517,10 +611,9 @@ def broker(text: str, games: int, broker_games: int, folder: Path,
                               "--appendonly", "no", "--dir", str(folder)],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     processes.append(redis)
-    rates: dict[int, float] = {}
-    bound: dict[int, float] = {}
-    whole: dict[int, float] = {}
-    print(f"\n2. check-games on the broker (redis-server, `adjudicator worker --concurrency 1` each), {total:,} games:")
+    runs: dict[int, dict[str, float]] = {}
+    print(f"\n2. check-games on the broker (redis-server, `adjudicator worker --concurrency 1` each), {total:,} games "
+          f"({path.stat().st_size / 1e6:.0f} MB), each worker started before the command (its own start-up left out):")
     try:
         _wait(lambda: _answers(port), 15, "redis-server to answer")
         workers: list[subprocess.Popen[bytes]] = []
@@ -534,29 +627,17 @@ def broker(text: str, games: int, broker_games: int, folder: Path,
                 workers.append(worker)
                 _wait(_ready(log), 60, f"worker to connect ({log})")
             start_up = run(adjudicator("check-games", str(one_game)), env=env, watch=False).processor
-            before = _worker_seconds(workers)
-            done = run(adjudicator("check-games", str(path)), env=env, others_cpu=lambda: _worker_seconds(workers))
-            worked = [after - was for after, was in zip(_worker_seconds(workers), before, strict=True)]
-            if done.lines != total + 1 or '"summary"' not in done.last:
-                raise SystemExit(f"check-games on the broker printed {done.lines} lines for {total} games")
-            if done.window is None:
-                raise SystemExit(f"too few games ({total}) for a window of {WINDOW_LINES} lines: raise --broker-games")
-            lines_seen, reading, in_window = done.window
-            rates[count] = total / done.seconds
-            bound[count] = max(reading, *in_window) / lines_seen  # the slowest process, each on a core of its own
-            shown = ", ".join(f"{w:.2f}" for w in in_window)
-            print(f"   {count} worker{'s' if count > 1 else ' '}: over {lines_seen:,} games (first line to the last "
-                  f"sampled), processor s: check-games {reading:.2f} (reading, sending, merging); workers {shown}; "
-                  f"check-games = {100 * reading / max(sum(in_window), 1e-9):.1f}% of the workers'")
-            net = max(done.processor - start_up, 0.0)
-            whole[count] = max(net, *worked)
-            print(f"              whole run: check-games {done.processor:.2f} s, less its start-up on one game "
-                  f"({start_up:.2f} s): {net:.2f} s = {100 * net / max(sum(worked), 1e-9):.1f}% of the workers' "
-                  f"{', '.join(f'{w:.2f}' for w in worked)} s; wall {done.seconds:.1f} s = {rates[count]:.0f} "
-                  f"games/s (load average {os.getloadavg()[0]:.2f}; {done.cpu_text()})")
-        print(f"   ratio 2 workers / 1 worker, a core for each process (processor seconds of the slowest): "
-              f"{bound[1] / max(bound[2], 1e-12):.2f} in the window, {whole[1] / max(whole[2], 1e-12):.2f} over the "
-              f"whole runs (goal at least 1.8); wall clock on this machine: {rates[2] / rates[1]:.2f}")
+            named: dict[str, Callable[[], list[int]]] = {"redis-server": lambda: [redis.pid]}
+            for number, worker in enumerate(workers, start=1):
+                named[f"worker {number}"] = lambda w=worker: _tree(w.pid)  # type: ignore[misc]
+            line = timed(adjudicator("check-games", str(path)), env, named)
+            if line.lines != total + 1 or '"summary"' not in line.last:
+                raise SystemExit(f"check-games on the broker printed {line.lines} lines for {total} games")
+            runs[count] = _describe(count, total, line, start_up, [f"worker {n}" for n in range(1, count + 1)])
+        one, two = runs[1], runs[2]
+        print(f"   ratio 2 workers / 1 worker by the wall clock: {one['wall'] / two['wall']:.2f} (goal at least 1.8); "
+              f"first worker busy to the last busy: {one['busy'] / two['busy']:.2f}; by the processor seconds of the "
+              f"slowest process (a core for each): {one['slowest'] / max(two['slowest'], 1e-9):.2f}")
         if memory_run is not None:
             small, small_games, big, memory_games = memory_run
             print("\n   3b. the 2-worker broker check (command, 2 workers, redis-server), peak memory:")
@@ -649,6 +730,7 @@ def main() -> None:
     parser.add_argument("--memory-games", type=int, default=100_000, help="games of the memory run (default 100,000)")
     parser.add_argument("--no-broker", action="store_true", help="skip the broker's workers (section 2)")
     parser.add_argument("--no-memory", action="store_true", help="skip the memory runs (section 3)")
+    parser.add_argument("--no-reading", action="store_true", help="skip the readers' processor seconds (section 1)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
@@ -666,7 +748,8 @@ def main() -> None:
         print(f"built {args.games:,} games ({args.kind}, {len(text) / 1e6:.1f} MB) "
               f"in {time.monotonic() - started:.1f} s")
         print(f"machine: {os.cpu_count()} cores, load average at start {os.getloadavg()[0]:.2f}")
-        reading(path, args.games)
+        if not args.no_reading:
+            reading(path, args.games)
         big = None if args.no_memory else memory(text, args.games, args.memory_games, folder)
         if not args.no_broker:
             broker(text, args.games, args.broker_games, folder, big)

@@ -36,7 +36,8 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
-from adjudicator.collection import Span, TooManyGames, check_record, decoded, records
+import adjudicator.chess.bulk as bulk
+from adjudicator.collection import Span, TooManyGames, block_spans, check_record, decoded, records
 from adjudicator.contract import ContractError
 from adjudicator.findings import Finding, GameCheck
 from adjudicator.rulesets import RulesetBook
@@ -86,28 +87,37 @@ class Stamp:
 
 @dataclass(frozen=True)
 class Part:
-    """Consecutive records of a collection: their texts (held by the reading process while the part is out),
-    and the payload a worker gets, the texts themselves or the file and byte range they lie in."""
+    """Consecutive records of a collection: their texts where the reading process holds them (none for a
+    byte range: the file has them), and the payload a worker gets, the texts themselves or the file and byte
+    range they lie in."""
 
     texts: tuple[str, ...]
     payload: dict[str, Any]
 
     def as_texts(self) -> dict[str, Any]:
-        """The payload with the texts (for a worker that cannot read the file)."""
-        return {"records": list(self.texts)}
+        """The payload with the texts (for a worker that cannot read the file): those held, else the byte
+        range's records read here (:func:`part_records`; :raises PartUnreadable: this process cannot either)."""
+        return {"records": list(self.texts) if self.texts or "file" not in self.payload else
+                part_records(self.payload)}
 
 
 def parts(spans: Iterable[Span], stamp: Stamp | None = None, *, records_per_part: int = PART_RECORDS,
           bytes_per_part: int = PART_BYTES) -> Iterator[Part]:
     """``spans`` (:func:`adjudicator.collection.record_spans`) grouped into parts of at most ``records_per_part``
     records and about ``bytes_per_part`` bytes, in order; with ``stamp``, each payload names the file's byte
-    range (the workers read it), else it holds the texts (see :data:`PART_BYTES` for the defaults)."""
-    if stamp is not None and bytes_per_part == PART_BYTES and records_per_part == PART_RECORDS:
-        bytes_per_part = min(max(stamp.size // 16, RANGE_BYTES[0]), RANGE_BYTES[1])
+    range (the workers read it), else it holds the texts (see :data:`PART_BYTES` for the defaults).
+
+    A file's byte ranges shrink towards its end (:func:`range_bytes`): the last parts are small, so the
+    workers finish together (the check waits for the last)."""
+    ranged = stamp is not None and bytes_per_part == PART_BYTES and records_per_part == PART_RECORDS
+    if ranged:
         records_per_part = 1 << 30
     group: list[Span] = []
     size = 0
     for span in spans:
+        if not group and ranged:
+            assert stamp is not None
+            bytes_per_part = range_bytes(stamp.size, span.start)
         group.append(span)
         size += span.end - span.start
         if len(group) >= records_per_part or size >= bytes_per_part:
@@ -117,12 +127,20 @@ def parts(spans: Iterable[Span], stamp: Stamp | None = None, *, records_per_part
         yield _part(group, stamp)
 
 
+def range_bytes(size: int, start: int) -> int:
+    """The bytes of a file's part that starts at ``start``: a sixteenth of the file, and an eighth of what is
+    left from ``start``, within :data:`RANGE_BYTES` (large parts cost the reading process less; parts that
+    shrink towards the end keep every worker busy to it)."""
+    return min(max(min(size // 16, (size - start) // 8), RANGE_BYTES[0]), RANGE_BYTES[1])
+
+
 def _part(group: list[Span], stamp: Stamp | None) -> Part:
     texts = tuple(span.text for span in group)
     if stamp is None:
         return Part(texts, {"records": list(texts)})
-    return Part(texts, {"file": stamp.path, "size": stamp.size, "mtime_ns": stamp.mtime_ns,
-                        "start": group[0].start, "end": group[-1].end})
+    return Part(texts if all(texts) else (), {  # a range's texts only where the spans carry them
+        "file": stamp.path, "size": stamp.size, "mtime_ns": stamp.mtime_ns, "start": group[0].start,
+        "end": group[-1].end})
 
 
 def part_records(payload: Mapping[str, Any]) -> list[str]:
@@ -150,6 +168,8 @@ def _part_records(payload: Mapping[str, Any]) -> Iterator[str]:
         raise PartUnreadable(f"this worker cannot read {path}: {exc.strerror}") from None
     if len(data) != end - start:
         raise PartUnreadable(f"{path} is shorter than when its games were found; check it again")
+    if bulk.COMPILED:  # the compiled reader cuts the range at once (the same records: adjudicator.collection)
+        return (span.text for span in block_spans((data,)))
     stream = io.BytesIO(data)
     return records(decoded(line) for line in iter(stream.readline, b""))
 
@@ -352,14 +372,13 @@ def check_parts(
     the lines): checked here (``workers`` 1, from the texts) or by ``workers`` local processes, each reading
     its part itself where the payload names the file."""
 
-    def task(part: Part, texts: bool) -> dict[str, Any]:
-        return {"game": game, "ruleset": ruleset, "config": dict(config),
-                **(part.as_texts() if texts else part.payload)}
+    def task(part: Part) -> dict[str, Any]:
+        return {"game": game, "ruleset": ruleset, "config": dict(config), **part.payload}
 
     if workers <= 1:
-        results: Iterator[Any] = (check_part(task(part, True)) for part in found)
+        results: Iterator[Any] = (check_part(task(part)) for part in found)
     else:
-        results = _in_pool((task(part, False) for part in found), workers, check_part_texts)
+        results = _in_pool((task(part) for part in found), workers, check_part_texts)
     return results
 
 
