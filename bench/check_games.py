@@ -481,35 +481,56 @@ def _repeated(text: str, games: int, target: int, path: Path) -> int:
 
 SAMPLE_SECONDS = 0.02
 BUSY = 0.5
-"""A worker is busy in a sample where it used at least this share of a core."""
+"""A worker is busy in a sample where it ran, or waited for a CPU, at least this share of it."""
+
+
+def _threads_sched(pid: int) -> tuple[int, int]:
+    """(nanoseconds on a CPU, nanoseconds waiting for one) of all ``pid``'s threads (live ones: /proc/<pid>/task)."""
+    on = wait = 0
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except (FileNotFoundError, ProcessLookupError):
+        return 0, 0
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/schedstat") as stat:
+                ran, waited, _ = (int(x) for x in stat.read().split())
+        except (FileNotFoundError, ProcessLookupError, ValueError):
+            continue
+        on += ran
+        wait += waited
+    return on, wait
 
 
 @dataclass
 class Timeline:
-    """One broker run: the wall seconds, and each process's processor seconds sampled every
-    :data:`SAMPLE_SECONDS` from /proc (``times`` from the command's start; ``cpu[name]`` at each)."""
+    """One broker run: the wall seconds, and each process's seconds on a CPU and waiting for one, sampled every
+    :data:`SAMPLE_SECONDS` from /proc/<pid>/task/*/schedstat (``times`` from the command's start)."""
 
     seconds: float
     lines: int
     last: str
     times: list[float]
-    cpu: dict[str, list[float]]
+    on_cpu: dict[str, list[float]]
+    waited: dict[str, list[float]]
     command_total: float
     """The command's own processor seconds, interpreter start included (getrusage once it ended)."""
-    waiting: float
-    """Seconds the processes were ready to run but waited for a CPU (schedstat): the machine's other load."""
 
     def used(self, name: str) -> float:
-        values = self.cpu[name]
+        values = self.on_cpu[name]
+        return values[-1] - values[0] if values else 0.0
+
+    def waiting(self, name: str) -> float:
+        values = self.waited[name]
         return values[-1] - values[0] if values else 0.0
 
     def busy(self, name: str) -> list[tuple[float, float]]:
-        """The spans (from, to) in which ``name`` used at least :data:`BUSY` of a core."""
+        """The spans (from, to) in which ``name`` ran or waited for a CPU at least :data:`BUSY` of the time."""
         spans: list[tuple[float, float]] = []
-        values = self.cpu[name]
+        ran, waited = self.on_cpu[name], self.waited[name]
         for i in range(1, len(self.times)):
             step = self.times[i] - self.times[i - 1]
-            if step > 0 and values[i] - values[i - 1] >= BUSY * step:
+            if step > 0 and (ran[i] - ran[i - 1]) + (waited[i] - waited[i - 1]) >= BUSY * step:
                 if spans and spans[-1][1] >= self.times[i - 1] - 1e-9:
                     spans[-1] = (spans[-1][0], self.times[i])
                 else:
@@ -518,12 +539,12 @@ class Timeline:
 
 
 def timed(command: list[str], env: dict[str, str], processes: dict[str, Callable[[], list[int]]]) -> Timeline:
-    """Run ``command`` once and sample the processor seconds of it and of ``processes`` (name: its pids) as it
-    runs (nothing else: no memory sampled, so the bench itself takes little of the machine)."""
+    """Run ``command`` once and sample the seconds on a CPU and waiting for one of it and of ``processes`` (name:
+    its pids) as it runs (nothing else: no memory sampled, so the bench itself takes little of the machine)."""
     names = ["check-games", *processes]
     times: list[float] = []
-    cpu: dict[str, list[float]] = {name: [] for name in names}
-    sched: dict[int, int] = {}
+    on_cpu: dict[str, list[float]] = {name: [] for name in names}
+    waited: dict[str, list[float]] = {name: [] for name in names}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.monotonic()
     with subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -534,18 +555,13 @@ def timed(command: list[str], env: dict[str, str], processes: dict[str, Callable
         def sample() -> None:
             while not done.is_set():
                 now = time.monotonic() - started
-                found = {name: pids[name]() for name in names}
                 for name in names:
-                    cpu[name].append(sum(_cpu_seconds(pid) for pid in found[name]))
+                    found = [_threads_sched(pid) for pid in pids[name]()]
+                    on_cpu[name].append(sum(f[0] for f in found) / 1e9)
+                    waited[name].append(sum(f[1] for f in found) / 1e9)
                 times.append(now)
-                for pid in found["check-games"] + [p for name in processes for p in found[name]]:
-                    stat = _schedstat(pid)
-                    if stat is not None:
-                        sched[pid] = max(sched.get(pid, 0), stat[1])
                 time.sleep(SAMPLE_SECONDS)
 
-        waits = {pid: stat[1] for name in processes for pid in processes[name]()
-                 if (stat := _schedstat(pid)) is not None}
         sampler = threading.Thread(target=sample, daemon=True)
         sampler.start()
         assert proc.stdout is not None and proc.stderr is not None
@@ -564,26 +580,27 @@ def timed(command: list[str], env: dict[str, str], processes: dict[str, Callable
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(command[:4])} failed ({proc.returncode}): {errors[-2000:]}")
     total = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    waiting = sum(wait - waits.get(pid, 0) for pid, wait in sched.items()) / 1e9
-    return Timeline(seconds, count, last, times, cpu, total, waiting)
+    return Timeline(seconds, count, last, times, on_cpu, waited, total)
 
 
 def _describe(count: int, games: int, line: Timeline, start_up: float, workers: list[str]) -> dict[str, float]:
-    """Print one broker run (wall, games/s, each process's processor seconds, where the workers idled); its
+    """Print one broker run (wall, games/s, each process's processor seconds, when the workers were busy); its
     figures: ``wall``, ``busy`` (first worker busy to the last busy), ``slowest`` (the most a process used)."""
     spans = {name: line.busy(name) for name in workers}
     firsts = [s[0][0] for s in spans.values() if s]
     lasts = [s[-1][1] for s in spans.values() if s]
     first, last = (min(firsts), max(lasts)) if firsts else (0.0, line.seconds)
     used = {name: line.used(name) for name in workers}
+    waits = sum(line.waiting(name) for name in ["check-games", "redis-server", *workers])
     print(f"   {count} worker{'s' if count > 1 else ' '}: wall {line.seconds:6.2f} s = {games / line.seconds:6.0f} "
           f"games/s; processor s: check-games {line.command_total:.2f} (start-up on one game {start_up:.2f}), "
           f"redis-server {line.used('redis-server'):.2f}, "
           + ", ".join(f"{name} {used[name]:.2f}" for name in workers)
-          + f"; waiting for a CPU {line.waiting:.2f} s")
-    busy_text = ", ".join(f"{name} busy {sum(b - a for a, b in spans[name]):.2f} s" for name in workers)
-    print(f"              first worker busy at {first:.2f} s (the command's start-up and first part), last busy "
-          f"until {last:.2f} s, then {line.seconds - last:.2f} s to the end; {busy_text} (of {last - first:.2f})")
+          + f"; waiting for a CPU {waits:.2f} s (all of them: the machine's other load)")
+    busy_text = ", ".join(f"{name} {sum(b - a for a, b in spans[name]):.2f} s" for name in workers)
+    print(f"              first worker busy at {first:.2f} s (the command's start-up, first part), the last busy "
+          f"until {last:.2f} s, then {line.seconds - last:.2f} s to the end; busy (running or waiting for a CPU) "
+          f"in those {last - first:.2f} s: {busy_text}")
     return {"wall": line.seconds, "busy": max(last - first, 1e-9),
             "slowest": max(max(line.command_total - start_up, 0.0), *used.values())}
 

@@ -50,7 +50,10 @@ def run(args: argparse.Namespace) -> int:
         raise ContractError("invalid_field", "--concurrency must be at least 1", "concurrency")
     from web.queue.recovery import held_ids  # deferred on purpose: every command's module loads on each run
 
-    runtime = Runtime(config, remote.sessions, remote.settings, remote.publish, lambda: held_ids(url))
+    from web.queue.remote import signal_done  # deferred on purpose: every command's module loads on each run
+
+    runtime = Runtime(config, remote.sessions, remote.settings, remote.publish, lambda: held_ids(url),
+                      signal_done(url))
 
     @remote.celery.task(name=TASK_NAME)  # type: ignore[untyped-decorator]
     def run_job(job_id: str) -> None:

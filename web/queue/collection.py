@@ -16,6 +16,7 @@ cannot read the file (one on another machine, without the same disk) fails that 
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -26,7 +27,7 @@ from sqlalchemy import delete
 from engines.collection import Part, chunks, numbered
 from web.queue import rows
 from web.queue.models import JobRow
-from web.queue.remote import JobFailed, Remote
+from web.queue.remote import DONE_KEY, JobFailed, Remote
 
 CHUNK_GAMES = 64
 IN_FLIGHT = 8
@@ -58,6 +59,7 @@ def check_parts_on_queue(found: Iterable[Part], *, game: str, ruleset: str, remo
     later part."""
     run = uuid.uuid4().hex
     pending: deque[tuple[str, Part]] = deque()
+    taken: list[str] = []
     as_text = False
     number = 0
 
@@ -75,8 +77,12 @@ def check_parts_on_queue(found: Iterable[Part], *, game: str, ruleset: str, remo
     def take() -> Any:
         nonlocal as_text
         job_id, part = pending.popleft()
+        if len(taken) >= in_flight:  # the rows read are deleted a few at a time (a write costs a commit)
+            _forget(remote, taken)
+            taken.clear()
+        taken.append(job_id)
         try:
-            return _take(remote, job_id, stop)
+            return remote.result(job_id, stop=stop, longest_poll=LONGEST_POLL, signalled=True)
         except JobFailed as exc:
             if exc.error.get("code") != "part_unreadable" or "records" in part.payload:
                 raise
@@ -96,17 +102,24 @@ def check_parts_on_queue(found: Iterable[Part], *, game: str, ruleset: str, remo
         with remote.sessions() as session:  # a check stopped half-way leaves no rows behind
             session.execute(delete(JobRow).where(JobRow.id.like(f"check:{run}:%")))
             session.commit()
+        _forget(remote, [*taken, *(job_id for job_id, _part in pending)], rows_too=False)
 
 
 LONGEST_POLL = 0.5
-"""The longest wait between two reads of a chunk's row (the reads cost the reading process; the chunks queued
-behind keep the workers busy meanwhile)."""
+"""The longest wait between two reads of a part's row where the broker cannot signal a part's end (not Redis:
+the reads cost the reading process; the parts queued behind keep the workers busy meanwhile)."""
 
 
-def _take(remote: Remote, job_id: str, stop: Callable[[], bool] | None) -> Any:
-    try:
-        return remote.result(job_id, stop=stop, longest_poll=LONGEST_POLL)
-    finally:
+def _forget(remote: Remote, job_ids: list[str], rows_too: bool = True) -> None:
+    """Delete the rows of parts whose results were read, and their end signals
+    (:func:`web.queue.remote.signal_done`)."""
+    if rows_too:
         with remote.sessions() as session:
-            session.execute(delete(JobRow).where(JobRow.id == job_id))
+            session.execute(delete(JobRow).where(JobRow.id.in_(job_ids)))
             session.commit()
+    client = remote.signals()
+    if client is not None and job_ids:
+        import redis  # deferred on purpose: only a Redis broker carries the signals
+
+        with contextlib.suppress(redis.RedisError):
+            client.delete(*(DONE_KEY + job_id for job_id in job_ids))
