@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, BinaryIO
 
 import adjudicator.chess.bulk as bulk
 from adjudicator.collection import Span, TooManyGames, block_spans, check_record, decoded, records
@@ -50,10 +50,10 @@ PART_RECORDS = 256
 """Records per part at the most where the parts go out as text (:func:`parts`)."""
 PART_BYTES = 1 << 20
 """Bytes per part at the most (a part may pass it by one record) where they go out as text; a file's byte
-ranges are a sixteenth of the file, within :data:`RANGE_BYTES`: few tasks (each costs the reading process
-a row, a message and a wait), enough of them to keep every worker busy to the end, each small enough that a
-worker holds little (its part's bytes, one record and its lines)."""
-RANGE_BYTES = (1 << 18, 1 << 21)
+ranges are sized by :func:`range_bytes`, within :data:`RANGE_BYTES`: few tasks (each costs the reading
+process a row, a message and a wait), enough of them to keep every worker busy to the end; a worker reads its
+range :data:`READ_BYTES` at a time and holds its lines (about a tenth of its bytes)."""
+RANGE_BYTES = (1 << 18, 1 << 23)
 
 _CONTEXTS: dict[tuple[int, str], tuple[RulesetBook, Services, MateOracle]] = {}
 """Per process: the rulesets and the services built from a configuration (at most a few)."""
@@ -153,25 +153,55 @@ def part_records(payload: Mapping[str, Any]) -> list[str]:
 
 
 def _part_records(payload: Mapping[str, Any]) -> Iterator[str]:
-    """:func:`part_records` one at a time (the file's bytes are read at once: :class:`PartUnreadable` comes first)."""
+    """:func:`part_records` one at a time (the file is opened and its stamp compared at once: a file gone or
+    changed raises :class:`PartUnreadable` before the first record; the range is then read
+    :data:`READ_BYTES` at a time, so a worker holds little whatever the part's size)."""
     if "records" in payload:
         return (str(text) for text in payload["records"])
     path, start, end = str(payload["file"]), int(payload["start"]), int(payload["end"])
     try:
-        with open(path, "rb") as handle:
-            found = os.fstat(handle.fileno())
-            if (found.st_size, found.st_mtime_ns) != (int(payload["size"]), int(payload["mtime_ns"])):
-                raise PartUnreadable(f"{path} changed while its games were checked; check it again")
-            handle.seek(start)
-            data = handle.read(end - start)
+        handle = open(path, "rb")  # noqa: SIM115  # closed by _range_blocks, which reads it
     except OSError as exc:
         raise PartUnreadable(f"this worker cannot read {path}: {exc.strerror}") from None
-    if len(data) != end - start:
-        raise PartUnreadable(f"{path} is shorter than when its games were found; check it again")
-    if bulk.COMPILED:  # the compiled reader cuts the range at once (the same records: adjudicator.collection)
-        return (span.text for span in block_spans((data,)))
-    stream = io.BytesIO(data)
-    return records(decoded(line) for line in iter(stream.readline, b""))
+    found = os.fstat(handle.fileno())
+    if (found.st_size, found.st_mtime_ns) != (int(payload["size"]), int(payload["mtime_ns"])):
+        handle.close()
+        raise PartUnreadable(f"{path} changed while its games were checked; check it again")
+    blocks = _range_blocks(handle, path, start, end)
+    if bulk.COMPILED:  # the compiled reader cuts a block at a time (the same records: adjudicator.collection)
+        return (span.text for span in block_spans(blocks))
+    return records(decoded(line) for block in blocks for line in io.BytesIO(block))
+
+
+READ_BYTES = 1 << 20
+"""Bytes a worker reads of its part's range at a time."""
+
+
+def _range_blocks(handle: BinaryIO, path: str, start: int, end: int) -> Iterator[bytes]:
+    """The bytes ``start`` to ``end`` of the open file, in blocks of whole lines (the last block: what is left);
+    the file is closed at the end. :raises PartUnreadable: the file ends before ``end``."""
+    with handle:
+        try:
+            handle.seek(start)
+            left, carry = end - start, b""
+            while left > 0:
+                chunk = handle.read(min(READ_BYTES, left))
+                if not chunk:
+                    raise PartUnreadable(f"{path} is shorter than when its games were found; check it again")
+                left -= len(chunk)
+                data = carry + chunk
+                cut = len(data) if left == 0 else data.rfind(b"\n") + 1
+                carry = data[cut:]
+                if cut:
+                    yield data[:cut]
+        except OSError as exc:
+            raise PartUnreadable(f"this worker cannot read {path}: {exc.strerror}") from None
+
+
+def prepare(config: Mapping[str, Any]) -> None:
+    """Build this process's rulesets and services for ``config`` now (a broker's worker, as it starts: its first
+    part is then checked as fast as the others)."""
+    _context(config)
 
 
 def _context(config: Mapping[str, Any]) -> tuple[RulesetBook, Services, MateOracle]:
@@ -267,9 +297,6 @@ def _counted(results: Iterable[Any], limit: int | None) -> Iterator[tuple[int, A
             lines, games = result, [len(result)]
         else:
             lines, games = result["texts"] if "texts" in result else result["lines"], result["games"]
-        if isinstance(result, dict) and result.get("end"):
-            yield index, lines[0]
-            continue
         taken = iter(lines)
         for count in games:
             if limit is not None and index + count > limit:
@@ -295,31 +322,30 @@ def numbered_texts(results: Iterable[Any], limit: int | None = None) -> Iterator
     """:func:`numbered`, each line as ``web.cli.emit`` writes it (without its newline), a list per part (the
     command writes and flushes them together); past ``limit``, the lines before the record that passes it,
     then :class:`TooManyGames`."""
-    batch: list[str] = []
-    try:
-        for index, line in _counted(_marked(results), limit):
-            if line is _PART_END:
-                yield batch
-                batch = []
-            elif isinstance(line, str) and line.startswith(LINE_START):
-                batch.append(f'{{"index": {index}, {line[len(LINE_START):]}')
-            else:
-                found = json.loads(line) if isinstance(line, str) else line
-                found["index"] = index
-                batch.append(json.dumps(found, ensure_ascii=False))
-    except TooManyGames:
-        yield batch
-        raise
-
-
-_PART_END = object()
-
-
-def _marked(results: Iterable[Any]) -> Iterator[Any]:
-    """The results, each followed by a record of no games whose one "line" marks the end of a part."""
+    index = 0
     for result in results:
-        yield result
-        yield {"lines": [_PART_END], "games": [0], "end": True}
+        lines, games = result["texts"] if "texts" in result else result["lines"], result["games"]
+        if limit is not None and index + len(lines) > limit:  # the records up to the one past the limit
+            batch: list[str] = []
+            taken = iter(lines)
+            for count in games:
+                if index + count > limit:
+                    yield batch
+                    raise TooManyGames(limit)
+                batch.extend(_numbered_text(line, index := index + 1) for line in itertools.islice(taken, count))
+            yield batch
+            continue
+        yield [_numbered_text(line, number) for number, line in enumerate(lines, start=index + 1)]
+        index += len(lines)
+
+
+def _numbered_text(line: Any, index: int) -> str:
+    """A line (a text of :func:`as_texts`, or a dict) written with its index."""
+    if isinstance(line, str) and line.startswith(LINE_START):
+        return f'{{"index": {index}, {line[len(LINE_START):]}'
+    found = json.loads(line) if isinstance(line, str) else dict(line)
+    found["index"] = index
+    return json.dumps(found, ensure_ascii=False)
 
 
 def chunks(records: Iterable[str], size: int) -> Iterator[list[str]]:

@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 
 import adjudicator.chess.bulk as bulk
 import adjudicator.collection as collection
+import engines.collection
 from adjudicator.collection import block_spans, record_spans, records
 from engines.collection import PartUnreadable, Stamp, numbered, part_records, parts
 from tests.conftest import ROOT
@@ -69,9 +70,13 @@ def spans(data: bytes) -> list[collection.Span]:
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(chosen=st.lists(st.tuples(st.sampled_from(ODD_PIECES), st.booleans()), min_size=1, max_size=25),
-       per_part=st.integers(1, 6), size=st.integers(20, 4000))
+       per_part=st.integers(1, 6), size=st.integers(20, 4000), read_bytes=st.sampled_from([1, 7, 64, 1 << 20]),
+       compiled=st.booleans())
 def test_the_byte_ranges_of_any_grouping_give_the_records_of_the_whole_file(
-        chosen: list[tuple[str, bool]], per_part: int, size: int, tmp_path_factory: pytest.TempPathFactory) -> None:
+        chosen: list[tuple[str, bool]], per_part: int, size: int, read_bytes: int, compiled: bool,
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Whatever the parts, and however many bytes a worker reads at a time (a line longer than a read goes on
+    in the next), with the compiled reader or without."""
     data = as_bytes([p for p, _ in chosen], [old for _, old in chosen])
     path = tmp_path_factory.mktemp("parts") / "odd.pgn"
     path.write_bytes(data)
@@ -79,8 +84,11 @@ def test_the_byte_ranges_of_any_grouping_give_the_records_of_the_whole_file(
     assert [span.text for span in found] == whole(data)
     assert all(a.end == b.start for a, b in zip(found, found[1:], strict=False))  # no byte left out, none twice
     stamp = Stamp.of(str(path))
-    read = [text for part in parts(found, stamp, records_per_part=per_part, bytes_per_part=size)
-            for text in part_records(part.payload)]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(engines.collection, "READ_BYTES", read_bytes)
+        patch.setattr(bulk, "COMPILED", compiled and bulk.COMPILED)
+        read = [text for part in parts(found, stamp, records_per_part=per_part, bytes_per_part=size)
+                for text in part_records(part.payload)]
     assert read == whole(data)
     as_text = [text for part in parts(found, None, records_per_part=per_part) for text in part_records(part.payload)]
     assert as_text == whole(data)

@@ -249,15 +249,13 @@ def test_a_part_a_worker_cannot_read_goes_out_again_as_text_and_so_do_the_later_
              Part(tuple(texts[7:]), gone)]
     sent: list[dict[str, Any]] = []
     remote = queue.app.extensions["adjudicator"].remote
-    publish = remote.publish
+    submit = remote.submit
 
-    def noted(job_id: str) -> None:  # the payloads the workers got, in the order sent
-        row = remote.row(job_id)
-        assert row is not None
-        sent.append(dict(row.payload or {}))
-        publish(job_id)
+    def noted(job_id: str, kind: str, payload: Any) -> None:  # the payloads the workers got, in the order sent
+        sent.append(dict(payload))
+        submit(job_id, kind, payload)
 
-    remote.publish = noted
+    remote.submit = noted
     try:
         through = list(numbered(check_parts_on_queue(found, game="chess", ruleset="fide-standard", remote=remote)))
         sent_then = ["file" in payload for payload in sent]
@@ -265,7 +263,7 @@ def test_a_part_a_worker_cannot_read_goes_out_again_as_text_and_so_do_the_later_
         one_by_one = list(numbered(check_parts_on_queue(found, game="chess", ruleset="fide-standard", remote=remote,
                                                         in_flight=1)))
     finally:
-        remote.publish = publish
+        remote.submit = submit
     config = load_config()
     here = list(numbered(check_part({"game": "chess", "ruleset": "fide-standard", "config": config,
                                      "records": part.texts}) for part in found))

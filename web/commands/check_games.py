@@ -353,8 +353,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         # a plain file (measured above) is cut into records a block at a time by the compiled reader, the texts
         # put together only for the head (_head reads them; the workers read their byte ranges themselves)
-        found = block_spans(blocks(stream, args.file, limits), HEAD_RECORDS) if stamp is not None and bulk.COMPILED else \
-            record_spans(sized_lines(stream, args.file, limits))
+        found = block_spans(blocks(stream, args.file, limits), HEAD_RECORDS) \
+            if stamp is not None and bulk.COMPILED else record_spans(sized_lines(stream, args.file, limits))
         head = _head(found, game, args.file, lambda span: span.text)
         games = with_findings = 0
         read = parts(_until_broken(itertools.chain(head, found), broken), stamp)

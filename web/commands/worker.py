@@ -49,7 +49,6 @@ def run(args: argparse.Namespace) -> int:
     if concurrency < 1:
         raise ContractError("invalid_field", "--concurrency must be at least 1", "concurrency")
     from web.queue.recovery import held_ids  # deferred on purpose: every command's module loads on each run
-
     from web.queue.remote import signal_done  # deferred on purpose: every command's module loads on each run
 
     runtime = Runtime(config, remote.sessions, remote.settings, remote.publish, lambda: held_ids(url),
@@ -60,6 +59,9 @@ def run(args: argparse.Namespace) -> int:
         runtime.run(job_id)
 
     logging.basicConfig(level=args.loglevel, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from engines.collection import prepare  # deferred on purpose: every command's module loads on each run
+
+    prepare(config)  # a collection's parts: the rulesets and services built before the first (as check_part does)
     runtime.start()
     emit({"worker": runtime.name, "concurrency": concurrency, "queue": QUEUE_NAME})
     try:

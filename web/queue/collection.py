@@ -25,7 +25,6 @@ from typing import Any
 from sqlalchemy import delete
 
 from engines.collection import Part, chunks, numbered
-from web.queue import rows
 from web.queue.models import JobRow
 from web.queue.remote import DONE_KEY, JobFailed, Remote
 
@@ -68,10 +67,7 @@ def check_parts_on_queue(found: Iterable[Part], *, game: str, ruleset: str, remo
         job_id = f"check:{run}:{number}"
         number += 1
         payload = {"game": game, "ruleset": ruleset, **(part.as_texts() if texts else part.payload)}
-        with remote.sessions() as session:
-            session.add(rows.new_row(job_id, "check-chunk", payload=payload))
-            session.commit()
-        remote.send(job_id)
+        remote.submit(job_id, "check-chunk", payload)
         pending.append((job_id, part))
 
     def take() -> Any:

@@ -59,13 +59,34 @@ class Remote:
 
         :raises QueueUnavailable: the broker cannot be reached (after Celery's own few retries, about a second).
         """
+        self._send_task(job_id)
+        with self.sessions() as session:
+            rows.published(session, job_id)
+            session.commit()
+
+    def _send_task(self, job_id: str) -> None:
         try:
             self.celery.send_task(TASK_NAME, args=[job_id], task_id=f"{job_id}#{uuid.uuid4().hex[:8]}")
         except Exception as exc:  # kombu's OperationalError, a socket error, a refused connection
             raise QueueUnavailable(f"the task queue cannot be reached: {type(exc).__name__}: {exc}") from exc
+
+    def submit(self, job_id: str, kind: str, payload: Any) -> None:
+        """Write a new job's row and send it, in one write: the row says it was sent (``published_at``) a moment
+        before it is (a collection's part: the reading process writes a row per part). As :meth:`send` where
+        the broker cannot be reached (the row failed with the reason; :raises QueueUnavailable:)."""
+        row = rows.new_row(job_id, kind, payload=payload)
+        row.published_at, row.publications = time.time(), 1
         with self.sessions() as session:
-            rows.published(session, job_id)
+            session.add(row)
             session.commit()
+        try:
+            self._send_task(job_id)
+        except QueueUnavailable as exc:
+            error = {"code": "queue_unavailable", "message": str(exc), "field": None}
+            with self.sessions() as session:
+                rows.fail_unsent(session, job_id, error)
+                session.commit()
+            raise
 
     def row(self, job_id: str) -> JobRow | None:
         with self.sessions() as session:
