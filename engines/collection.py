@@ -1,25 +1,30 @@
-"""Checking a collection of games in chunks: the task a worker runs, and local worker processes.
+"""Checking a collection of games in parts: the task a worker runs, and local worker processes.
 
-:func:`check_chunk` is the unit of work: a JSON-ready task (the game, the ruleset id, the
-configuration and a list of game records) in, one JSON-ready result per game out, in
-order. It holds no state between tasks that could change an answer (the per-process
-services it keeps are built from the task's configuration, and the helpmate search runs
-on its node budget alone, never on a clock), so the same task gives the same answer in
-any process, on any machine, any number of times: a broker's worker can run it as it is
-(late acknowledgement, retried on another worker) and the results stay identical.
+:func:`check_part` is the unit of work: a JSON-ready task (the game, the ruleset id, the
+configuration and a *part*, :class:`Part`: consecutive records of a collection, as their
+texts or as a file and the byte range they lie in) in, one JSON-ready line per game out, in
+order, with how many games each record held. It holds no state between tasks that could
+change an answer (the per-process services it keeps are built from the task's
+configuration, and the helpmate search runs on its node budget alone, never on a clock),
+so the same task gives the same answer in any process, on any machine, any number of
+times: a broker's worker can run it as it is (late acknowledgement, retried on another
+worker) and the results stay identical.
 
-:func:`check_collection` streams a collection through it: in this process (``workers=1``)
-or over ``workers`` local processes, with at most ``2 * workers`` chunks in flight and the
-results handed back in file order, so memory stays flat however long the file.
+:func:`check_parts` streams the parts through it: in this process (``workers=1``) or over
+``workers`` local processes, with at most ``2 * workers`` parts in flight and the results
+handed back in file order, so memory stays flat however long the file (the broker's
+workers: :func:`web.queue.collection.check_parts_on_queue`; the one way a collection is
+sent to workers, by ``adjudicator check-games`` and by the web's checks alike).
 
-:func:`check_parts` is the same over *parts* (:class:`Part`): consecutive records of a file,
-sent either as their text or, for a plain file the workers can read, as the file and the
-byte range the records lie in (:func:`adjudicator.collection.record_spans`), which each
-worker reads and cuts into the same records itself. The process that reads the file then
-only finds where records start (a regular expression per line); the workers read, split
-and check the games. Each part's result says how many games each of its records held, so
-the lines are numbered, and a collection past its ``max_games`` stopped, in file order,
-whatever the number of workers: the output is the same with one worker or many.
+For a plain file the workers can read, a part names the file and its byte range
+(:func:`parts`, :func:`adjudicator.collection.record_spans`), and each worker reads and
+cuts it into the same records itself: the process that reads the file only finds where
+records start, the workers read, split and check the games. Elsewhere (standard input, a
+compressed file, the web's stored upload cut into its games) a part holds its records'
+texts (:func:`text_parts`). Each part's result says how many games each of its records
+held, so the lines are numbered (:func:`numbered`, :func:`numbered_texts`), and a
+collection past its ``max_games`` stopped, in file order, whatever the number of workers:
+the output is the same with one worker or many.
 """
 
 from __future__ import annotations
@@ -43,8 +48,6 @@ from adjudicator.findings import Finding, GameCheck
 from adjudicator.rulesets import RulesetBook
 from adjudicator.services import MateOracle, Services
 
-CHUNK_GAMES = 64
-"""Records per task: large enough that sending them costs little, small enough to keep the workers even."""
 IN_FLIGHT_PER_WORKER = 2
 PART_RECORDS = 256
 """Records per part at the most where the parts go out as text (:func:`parts`)."""
@@ -219,24 +222,13 @@ def _context(config: Mapping[str, Any]) -> tuple[RulesetBook, Services, MateOrac
     return _CONTEXTS[key]
 
 
-def make_task(records: list[str], game: str, ruleset: str, config: Mapping[str, Any]) -> dict[str, Any]:
-    """A task for :func:`check_chunk` (JSON-ready: a broker can carry it as it is)."""
-    return {"game": game, "ruleset": ruleset, "config": dict(config), "records": records}
-
-
-def check_chunk(task: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Check every game of the task's records; one contract line per game, in order (``index`` 0: the caller numbers).
+def check_part(task: Mapping[str, Any]) -> dict[str, Any]:
+    """Check every game of the task's part (:func:`part_records`): ``{"lines": [...], "games": [...]}``, one
+    contract line per game in order (``index`` 0: the caller numbers them) and how many games each record held
+    (``max_games`` is counted by the caller, in file order).
 
     A game whose check fails inside (a fault of this program, not of the record) gets a
     ``check-failed`` finding naming the fault, and the others go on.
-    """
-    found: list[dict[str, Any]] = check_part(task)["lines"]
-    return found
-
-
-def check_part(task: Mapping[str, Any]) -> dict[str, Any]:
-    """:func:`check_chunk` of a part (:func:`part_records`): ``{"lines": [...], "games": [...]}``, the lines
-    and how many games each record held (``max_games`` is counted by the caller, in file order).
 
     :raises PartUnreadable: see :func:`part_records`.
     """
@@ -293,10 +285,7 @@ def _counted(results: Iterable[Any], limit: int | None) -> Iterator[tuple[int, A
     :func:`as_texts`), while the records hold at most ``limit`` games in all."""
     index = 0
     for result in results:
-        if isinstance(result, list):  # a chunk of check_chunk
-            lines, games = result, [len(result)]
-        else:
-            lines, games = result["texts"] if "texts" in result else result["lines"], result["games"]
+        lines, games = result["texts"] if "texts" in result else result["lines"], result["games"]
         taken = iter(lines)
         for count in games:
             if limit is not None and index + count > limit:
@@ -348,55 +337,25 @@ def _numbered_text(line: Any, index: int) -> str:
     return json.dumps(found, ensure_ascii=False)
 
 
-def chunks(records: Iterable[str], size: int) -> Iterator[list[str]]:
-    """``records`` in lists of ``size`` (the last may be shorter), in order: the unit a worker checks."""
-    chunk: list[str] = []
-    for record in records:
-        chunk.append(record)
-        if len(chunk) >= size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
-
-
-def check_collection(
-    records: Iterable[str],
-    *,
-    game: str,
-    ruleset: str,
-    config: Mapping[str, Any],
-    workers: int = 1,
-    chunk_games: int = CHUNK_GAMES,
-    executor: Executor | None = None,
-) -> Iterator[dict[str, Any]]:
-    """The contract lines of every game of ``records``, in file order, numbered from 1.
-
-    ``workers`` > 1 starts that many local processes; chunks of ``chunk_games`` records go
-    to them with at most :data:`IN_FLIGHT_PER_WORKER` chunks per worker in flight.
-    ``executor``: any :class:`concurrent.futures.Executor` to send the chunks to instead
-    (the seam for a task queue: an executor whose ``submit(check_chunk, task)`` sends the
-    JSON task to the queue's workers and whose future resolves to the JSON lines);
-    ``workers`` then bounds the chunks in flight.
-    """
-    tasks = (make_task(chunk, game, ruleset, config) for chunk in chunks(records, chunk_games))
-    if executor is not None:
-        results = _in_executor(tasks, executor, max(1, workers) * IN_FLIGHT_PER_WORKER)
-    elif workers <= 1:
-        results = _in_process(tasks)
-    else:
-        results = (line for lines in _in_pool(tasks, workers, check_chunk) for line in lines)
-    for index, line in enumerate(results, start=1):
-        line["index"] = index
-        yield line
+def text_parts(texts: Iterable[str], records_per_part: int) -> Iterator[Part]:
+    """``texts`` (records, or a record's games) in parts of ``records_per_part`` (the last may hold fewer) that
+    carry their texts, in order."""
+    group: list[str] = []
+    for text in texts:
+        group.append(text)
+        if len(group) >= records_per_part:
+            yield Part(tuple(group), {"records": group})
+            group = []
+    if group:
+        yield Part(tuple(group), {"records": group})
 
 
 def check_parts(
     found: Iterable[Part], *, game: str, ruleset: str, config: Mapping[str, Any], workers: int = 1,
 ) -> Iterator[dict[str, Any]]:
     """Each part's result (:func:`check_part`), in file order (:func:`numbered` or :func:`numbered_texts` number
-    the lines): checked here (``workers`` 1, from the texts) or by ``workers`` local processes, each reading
-    its part itself where the payload names the file."""
+    the lines): checked here (``workers`` 1, a part when its result is asked for) or by ``workers`` local
+    processes, each reading its part itself where the payload names the file."""
 
     def task(part: Part) -> dict[str, Any]:
         return {"game": game, "ruleset": ruleset, "config": dict(config), **part.payload}
@@ -413,11 +372,6 @@ def check_part_texts(task: Mapping[str, Any]) -> dict[str, Any]:
     return as_texts(check_part(task))
 
 
-def _in_process(tasks: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
-    for task in tasks:
-        yield from check_chunk(task)
-
-
 def _in_pool(tasks: Iterator[dict[str, Any]], workers: int, run: Callable[[Any], Any]) -> Iterator[Any]:
     """``run(task)`` of each task by ``workers`` local processes, in task order."""
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
@@ -426,12 +380,6 @@ def _in_pool(tasks: Iterator[dict[str, Any]], workers: int, run: Callable[[Any],
         yield from _results(tasks, pool, workers * IN_FLIGHT_PER_WORKER, run)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _in_executor(tasks: Iterator[dict[str, Any]], executor: Executor, in_flight: int) -> Iterator[dict[str, Any]]:
-    """The tasks' lines in task order, with at most ``in_flight`` tasks submitted and not yet handed back."""
-    for lines in _results(tasks, executor, in_flight, check_chunk):
-        yield from lines
 
 
 def _results(tasks: Iterator[dict[str, Any]], executor: Executor, in_flight: int,

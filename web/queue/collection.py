@@ -1,17 +1,16 @@
-"""``adjudicator check-games`` on the broker's workers: the collection goes out as chunk jobs.
+"""A collection's parts checked on the broker's workers (``adjudicator check-games`` with a broker, and
+the web's checks): each part (:class:`engines.collection.Part`) is a ``check-chunk`` job.
 
-Each chunk of records is a ``check-chunk`` job (its row holds the records, the game and
-the ruleset; the configuration is the worker's own, the same ``config.toml`` every
-process reads, so no database URL travels in a row). At most ``in_flight`` chunks are out
-at once and their results are read back oldest first, so the lines come in file order
-and memory stays flat; a chunk's row is deleted once its result is read.
-
-``adjudicator check-games`` sends *parts* (:func:`check_parts_on_queue`,
-:class:`engines.collection.Part`): a plain file's parts name the file and the byte range
-their records lie in, and each worker reads its range itself, so the command only finds
-where records start while the workers read, split and check the games. A worker that
-cannot read the file (one on another machine, without the same disk) fails that chunk with
-``part_unreadable``; the command then sends that part, and every later one, as text.
+A part's row holds the game, the ruleset and the part's payload: its records' texts, or, for
+a plain file, the file and the byte range its records lie in, which the worker reads itself
+(the configuration is the worker's own, the same ``config.toml`` every process reads, so no
+database URL travels in a row). At most ``in_flight`` parts are out at once and their
+results are read back oldest first, so the lines come in file order and memory stays flat;
+the rows read are deleted a few at a time. A worker that ends a part signals it on a Redis
+broker (:func:`web.queue.remote.signal_done`): the waiting process reads the row then, not
+every so often. A worker that cannot read the file (one on another machine, without the
+same disk) fails that part with ``part_unreadable``; the part, and every later one, then
+goes out as text.
 """
 
 from __future__ import annotations
@@ -24,38 +23,28 @@ from typing import Any
 
 from sqlalchemy import delete
 
-from engines.collection import Part, chunks, numbered
+from engines.collection import Part
 from web.queue.models import JobRow
 from web.queue.remote import DONE_KEY, JobFailed, Remote
 
-CHUNK_GAMES = 64
 IN_FLIGHT = 8
-
-
-def check_on_queue(records: Iterable[str], *, game: str, ruleset: str, remote: Remote,
-                   chunk_games: int = CHUNK_GAMES, in_flight: int = IN_FLIGHT,
-                   stop: Callable[[], bool] | None = None) -> Iterator[dict[str, Any]]:
-    """The contract lines of every game of ``records``, in file order, numbered from 1, checked by the workers.
-
-    ``stop`` is asked about once a second while a chunk is awaited whether to give up (a cancel).
-
-    :raises web.queue.remote.JobFailed: a chunk failed on its worker.
-    :raises web.queue.remote.QueueTimeout: no worker finished a chunk within ``[queue] wait_seconds``.
-    :raises web.queue.remote.QueueUnavailable: the broker cannot be reached.
-    :raises web.queue.remote.Stopped: ``stop`` said so (the chunks' rows are gone all the same).
-    """
-    found = (Part(tuple(chunk), {"records": chunk}) for chunk in chunks(records, chunk_games))
-    return numbered(check_parts_on_queue(found, game=game, ruleset=ruleset, remote=remote, in_flight=in_flight,
-                                         stop=stop))
 
 
 def check_parts_on_queue(found: Iterable[Part], *, game: str, ruleset: str, remote: Remote,
                          in_flight: int = IN_FLIGHT, stop: Callable[[], bool] | None = None) -> Iterator[Any]:
-    """Each part's result (:func:`engines.collection.check_part`: the lines and each record's games), in order,
-    from the workers (see :func:`check_on_queue` for what it raises).
+    """Each part's result (:func:`engines.collection.check_part`, its lines written:
+    :func:`engines.collection.as_texts`), in order, from the workers (:func:`engines.collection.numbered` or
+    ``numbered_texts`` number the lines). ``stop`` is asked about once a second while a part is awaited
+    whether to give up (a cancel).
 
     A part whose worker cannot read the file (``part_unreadable``) is sent again as its text, and so is every
-    later part."""
+    later part.
+
+    :raises web.queue.remote.JobFailed: a part failed on its worker.
+    :raises web.queue.remote.QueueTimeout: no worker finished a part within ``[queue] wait_seconds``.
+    :raises web.queue.remote.QueueUnavailable: the broker cannot be reached.
+    :raises web.queue.remote.Stopped: ``stop`` said so (the parts' rows are gone all the same).
+    """
     run = uuid.uuid4().hex
     pending: deque[tuple[str, Part]] = deque()
     taken: list[str] = []
