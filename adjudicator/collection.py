@@ -114,6 +114,10 @@ def record_spans(lines: Iterable[tuple[str, int]]) -> Iterator[Span]:
         yield Span("".join(current), start, place)
 
 
+RUN_BYTES = 1 << 16
+"""Past the records :func:`block_spans` gives with their text, a span covers records up to about this many bytes."""
+
+
 def block_spans(blocks: Iterable[bytes], texts: int | None = None) -> Iterator[Span]:
     """:func:`record_spans` of a file given in blocks of whole lines (each ending with a newline, but the
     file's last), the sizes in bytes: the same records, at the same places (tested), cut by the compiled
@@ -121,16 +125,19 @@ def block_spans(blocks: Iterable[bytes], texts: int | None = None) -> Iterator[S
     in Python. A block that is not UTF-8 is read line by line (:func:`decoded`), as :func:`record_spans`'
     caller reads it.
 
-    ``texts``: only the first ``texts`` records carry their text, the later ones an empty text (a caller that
-    wants only their places, as ``check-games`` sending byte ranges: the text is not put together)."""
+    ``texts``: only the first ``texts`` records are given, with their text; then each span covers whole
+    records, as many as reach :data:`RUN_BYTES` (or the file's end), with an empty text (a caller that wants
+    only where records start, as ``check-games`` sending byte ranges that its workers cut into the same
+    records: no text is put together, and there are few spans to go through)."""
     scanner = bulk.scanner
     state = [0] * 6
     pieces: list[str] = []  # the record so far
     start = place = 0  # its first byte, and the bytes before the text now read
-    left = -1 if texts is None else texts  # records still to carry their text (-1: all)
+    left = -1 if texts is None else texts  # records still to give with their text (-1: all)
+    ended = 0  # past the records with their text: the end of the last record cut
 
     def cut(text: str, size: int) -> Iterator[Span]:
-        nonlocal start, place, pieces, left
+        nonlocal start, place, pieces, left, ended
         cuts = scanner.record_cuts(text, state, MAX_RECORD_LINES, MAX_RECORD_CHARS)
         plain = len(text) == size  # ASCII: a character is a byte
         done = 0
@@ -143,10 +150,13 @@ def block_spans(blocks: Iterable[bytes], texts: int | None = None) -> Iterator[S
             if left:
                 pieces.append(text[done:offset])
                 yield Span("".join(pieces), start, at)
+                pieces, start = [], at
                 left -= 1
-            else:
+            elif at - start >= RUN_BYTES:
                 yield Span("", start, at)
-            pieces, start, done = [], at, offset
+                start = at
+            ended = at
+            done = offset
         if left:
             pieces.append(text[done:])
         place += size
@@ -158,6 +168,9 @@ def block_spans(blocks: Iterable[bytes], texts: int | None = None) -> Iterator[S
             stream = io.BytesIO(block)
             for line in iter(stream.readline, b""):
                 yield from cut(decoded(line), len(line))
+    if not left and ended > start:  # the last run of records
+        yield Span("", start, ended)
+        start = ended
     if state[5]:
         yield Span("".join(pieces), start, place)
 

@@ -114,6 +114,27 @@ def test_records_cut_a_block_at_a_time_are_those_cut_a_line_at_a_time(
     assert list(block_spans(blocked(data, cuts))) == spans(data)
 
 
+@settings(max_examples=60, deadline=None)
+@given(chosen=st.lists(st.tuples(st.sampled_from(ODD_PIECES), st.booleans()), min_size=1, max_size=40),
+       cuts=st.lists(st.integers(0, 5000), max_size=8), head=st.integers(0, 5),
+       run=st.sampled_from([1, 50, 300, 1 << 16]))
+def test_past_the_head_a_span_covers_whole_records_and_no_byte_is_left_out(
+        chosen: list[tuple[str, bool]], cuts: list[int], head: int, run: int) -> None:
+    """What ``check-games`` cuts its byte ranges from: the first records with their text, then runs of whole
+    records (each ends where a record ends), the same bytes in all."""
+    data = as_bytes([p for p, _ in chosen], [old for _, old in chosen])
+    every = spans(data)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(collection, "RUN_BYTES", run)
+        found = list(block_spans(blocked(data, cuts), head))
+    assert found[:head] == every[:head]
+    assert all(span.text == "" for span in found[head:])
+    assert [span.start for span in found[:1]] == [span.start for span in every[:1]]
+    assert all(a.end == b.start for a, b in zip(found, found[1:], strict=False))
+    assert [span.end for span in found[-1:]] == [span.end for span in every[-1:]]
+    assert {span.end for span in found} <= {span.end for span in every}  # a run ends where a record ends
+
+
 def test_a_record_cut_at_its_line_limit_starts_the_next_range_as_the_whole_file_does(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(collection, "MAX_RECORD_LINES", 7)

@@ -17,7 +17,8 @@ STOP_SECONDS = 1.0
 """How often a wait asks its ``stop`` whether to give up."""
 DONE_KEY = "adjudicator:done:"
 """A Redis list a worker pushes to when it ends a job whose waiter blocks on it (``DONE_KEY + job_id``)."""
-DONE_TTL_SECONDS = 3600
+DONE_TTL_SECONDS = 600
+"""A signal no waiter took (its part's row was read before it came) expires after this long."""
 
 
 class QueueTimeout(TimeoutError):
