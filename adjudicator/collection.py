@@ -13,6 +13,7 @@ the findings) with its JSON. No I/O: the caller passes the lines and the service
 
 from __future__ import annotations
 
+import bisect
 import io
 import re
 import threading
@@ -140,25 +141,29 @@ def block_spans(blocks: Iterable[bytes], texts: int | None = None) -> Iterator[S
         nonlocal start, place, pieces, left, ended
         cuts = scanner.record_cuts(text, state, MAX_RECORD_LINES, MAX_RECORD_CHARS)
         plain = len(text) == size  # ASCII: a character is a byte
-        done = 0
+        done = i = 0
         at = place
-        for offset in cuts:
-            if offset == len(text):
-                at = place + size
-            else:
-                at += offset - done if plain else len(text[done:offset].encode("utf-8"))
-            if left:
-                pieces.append(text[done:offset])
-                yield Span("".join(pieces), start, at)
-                pieces, start = [], at
-                left -= 1
-            elif at - start >= RUN_BYTES:
-                yield Span("", start, at)
-                start = at
-            ended = at
-            done = offset
+
+        def moved(offset: int) -> int:  # the byte where the character ``offset`` of the text starts
+            return place + size if offset == len(text) else at + (
+                offset - done if plain else len(text[done:offset].encode("utf-8")))
+
+        while i < len(cuts) and left:  # a record at a time, with its text
+            offset = cuts[i]
+            at = moved(offset)
+            pieces.append(text[done:offset])
+            yield Span("".join(pieces), start, at)
+            pieces, start, done, i = [], at, offset, i + 1
+            left -= 1
         if left:
             pieces.append(text[done:])
+        while i < len(cuts):  # then runs: the first record end at RUN_BYTES or more (a character is a byte or more)
+            j = min(bisect.bisect_left(cuts, done + max(RUN_BYTES - (at - start), 1), i), len(cuts) - 1)
+            at = moved(cuts[j])
+            done, ended, i = cuts[j], at, j + 1
+            if at - start >= RUN_BYTES:
+                yield Span("", start, at)
+                start = at
         place += size
 
     for block in blocks:
