@@ -610,8 +610,11 @@ def _describe(count: int, games: int, line: Timeline, start_up: float, workers: 
     print(f"              first worker busy at {first:.2f} s (the command's start-up, first part), the last busy "
           f"until {last:.2f} s, then {line.seconds - last:.2f} s to the end; busy (running or waiting for a CPU) "
           f"in those {last - first:.2f} s: {busy_text}")
+    cpu = line.command_total + line.used("redis-server") + sum(used.values())
+    print(f"              all these processes: {cpu:.2f} processor s = {cpu / line.seconds:.2f} cores on average "
+          f"(the machine has {os.cpu_count()})")
     return {"wall": line.seconds, "busy": max(last - first, 1e-9), "after_start": line.seconds - first,
-            "slowest": max(max(line.command_total - start_up, 0.0), *used.values())}
+            "slowest": max(max(line.command_total - start_up, 0.0), *used.values()), "cpu": cpu}
 
 
 def broker(text: str, games: int, broker_games: int, folder: Path,
@@ -666,6 +669,10 @@ def broker(text: str, games: int, broker_games: int, folder: Path,
               f"command's start-up left out); {one['busy'] / two['busy']:.2f} from the first worker busy to the last; "
               f"by the processor seconds of the slowest process (a core for each) "
               f"{one['slowest'] / max(two['slowest'], 1e-9):.2f}")
+        cores = os.cpu_count() or 1
+        least = two["cpu"] / cores
+        print(f"   on {cores} cores the 2-worker run's {two['cpu']:.1f} processor s take at least {least:.1f} s: at "
+              f"most {one['wall'] / least:.2f}x by the wall clock here, whatever the waits")
         if memory_run is not None:
             small, small_games, big, memory_games = memory_run
             print("\n   3b. the 2-worker broker check (command, 2 workers, redis-server), peak memory:")
