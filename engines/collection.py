@@ -222,10 +222,11 @@ def _context(config: Mapping[str, Any]) -> tuple[RulesetBook, Services, MateOrac
     return _CONTEXTS[key]
 
 
-def check_part(task: Mapping[str, Any]) -> dict[str, Any]:
+def check_part(task: Mapping[str, Any], *, written: bool = False) -> dict[str, Any]:
     """Check every game of the task's part (:func:`part_records`): ``{"lines": [...], "games": [...]}``, one
     contract line per game in order (``index`` 0: the caller numbers them) and how many games each record held
-    (``max_games`` is counted by the caller, in file order).
+    (``max_games`` is counted by the caller, in file order); ``written``: ``{"texts": [...], "games": [...]}``,
+    each line written as soon as it is made (:func:`as_texts`: a part's lines are held as text, not as objects).
 
     A game whose check fails inside (a fault of this program, not of the record) gets a
     ``check-failed`` finding naming the fault, and the others go on.
@@ -235,7 +236,7 @@ def check_part(task: Mapping[str, Any]) -> dict[str, Any]:
     book, services, screen = _context(task["config"])
     ruleset = book[str(task["ruleset"])]
     game = str(task["game"])
-    out: list[dict[str, Any]] = []
+    out: list[Any] = []
     games: list[int] = []
     for text in _part_records(task):
         try:
@@ -243,9 +244,12 @@ def check_part(task: Mapping[str, Any]) -> dict[str, Any]:
         except Exception as exc:  # one faulty game must not stop the collection; the line says what failed
             failed = Finding("check-failed", 0, "", f"the check failed: {type(exc).__name__}: {exc}")
             checks = [GameCheck((), None, None, (failed,))]
-        out.extend(check.to_json(0) for check in checks)
+        if written:
+            out.extend(json.dumps(check.to_json(0), ensure_ascii=False) for check in checks)
+        else:
+            out.extend(check.to_json(0) for check in checks)
         games.append(len(checks))
-    return {"lines": out, "games": games}
+    return {"texts" if written else "lines": out, "games": games}
 
 
 def fallbacks(texts: Iterable[str], ruleset: str, config: Mapping[str, Any]) -> dict[str, int]:
@@ -352,24 +356,26 @@ def text_parts(texts: Iterable[str], records_per_part: int) -> Iterator[Part]:
 
 def check_parts(
     found: Iterable[Part], *, game: str, ruleset: str, config: Mapping[str, Any], workers: int = 1,
+    written: bool = False,
 ) -> Iterator[dict[str, Any]]:
     """Each part's result (:func:`check_part`), in file order (:func:`numbered` or :func:`numbered_texts` number
-    the lines): checked here (``workers`` 1, a part when its result is asked for) or by ``workers`` local
-    processes, each reading its part itself where the payload names the file."""
+    the lines): checked here (``workers`` 1, a part when its result is asked for; ``written``: its lines as
+    text, :func:`check_part`) or by ``workers`` local processes (their lines as text), each reading its part
+    itself where the payload names the file."""
 
     def task(part: Part) -> dict[str, Any]:
         return {"game": game, "ruleset": ruleset, "config": dict(config), **part.payload}
 
     if workers <= 1:
-        results: Iterator[Any] = (check_part(task(part)) for part in found)
+        results: Iterator[Any] = (check_part(task(part), written=written) for part in found)
     else:
         results = _in_pool((task(part) for part in found), workers, check_part_texts)
     return results
 
 
 def check_part_texts(task: Mapping[str, Any]) -> dict[str, Any]:
-    """:func:`check_part` with its lines written (:func:`as_texts`): what a local worker process sends back."""
-    return as_texts(check_part(task))
+    """:func:`check_part` with its lines written (:func:`as_texts`): what a worker sends back."""
+    return check_part(task, written=True)
 
 
 def _in_pool(tasks: Iterator[dict[str, Any]], workers: int, run: Callable[[Any], Any]) -> Iterator[Any]:

@@ -364,7 +364,7 @@ def run(args: argparse.Namespace) -> int:
             # the workers write the lines (engines.collection.as_texts); this process puts in each index
             results: Iterator[Any] = check_parts_on_queue(read, game=game, ruleset=ruleset, remote=remote)
         else:
-            results = check_parts(read, game=game, ruleset=ruleset, config=config, workers=workers)
+            results = check_parts(read, game=game, ruleset=ruleset, config=config, workers=workers, written=True)
         for batch in numbered_texts(results, limits.games):  # a part's lines, written and flushed together
             games += len(batch)
             with_findings += sum(not text.endswith(NO_FINDINGS) for text in batch)

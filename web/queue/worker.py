@@ -207,7 +207,7 @@ class Runtime:
         """A part of a collection (``adjudicator check-games``, :func:`engines.collection.check_part`): its records'
         texts, or the file and byte range they lie in (read here); the lines, one per game in order, written as
         the command prints them (:func:`engines.collection.as_texts`), and each record's games."""
-        from engines.collection import as_texts, check_part  # deferred on purpose: only a check's chunk needs it
+        from engines.collection import check_part_texts  # deferred on purpose: only a check's part needs it
 
         payload = dict(row.payload or {})
-        self._end(row, "done", result=as_texts(check_part({**payload, "config": self.config})))
+        self._end(row, "done", result=check_part_texts({**payload, "config": self.config}))
