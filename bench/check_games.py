@@ -19,7 +19,8 @@ checkmates). It prints:
    replay with the compiled reader turned off (``ADJUDICATOR_BULK_READER=0``: the lenient
    reader alone, as before issue 26);
 2. check-games with 1 and then 2 workers on the broker (a redis-server on a free port,
-   ``adjudicator worker`` processes started and ready before the command, a throw-away
+   ``adjudicator worker`` processes started and ready before the command and warmed by a check
+   of the file once through (a cold worker's first games are slower), a throw-away
    SQLite database) on ``--broker-games`` games (the file repeated; 200,000 by default,
    about 30 s of one worker's work, so that the command's own start-up weighs little): for
    each run the wall seconds and games per second; the processor seconds of the command
@@ -628,6 +629,8 @@ def broker(text: str, games: int, broker_games: int, folder: Path,
         return
     path = folder / "broker.pgn"
     total = _repeated(text, games, broker_games, path)
+    base = folder / "once.pgn"
+    base.write_text(text, encoding="utf-8")
     one_game = folder / "one-game.pgn"
     one_game.write_text(next(p for p in re.split(r"(?=^\[Event )", text, flags=re.MULTILINE) if p.strip()),
                         encoding="utf-8")
@@ -642,7 +645,8 @@ def broker(text: str, games: int, broker_games: int, folder: Path,
     processes.append(redis)
     runs: dict[int, dict[str, float]] = {}
     print(f"\n2. check-games on the broker (redis-server, `adjudicator worker --concurrency 1` each), {total:,} games "
-          f"({path.stat().st_size / 1e6:.0f} MB), each worker started before the command (its own start-up left out):")
+          f"({path.stat().st_size / 1e6:.0f} MB), each worker started before the command (its own start-up left out) "
+          f"and warmed by a run of the {games:,} games once:")
     try:
         _wait(lambda: _answers(port), 15, "redis-server to answer")
         workers: list[subprocess.Popen[bytes]] = []
@@ -656,6 +660,8 @@ def broker(text: str, games: int, broker_games: int, folder: Path,
                 workers.append(worker)
                 _wait(_ready(log), 60, f"worker to connect ({log})")
             start_up = run(adjudicator("check-games", str(one_game)), env=env, watch=False).processor
+            # a run of the file once through first: every worker has checked these games before either timed run
+            run(adjudicator("check-games", str(base)), env=env, watch=False)
             named: dict[str, Callable[[], list[int]]] = {"redis-server": lambda: [redis.pid]}
             for number, worker in enumerate(workers, start=1):
                 named[f"worker {number}"] = lambda w=worker: _tree(w.pid)  # type: ignore[misc]

@@ -367,8 +367,10 @@ def run(args: argparse.Namespace) -> int:
             results = check_parts(read, game=game, ruleset=ruleset, config=config, workers=workers, written=True)
         for batch in numbered_texts(results, limits.games):  # a part's lines, written and flushed together
             games += len(batch)
-            with_findings += sum(not text.endswith(NO_FINDINGS) for text in batch)
-            sys.stdout.write("".join(text + "\n" for text in batch))  # web.cli.emit's lines
+            written = "\n".join(batch) + "\n" if batch else ""  # web.cli.emit's lines
+            # a line ends with its findings, and a newline only ends a line (JSON escapes those in strings)
+            with_findings += len(batch) - written.count(NO_FINDINGS + "\n")
+            sys.stdout.write(written)
             sys.stdout.flush()
     finally:
         if stream is not sys.stdin.buffer:
