@@ -124,7 +124,8 @@ class Remote:
         if self._signals is None and self.url.startswith(("redis://", "rediss://")):
             import redis  # deferred on purpose: only a Redis broker carries the signals
 
-            self._signals = redis.Redis.from_url(self.url, socket_connect_timeout=2)
+            # a wait blocks at most STOP_SECONDS: a broker silent far longer is taken as away (the row is read)
+            self._signals = redis.Redis.from_url(self.url, socket_connect_timeout=2, socket_timeout=STOP_SECONDS + 9)
         return self._signals
 
     def wait_done(self, job_id: str, seconds: float) -> bool:
