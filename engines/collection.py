@@ -39,6 +39,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from operator import methodcaller
 from typing import Any, BinaryIO
 
 import adjudicator.chess.bulk as bulk
@@ -328,7 +329,11 @@ def numbered_texts(results: Iterable[Any], limit: int | None = None) -> Iterator
                 batch.extend(_numbered_text(line, index := index + 1) for line in itertools.islice(taken, count))
             yield batch
             continue
-        yield [_numbered_text(line, number) for number, line in enumerate(lines, start=index + 1)]
+        if "texts" in result and all(map(methodcaller("startswith", LINE_START), lines)):
+            cut = len(LINE_START)  # each line written by as_texts: its index put in
+            yield [f'{{"index": {number}, {line[cut:]}' for number, line in enumerate(lines, start=index + 1)]
+        else:
+            yield [_numbered_text(line, number) for number, line in enumerate(lines, start=index + 1)]
         index += len(lines)
 
 
