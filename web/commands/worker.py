@@ -1,7 +1,7 @@
 """``adjudicator worker [--concurrency N]``: take jobs from the task queue (``ADJUDICATOR_BROKER_URL``).
 
 The worker rules on engine claims, computes committee recommendations and appeal
-re-runs, and checks chunks of game collections, with its own engine pool
+re-runs, and checks parts of game collections, with its own engine pool
 (``engines.build_services``), writing every job's state into the shared database. It
 prints one JSON line naming itself when it is ready, then Celery's log on stderr; it
 runs until stopped (SIGTERM/Ctrl-C: running jobs finish first; SIGKILL: they go to
