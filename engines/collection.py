@@ -227,7 +227,8 @@ def check_part(task: Mapping[str, Any], *, written: bool = False) -> dict[str, A
     """Check every game of the task's part (:func:`part_records`): ``{"lines": [...], "games": [...]}``, one
     contract line per game in order (``index`` 0: the caller numbers them) and how many games each record held
     (``max_games`` is counted by the caller, in file order); ``written``: ``{"texts": [...], "games": [...]}``,
-    each line written as soon as it is made (:func:`as_texts`: a part's lines are held as text, not as objects).
+    each line written as ``web.cli.emit`` writes it (index 0) as soon as it is made (a part's lines are held as
+    text, not as objects; the reading process only puts each index in: :func:`numbered_texts`).
 
     A game whose check fails inside (a fault of this program, not of the record) gets a
     ``check-failed`` finding naming the fault, and the others go on.
@@ -275,19 +276,12 @@ def fallbacks(texts: Iterable[str], ruleset: str, config: Mapping[str, Any]) -> 
 
 
 LINE_START = '{"index": 0, '
-"""How a line written by :func:`as_texts` starts (``web.cli.emit``'s JSON, the index first)."""
-
-
-def as_texts(result: Mapping[str, Any]) -> dict[str, Any]:
-    """A part's result (:func:`check_part`) with each line written as ``web.cli.emit`` writes it (index 0):
-    what a broker's worker stores, so that the reading process only puts each index in
-    (:func:`numbered_texts`)."""
-    return {"texts": [json.dumps(line, ensure_ascii=False) for line in result["lines"]], "games": result["games"]}
+"""How a line written by :func:`check_part` starts (``web.cli.emit``'s JSON, the index first)."""
 
 
 def _counted(results: Iterable[Any], limit: int | None) -> Iterator[tuple[int, Any]]:
     """(index, line) of the parts' results in order, a line as the result holds it (a dict, or a text of
-    :func:`as_texts`), while the records hold at most ``limit`` games in all."""
+    :func:`check_part_texts`), while the records hold at most ``limit`` games in all."""
     index = 0
     for result in results:
         lines, games = result["texts"] if "texts" in result else result["lines"], result["games"]
@@ -301,7 +295,7 @@ def _counted(results: Iterable[Any], limit: int | None) -> Iterator[tuple[int, A
 
 
 def numbered(results: Iterable[Any], limit: int | None = None) -> Iterator[dict[str, Any]]:
-    """The lines of the parts' results (:func:`check_part`, or :func:`as_texts`), in order, numbered from 1; with
+    """The lines of the parts' results (:func:`check_part`, written or not), in order, numbered from 1; with
     ``limit``, the lines of the records while they hold at most ``limit`` games in all.
 
     :raises TooManyGames: the next record would take the count past ``limit`` (its lines are not given).
@@ -330,7 +324,7 @@ def numbered_texts(results: Iterable[Any], limit: int | None = None) -> Iterator
             yield batch
             continue
         if "texts" in result and all(map(methodcaller("startswith", LINE_START), lines)):
-            cut = len(LINE_START)  # each line written by as_texts: its index put in
+            cut = len(LINE_START)  # each line written by check_part: its index put in
             yield [f'{{"index": {number}, {line[cut:]}' for number, line in enumerate(lines, start=index + 1)]
         else:
             yield [_numbered_text(line, number) for number, line in enumerate(lines, start=index + 1)]
@@ -338,7 +332,7 @@ def numbered_texts(results: Iterable[Any], limit: int | None = None) -> Iterator
 
 
 def _numbered_text(line: Any, index: int) -> str:
-    """A line (a text of :func:`as_texts`, or a dict) written with its index."""
+    """A line (written by :func:`check_part`, or a dict) written with its index."""
     if isinstance(line, str) and line.startswith(LINE_START):
         return f'{{"index": {index}, {line[len(LINE_START):]}'
     found = json.loads(line) if isinstance(line, str) else dict(line)
@@ -379,7 +373,7 @@ def check_parts(
 
 
 def check_part_texts(task: Mapping[str, Any]) -> dict[str, Any]:
-    """:func:`check_part` with its lines written (:func:`as_texts`): what a worker sends back."""
+    """:func:`check_part` with its lines written: what a worker sends back."""
     return check_part(task, written=True)
 
 

@@ -361,7 +361,7 @@ def run(args: argparse.Namespace) -> int:
         if remote is not None:
             from web.queue.collection import check_parts_on_queue  # only with a broker (see _broker)
 
-            # the workers write the lines (engines.collection.as_texts); this process puts in each index
+            # the workers write the lines (engines.collection.check_part_texts); this process puts in each index
             results: Iterator[Any] = check_parts_on_queue(read, game=game, ruleset=ruleset, remote=remote)
         else:
             results = check_parts(read, game=game, ruleset=ruleset, config=config, workers=workers, written=True)

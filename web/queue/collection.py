@@ -33,7 +33,7 @@ IN_FLIGHT = 8
 def check_parts_on_queue(found: Iterable[Part], *, game: str, ruleset: str, remote: Remote,
                          in_flight: int = IN_FLIGHT, stop: Callable[[], bool] | None = None) -> Iterator[Any]:
     """Each part's result (:func:`engines.collection.check_part`, its lines written:
-    :func:`engines.collection.as_texts`), in order, from the workers (:func:`engines.collection.numbered` or
+    :func:`engines.collection.check_part_texts`), in order, from the workers (:func:`engines.collection.numbered` or
     ``numbered_texts`` number the lines). ``stop`` is asked about once a second while a part is awaited
     whether to give up (a cancel).
 

@@ -206,7 +206,7 @@ class Runtime:
     def _check_chunk(self, row: JobRow) -> None:
         """A part of a collection (``adjudicator check-games``, :func:`engines.collection.check_part`): its records'
         texts, or the file and byte range they lie in (read here); the lines, one per game in order, written as
-        the command prints them (:func:`engines.collection.as_texts`), and each record's games."""
+        the command prints them (:func:`engines.collection.check_part_texts`), and each record's games."""
         from engines.collection import check_part_texts  # deferred on purpose: only a check's part needs it
 
         payload = dict(row.payload or {})
