@@ -13,6 +13,7 @@ the findings) with its JSON. No I/O: the caller passes the lines and the service
 
 from __future__ import annotations
 
+import bisect
 import io
 import re
 import threading
@@ -114,32 +115,55 @@ def record_spans(lines: Iterable[tuple[str, int]]) -> Iterator[Span]:
         yield Span("".join(current), start, place)
 
 
-def block_spans(blocks: Iterable[bytes]) -> Iterator[Span]:
+RUN_BYTES = 1 << 16
+"""Past the records :func:`block_spans` gives with their text, a span covers records up to about this many bytes."""
+
+
+def block_spans(blocks: Iterable[bytes], texts: int | None = None) -> Iterator[Span]:
     """:func:`record_spans` of a file given in blocks of whole lines (each ending with a newline, but the
     file's last), the sizes in bytes: the same records, at the same places (tested), cut by the compiled
     reader (:func:`adjudicator.chess.bulk.scan.record_cuts`) a block at a time instead of a line at a time
     in Python. A block that is not UTF-8 is read line by line (:func:`decoded`), as :func:`record_spans`'
-    caller reads it."""
+    caller reads it.
+
+    ``texts``: only the first ``texts`` records are given, with their text; then each span covers whole
+    records, as many as reach :data:`RUN_BYTES` (or the file's end), with an empty text (a caller that wants
+    only where records start, as ``check-games`` sending byte ranges that its workers cut into the same
+    records: no text is put together, and there are few spans to go through)."""
     scanner = bulk.scanner
     state = [0] * 6
     pieces: list[str] = []  # the record so far
     start = place = 0  # its first byte, and the bytes before the text now read
+    left = -1 if texts is None else texts  # records still to give with their text (-1: all)
+    ended = 0  # past the records with their text: the end of the last record cut
 
     def cut(text: str, size: int) -> Iterator[Span]:
-        nonlocal start, place, pieces
+        nonlocal start, place, pieces, left, ended
         cuts = scanner.record_cuts(text, state, MAX_RECORD_LINES, MAX_RECORD_CHARS)
         plain = len(text) == size  # ASCII: a character is a byte
-        done = 0
+        done = i = 0
         at = place
-        for offset in cuts:
-            if offset == len(text):
-                at = place + size
-            else:
-                at += offset - done if plain else len(text[done:offset].encode("utf-8"))
+
+        def moved(offset: int) -> int:  # the byte where the character ``offset`` of the text starts
+            return place + size if offset == len(text) else at + (
+                offset - done if plain else len(text[done:offset].encode("utf-8")))
+
+        while i < len(cuts) and left:  # a record at a time, with its text
+            offset = cuts[i]
+            at = moved(offset)
             pieces.append(text[done:offset])
             yield Span("".join(pieces), start, at)
-            pieces, start, done = [], at, offset
-        pieces.append(text[done:])
+            pieces, start, done, i = [], at, offset, i + 1
+            left -= 1
+        if left:
+            pieces.append(text[done:])
+        while i < len(cuts):  # then runs: the first record end at RUN_BYTES or more (a character is a byte or more)
+            j = min(bisect.bisect_left(cuts, done + max(RUN_BYTES - (at - start), 1), i), len(cuts) - 1)
+            at = moved(cuts[j])
+            done, ended, i = cuts[j], at, j + 1
+            if at - start >= RUN_BYTES:
+                yield Span("", start, at)
+                start = at
         place += size
 
     for block in blocks:
@@ -149,6 +173,9 @@ def block_spans(blocks: Iterable[bytes]) -> Iterator[Span]:
             stream = io.BytesIO(block)
             for line in iter(stream.readline, b""):
                 yield from cut(decoded(line), len(line))
+    if not left and ended > start:  # the last run of records
+        yield Span("", start, ended)
+        start = ended
     if state[5]:
         yield Span("".join(pieces), start, place)
 

@@ -1,8 +1,9 @@
 """Reading and checking a collection: processor seconds against pgn-extract and python-chess, workers, memory.
 
-    python bench/check_games.py [--games 3000] [--kind corpus|mix] [--broker-games 20000]
-                                [--memory-games 100000] [--no-broker] [--no-memory]
-    python bench/check_games.py --games 40 --broker-games 80 --memory-games 80   # a smoke run (a minute)
+    python bench/check_games.py [--games 3000] [--kind corpus|mix] [--broker-games 200000]
+                                [--memory-games 100000] [--no-reading] [--no-broker] [--no-memory]
+    python bench/check_games.py --games 40 --broker-games 2000 --memory-games 80   # a smoke run (a minute)
+    python bench/check_games.py --games 1000 --no-reading --no-memory   # the broker's workers alone
 
 One run, one file (built in the run from a seeded generator: ``--kind corpus``, the
 default, is ``bench/make_corpus.py``'s collection, as issue 26 measured it: long random
@@ -18,13 +19,19 @@ checkmates). It prints:
    replay with the compiled reader turned off (``ADJUDICATOR_BULK_READER=0``: the lenient
    reader alone, as before issue 26);
 2. check-games with 1 and then 2 workers on the broker (a redis-server on a free port,
-   ``adjudicator worker`` processes, a throw-away SQLite database) on ``--broker-games``
-   games (the file repeated): the processor seconds of the command (the process that reads
-   the file and sends the parts) and of each worker, between the first line printed and the
-   last (start-up left out; the parts read ahead before the first line are left out too), and
-   over the whole run less the command's start-up on a one-game file; the command's share of
-   the workers', and the ratio these give with a core for each process (issue 26's goal: at
-   least 1.8x; load-independent, unlike the wall-clock ratio printed beside it);
+   ``adjudicator worker`` processes started and ready before the command and warmed by a check
+   of the file once through (a cold worker's first games are slower), a throw-away
+   SQLite database) on ``--broker-games`` games (the file repeated; 200,000 by default,
+   about 30 s of one worker's work, so that the command's own start-up weighs little): for
+   each run the wall seconds and games per second; the processor seconds of the command
+   (the process that reads the file, sends the parts and prints the lines; its start-up
+   measured apart on a one-game file), of redis-server and of each worker; when the first
+   worker became busy (the command's start-up and first part), when the last stopped, and
+   how long each worker was busy in between (running or waiting for a CPU, sampled every
+   50 ms from /proc/<pid>/task/*/schedstat: a worker waiting for a CPU is not idle); then
+   the 2-to-1 ratio (issue 26's goal: at least 1.8) by the wall clock, whole and from the
+   first worker busy to the end (the command's start-up left out), and by the processor
+   seconds of the slowest process (a core for each: load-independent);
 3. the peak memory (RSS and PSS summed over all the processes, sampled every 20 ms from
    /proc) of check-games (1 and 2 local workers) and of replay on the first 1,000 games and
    on ``--memory-games`` games (the file repeated), and of the 2-worker broker check
@@ -294,9 +301,6 @@ class Run:
     waiting: float
     """Seconds they were ready to run but waited for a CPU (other programs on the machine)."""
     last: str = ""
-    window: tuple[int, float, list[float]] | None = None
-    """From the first line printed to the last sampled (every :data:`WINDOW_LINES` lines): the lines, the
-    command's processor seconds and each of ``others``' (start-up and the last lines left out)."""
 
     def cpu_text(self) -> str:
         return f"on a CPU {self.on_cpu:.1f} s, waiting for one {self.waiting:.1f} s"
@@ -312,14 +316,10 @@ def adjudicator(*args: str, lenient: bool = False) -> list[str]:
     return [sys.executable, *head, *args]
 
 
-WINDOW_LINES = 200
-
-
 def run(command: list[str], env: dict[str, str] | None = None, watch: bool = True,
-        others: Callable[[], list[int]] | None = None, others_cpu: Callable[[], list[float]] | None = None) -> Run:
+        others: Callable[[], list[int]] | None = None) -> Run:
     """One run of a command: time, lines printed, peak RSS and PSS of its process tree (and of ``others``'
-    processes), processor seconds, CPU wait; with ``others_cpu`` (processor seconds of other processes so far),
-    :attr:`Run.window`."""
+    processes), processor seconds, CPU wait."""
     peak = peak_pss = 0
     sched: dict[int, tuple[int, int]] = {}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -347,17 +347,9 @@ def run(command: list[str], env: dict[str, str] | None = None, watch: bool = Tru
         assert proc.stdout is not None and proc.stderr is not None
         count = 0
         last = ""
-        first: tuple[float, list[float]] | None = None
-        window: tuple[int, float, list[float]] | None = None
         for line in proc.stdout:
             count += 1
             last = line
-            if others_cpu is not None and (count == 1 or count % WINDOW_LINES == 0):
-                now = (_cpu_seconds(proc.pid), others_cpu())
-                if first is None:
-                    first = now
-                else:
-                    window = (count - 1, now[0] - first[0], [b - a for a, b in zip(first[1], now[1], strict=True)])
         errors = proc.stderr.read()
         proc.wait()
         done.set()
@@ -370,7 +362,7 @@ def run(command: list[str], env: dict[str, str] | None = None, watch: bool = Tru
     processor = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     on_cpu = sum(s[0] for s in sched.values()) / 1e9
     waiting = sum(s[1] for s in sched.values()) / 1e9
-    return Run(seconds, count, peak, peak_pss, processor, on_cpu, waiting, last, window)
+    return Run(seconds, count, peak, peak_pss, processor, on_cpu, waiting, last)
 
 
 def python_chess_reader(path: Path) -> list[str]:
@@ -481,7 +473,7 @@ def _ready(log: Path) -> Callable[[], bool]:
 
 
 def _worker_seconds(workers: list[subprocess.Popen[bytes]]) -> list[float]:
-    """Processor seconds so far of each worker (its process tree: Celery's pool process included)."""
+    """Processor seconds so far of each worker (its process tree: Celery's threads are in its one process)."""
     return [sum(_cpu_seconds(pid) for pid in _tree(w.pid)) for w in workers]
 
 
@@ -494,17 +486,151 @@ def _repeated(text: str, games: int, target: int, path: Path) -> int:
     return times * games
 
 
+BROKER_GAMES = 200_000
+"""The broker's runs: about 30 s of one worker's work, so that the command's start-up (about 1.2 s: its
+imports, the database and the broker) weighs little in the wall-clock ratio."""
+SAMPLE_SECONDS = 0.05
+BUSY = 0.5
+"""A worker is busy in a sample where it ran, or waited for a CPU, at least this share of it."""
+
+
+def _threads_sched(pid: int) -> tuple[int, int]:
+    """(nanoseconds on a CPU, nanoseconds waiting for one) of all ``pid``'s threads (live ones: /proc/<pid>/task)."""
+    on = wait = 0
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except (FileNotFoundError, ProcessLookupError):
+        return 0, 0
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/schedstat") as stat:
+                ran, waited, _ = (int(x) for x in stat.read().split())
+        except (FileNotFoundError, ProcessLookupError, ValueError):
+            continue
+        on += ran
+        wait += waited
+    return on, wait
+
+
+@dataclass
+class Timeline:
+    """One broker run: the wall seconds, and each process's seconds on a CPU and waiting for one, sampled every
+    :data:`SAMPLE_SECONDS` from /proc/<pid>/task/*/schedstat (``times`` from the command's start)."""
+
+    seconds: float
+    lines: int
+    last: str
+    times: list[float]
+    on_cpu: dict[str, list[float]]
+    waited: dict[str, list[float]]
+    command_total: float
+    """The command's own processor seconds, interpreter start included (getrusage once it ended)."""
+
+    def used(self, name: str) -> float:
+        values = self.on_cpu[name]
+        return values[-1] - values[0] if values else 0.0
+
+    def waiting(self, name: str) -> float:
+        values = self.waited[name]
+        return values[-1] - values[0] if values else 0.0
+
+    def busy(self, name: str) -> list[tuple[float, float]]:
+        """The spans (from, to) in which ``name`` ran or waited for a CPU at least :data:`BUSY` of the time."""
+        spans: list[tuple[float, float]] = []
+        ran, waited = self.on_cpu[name], self.waited[name]
+        for i in range(1, len(self.times)):
+            step = self.times[i] - self.times[i - 1]
+            if step > 0 and (ran[i] - ran[i - 1]) + (waited[i] - waited[i - 1]) >= BUSY * step:
+                if spans and spans[-1][1] >= self.times[i - 1] - 1e-9:
+                    spans[-1] = (spans[-1][0], self.times[i])
+                else:
+                    spans.append((self.times[i - 1], self.times[i]))
+        return spans
+
+
+def timed(command: list[str], env: dict[str, str], processes: dict[str, Callable[[], list[int]]]) -> Timeline:
+    """Run ``command`` once and sample the seconds on a CPU and waiting for one of it and of ``processes`` (name:
+    its pids) as it runs (nothing else: no memory sampled, so the bench itself takes little of the machine)."""
+    names = ["check-games", *processes]
+    times: list[float] = []
+    on_cpu: dict[str, list[float]] = {name: [] for name in names}
+    waited: dict[str, list[float]] = {name: [] for name in names}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.monotonic()
+    with subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          env=env) as proc:
+        done = threading.Event()
+        pids = {"check-games": lambda: _tree(proc.pid), **processes}
+
+        def sample() -> None:
+            while not done.is_set():
+                now = time.monotonic() - started
+                for name in names:
+                    found = [_threads_sched(pid) for pid in pids[name]()]
+                    on_cpu[name].append(sum(f[0] for f in found) / 1e9)
+                    waited[name].append(sum(f[1] for f in found) / 1e9)
+                times.append(now)
+                time.sleep(SAMPLE_SECONDS)
+
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+        assert proc.stdout is not None and proc.stderr is not None
+        count = 0
+        last = ""
+        for line in proc.stdout:
+            count += 1
+            last = line
+        errors = proc.stderr.read()
+        proc.wait()
+        seconds = time.monotonic() - started
+        done.set()
+        sampler.join()
+    # the command's last sample may miss its end: its processor seconds are taken whole from getrusage
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(command[:4])} failed ({proc.returncode}): {errors[-2000:]}")
+    total = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return Timeline(seconds, count, last, times, on_cpu, waited, total)
+
+
+def _describe(count: int, games: int, line: Timeline, start_up: float, workers: list[str]) -> dict[str, float]:
+    """Print one broker run (wall, games/s, each process's processor seconds, when the workers were busy); its
+    figures: ``wall``, ``busy`` (first worker busy to the last busy), ``slowest`` (the most a process used)."""
+    spans = {name: line.busy(name) for name in workers}
+    firsts = [s[0][0] for s in spans.values() if s]
+    lasts = [s[-1][1] for s in spans.values() if s]
+    first, last = (min(firsts), max(lasts)) if firsts else (0.0, line.seconds)
+    used = {name: line.used(name) for name in workers}
+    waits = sum(line.waiting(name) for name in ["check-games", "redis-server", *workers])
+    print(f"   {count} worker{'s' if count > 1 else ' '}: wall {line.seconds:6.2f} s = {games / line.seconds:6.0f} "
+          f"games/s; processor s: check-games {line.command_total:.2f} (start-up on one game {start_up:.2f}), "
+          f"redis-server {line.used('redis-server'):.2f}, "
+          + ", ".join(f"{name} {used[name]:.2f}" for name in workers)
+          + f"; waiting for a CPU {waits:.2f} s (all of them: the machine's other load)")
+    busy_text = ", ".join(f"{name} {sum(b - a for a, b in spans[name]):.2f} s" for name in workers)
+    print(f"              first worker busy at {first:.2f} s (the command's start-up, first part), the last busy "
+          f"until {last:.2f} s, then {line.seconds - last:.2f} s to the end; busy (running or waiting for a CPU) "
+          f"in those {last - first:.2f} s: {busy_text}")
+    cpu = line.command_total + line.used("redis-server") + sum(used.values())
+    print(f"              all these processes: {cpu:.2f} processor s = {cpu / line.seconds:.2f} cores on average "
+          f"(the machine has {os.cpu_count()})")
+    return {"wall": line.seconds, "busy": max(last - first, 1e-9), "after_start": line.seconds - first,
+            "slowest": max(max(line.command_total - start_up, 0.0), *used.values()), "cpu": cpu}
+
+
 def broker(text: str, games: int, broker_games: int, folder: Path,
            memory_run: tuple[Path, int, Path, int] | None) -> None:
-    """Section 2: check-games on the broker with 1 worker, then 2 (each ``--concurrency 1``); with
-    ``memory_run`` (the first 1,000 games and the large file, with their games), the 2-worker check's peak memory on
-    each (section 3, for the broker)."""
+    """Section 2: check-games on the broker with 1 worker, then 2 (each ``--concurrency 1``), timed by the wall
+    clock and by each process's processor seconds; with ``memory_run`` (the first 1,000 games and the large
+    file, with their games), the 2-worker check's peak memory on each (section 3, for the broker)."""
     redis_server = shutil.which("redis-server") or "/usr/bin/redis-server"
     if not os.access(redis_server, os.X_OK):
         print("\n2. the broker: redis-server is not installed (.ci/install installs it)")
         return
     path = folder / "broker.pgn"
     total = _repeated(text, games, broker_games, path)
+    base = folder / "once.pgn"
+    base.write_text(text, encoding="utf-8")
     one_game = folder / "one-game.pgn"
     one_game.write_text(next(p for p in re.split(r"(?=^\[Event )", text, flags=re.MULTILINE) if p.strip()),
                         encoding="utf-8")
@@ -517,10 +643,10 @@ def broker(text: str, games: int, broker_games: int, folder: Path,
                               "--appendonly", "no", "--dir", str(folder)],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     processes.append(redis)
-    rates: dict[int, float] = {}
-    bound: dict[int, float] = {}
-    whole: dict[int, float] = {}
-    print(f"\n2. check-games on the broker (redis-server, `adjudicator worker --concurrency 1` each), {total:,} games:")
+    runs: dict[int, dict[str, float]] = {}
+    print(f"\n2. check-games on the broker (redis-server, `adjudicator worker --concurrency 1` each), {total:,} games "
+          f"({path.stat().st_size / 1e6:.0f} MB), each worker started before the command (its own start-up left out) "
+          f"and warmed by a run of the {games:,} games once:")
     try:
         _wait(lambda: _answers(port), 15, "redis-server to answer")
         workers: list[subprocess.Popen[bytes]] = []
@@ -534,29 +660,25 @@ def broker(text: str, games: int, broker_games: int, folder: Path,
                 workers.append(worker)
                 _wait(_ready(log), 60, f"worker to connect ({log})")
             start_up = run(adjudicator("check-games", str(one_game)), env=env, watch=False).processor
-            before = _worker_seconds(workers)
-            done = run(adjudicator("check-games", str(path)), env=env, others_cpu=lambda: _worker_seconds(workers))
-            worked = [after - was for after, was in zip(_worker_seconds(workers), before, strict=True)]
-            if done.lines != total + 1 or '"summary"' not in done.last:
-                raise SystemExit(f"check-games on the broker printed {done.lines} lines for {total} games")
-            if done.window is None:
-                raise SystemExit(f"too few games ({total}) for a window of {WINDOW_LINES} lines: raise --broker-games")
-            lines_seen, reading, in_window = done.window
-            rates[count] = total / done.seconds
-            bound[count] = max(reading, *in_window) / lines_seen  # the slowest process, each on a core of its own
-            shown = ", ".join(f"{w:.2f}" for w in in_window)
-            print(f"   {count} worker{'s' if count > 1 else ' '}: over {lines_seen:,} games (first line to the last "
-                  f"sampled), processor s: check-games {reading:.2f} (reading, sending, merging); workers {shown}; "
-                  f"check-games = {100 * reading / max(sum(in_window), 1e-9):.1f}% of the workers'")
-            net = max(done.processor - start_up, 0.0)
-            whole[count] = max(net, *worked)
-            print(f"              whole run: check-games {done.processor:.2f} s, less its start-up on one game "
-                  f"({start_up:.2f} s): {net:.2f} s = {100 * net / max(sum(worked), 1e-9):.1f}% of the workers' "
-                  f"{', '.join(f'{w:.2f}' for w in worked)} s; wall {done.seconds:.1f} s = {rates[count]:.0f} "
-                  f"games/s (load average {os.getloadavg()[0]:.2f}; {done.cpu_text()})")
-        print(f"   ratio 2 workers / 1 worker, a core for each process (processor seconds of the slowest): "
-              f"{bound[1] / max(bound[2], 1e-12):.2f} in the window, {whole[1] / max(whole[2], 1e-12):.2f} over the "
-              f"whole runs (goal at least 1.8); wall clock on this machine: {rates[2] / rates[1]:.2f}")
+            # a run of the file once through first: every worker has checked these games before either timed run
+            run(adjudicator("check-games", str(base)), env=env, watch=False)
+            named: dict[str, Callable[[], list[int]]] = {"redis-server": lambda: [redis.pid]}
+            for number, worker in enumerate(workers, start=1):
+                named[f"worker {number}"] = lambda w=worker: _tree(w.pid)  # type: ignore[misc]
+            line = timed(adjudicator("check-games", str(path)), env, named)
+            if line.lines != total + 1 or '"summary"' not in line.last:
+                raise SystemExit(f"check-games on the broker printed {line.lines} lines for {total} games")
+            runs[count] = _describe(count, total, line, start_up, [f"worker {n}" for n in range(1, count + 1)])
+        one, two = runs[1], runs[2]
+        print(f"   ratio 2 workers / 1 worker (goal at least 1.8): by the wall clock {one['wall'] / two['wall']:.2f} "
+              f"whole; {one['after_start'] / two['after_start']:.2f} from the first worker busy to the end (the "
+              f"command's start-up left out); {one['busy'] / two['busy']:.2f} from the first worker busy to the last; "
+              f"by the processor seconds of the slowest process (a core for each) "
+              f"{one['slowest'] / max(two['slowest'], 1e-9):.2f}")
+        cores = os.cpu_count() or 1
+        least = two["cpu"] / cores
+        print(f"   on {cores} cores the 2-worker run's {two['cpu']:.1f} processor s take at least {least:.1f} s: at "
+              f"most {one['wall'] / least:.2f}x by the wall clock here, whatever the waits")
         if memory_run is not None:
             small, small_games, big, memory_games = memory_run
             print("\n   3b. the 2-worker broker check (command, 2 workers, redis-server), peak memory:")
@@ -644,11 +766,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3000, help="games in the file (default 3,000)")
     parser.add_argument("--kind", choices=("corpus", "mix"), default="corpus",
                         help="corpus: bench/make_corpus.py's collection (issue 26's); mix: this file's")
-    parser.add_argument("--broker-games", type=int, default=20_000,
-                        help="games of the broker's runs (the file repeated; default 20,000)")
+    parser.add_argument("--broker-games", type=int, default=BROKER_GAMES,
+                        help=f"games of the broker's runs (the file repeated; default {BROKER_GAMES:,})")
     parser.add_argument("--memory-games", type=int, default=100_000, help="games of the memory run (default 100,000)")
     parser.add_argument("--no-broker", action="store_true", help="skip the broker's workers (section 2)")
     parser.add_argument("--no-memory", action="store_true", help="skip the memory runs (section 3)")
+    parser.add_argument("--no-reading", action="store_true", help="skip the readers' processor seconds (section 1)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
@@ -666,7 +789,8 @@ def main() -> None:
         print(f"built {args.games:,} games ({args.kind}, {len(text) / 1e6:.1f} MB) "
               f"in {time.monotonic() - started:.1f} s")
         print(f"machine: {os.cpu_count()} cores, load average at start {os.getloadavg()[0]:.2f}")
-        reading(path, args.games)
+        if not args.no_reading:
+            reading(path, args.games)
         big = None if args.no_memory else memory(text, args.games, args.memory_games, folder)
         if not args.no_broker:
             broker(text, args.games, args.broker_games, folder, big)

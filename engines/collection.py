@@ -1,25 +1,30 @@
-"""Checking a collection of games in chunks: the task a worker runs, and local worker processes.
+"""Checking a collection of games in parts: the task a worker runs, and local worker processes.
 
-:func:`check_chunk` is the unit of work: a JSON-ready task (the game, the ruleset id, the
-configuration and a list of game records) in, one JSON-ready result per game out, in
-order. It holds no state between tasks that could change an answer (the per-process
-services it keeps are built from the task's configuration, and the helpmate search runs
-on its node budget alone, never on a clock), so the same task gives the same answer in
-any process, on any machine, any number of times: a broker's worker can run it as it is
-(late acknowledgement, retried on another worker) and the results stay identical.
+:func:`check_part` is the unit of work: a JSON-ready task (the game, the ruleset id, the
+configuration and a *part*, :class:`Part`: consecutive records of a collection, as their
+texts or as a file and the byte range they lie in) in, one JSON-ready line per game out, in
+order, with how many games each record held. It holds no state between tasks that could
+change an answer (the per-process services it keeps are built from the task's
+configuration, and the helpmate search runs on its node budget alone, never on a clock),
+so the same task gives the same answer in any process, on any machine, any number of
+times: a broker's worker can run it as it is (late acknowledgement, retried on another
+worker) and the results stay identical.
 
-:func:`check_collection` streams a collection through it: in this process (``workers=1``)
-or over ``workers`` local processes, with at most ``2 * workers`` chunks in flight and the
-results handed back in file order, so memory stays flat however long the file.
+:func:`check_parts` streams the parts through it: in this process (``workers=1``) or over
+``workers`` local processes, with at most ``2 * workers`` parts in flight and the results
+handed back in file order, so memory stays flat however long the file (the broker's
+workers: :func:`web.queue.collection.check_parts_on_queue`; the one way a collection is
+sent to workers, by ``adjudicator check-games`` and by the web's checks alike).
 
-:func:`check_parts` is the same over *parts* (:class:`Part`): consecutive records of a file,
-sent either as their text or, for a plain file the workers can read, as the file and the
-byte range the records lie in (:func:`adjudicator.collection.record_spans`), which each
-worker reads and cuts into the same records itself. The process that reads the file then
-only finds where records start (a regular expression per line); the workers read, split
-and check the games. Each part's result says how many games each of its records held, so
-the lines are numbered, and a collection past its ``max_games`` stopped, in file order,
-whatever the number of workers: the output is the same with one worker or many.
+For a plain file the workers can read, a part names the file and its byte range
+(:func:`parts`, :func:`adjudicator.collection.record_spans`), and each worker reads and
+cuts it into the same records itself: the process that reads the file only finds where
+records start, the workers read, split and check the games. Elsewhere (standard input, a
+compressed file, the web's stored upload cut into its games) a part holds its records'
+texts (:func:`text_parts`). Each part's result says how many games each of its records
+held, so the lines are numbered (:func:`numbered`, :func:`numbered_texts`), and a
+collection past its ``max_games`` stopped, in file order, whatever the number of workers:
+the output is the same with one worker or many.
 """
 
 from __future__ import annotations
@@ -34,25 +39,25 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any
+from operator import methodcaller
+from typing import Any, BinaryIO
 
-from adjudicator.collection import Span, TooManyGames, check_record, decoded, records
+import adjudicator.chess.bulk as bulk
+from adjudicator.collection import Span, TooManyGames, block_spans, check_record, decoded, records
 from adjudicator.contract import ContractError
 from adjudicator.findings import Finding, GameCheck
 from adjudicator.rulesets import RulesetBook
 from adjudicator.services import MateOracle, Services
 
-CHUNK_GAMES = 64
-"""Records per task: large enough that sending them costs little, small enough to keep the workers even."""
 IN_FLIGHT_PER_WORKER = 2
 PART_RECORDS = 256
 """Records per part at the most where the parts go out as text (:func:`parts`)."""
 PART_BYTES = 1 << 20
 """Bytes per part at the most (a part may pass it by one record) where they go out as text; a file's byte
-ranges are a sixteenth of the file, within :data:`RANGE_BYTES`: few tasks (each costs the reading process
-a row, a message and a wait), enough of them to keep every worker busy to the end, each small enough that a
-worker holds little (its part's bytes, one record and its lines)."""
-RANGE_BYTES = (1 << 18, 1 << 21)
+ranges are sized by :func:`range_bytes`, within :data:`RANGE_BYTES`: few tasks (each costs the reading
+process a row, a message and a wait), enough of them to keep every worker busy to the end; a worker reads its
+range :data:`READ_BYTES` at a time and holds its lines (about a tenth of its bytes)."""
+RANGE_BYTES = (1 << 18, 1 << 23)
 
 _CONTEXTS: dict[tuple[int, str], tuple[RulesetBook, Services, MateOracle]] = {}
 """Per process: the rulesets and the services built from a configuration (at most a few)."""
@@ -86,28 +91,37 @@ class Stamp:
 
 @dataclass(frozen=True)
 class Part:
-    """Consecutive records of a collection: their texts (held by the reading process while the part is out),
-    and the payload a worker gets, the texts themselves or the file and byte range they lie in."""
+    """Consecutive records of a collection: their texts where the reading process holds them (none for a
+    byte range: the file has them), and the payload a worker gets, the texts themselves or the file and byte
+    range they lie in."""
 
     texts: tuple[str, ...]
     payload: dict[str, Any]
 
     def as_texts(self) -> dict[str, Any]:
-        """The payload with the texts (for a worker that cannot read the file)."""
-        return {"records": list(self.texts)}
+        """The payload with the texts (for a worker that cannot read the file): those held, else the byte
+        range's records read here (:func:`part_records`; :raises PartUnreadable: this process cannot either)."""
+        return {"records": list(self.texts) if self.texts or "file" not in self.payload else
+                part_records(self.payload)}
 
 
 def parts(spans: Iterable[Span], stamp: Stamp | None = None, *, records_per_part: int = PART_RECORDS,
           bytes_per_part: int = PART_BYTES) -> Iterator[Part]:
     """``spans`` (:func:`adjudicator.collection.record_spans`) grouped into parts of at most ``records_per_part``
     records and about ``bytes_per_part`` bytes, in order; with ``stamp``, each payload names the file's byte
-    range (the workers read it), else it holds the texts (see :data:`PART_BYTES` for the defaults)."""
-    if stamp is not None and bytes_per_part == PART_BYTES and records_per_part == PART_RECORDS:
-        bytes_per_part = min(max(stamp.size // 16, RANGE_BYTES[0]), RANGE_BYTES[1])
+    range (the workers read it), else it holds the texts (see :data:`PART_BYTES` for the defaults).
+
+    A file's byte ranges shrink towards its end (:func:`range_bytes`): the last parts are small, so the
+    workers finish together (the check waits for the last)."""
+    ranged = stamp is not None and bytes_per_part == PART_BYTES and records_per_part == PART_RECORDS
+    if ranged:
         records_per_part = 1 << 30
     group: list[Span] = []
     size = 0
     for span in spans:
+        if not group and ranged:
+            assert stamp is not None
+            bytes_per_part = range_bytes(stamp.size, span.start)
         group.append(span)
         size += span.end - span.start
         if len(group) >= records_per_part or size >= bytes_per_part:
@@ -117,12 +131,20 @@ def parts(spans: Iterable[Span], stamp: Stamp | None = None, *, records_per_part
         yield _part(group, stamp)
 
 
+def range_bytes(size: int, start: int) -> int:
+    """The bytes of a file's part that starts at ``start``: a sixteenth of the file, and an eighth of what is
+    left from ``start``, within :data:`RANGE_BYTES` (large parts cost the reading process less; parts that
+    shrink towards the end keep every worker busy to it)."""
+    return min(max(min(size // 16, (size - start) // 8), RANGE_BYTES[0]), RANGE_BYTES[1])
+
+
 def _part(group: list[Span], stamp: Stamp | None) -> Part:
     texts = tuple(span.text for span in group)
     if stamp is None:
         return Part(texts, {"records": list(texts)})
-    return Part(texts, {"file": stamp.path, "size": stamp.size, "mtime_ns": stamp.mtime_ns,
-                        "start": group[0].start, "end": group[-1].end})
+    return Part(texts if all(texts) else (), {  # a range's texts only where the spans carry them
+        "file": stamp.path, "size": stamp.size, "mtime_ns": stamp.mtime_ns, "start": group[0].start,
+        "end": group[-1].end})
 
 
 def part_records(payload: Mapping[str, Any]) -> list[str]:
@@ -135,23 +157,55 @@ def part_records(payload: Mapping[str, Any]) -> list[str]:
 
 
 def _part_records(payload: Mapping[str, Any]) -> Iterator[str]:
-    """:func:`part_records` one at a time (the file's bytes are read at once: :class:`PartUnreadable` comes first)."""
+    """:func:`part_records` one at a time (the file is opened and its stamp compared at once: a file gone or
+    changed raises :class:`PartUnreadable` before the first record; the range is then read
+    :data:`READ_BYTES` at a time, so a worker holds little whatever the part's size)."""
     if "records" in payload:
         return (str(text) for text in payload["records"])
     path, start, end = str(payload["file"]), int(payload["start"]), int(payload["end"])
     try:
-        with open(path, "rb") as handle:
-            found = os.fstat(handle.fileno())
-            if (found.st_size, found.st_mtime_ns) != (int(payload["size"]), int(payload["mtime_ns"])):
-                raise PartUnreadable(f"{path} changed while its games were checked; check it again")
-            handle.seek(start)
-            data = handle.read(end - start)
+        handle = open(path, "rb")  # noqa: SIM115  # closed by _range_blocks, which reads it
     except OSError as exc:
         raise PartUnreadable(f"this worker cannot read {path}: {exc.strerror}") from None
-    if len(data) != end - start:
-        raise PartUnreadable(f"{path} is shorter than when its games were found; check it again")
-    stream = io.BytesIO(data)
-    return records(decoded(line) for line in iter(stream.readline, b""))
+    found = os.fstat(handle.fileno())
+    if (found.st_size, found.st_mtime_ns) != (int(payload["size"]), int(payload["mtime_ns"])):
+        handle.close()
+        raise PartUnreadable(f"{path} changed while its games were checked; check it again")
+    blocks = _range_blocks(handle, path, start, end)
+    if bulk.COMPILED:  # the compiled reader cuts a block at a time (the same records: adjudicator.collection)
+        return (span.text for span in block_spans(blocks))
+    return records(decoded(line) for block in blocks for line in io.BytesIO(block))
+
+
+READ_BYTES = 1 << 20
+"""Bytes a worker reads of its part's range at a time."""
+
+
+def _range_blocks(handle: BinaryIO, path: str, start: int, end: int) -> Iterator[bytes]:
+    """The bytes ``start`` to ``end`` of the open file, in blocks of whole lines (the last block: what is left);
+    the file is closed at the end. :raises PartUnreadable: the file ends before ``end``."""
+    with handle:
+        try:
+            handle.seek(start)
+            left, carry = end - start, b""
+            while left > 0:
+                chunk = handle.read(min(READ_BYTES, left))
+                if not chunk:
+                    raise PartUnreadable(f"{path} is shorter than when its games were found; check it again")
+                left -= len(chunk)
+                data = carry + chunk
+                cut = len(data) if left == 0 else data.rfind(b"\n") + 1
+                carry = data[cut:]
+                if cut:
+                    yield data[:cut]
+        except OSError as exc:
+            raise PartUnreadable(f"this worker cannot read {path}: {exc.strerror}") from None
+
+
+def prepare(config: Mapping[str, Any]) -> None:
+    """Build this process's rulesets and services for ``config`` now (a broker's worker, as it starts: its first
+    part is then checked as fast as the others)."""
+    _context(config)
 
 
 def _context(config: Mapping[str, Any]) -> tuple[RulesetBook, Services, MateOracle]:
@@ -169,31 +223,22 @@ def _context(config: Mapping[str, Any]) -> tuple[RulesetBook, Services, MateOrac
     return _CONTEXTS[key]
 
 
-def make_task(records: list[str], game: str, ruleset: str, config: Mapping[str, Any]) -> dict[str, Any]:
-    """A task for :func:`check_chunk` (JSON-ready: a broker can carry it as it is)."""
-    return {"game": game, "ruleset": ruleset, "config": dict(config), "records": records}
-
-
-def check_chunk(task: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Check every game of the task's records; one contract line per game, in order (``index`` 0: the caller numbers).
+def check_part(task: Mapping[str, Any], *, written: bool = False) -> dict[str, Any]:
+    """Check every game of the task's part (:func:`part_records`): ``{"lines": [...], "games": [...]}``, one
+    contract line per game in order (``index`` 0: the caller numbers them) and how many games each record held
+    (``max_games`` is counted by the caller, in file order); ``written``: ``{"texts": [...], "games": [...]}``,
+    each line written as ``web.cli.emit`` writes it (index 0) as soon as it is made (a part's lines are held as
+    text, not as objects; the reading process only puts each index in: :func:`numbered_texts`).
 
     A game whose check fails inside (a fault of this program, not of the record) gets a
     ``check-failed`` finding naming the fault, and the others go on.
-    """
-    found: list[dict[str, Any]] = check_part(task)["lines"]
-    return found
-
-
-def check_part(task: Mapping[str, Any]) -> dict[str, Any]:
-    """:func:`check_chunk` of a part (:func:`part_records`): ``{"lines": [...], "games": [...]}``, the lines
-    and how many games each record held (``max_games`` is counted by the caller, in file order).
 
     :raises PartUnreadable: see :func:`part_records`.
     """
     book, services, screen = _context(task["config"])
     ruleset = book[str(task["ruleset"])]
     game = str(task["game"])
-    out: list[dict[str, Any]] = []
+    out: list[Any] = []
     games: list[int] = []
     for text in _part_records(task):
         try:
@@ -201,9 +246,12 @@ def check_part(task: Mapping[str, Any]) -> dict[str, Any]:
         except Exception as exc:  # one faulty game must not stop the collection; the line says what failed
             failed = Finding("check-failed", 0, "", f"the check failed: {type(exc).__name__}: {exc}")
             checks = [GameCheck((), None, None, (failed,))]
-        out.extend(check.to_json(0) for check in checks)
+        if written:
+            out.extend(json.dumps(check.to_json(0), ensure_ascii=False) for check in checks)
+        else:
+            out.extend(check.to_json(0) for check in checks)
         games.append(len(checks))
-    return {"lines": out, "games": games}
+    return {"texts" if written else "lines": out, "games": games}
 
 
 def fallbacks(texts: Iterable[str], ruleset: str, config: Mapping[str, Any]) -> dict[str, int]:
@@ -228,28 +276,15 @@ def fallbacks(texts: Iterable[str], ruleset: str, config: Mapping[str, Any]) -> 
 
 
 LINE_START = '{"index": 0, '
-"""How a line written by :func:`as_texts` starts (``web.cli.emit``'s JSON, the index first)."""
-
-
-def as_texts(result: Mapping[str, Any]) -> dict[str, Any]:
-    """A part's result (:func:`check_part`) with each line written as ``web.cli.emit`` writes it (index 0):
-    what a broker's worker stores, so that the reading process only puts each index in
-    (:func:`numbered_texts`)."""
-    return {"texts": [json.dumps(line, ensure_ascii=False) for line in result["lines"]], "games": result["games"]}
+"""How a line written by :func:`check_part` starts (``web.cli.emit``'s JSON, the index first)."""
 
 
 def _counted(results: Iterable[Any], limit: int | None) -> Iterator[tuple[int, Any]]:
     """(index, line) of the parts' results in order, a line as the result holds it (a dict, or a text of
-    :func:`as_texts`), while the records hold at most ``limit`` games in all."""
+    :func:`check_part_texts`), while the records hold at most ``limit`` games in all."""
     index = 0
     for result in results:
-        if isinstance(result, list):  # a chunk of check_chunk
-            lines, games = result, [len(result)]
-        else:
-            lines, games = result["texts"] if "texts" in result else result["lines"], result["games"]
-        if isinstance(result, dict) and result.get("end"):
-            yield index, lines[0]
-            continue
+        lines, games = result["texts"] if "texts" in result else result["lines"], result["games"]
         taken = iter(lines)
         for count in games:
             if limit is not None and index + count > limit:
@@ -260,7 +295,7 @@ def _counted(results: Iterable[Any], limit: int | None) -> Iterator[tuple[int, A
 
 
 def numbered(results: Iterable[Any], limit: int | None = None) -> Iterator[dict[str, Any]]:
-    """The lines of the parts' results (:func:`check_part`, or :func:`as_texts`), in order, numbered from 1; with
+    """The lines of the parts' results (:func:`check_part`, written or not), in order, numbered from 1; with
     ``limit``, the lines of the records while they hold at most ``limit`` games in all.
 
     :raises TooManyGames: the next record would take the count past ``limit`` (its lines are not given).
@@ -275,102 +310,71 @@ def numbered_texts(results: Iterable[Any], limit: int | None = None) -> Iterator
     """:func:`numbered`, each line as ``web.cli.emit`` writes it (without its newline), a list per part (the
     command writes and flushes them together); past ``limit``, the lines before the record that passes it,
     then :class:`TooManyGames`."""
-    batch: list[str] = []
-    try:
-        for index, line in _counted(_marked(results), limit):
-            if line is _PART_END:
-                yield batch
-                batch = []
-            elif isinstance(line, str) and line.startswith(LINE_START):
-                batch.append(f'{{"index": {index}, {line[len(LINE_START):]}')
-            else:
-                found = json.loads(line) if isinstance(line, str) else line
-                found["index"] = index
-                batch.append(json.dumps(found, ensure_ascii=False))
-    except TooManyGames:
-        yield batch
-        raise
-
-
-_PART_END = object()
-
-
-def _marked(results: Iterable[Any]) -> Iterator[Any]:
-    """The results, each followed by a record of no games whose one "line" marks the end of a part."""
+    index = 0
     for result in results:
-        yield result
-        yield {"lines": [_PART_END], "games": [0], "end": True}
+        lines, games = result["texts"] if "texts" in result else result["lines"], result["games"]
+        if limit is not None and index + len(lines) > limit:  # the records up to the one past the limit
+            batch: list[str] = []
+            taken = iter(lines)
+            for count in games:
+                if index + count > limit:
+                    yield batch
+                    raise TooManyGames(limit)
+                batch.extend(_numbered_text(line, index := index + 1) for line in itertools.islice(taken, count))
+            yield batch
+            continue
+        if "texts" in result and all(map(methodcaller("startswith", LINE_START), lines)):
+            cut = len(LINE_START)  # each line written by check_part: its index put in
+            yield [f'{{"index": {number}, {line[cut:]}' for number, line in enumerate(lines, start=index + 1)]
+        else:
+            yield [_numbered_text(line, number) for number, line in enumerate(lines, start=index + 1)]
+        index += len(lines)
 
 
-def chunks(records: Iterable[str], size: int) -> Iterator[list[str]]:
-    """``records`` in lists of ``size`` (the last may be shorter), in order: the unit a worker checks."""
-    chunk: list[str] = []
-    for record in records:
-        chunk.append(record)
-        if len(chunk) >= size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
+def _numbered_text(line: Any, index: int) -> str:
+    """A line (written by :func:`check_part`, or a dict) written with its index."""
+    if isinstance(line, str) and line.startswith(LINE_START):
+        return f'{{"index": {index}, {line[len(LINE_START):]}'
+    found = json.loads(line) if isinstance(line, str) else dict(line)
+    found["index"] = index
+    return json.dumps(found, ensure_ascii=False)
 
 
-def check_collection(
-    records: Iterable[str],
-    *,
-    game: str,
-    ruleset: str,
-    config: Mapping[str, Any],
-    workers: int = 1,
-    chunk_games: int = CHUNK_GAMES,
-    executor: Executor | None = None,
-) -> Iterator[dict[str, Any]]:
-    """The contract lines of every game of ``records``, in file order, numbered from 1.
-
-    ``workers`` > 1 starts that many local processes; chunks of ``chunk_games`` records go
-    to them with at most :data:`IN_FLIGHT_PER_WORKER` chunks per worker in flight.
-    ``executor``: any :class:`concurrent.futures.Executor` to send the chunks to instead
-    (the seam for a task queue: an executor whose ``submit(check_chunk, task)`` sends the
-    JSON task to the queue's workers and whose future resolves to the JSON lines);
-    ``workers`` then bounds the chunks in flight.
-    """
-    tasks = (make_task(chunk, game, ruleset, config) for chunk in chunks(records, chunk_games))
-    if executor is not None:
-        results = _in_executor(tasks, executor, max(1, workers) * IN_FLIGHT_PER_WORKER)
-    elif workers <= 1:
-        results = _in_process(tasks)
-    else:
-        results = (line for lines in _in_pool(tasks, workers, check_chunk) for line in lines)
-    for index, line in enumerate(results, start=1):
-        line["index"] = index
-        yield line
+def text_parts(texts: Iterable[str], records_per_part: int) -> Iterator[Part]:
+    """``texts`` (records, or a record's games) in parts of ``records_per_part`` (the last may hold fewer) that
+    carry their texts, in order."""
+    group: list[str] = []
+    for text in texts:
+        group.append(text)
+        if len(group) >= records_per_part:
+            yield Part(tuple(group), {"records": group})
+            group = []
+    if group:
+        yield Part(tuple(group), {"records": group})
 
 
 def check_parts(
     found: Iterable[Part], *, game: str, ruleset: str, config: Mapping[str, Any], workers: int = 1,
+    written: bool = False,
 ) -> Iterator[dict[str, Any]]:
     """Each part's result (:func:`check_part`), in file order (:func:`numbered` or :func:`numbered_texts` number
-    the lines): checked here (``workers`` 1, from the texts) or by ``workers`` local processes, each reading
-    its part itself where the payload names the file."""
+    the lines): checked here (``workers`` 1, a part when its result is asked for; ``written``: its lines as
+    text, :func:`check_part`) or by ``workers`` local processes (their lines as text), each reading its part
+    itself where the payload names the file."""
 
-    def task(part: Part, texts: bool) -> dict[str, Any]:
-        return {"game": game, "ruleset": ruleset, "config": dict(config),
-                **(part.as_texts() if texts else part.payload)}
+    def task(part: Part) -> dict[str, Any]:
+        return {"game": game, "ruleset": ruleset, "config": dict(config), **part.payload}
 
     if workers <= 1:
-        results: Iterator[Any] = (check_part(task(part, True)) for part in found)
+        results: Iterator[Any] = (check_part(task(part), written=written) for part in found)
     else:
-        results = _in_pool((task(part, False) for part in found), workers, check_part_texts)
+        results = _in_pool((task(part) for part in found), workers, check_part_texts)
     return results
 
 
 def check_part_texts(task: Mapping[str, Any]) -> dict[str, Any]:
-    """:func:`check_part` with its lines written (:func:`as_texts`): what a local worker process sends back."""
-    return as_texts(check_part(task))
-
-
-def _in_process(tasks: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
-    for task in tasks:
-        yield from check_chunk(task)
+    """:func:`check_part` with its lines written: what a worker sends back."""
+    return check_part(task, written=True)
 
 
 def _in_pool(tasks: Iterator[dict[str, Any]], workers: int, run: Callable[[Any], Any]) -> Iterator[Any]:
@@ -381,12 +385,6 @@ def _in_pool(tasks: Iterator[dict[str, Any]], workers: int, run: Callable[[Any],
         yield from _results(tasks, pool, workers * IN_FLIGHT_PER_WORKER, run)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _in_executor(tasks: Iterator[dict[str, Any]], executor: Executor, in_flight: int) -> Iterator[dict[str, Any]]:
-    """The tasks' lines in task order, with at most ``in_flight`` tasks submitted and not yet handed back."""
-    for lines in _results(tasks, executor, in_flight, check_chunk):
-        yield from lines
 
 
 def _results(tasks: Iterator[dict[str, Any]], executor: Executor, in_flight: int,

@@ -20,7 +20,14 @@ from adjudicator.collection import check_record, is_collection, records
 from adjudicator.rulesets import RulesetBook
 from adjudicator.services import Services
 from engines.chess.unwinnable import UnwinnabilityAnalyser
-from engines.collection import check_chunk, make_task
+from engines.collection import Part, check_part, check_parts, numbered, text_parts
+
+
+def check_texts(texts: list[str], config: dict[str, Any]) -> list[dict[str, Any]]:
+    """The lines of one part holding ``texts`` (each a record), checked here."""
+    lines: list[dict[str, Any]] = check_part({"game": "chess", "ruleset": "fide-standard", "config": config,
+                                             "records": texts})["lines"]
+    return lines
 
 
 def pgn(moves: str, result: str, fen: str | None = None, **tags: str) -> str:
@@ -155,7 +162,7 @@ def test_5_2_2_a_pawn_blockade_reached_in_play_is_dead_there(config: dict[str, A
     locked = pgn("1. g4 Kc7 2. Ke3 Kd6 3. Kf3 Ke7", "1-0", "8/8/1k6/p1p1p1p1/P1P1P3/6P1/5K2/8 w - - 0 1")
     flagged = pgn("1. Kg2 Kc7 2. Kf3 Kd6", "0-1", "8/8/1k6/p1p1p1p1/P1P1P1P1/8/5K2/8 w - - 0 1",
                   Termination="Time forfeit")
-    first, second = check_chunk(make_task([locked, flagged], "chess", "fide-standard", config))
+    first, second = check_texts([locked, flagged], config)
     assert [(f["code"], f["ply"]) for f in first["findings"]] == [("dead-position", 1)]
     assert first["lawful_result"] == "1/2-1/2"
     assert [(f["code"], f["ply"]) for f in second["findings"]] == [("dead-position", 0)]
@@ -293,44 +300,39 @@ def test_what_is_no_collection(book: RulesetBook) -> None:
     assert is_collection(CHECKERS_CLEAN, "checkers") and not is_collection("hello world\n", "checkers")
 
 
-def test_a_chunk_gives_the_same_lines_whenever_and_in_whatever_process(config: dict[str, Any]) -> None:
+def test_a_part_gives_the_same_lines_whenever_and_in_whatever_process(config: dict[str, Any]) -> None:
     texts = list(CHESS_GAMES.values())
-    task = make_task(texts, "chess", "fide-standard", config)
-    first = check_chunk(task)
+    first = check_texts(texts, config)
     assert [sorted({f["code"] for f in line["findings"]}) for line in first] == [
         [], ["time-forfeit-unwinnable"], [], ["dead-position"], ["fivefold"], ["seventy-five-moves"],
         ["checkmate-mismatch"], ["stalemate-mismatch"], ["illegal-move"], ["unreadable"],
     ]
-    assert check_chunk(make_task(texts[::-1], "chess", "fide-standard", config)) == first[::-1]
-    assert check_chunk(task) == first
+    assert check_texts(texts[::-1], config) == first[::-1]
+    assert check_texts(texts, config) == first
 
 
-def test_chunks_sent_to_an_executor_come_back_in_file_order_with_few_in_flight(config: dict[str, Any]) -> None:
-    """The seam a task queue plugs into: any Executor; at most 2 chunks per worker are out at once."""
-    from concurrent.futures import Future, ThreadPoolExecutor
-
-    from engines.collection import check_collection
+def test_parts_checked_by_local_processes_come_back_in_file_order_with_few_in_flight(
+        config: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Parts go to the local processes with at most 2 per worker out at once, and their lines come back in file
+    order, numbered as when the parts are checked here one after the other."""
+    import engines.collection
 
     texts = list(CHESS_GAMES.values()) * 3
-    seen = 0
     outstanding: list[int] = []
+    submit = engines.collection.ProcessPoolExecutor.submit
 
-    class Counting(ThreadPoolExecutor):
-        submitted = 0
+    def counting(pool: Any, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+        outstanding.append(sum(not f.done() for f in futures) + 1)
+        future = submit(pool, fn, *args, **kwargs)
+        futures.append(future)
+        return future
 
-        def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
-            self.submitted += 1
-            outstanding.append(self.submitted - seen)
-            return super().submit(fn, *args, **kwargs)
-
-    expected = list(check_collection(iter(texts), game="chess", ruleset="fide-standard", config=config))
-    got = []
-    with Counting(max_workers=2) as executor:
-        for line in check_collection(
-            iter(texts), game="chess", ruleset="fide-standard", config=config, workers=2, chunk_games=1,
-            executor=executor,
-        ):
-            seen += 1
-            got.append(line)
+    futures: list[Any] = []
+    monkeypatch.setattr(engines.collection.ProcessPoolExecutor, "submit", counting)
+    expected = list(numbered(check_parts(text_parts(texts, 1), game="chess", ruleset="fide-standard",
+                                         config=config)))
+    got = list(numbered(check_parts(text_parts(texts, 1), game="chess", ruleset="fide-standard", config=config,
+                                    workers=2)))
     assert got == expected and [line["index"] for line in got] == list(range(1, len(texts) + 1))
-    assert max(outstanding) <= 4 and executor.submitted == len(texts)
+    assert len(futures) == len(texts) and isinstance(text_parts(texts, 1).__next__(), Part)
+    assert max(outstanding) <= 4

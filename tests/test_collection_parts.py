@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 
 import adjudicator.chess.bulk as bulk
 import adjudicator.collection as collection
+import engines.collection
 from adjudicator.collection import block_spans, record_spans, records
 from engines.collection import PartUnreadable, Stamp, numbered, part_records, parts
 from tests.conftest import ROOT
@@ -69,9 +70,13 @@ def spans(data: bytes) -> list[collection.Span]:
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(chosen=st.lists(st.tuples(st.sampled_from(ODD_PIECES), st.booleans()), min_size=1, max_size=25),
-       per_part=st.integers(1, 6), size=st.integers(20, 4000))
+       per_part=st.integers(1, 6), size=st.integers(20, 4000), read_bytes=st.sampled_from([1, 7, 64, 1 << 20]),
+       compiled=st.booleans())
 def test_the_byte_ranges_of_any_grouping_give_the_records_of_the_whole_file(
-        chosen: list[tuple[str, bool]], per_part: int, size: int, tmp_path_factory: pytest.TempPathFactory) -> None:
+        chosen: list[tuple[str, bool]], per_part: int, size: int, read_bytes: int, compiled: bool,
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Whatever the parts, and however many bytes a worker reads at a time (a line longer than a read goes on
+    in the next), with the compiled reader or without."""
     data = as_bytes([p for p, _ in chosen], [old for _, old in chosen])
     path = tmp_path_factory.mktemp("parts") / "odd.pgn"
     path.write_bytes(data)
@@ -79,8 +84,11 @@ def test_the_byte_ranges_of_any_grouping_give_the_records_of_the_whole_file(
     assert [span.text for span in found] == whole(data)
     assert all(a.end == b.start for a, b in zip(found, found[1:], strict=False))  # no byte left out, none twice
     stamp = Stamp.of(str(path))
-    read = [text for part in parts(found, stamp, records_per_part=per_part, bytes_per_part=size)
-            for text in part_records(part.payload)]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(engines.collection, "READ_BYTES", read_bytes)
+        patch.setattr(bulk, "COMPILED", compiled and bulk.COMPILED)
+        read = [text for part in parts(found, stamp, records_per_part=per_part, bytes_per_part=size)
+                for text in part_records(part.payload)]
     assert read == whole(data)
     as_text = [text for part in parts(found, None, records_per_part=per_part) for text in part_records(part.payload)]
     assert as_text == whole(data)
@@ -104,6 +112,27 @@ def test_records_cut_a_block_at_a_time_are_those_cut_a_line_at_a_time(
         monkeypatch.setattr(bulk, "scanner", PLAIN)
     data = as_bytes([p for p, _ in chosen], [old for _, old in chosen])
     assert list(block_spans(blocked(data, cuts))) == spans(data)
+
+
+@settings(max_examples=60, deadline=None)
+@given(chosen=st.lists(st.tuples(st.sampled_from(ODD_PIECES), st.booleans()), min_size=1, max_size=40),
+       cuts=st.lists(st.integers(0, 5000), max_size=8), head=st.integers(0, 5),
+       run=st.sampled_from([1, 50, 300, 1 << 16]))
+def test_past_the_head_a_span_covers_whole_records_and_no_byte_is_left_out(
+        chosen: list[tuple[str, bool]], cuts: list[int], head: int, run: int) -> None:
+    """What ``check-games`` cuts its byte ranges from: the first records with their text, then runs of whole
+    records (each ends where a record ends), the same bytes in all."""
+    data = as_bytes([p for p, _ in chosen], [old for _, old in chosen])
+    every = spans(data)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(collection, "RUN_BYTES", run)
+        found = list(block_spans(blocked(data, cuts), head))
+    assert found[:head] == every[:head]
+    assert all(span.text == "" for span in found[head:])
+    assert [span.start for span in found[:1]] == [span.start for span in every[:1]]
+    assert all(a.end == b.start for a, b in zip(found, found[1:], strict=False))
+    assert [span.end for span in found[-1:]] == [span.end for span in every[-1:]]
+    assert {span.end for span in found} <= {span.end for span in every}  # a run ends where a record ends
 
 
 def test_a_record_cut_at_its_line_limit_starts_the_next_range_as_the_whole_file_does(

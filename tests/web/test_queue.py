@@ -213,7 +213,7 @@ def test_check_games_gives_the_same_lines_through_the_workers(queue: Queue, tmp_
     from tests.test_check_games import CHESS_GAMES
 
     path = tmp_path / "event.pgn"
-    path.write_text("".join(CHESS_GAMES.values()) * 13, encoding="utf-8")  # 130 games: three chunks
+    path.write_text("".join(CHESS_GAMES.values()) * 13, encoding="utf-8")  # 130 games: one part of the file
 
     def check(*extra: str) -> list[dict[str, Any]]:
         done = subprocess.run([sys.executable, "-m", "adjudicator", "check-games", str(path), *extra],
@@ -229,8 +229,17 @@ def test_check_games_gives_the_same_lines_through_the_workers(queue: Queue, tmp_
     assert through == here
     assert [g["index"] for g in through[:-1]] == list(range(1, 131))
     assert sum(bool(g["findings"]) for g in through[:-1]) == 13 * 8  # the collection's eight wrong games, each time
-    with queue.app.extensions["db_sessions"]() as session:  # the chunks' rows are gone once read
+    with queue.app.extensions["db_sessions"]() as session:  # the parts' rows are gone once read
         assert session.query(JobRow).filter(JobRow.kind == "check-chunk").count() == before == 0
+    import redis  # deferred: only this test reads the broker itself
+
+    # the workers' signals that a part ended (web.queue.remote.signal_done) are taken or deleted; one that came
+    # after its part's row was read expires
+    client = redis.Redis.from_url(queue.env["ADJUDICATOR_BROKER_URL"])
+    try:
+        assert all(0 < client.ttl(key) <= 600 for key in client.keys("adjudicator:done:*"))
+    finally:
+        client.close()
 
 
 def test_a_part_a_worker_cannot_read_goes_out_again_as_text_and_so_do_the_later_ones(
@@ -249,15 +258,13 @@ def test_a_part_a_worker_cannot_read_goes_out_again_as_text_and_so_do_the_later_
              Part(tuple(texts[7:]), gone)]
     sent: list[dict[str, Any]] = []
     remote = queue.app.extensions["adjudicator"].remote
-    publish = remote.publish
+    submit = remote.submit
 
-    def noted(job_id: str) -> None:  # the payloads the workers got, in the order sent
-        row = remote.row(job_id)
-        assert row is not None
-        sent.append(dict(row.payload or {}))
-        publish(job_id)
+    def noted(job_id: str, kind: str, payload: Any) -> None:  # the payloads the workers got, in the order sent
+        sent.append(dict(payload))
+        submit(job_id, kind, payload)
 
-    remote.publish = noted
+    remote.submit = noted
     try:
         through = list(numbered(check_parts_on_queue(found, game="chess", ruleset="fide-standard", remote=remote)))
         sent_then = ["file" in payload for payload in sent]
@@ -265,7 +272,7 @@ def test_a_part_a_worker_cannot_read_goes_out_again_as_text_and_so_do_the_later_
         one_by_one = list(numbered(check_parts_on_queue(found, game="chess", ruleset="fide-standard", remote=remote,
                                                         in_flight=1)))
     finally:
-        remote.publish = publish
+        remote.submit = submit
     config = load_config()
     here = list(numbered(check_part({"game": "chess", "ruleset": "fide-standard", "config": config,
                                      "records": part.texts}) for part in found))

@@ -127,16 +127,17 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
 
 
 def test_a_check_waiting_for_the_workers_stops_within_seconds_of_a_cancel(world: World) -> None:
-    """A game check on the queue waits for its chunks' results; a cancel cuts the wait short (no worker runs
-    yet, so the chunk would wait ``[queue] wait_seconds``), and the chunks' rows are gone."""
-    from web.queue.collection import check_on_queue
+    """A game check on the queue waits for its parts' results; a cancel cuts the wait short (no worker runs
+    yet, so the part would wait ``[queue] wait_seconds``), and the parts' rows are gone."""
+    from engines.collection import text_parts
+    from web.queue.collection import check_parts_on_queue
     from web.queue.remote import Stopped
 
     remote = world.app.extensions["adjudicator"].remote
     asked = time.monotonic()
     with pytest.raises(Stopped):
-        list(check_on_queue(['[Event "x"]\n\n1. e4 e5 1-0\n'], game="chess", ruleset="fide-standard",
-                            remote=remote, stop=lambda: True))
+        list(check_parts_on_queue(text_parts(['[Event "x"]\n\n1. e4 e5 1-0\n'], 64), game="chess",
+                                  ruleset="fide-standard", remote=remote, stop=lambda: True))
     assert time.monotonic() - asked < 5
     with world.app.extensions["db_sessions"]() as session:
         assert session.query(JobRow).filter(JobRow.kind == "check-chunk").count() == 0

@@ -8,11 +8,15 @@ same file. A record holding several games is cut into its games here, so that ea
 its own game's record.
 
 A check counts the file's games first (the progress bar's total; a file past ``max_games`` fails
-here, before any game is checked), then checks them. Both stages write the row at least every
-:data:`CANCEL_SECONDS` and read the TD's cancel there, so a cancel is honoured within about a second
-whatever the file holds (games are checked in-process :data:`CHUNK_GAMES` at a time, or on the
-broker's workers, whose wait for a chunk is cut short by the cancel). Up to ``[web] check_workers``
-checks run at once, each on its own thread: one large upload never holds the others back.
+here, before any game is checked), then checks them, sent as ``adjudicator check-games`` sends a
+collection: in parts (:func:`engines.collection.check_parts` in this process, or
+:func:`web.queue.collection.check_parts_on_queue` on the broker's workers), each part the texts of
+its games (the stored file is in the database, not on a disk the workers read; and each line keeps
+its own game's text). Both stages write the row at least every :data:`CANCEL_SECONDS` and read the
+TD's cancel there, so a cancel is honoured within about a second whatever the file holds (games are
+checked in-process :data:`PART_GAMES` at a time, or on the broker's workers :data:`QUEUE_PART_GAMES`
+at a time, whose wait for a part is cut short by the cancel). Up to ``[web] check_workers`` checks run
+at once, each on its own thread: one large upload never holds the others back.
 """
 
 from __future__ import annotations
@@ -35,11 +39,11 @@ from sqlalchemy.orm import Session, sessionmaker
 from adjudicator.checkers.pdn import split_games as split_pdn
 from adjudicator.collection import TooManyGames, chess_games, records
 from adjudicator.contract import ContractError
-from engines.collection import check_collection
+from engines.collection import Part, check_parts, text_parts
 from web.checks.collections import GameCollection
 from web.checks.models import CheckedGame, GameCheck
 from web.commands.check_games import Limits, _head, lines, open_stored, scan
-from web.queue.collection import check_on_queue
+from web.queue.collection import check_parts_on_queue
 from web.queue.remote import QueueUnavailable, Stopped
 
 log = logging.getLogger(__name__)
@@ -47,8 +51,10 @@ WRITE_EVERY = 16
 """Games stored (and progress written, cancel read) per write, at the most."""
 CANCEL_SECONDS = 1.0
 """The longest a running check goes without writing its row and reading a cancel."""
-CHUNK_GAMES = 4
+PART_GAMES = 4
 """Games checked in-process before the check looks at the clock again."""
+QUEUE_PART_GAMES = 64
+"""Games per part on the broker's workers (a row and a message each)."""
 DEFAULT_WORKERS = 4
 """``[web] check_workers``: checks run at once (each on its own thread)."""
 CSV_COLUMNS = ("index", "white", "black", "round", "recorded_result", "lawful_result", "code", "ply", "article",
@@ -201,26 +207,27 @@ class Checks:
         return total
 
     def _check(self, check_id: int, data: bytes, name: str, game: str, ruleset: str, started: float) -> None:
-        kept: deque[str] = deque()
+        sent: deque[Part] = deque()
 
-        def remembered(parts: Iterable[str]) -> Iterator[str]:
+        def remembered(parts: Iterable[Part]) -> Iterator[Part]:
             for part in parts:
-                kept.append(part)
+                sent.append(part)
                 yield part
 
-        parts = remembered(read_games(data, name, game, self.limits))
+        games_read = read_games(data, name, game, self.limits)
         if self.remote is not None:
             # each second of a wait for the workers writes the row (the check is alive) and reads a cancel
-            checked: Iterator[dict[str, Any]] = check_on_queue(parts, game=game, ruleset=ruleset, remote=self.remote,
-                                                               stop=lambda: self._update(check_id))
+            results: Iterator[Any] = check_parts_on_queue(
+                remembered(text_parts(games_read, QUEUE_PART_GAMES)), game=game, ruleset=ruleset,
+                remote=self.remote, stop=lambda: self._update(check_id))
         else:
-            checked = check_collection(parts, game=game, ruleset=ruleset, config=self.config, chunk_games=CHUNK_GAMES)
+            results = check_parts(remembered(text_parts(games_read, PART_GAMES)), game=game, ruleset=ruleset,
+                                  config=self.config)
         batch: list[CheckedGame] = []
         games = with_findings = 0
         written = time.monotonic()
         try:
-            for line in checked:
-                record = kept.popleft() if kept else ""
+            for line, record in with_records(results, sent):
                 games += 1
                 with_findings += bool(line["findings"])
                 batch.append(CheckedGame(check_id=check_id, index=line["index"], has_findings=bool(line["findings"]),
@@ -240,6 +247,23 @@ class Checks:
             session.commit()
         if self._update(check_id, games=games, with_findings=with_findings, message=f"{games} games checked"):
             raise CheckCancelled
+
+
+def with_records(results: Iterable[Mapping[str, Any]], sent: deque[Part]) -> Iterator[tuple[dict[str, Any], str]]:
+    """Each line of the parts' results (:func:`engines.collection.check_part`, its lines as dicts or as
+    written texts), numbered from 1 in file order, with the text of the game it is about: the parts were sent
+    in order (``sent``: those not yet answered, oldest first), and a result says how many lines each text
+    gave."""
+    index = 0
+    for result in results:
+        part = sent.popleft()
+        lines = iter(result["texts"] if "texts" in result else result["lines"])
+        for text, count in zip(part.texts, result["games"], strict=True):
+            for line in itertools.islice(lines, count):
+                found: dict[str, Any] = json.loads(line) if isinstance(line, str) else line
+                index += 1
+                found["index"] = index
+                yield found, text
 
 
 def csv_text(lines_: Iterable[Mapping[str, Any]]) -> Iterator[str]:

@@ -351,23 +351,26 @@ def run(args: argparse.Namespace) -> int:
     stream = open_collection(args.file)
     broken: list[CollectionError] = []
     try:
-        # a plain file (measured above) is cut into records a block at a time by the compiled reader
-        found = block_spans(blocks(stream, args.file, limits)) if stamp is not None and bulk.COMPILED else \
-            record_spans(sized_lines(stream, args.file, limits))
+        # a plain file (measured above) is cut into records a block at a time by the compiled reader, the texts
+        # put together only for the head (_head reads them; the workers read their byte ranges themselves)
+        found = block_spans(blocks(stream, args.file, limits), HEAD_RECORDS) \
+            if stamp is not None and bulk.COMPILED else record_spans(sized_lines(stream, args.file, limits))
         head = _head(found, game, args.file, lambda span: span.text)
         games = with_findings = 0
         read = parts(_until_broken(itertools.chain(head, found), broken), stamp)
         if remote is not None:
             from web.queue.collection import check_parts_on_queue  # only with a broker (see _broker)
 
-            # the workers write the lines (engines.collection.as_texts); this process puts in each index
+            # the workers write the lines (engines.collection.check_part_texts); this process puts in each index
             results: Iterator[Any] = check_parts_on_queue(read, game=game, ruleset=ruleset, remote=remote)
         else:
-            results = check_parts(read, game=game, ruleset=ruleset, config=config, workers=workers)
+            results = check_parts(read, game=game, ruleset=ruleset, config=config, workers=workers, written=True)
         for batch in numbered_texts(results, limits.games):  # a part's lines, written and flushed together
             games += len(batch)
-            with_findings += sum(not text.endswith(NO_FINDINGS) for text in batch)
-            sys.stdout.write("".join(text + "\n" for text in batch))  # web.cli.emit's lines
+            written = "\n".join(batch) + "\n" if batch else ""  # web.cli.emit's lines
+            # a line ends with its findings, and a newline only ends a line (JSON escapes those in strings)
+            with_findings += len(batch) - written.count(NO_FINDINGS + "\n")
+            sys.stdout.write(written)
             sys.stdout.flush()
     finally:
         if stream is not sys.stdin.buffer:

@@ -1,7 +1,7 @@
 """``adjudicator worker [--concurrency N]``: take jobs from the task queue (``ADJUDICATOR_BROKER_URL``).
 
 The worker rules on engine claims, computes committee recommendations and appeal
-re-runs, and checks chunks of game collections, with its own engine pool
+re-runs, and checks parts of game collections, with its own engine pool
 (``engines.build_services``), writing every job's state into the shared database. It
 prints one JSON line naming itself when it is ready, then Celery's log on stderr; it
 runs until stopped (SIGTERM/Ctrl-C: running jobs finish first; SIGKILL: they go to
@@ -49,14 +49,19 @@ def run(args: argparse.Namespace) -> int:
     if concurrency < 1:
         raise ContractError("invalid_field", "--concurrency must be at least 1", "concurrency")
     from web.queue.recovery import held_ids  # deferred on purpose: every command's module loads on each run
+    from web.queue.remote import signal_done  # deferred on purpose: every command's module loads on each run
 
-    runtime = Runtime(config, remote.sessions, remote.settings, remote.publish, lambda: held_ids(url))
+    runtime = Runtime(config, remote.sessions, remote.settings, remote.publish, lambda: held_ids(url),
+                      signal_done(url))
 
     @remote.celery.task(name=TASK_NAME)  # type: ignore[untyped-decorator]
     def run_job(job_id: str) -> None:
         runtime.run(job_id)
 
     logging.basicConfig(level=args.loglevel, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from engines.collection import prepare  # deferred on purpose: every command's module loads on each run
+
+    prepare(config)  # a collection's parts: the rulesets and services built before the first (as check_part does)
     runtime.start()
     emit({"worker": runtime.name, "concurrency": concurrency, "queue": QUEUE_NAME})
     try:

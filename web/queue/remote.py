@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 import uuid
 from collections.abc import Callable, Mapping
@@ -14,6 +15,10 @@ from web.queue.models import JobRow
 
 STOP_SECONDS = 1.0
 """How often a wait asks its ``stop`` whether to give up."""
+DONE_KEY = "adjudicator:done:"
+"""A Redis list a worker pushes to when it ends a job whose waiter blocks on it (``DONE_KEY + job_id``)."""
+DONE_TTL_SECONDS = 600
+"""A signal no waiter took (its part's row was read before it came) expires after this long."""
 
 
 class QueueTimeout(TimeoutError):
@@ -42,6 +47,7 @@ class Remote:
         self.settings = QueueSettings.from_config(config)
         self.sessions = sessions
         self.celery = make_celery(url, self.settings)
+        self._signals: Any = None
 
     @classmethod
     def from_environment(cls, config: Mapping[str, Any], sessions: sessionmaker[Session]) -> Remote | None:
@@ -54,13 +60,34 @@ class Remote:
 
         :raises QueueUnavailable: the broker cannot be reached (after Celery's own few retries, about a second).
         """
+        self._send_task(job_id)
+        with self.sessions() as session:
+            rows.published(session, job_id)
+            session.commit()
+
+    def _send_task(self, job_id: str) -> None:
         try:
             self.celery.send_task(TASK_NAME, args=[job_id], task_id=f"{job_id}#{uuid.uuid4().hex[:8]}")
         except Exception as exc:  # kombu's OperationalError, a socket error, a refused connection
             raise QueueUnavailable(f"the task queue cannot be reached: {type(exc).__name__}: {exc}") from exc
+
+    def submit(self, job_id: str, kind: str, payload: Any) -> None:
+        """Write a new job's row and send it, in one write: the row says it was sent (``published_at``) a moment
+        before it is (a collection's part: the reading process writes a row per part). As :meth:`send` where
+        the broker cannot be reached (the row failed with the reason; :raises QueueUnavailable:)."""
+        row = rows.new_row(job_id, kind, payload=payload)
+        row.published_at, row.publications = time.time(), 1
         with self.sessions() as session:
-            rows.published(session, job_id)
+            session.add(row)
             session.commit()
+        try:
+            self._send_task(job_id)
+        except QueueUnavailable as exc:
+            error = {"code": "queue_unavailable", "message": str(exc), "field": None}
+            with self.sessions() as session:
+                rows.fail_unsent(session, job_id, error)
+                session.commit()
+            raise
 
     def row(self, job_id: str) -> JobRow | None:
         with self.sessions() as session:
@@ -91,11 +118,37 @@ class Remote:
                 session.commit()
             raise
 
+    def signals(self) -> Any:
+        """A Redis client of the broker (where it is Redis) on which a worker signals the end of a job
+        (:func:`signal_done`), else None."""
+        if self._signals is None and self.url.startswith(("redis://", "rediss://")):
+            import redis  # deferred on purpose: only a Redis broker carries the signals
+
+            # a wait blocks at most STOP_SECONDS: a broker silent far longer is taken as away (the row is read)
+            self._signals = redis.Redis.from_url(self.url, socket_connect_timeout=2, socket_timeout=STOP_SECONDS + 9)
+        return self._signals
+
+    def wait_done(self, job_id: str, seconds: float) -> bool:
+        """Block until the worker of ``job_id`` signals its end (:func:`signal_done`) or ``seconds`` pass: whether
+        a broker's signal could be waited on (False: none, the caller sleeps instead)."""
+        client = self.signals()
+        if client is None:
+            return False
+        import redis  # deferred on purpose: see signals
+
+        try:
+            client.blpop([DONE_KEY + job_id], timeout=max(seconds, 0.01))
+        except redis.RedisError:
+            return False
+        return True
+
     def result(self, job_id: str, timeout: float | None = None, stop: Callable[[], bool] | None = None,
-               longest_poll: float | None = None) -> Any:
+               longest_poll: float | None = None, signalled: bool = False) -> Any:
         """Wait for job ``job_id`` and give its result; ``stop`` is asked about once a second whether to give up
         waiting (:raises Stopped:). The row is read every :data:`POLL_SECONDS`, or, with ``longest_poll``, ever
-        less often up to that (a long job's waiter need not read its row ten times a second)."""
+        less often up to that (a long job's waiter need not read its row ten times a second); with
+        ``signalled`` (a job whose worker signals its end, :func:`signal_done`), as soon as the worker signals,
+        and at least every :data:`STOP_SECONDS`."""
         deadline = time.monotonic() + (self.settings.wait_seconds if timeout is None else timeout)
         asked = time.monotonic()
         poll = self.POLL_SECONDS
@@ -112,10 +165,32 @@ class Remote:
                 return found.result
             if time.monotonic() > deadline:
                 raise QueueTimeout(f"no worker finished job {job_id} in time (is `adjudicator worker` running?)")
+            if signalled and self.wait_done(job_id, min(STOP_SECONDS, deadline - time.monotonic())):
+                continue
             time.sleep(poll)
             if longest_poll is not None:
                 poll = min(longest_poll, poll * 1.5)
 
 
+def signal_done(url: str) -> Callable[[str], None] | None:
+    """What a worker calls when it ends a job whose waiter blocks on the broker (:meth:`Remote.wait_done`): a
+    push to the job's Redis list (kept :data:`DONE_TTL_SECONDS`); None where the broker is not Redis. A push
+    that fails is let go: the waiter reads the row at least every :data:`STOP_SECONDS`."""
+    if not url.startswith(("redis://", "rediss://")):
+        return None
+    import redis  # deferred on purpose: only a Redis broker carries the signals
+
+    client = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2)
+
+    def signal(job_id: str) -> None:
+        with contextlib.suppress(redis.RedisError):
+            pipe = client.pipeline(transaction=False)
+            pipe.rpush(DONE_KEY + job_id, b"1")
+            pipe.expire(DONE_KEY + job_id, DONE_TTL_SECONDS)
+            pipe.execute()
+
+    return signal
+
+
 # QueueUnavailable is web.queue's (where the command line's error mapping takes it without SQLAlchemy), also here
-__all__ = ["JobFailed", "QueueTimeout", "QueueUnavailable", "Remote", "STOP_SECONDS", "Stopped"]
+__all__ = ["JobFailed", "QueueTimeout", "QueueUnavailable", "Remote", "STOP_SECONDS", "Stopped", "signal_done"]

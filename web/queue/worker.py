@@ -59,8 +59,12 @@ class Runtime:
     """A worker process's engines, database and heartbeat."""
 
     def __init__(self, config: Mapping[str, Any], sessions: sessionmaker[Session], settings: QueueSettings,
-                 publish: Callable[[str], None], held: Callable[[], set[str] | None] | None = None) -> None:
+                 publish: Callable[[str], None], held: Callable[[], set[str] | None] | None = None,
+                 signal: Callable[[str], None] | None = None) -> None:
         self.config = config
+        self.signal = signal
+        """Called with a collection part's job id once it ended (:func:`web.queue.remote.signal_done`: its waiter
+        blocks on the broker instead of reading the row again and again)."""
         self.held = held or (lambda: None)
         """The job ids the broker holds a message for (:func:`web.queue.recovery.held_ids`)."""
         self._swept = 0.0
@@ -144,6 +148,8 @@ class Runtime:
         finally:
             with self._lock:
                 self._running.pop(job_id, None)
+            if row.kind == "check-chunk" and self.signal is not None:
+                self.signal(job_id)
 
     def _end(self, row: JobRow, status: str, *, note: tuple[str, str] | None = None, **values: Any) -> None:
         with self.sessions() as session:
@@ -200,8 +206,8 @@ class Runtime:
     def _check_chunk(self, row: JobRow) -> None:
         """A part of a collection (``adjudicator check-games``, :func:`engines.collection.check_part`): its records'
         texts, or the file and byte range they lie in (read here); the lines, one per game in order, written as
-        the command prints them (:func:`engines.collection.as_texts`), and each record's games."""
-        from engines.collection import as_texts, check_part  # deferred on purpose: only a check's chunk needs it
+        the command prints them (:func:`engines.collection.check_part_texts`), and each record's games."""
+        from engines.collection import check_part_texts  # deferred on purpose: only a check's part needs it
 
         payload = dict(row.payload or {})
-        self._end(row, "done", result=as_texts(check_part({**payload, "config": self.config})))
+        self._end(row, "done", result=check_part_texts({**payload, "config": self.config}))
