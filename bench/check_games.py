@@ -31,7 +31,10 @@ checkmates). It prints:
    50 ms from /proc/<pid>/task/*/schedstat: a worker waiting for a CPU is not idle); then
    the 2-to-1 ratio (issue 26's goal: at least 1.8) by the wall clock, whole and from the
    first worker busy to the end (the command's start-up left out), and by the processor
-   seconds of the slowest process (a core for each: load-independent);
+   seconds of the slowest process (a core for each: load-independent); and the machine's own
+   ceiling: ``check-games --workers 1`` without the broker on all those games, then two of them
+   side by side on half each (no coordination at all), the broker's wall-clock ratio read
+   against it (two CPU-bound processes side by side run slower here than one alone);
 3. the peak memory (RSS and PSS summed over all the processes, sampled every 20 ms from
    /proc) of check-games (1 and 2 local workers) and of replay on the first 1,000 games and
    on ``--memory-games`` games (the file repeated), and of the 2-worker broker check
@@ -618,6 +621,30 @@ def _describe(count: int, games: int, line: Timeline, start_up: float, workers: 
             "slowest": max(max(line.command_total - start_up, 0.0), *used.values()), "cpu": cpu}
 
 
+def ceiling(text: str, games: int, total: int, folder: Path, env: dict[str, str]) -> float:
+    """The machine's own ceiling for two processes: ``check-games --workers 1`` (no broker) on the broker runs'
+    games, then two such processes side by side, each on half of them; the wall-clock ratio. No coordination at
+    all: what two independent processes gain here, so the broker's ratio can be read against it."""
+    half = folder / "half.pgn"
+    halves = _repeated(text, games, total // 2, half)
+    whole = folder / "whole.pgn"
+    _repeated(text, games, 2 * halves, whole)
+    alone = run(adjudicator("check-games", "--workers", "1", str(whole)), env=env, watch=False)
+    started = time.monotonic()
+    both = [subprocess.Popen(adjudicator("check-games", "--workers", "1", str(half)), cwd=ROOT, env=env,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for _ in range(2)]
+    ended = [0.0, 0.0]
+    for number, process in enumerate(both):
+        process.wait()
+        ended[number] = time.monotonic() - started
+    pair = max(ended)
+    ratio = alone.seconds / pair
+    print(f"   the machine's ceiling (no broker, no coordination): check-games --workers 1 on {2 * halves:,} games "
+          f"{alone.seconds:.2f} s; two of them side by side on {halves:,} games each {pair:.2f} s (the first done at "
+          f"{min(ended):.2f} s): {ratio:.2f}x by the wall clock")
+    return ratio
+
+
 def broker(text: str, games: int, broker_games: int, folder: Path,
            memory_run: tuple[Path, int, Path, int] | None) -> None:
     """Section 2: check-games on the broker with 1 worker, then 2 (each ``--concurrency 1``), timed by the wall
@@ -675,6 +702,11 @@ def broker(text: str, games: int, broker_games: int, folder: Path,
               f"command's start-up left out); {one['busy'] / two['busy']:.2f} from the first worker busy to the last; "
               f"by the processor seconds of the slowest process (a core for each) "
               f"{one['slowest'] / max(two['slowest'], 1e-9):.2f}")
+        local = {k: v for k, v in env.items() if k != "ADJUDICATOR_BROKER_URL"}
+        most = ceiling(text, games, total, folder, local)
+        print(f"   the broker's 2-worker ratio by the wall clock is {100 * one['wall'] / two['wall'] / most:.0f}% of "
+              f"the machine's ceiling ({100 * one['after_start'] / two['after_start'] / most:.0f}% with the "
+              f"command's start-up left out)")
         cores = os.cpu_count() or 1
         least = two["cpu"] / cores
         print(f"   on {cores} cores the 2-worker run's {two['cpu']:.1f} processor s take at least {least:.1f} s: at "
