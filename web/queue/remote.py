@@ -83,10 +83,7 @@ class Remote:
         try:
             self._send_task(job_id)
         except QueueUnavailable as exc:
-            error = {"code": "queue_unavailable", "message": str(exc), "field": None}
-            with self.sessions() as session:
-                rows.fail_unsent(session, job_id, error)
-                session.commit()
+            self._fail_unsent(job_id, exc)
             raise
 
     def row(self, job_id: str) -> JobRow | None:
@@ -112,11 +109,15 @@ class Remote:
         try:
             self.publish(job_id)
         except QueueUnavailable as exc:
-            error = {"code": "queue_unavailable", "message": str(exc), "field": None}
-            with self.sessions() as session:
-                rows.fail_unsent(session, job_id, error)
-                session.commit()
+            self._fail_unsent(job_id, exc)
             raise
+
+    def _fail_unsent(self, job_id: str, exc: QueueUnavailable) -> None:
+        """The row of a job the broker never heard of, failed with the reason."""
+        error = {"code": "queue_unavailable", "message": str(exc), "field": None}
+        with self.sessions() as session:
+            rows.fail_unsent(session, job_id, error)
+            session.commit()
 
     def signals(self) -> Any:
         """A Redis client of the broker (where it is Redis) on which a worker signals the end of a job
