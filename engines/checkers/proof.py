@@ -23,6 +23,7 @@ from adjudicator.checkers.board import Move, Position
 from engines.checkers.closure import solve_closure
 from engines.checkers.database import EndgameDatabase, Probe
 from engines.checkers.dfpn import BudgetExhausted, Key, Reason, Value, WinSearch
+from engines.checkers.explored import settle
 
 __all__ = ["BudgetExhausted", "Leaf", "Proof", "WinSearch", "prove"]
 
@@ -116,6 +117,10 @@ def prove(
             before = search.nodes
             results[side] = search.solve(position, min(share, dfpn_budget - spent))
             spent += search.nodes - before
+            if results[side] is None:  # what it explored, solved backwards: its repetitions resolved at once
+                backwards = settle(search, position)
+                spent += backwards.positions
+                results[side] = backwards.value
             progressed = True
             if results[side] is True:
                 break
