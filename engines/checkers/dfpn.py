@@ -78,6 +78,9 @@ class WinSearch:
     """Start numbers from the distance to the database and the material (else from the number of moves only)."""
     exchanges_first: bool = True
     """Moves after which the opponent must jump (exchanges, shots) are tried first: they reach the database soonest."""
+    weak: bool = True
+    """Weak proof numbers (WPNS): a sum over children counts max + (unsolved children - 1), so that transpositions
+    are not counted over and over."""
     _path: dict[Key, int] = field(default_factory=dict)
 
     def solve(self, root: Position, extra_nodes: int) -> bool | None:
@@ -196,7 +199,7 @@ class WinSearch:
         self._path[key] = depth
         try:
             while True:
-                pn, dn, leans, best, second = _combine(values, is_or)
+                pn, dn, leans, best, second = _combine(values, is_or, self.weak)
                 if pn == 0 or dn == 0 or pn >= th_pn or dn >= th_dn:
                     break
                 child = values[best]
@@ -275,13 +278,26 @@ def _reliance(leans: Leans) -> int:
     return 1 << 20 if leans is None else len(leans)
 
 
-def _combine(values: list[Entry], is_or: bool) -> tuple[int, int, Leans, int, int]:
+def _weak(numbers: Iterable[int]) -> int:
+    """A weak sum (WPNS): the largest number plus one for each other child not settled."""
+    top = 0
+    count = 0
+    for n in numbers:
+        if n >= INF:
+            return INF
+        if n:
+            top = max(top, n)
+            count += 1
+    return min(top + count - 1, INF - 1) if count else 0
+
+
+def _combine(values: list[Entry], is_or: bool, weak: bool = False) -> tuple[int, int, Leans, int, int]:
     """(pn, dn, leans, best child, second-best number) of a node from its children's numbers."""
     if is_or:
         order = sorted(range(len(values)), key=lambda i: values[i][0])
         best = order[0]
         pn = values[best][0]
-        dn = _sum(v[1] for v in values)
+        dn = (_weak if weak else _sum)(v[1] for v in values)
         leans: Leans = FREE
         if dn == 0:  # every move is refuted: the disproof leans on all that theirs lean on
             for v in values:
@@ -294,7 +310,7 @@ def _combine(values: list[Entry], is_or: bool) -> tuple[int, int, Leans, int, in
     order = sorted(range(len(values)), key=lambda i: (values[i][1], _reliance(values[i][2])))
     best = order[0]
     dn = values[best][1]
-    pn = _sum(v[0] for v in values)
+    pn = (_weak if weak else _sum)(v[0] for v in values)
     leans = values[best][2] if dn == 0 else FREE
     second = values[order[1]][1] if len(order) > 1 else INF
     return pn, dn, leans, best, second

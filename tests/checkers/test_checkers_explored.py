@@ -1,0 +1,87 @@
+"""What df-pn explored, solved backwards (engines/checkers/explored.py): every fact it stores is the database's.
+
+Positions are searched with a database cut to fewer pieces at the leaves, so the search
+is beyond its database, and every position the search (and the backward solving after
+it) calls won or not won for the attacker is judged by the full database.
+"""
+
+from __future__ import annotations
+
+import random
+
+from adjudicator.checkers.board import Position
+from engines.checkers.database import EndgameDatabase
+from engines.checkers.dfpn import WinSearch
+from engines.checkers.explored import settle
+from engines.checkers.proof import prove
+from engines.checkers.published import PUBLISHED
+from engines.checkers.sets import random_position
+
+
+def _attacker_wins(truth: EndgameDatabase, key: tuple[int, int, int, bool], attacker: bool) -> bool:
+    probe = truth.probe(Position(*key))
+    assert probe is not None
+    return probe.is_win if key[3] == attacker else probe.is_loss
+
+
+def _facts_agree(search: WinSearch, truth: EndgameDatabase) -> None:
+    for key in search.proven:
+        assert _attacker_wins(truth, key, search.attacker), Position(*key).fen()
+    for key in search.disproven:
+        assert not _attacker_wins(truth, key, search.attacker), Position(*key).fen()
+
+
+def test_every_position_proven_or_disproven_after_solving_backwards_is_so_in_the_database(
+    checkers_db5: EndgameDatabase,
+) -> None:
+    """Five-piece king endings and endings with men, 4 pieces at the leaves, a small df-pn budget, then the
+    explored part solved backwards: its roots and every fact stored agree with the 5-piece database, and the
+    backward solving settles roots df-pn left open."""
+    four = EndgameDatabase(checkers_db5.solved, 4)
+    rng = random.Random(25)
+    signatures = [(0, 3, 0, 2), (0, 2, 0, 3), (0, 4, 0, 1), (1, 2, 0, 2), (2, 1, 1, 1), (0, 2, 2, 1)]
+    settled_open: dict[bool, int] = {True: 0, False: 0}
+    new_facts = 0
+    for i in range(48):
+        position = random_position(rng, signatures[i % len(signatures)], rng.random() < 0.5)
+        if not position.legal_moves() or four.contains(position):
+            continue
+        for attacker in (True, False):
+            search = WinSearch(four, attacker)
+            found = search.solve(position, 100)
+            backwards = settle(search, position)
+            new_facts += backwards.proven + backwards.disproven
+            if found is not None:
+                assert backwards.value in (found, None)
+            elif backwards.value is not None:
+                settled_open[backwards.value] += 1
+                assert backwards.value == _attacker_wins(checkers_db5, position.key, attacker), position.fen()
+            _facts_agree(search, checkers_db5)
+    assert new_facts > 100 and settled_open[True] + settled_open[False]
+
+
+def test_a_repetition_that_holds_the_attacker_is_a_fact_once_the_explored_part_is_solved() -> None:
+    """King against king, no database: Red holds by going round; df-pn keeps such a disproof only with the
+    positions it leans on and has not closed it in 500 nodes; solved backwards, what it explored closes it."""
+    search = WinSearch(None, attacker=False)
+    position = Position.from_fen("W:WK14:BK1")
+    assert search.solve(position, 500) is None
+    backwards = settle(search, position)
+    assert backwards.value is False and position.key in search.disproven
+    assert search.solve(position, 1) is False  # a fact now, whatever the path
+
+
+def test_thanksgiving_2011_is_proven_a_draw_with_its_line_to_a_database_draw(checkers_db6: EndgameDatabase) -> None:
+    """Boland's Thanksgiving 2011 problem (eight men, White to play and draw): Red's winning attempts go round
+    in king play; the draw is proven at the ACF budget, with the same line each time."""
+    fen = next(f for name, f, _, _ in PUBLISHED if "Thanksgiving 2011" in name)
+    position = Position.from_fen(fen)
+    proof = prove(position, checkers_db6, 100_000)
+    assert proof.value == "draw" and "Red cannot force a win" in proof.settled
+    end = position
+    for move in proof.line:
+        assert move in end.legal_moves()
+        end = end.push(move)
+    assert proof.leaf is not None and proof.leaf.position == end and proof.leaf.value == "draw"
+    assert checkers_db6.value_of(end) == "draw"
+    assert prove(position, checkers_db6, 100_000).line == proof.line
