@@ -81,6 +81,9 @@ class WinSearch:
     weak: bool = True
     """Weak proof numbers (WPNS): a sum over children counts max + (unsolved children - 1), so that transpositions
     are not counted over and over."""
+    children: dict[Key, tuple[tuple[Key, int], ...]] = field(default_factory=dict)
+    """Each child's key and what it is without search (:mod:`engines.checkers.explored`: won, held, or to be
+    explored), for the positions the explored part was solved backwards over: kept for the next time."""
     _path: dict[Key, int] = field(default_factory=dict)
 
     def solve(self, root: Position, extra_nodes: int) -> bool | None:

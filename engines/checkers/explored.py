@@ -43,7 +43,9 @@ class Settled:
     value: bool | None
     """True: the attacker wins; False: he cannot; None: neither is shown by what is explored."""
     positions: int
-    """Positions of the graph (each expanded once more here)."""
+    """Positions of the graph."""
+    expanded: int
+    """Positions of it expanded here (the others were the last time)."""
     proven: int
     """Positions newly proven won for the attacker."""
     disproven: int
@@ -59,16 +61,24 @@ def settle(search: WinSearch, root: Position) -> Settled:
     is_or = [Position(*k).red_to_move == attacker for k in keys]
     edges: list[list[int]] = []
     outside: list[list[tuple[Key, int]]] = []
-    for k in keys:
+    expanded = 0
+    for i, k in enumerate(keys):
+        found = search.children.get(k)
+        if found is None:
+            expanded += 1
+            found = _kept(is_or[i], [(child.key, _outside(search, child, moves)) for child, moves, _ in
+                                     _expand(Position(*k))])
+            search.children[k] = found
         inner: list[int] = []
         rest: list[tuple[Key, int]] = []
-        for child, moves, _ in _expand(Position(*k)):
-            ck = child.key
+        for ck, known in found:
             j = index.get(ck)
             if j is not None:
                 inner.append(j)
+            elif known != OPEN:
+                rest.append((ck, known))  # the database's value or the end of the game: for ever
             else:
-                rest.append((ck, _outside(search, child, moves)))
+                rest.append((ck, WON if ck in search.proven else HELD if ck in search.disproven else OPEN))
         edges.append(inner)
         outside.append(rest)
     preds: list[list[int]] = [[] for _ in range(n)]
@@ -84,11 +94,19 @@ def settle(search: WinSearch, root: Position) -> Settled:
             search.disproven.add(k)
             search.leaning.pop(k, None)
             search.estimates.pop(k, None)
+            search.children.pop(k, None)
             if not is_or[i]:
                 search.refutation[k] = _holding_child(Position(*k), held, index, search)
     proven = _store_wins(search, keys, is_or, edges, outside, won)
     value = True if won[0] is not None else False if held[0] is None else None
-    return Settled(value, n, proven, disproven)
+    return Settled(value, n, expanded, proven, disproven)
+
+
+def _kept(is_or: bool, found: list[tuple[Key, int]]) -> tuple[tuple[Key, int], ...]:
+    """The children worth keeping: a held one matters only to the defender, and one is enough."""
+    kept = tuple(f for f in found if f[1] != HELD)
+    held = next((f for f in found if f[1] == HELD), None)
+    return kept if is_or or held is None else (*kept, held)
 
 
 def _outside(search: WinSearch, child: Position, moves: int) -> int:
@@ -186,4 +204,5 @@ def _store_wins(
         search.proven[key] = plies[i]
         search.estimates.pop(key, None)
         search.leaning.pop(key, None)
+        search.children.pop(key, None)
     return stored

@@ -92,7 +92,7 @@ def prove(
     turns (:data:`FIRST_SHARE` nodes, doubled each turn) within three quarters of the
     budget, the side the static evaluation favours first; each search keeps its table
     between turns, and after each turn what it explored is solved backwards
-    (:mod:`engines.checkers.explored`; those positions count in the budget). If neither
+    (:mod:`engines.checkers.explored`; the positions it expands count in the budget). If neither
     side is proven to win, the rest goes to solving the reachable part backwards.
     """
     from engines.checkers.search import evaluate
@@ -126,7 +126,7 @@ def prove(
             spent += search.nodes - before
             if results[side] is None:  # what it explored, solved backwards: its repetitions resolved at once
                 backwards = settle(search, position)
-                spent += backwards.positions
+                spent += backwards.expanded
                 results[side] = backwards.value
             progressed = True
             if results[side] is True:
