@@ -67,8 +67,12 @@ class WinSearch:
     """Positions disproven for the attacker whatever the path (facts)."""
     leaning: dict[Key, frozenset[Key]] = field(default_factory=dict)
     """Positions disproven for the attacker wherever the positions of their set are on the path above."""
-    estimates: dict[Key, tuple[int, int]] = field(default_factory=dict)
-    """Proof and disproof numbers of positions neither proven nor disproven yet."""
+    estimates: dict[Key, tuple[int, int, int]] = field(default_factory=dict)
+    """Proof and disproof numbers of positions neither proven nor disproven yet, with the nodes searched below
+    them so far (their work)."""
+    max_estimates: int = 200_000
+    """At most this many estimates are kept: past it, the half with the least work is dropped (an estimate only
+    guides the search, so dropping one costs work again, never a wrong result; facts are all kept)."""
     refutation: dict[Key, Position] = field(default_factory=dict)
     """For display only: the position the defender's move that held the attacker led to, the last time a
     disproof was found."""
@@ -192,6 +196,7 @@ class WinSearch:
         self.nodes += 1
         if self.nodes > self.limit:
             raise BudgetExhausted
+        start = self.nodes
         key = position.key
         is_or = position.red_to_move == self.attacker
         found = _expand(position)
@@ -234,8 +239,18 @@ class WinSearch:
                 self.leaning.pop(key, None)
             return pn, dn, leans
         else:
-            self.estimates[key] = (pn, dn)
+            before = self.estimates.get(key)
+            self.estimates[key] = (pn, dn, self.nodes - start + (before[2] if before else 0))
+            if len(self.estimates) > self.max_estimates:
+                self._forget()
         return pn, dn, FREE
+
+    def _forget(self) -> None:
+        """Drop the half of the estimates with the least work (and what was kept to solve them backwards)."""
+        ranked = sorted(self.estimates.items(), key=lambda item: item[1][2], reverse=True)
+        self.estimates = dict(ranked[: self.max_estimates // 2])
+        for key, _ in ranked[self.max_estimates // 2:]:
+            self.children.pop(key, None)
 
 
 def _expand(position: Position) -> list[tuple[Position, int, bool]]:

@@ -19,7 +19,9 @@ counted **held by the defender**:
   at most the plies counted (so no repetition is ever relied on).
 
 What comes out is stored in the search as facts (``proven`` with plies, ``disproven``
-with the defender's move that holds, for the main line), so the search goes on from there.
+with the defender's move that holds, for the main line), so the search goes on from there;
+the children found are kept with the search (those still open, the won ones, one held one
+for the defender), so the next time only positions explored since are expanded.
 Database values, the search's own facts and positions without a move are exact; nothing
 else is assumed. This is sound by construction whatever was explored.
 """

@@ -85,3 +85,31 @@ def test_thanksgiving_2011_is_proven_a_draw_with_its_line_to_a_database_draw(che
     assert proof.leaf is not None and proof.leaf.position == end and proof.leaf.value == "draw"
     assert checkers_db6.value_of(end) == "draw"
     assert prove(position, checkers_db6, 100_000).line == proof.line
+
+
+def test_a_search_whose_table_is_capped_forgets_estimates_only_and_is_never_wrong(
+    checkers_db5: EndgameDatabase,
+) -> None:
+    """Searches that keep at most 64 estimates (the half with the least work dropped past it), the explored
+    part solved backwards after each turn: every settled root and every fact agrees with the 5-piece database."""
+    four = EndgameDatabase(checkers_db5.solved, 4)
+    rng = random.Random(26)
+    signatures = [(0, 3, 0, 2), (0, 2, 0, 3), (1, 2, 0, 2), (2, 1, 1, 1)]
+    settled = 0
+    for i in range(24):
+        position = random_position(rng, signatures[i % len(signatures)], rng.random() < 0.5)
+        if not position.legal_moves() or four.contains(position):
+            continue
+        attacker = bool(i % 2)
+        search = WinSearch(four, attacker, max_estimates=64)
+        for _ in range(4):
+            value = search.solve(position, 500)
+            assert len(search.estimates) <= 64
+            if value is None:
+                value = settle(search, position).value
+            if value is not None:
+                assert value == _attacker_wins(checkers_db5, position.key, attacker), position.fen()
+                settled += 1
+                break
+        _facts_agree(search, checkers_db5)
+    assert settled >= 12
