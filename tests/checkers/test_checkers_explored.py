@@ -113,3 +113,24 @@ def test_a_search_whose_table_is_capped_forgets_estimates_only_and_is_never_wron
                 break
         _facts_agree(search, checkers_db5)
     assert settled >= 12
+
+
+def test_six_piece_positions_proven_with_five_at_the_leaves_have_the_six_piece_database_value(
+    checkers_db6: EndgameDatabase,
+) -> None:
+    """The whole proof (weak numbers, the explored part solved backwards, the closed part) on random six-piece
+    positions with only 5 pieces at the leaves: every value proven is the 6-piece database's."""
+    five = EndgameDatabase(checkers_db6.solved, 5)
+    rng = random.Random(2026)
+    signatures = [(0, 3, 0, 3), (0, 4, 0, 2), (1, 2, 1, 2), (2, 1, 2, 1), (3, 0, 3, 0), (2, 2, 0, 2)]
+    proven = {"win": 0, "loss": 0, "draw": 0}
+    for i in range(30):
+        position = random_position(rng, signatures[i % len(signatures)], rng.random() < 0.5)
+        truth = checkers_db6.probe(position)
+        if truth is None or not position.legal_moves():
+            continue
+        proof = prove(position, five, 5_000)
+        if proof.value is not None:
+            assert proof.value == truth.value, position.fen()
+            proven[proof.value] += 1
+    assert proven["win"] + proven["loss"] and proven["draw"]
