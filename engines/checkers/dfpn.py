@@ -67,8 +67,12 @@ class WinSearch:
     """Positions disproven for the attacker whatever the path (facts)."""
     leaning: dict[Key, frozenset[Key]] = field(default_factory=dict)
     """Positions disproven for the attacker wherever the positions of their set are on the path above."""
-    estimates: dict[Key, tuple[int, int]] = field(default_factory=dict)
-    """Proof and disproof numbers of positions neither proven nor disproven yet."""
+    estimates: dict[Key, tuple[int, int, int]] = field(default_factory=dict)
+    """Proof and disproof numbers of positions neither proven nor disproven yet, with the nodes searched below
+    them so far (their work)."""
+    max_estimates: int = 200_000
+    """At most this many estimates are kept: past it, the half with the least work is dropped (an estimate only
+    guides the search, so dropping one costs work again, never a wrong result; facts are all kept)."""
     refutation: dict[Key, Position] = field(default_factory=dict)
     """For display only: the position the defender's move that held the attacker led to, the last time a
     disproof was found."""
@@ -78,6 +82,12 @@ class WinSearch:
     """Start numbers from the distance to the database and the material (else from the number of moves only)."""
     exchanges_first: bool = True
     """Moves after which the opponent must jump (exchanges, shots) are tried first: they reach the database soonest."""
+    weak: bool = True
+    """Weak proof numbers (WPNS): a sum over children counts max + (unsolved children - 1), so that transpositions
+    are not counted over and over."""
+    children: dict[Key, tuple[tuple[Key, int], ...]] = field(default_factory=dict)
+    """Each child's key and what it is without search (:mod:`engines.checkers.explored`: won, held, or to be
+    explored), for the positions the explored part was solved backwards over: kept for the next time."""
     _path: dict[Key, int] = field(default_factory=dict)
 
     def solve(self, root: Position, extra_nodes: int) -> bool | None:
@@ -186,6 +196,7 @@ class WinSearch:
         self.nodes += 1
         if self.nodes > self.limit:
             raise BudgetExhausted
+        start = self.nodes
         key = position.key
         is_or = position.red_to_move == self.attacker
         found = _expand(position)
@@ -196,7 +207,7 @@ class WinSearch:
         self._path[key] = depth
         try:
             while True:
-                pn, dn, leans, best, second = _combine(values, is_or)
+                pn, dn, leans, best, second = _combine(values, is_or, self.weak)
                 if pn == 0 or dn == 0 or pn >= th_pn or dn >= th_dn:
                     break
                 child = values[best]
@@ -228,8 +239,18 @@ class WinSearch:
                 self.leaning.pop(key, None)
             return pn, dn, leans
         else:
-            self.estimates[key] = (pn, dn)
+            before = self.estimates.get(key)
+            self.estimates[key] = (pn, dn, self.nodes - start + (before[2] if before else 0))
+            if len(self.estimates) > self.max_estimates:
+                self._forget()
         return pn, dn, FREE
+
+    def _forget(self) -> None:
+        """Drop the half of the estimates with the least work (and what was kept to solve them backwards)."""
+        ranked = sorted(self.estimates.items(), key=lambda item: item[1][2], reverse=True)
+        self.estimates = dict(ranked[: self.max_estimates // 2])
+        for key, _ in ranked[self.max_estimates // 2:]:
+            self.children.pop(key, None)
 
 
 def _expand(position: Position) -> list[tuple[Position, int, bool]]:
@@ -275,13 +296,26 @@ def _reliance(leans: Leans) -> int:
     return 1 << 20 if leans is None else len(leans)
 
 
-def _combine(values: list[Entry], is_or: bool) -> tuple[int, int, Leans, int, int]:
+def _weak(numbers: Iterable[int]) -> int:
+    """A weak sum (WPNS): the largest number plus one for each other child not settled."""
+    top = 0
+    count = 0
+    for n in numbers:
+        if n >= INF:
+            return INF
+        if n:
+            top = max(top, n)
+            count += 1
+    return min(top + count - 1, INF - 1) if count else 0
+
+
+def _combine(values: list[Entry], is_or: bool, weak: bool = False) -> tuple[int, int, Leans, int, int]:
     """(pn, dn, leans, best child, second-best number) of a node from its children's numbers."""
     if is_or:
         order = sorted(range(len(values)), key=lambda i: values[i][0])
         best = order[0]
         pn = values[best][0]
-        dn = _sum(v[1] for v in values)
+        dn = (_weak if weak else _sum)(v[1] for v in values)
         leans: Leans = FREE
         if dn == 0:  # every move is refuted: the disproof leans on all that theirs lean on
             for v in values:
@@ -294,7 +328,7 @@ def _combine(values: list[Entry], is_or: bool) -> tuple[int, int, Leans, int, in
     order = sorted(range(len(values)), key=lambda i: (values[i][1], _reliance(values[i][2])))
     best = order[0]
     dn = values[best][1]
-    pn = _sum(v[0] for v in values)
+    pn = (_weak if weak else _sum)(v[0] for v in values)
     leans = values[best][2] if dn == 0 else FREE
     second = values[order[1]][1] if len(order) > 1 else INF
     return pn, dn, leans, best, second

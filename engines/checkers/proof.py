@@ -23,6 +23,12 @@ from adjudicator.checkers.board import Move, Position
 from engines.checkers.closure import solve_closure
 from engines.checkers.database import EndgameDatabase, Probe
 from engines.checkers.dfpn import BudgetExhausted, Key, Reason, Value, WinSearch
+from engines.checkers.explored import settle
+
+FIRST_SHARE = 5_000
+"""Nodes of each question's first turn (then doubled each turn): not a share of the budget, so that a larger
+budget plays the same turns first (a df-pn search does not depend on its limit before it reaches it): what df-pn
+proves within a budget it proves within any larger one."""
 
 __all__ = ["BudgetExhausted", "Leaf", "Proof", "WinSearch", "prove"]
 
@@ -83,8 +89,10 @@ def prove(
     """Prove the value of ``position`` for the side to move within ``budget`` expanded positions.
 
     Both questions ("can Red force a win?", "can White force a win?") are searched in
-    turns with growing shares of three quarters of the budget, the side the static
-    evaluation favours first; each search keeps its table between turns. If neither
+    turns (:data:`FIRST_SHARE` nodes, doubled each turn) within three quarters of the
+    budget, the side the static evaluation favours first; each search keeps its table
+    between turns, and after each turn what it explored is solved backwards
+    (:mod:`engines.checkers.explored`; the positions it expands count in the budget). If neither
     side is proven to win, the rest goes to solving the reachable part backwards.
     """
     from engines.checkers.search import evaluate
@@ -103,7 +111,7 @@ def prove(
     dfpn_budget = budget * 3 // 4
     searches = {side: WinSearch(database, side, max_depth) for side in (first, not first)}
     results: dict[bool, bool | None] = {first: None, not first: None}
-    share = max(500, budget // 16)
+    share = FIRST_SHARE
     spent = 0
     while spent < dfpn_budget and True not in results.values():
         progressed = False
@@ -116,6 +124,10 @@ def prove(
             before = search.nodes
             results[side] = search.solve(position, min(share, dfpn_budget - spent))
             spent += search.nodes - before
+            if results[side] is None:  # what it explored, solved backwards: its repetitions resolved at once
+                backwards = settle(search, position)
+                spent += backwards.expanded
+                results[side] = backwards.value
             progressed = True
             if results[side] is True:
                 break
