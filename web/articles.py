@@ -11,7 +11,7 @@ SUMMARIES: dict[str, dict[str, str]] = {
         "5.1.1": "Checkmate ends the game at once, provided the mating move was legal.",
         "5.1.2": "A resignation is a draw if the opponent could not mate by any series of legal moves.",
         "5.2.1": "Stalemate ends the game as a draw.",
-        "5.2.2": "A dead position (no series of legal moves mates) ends the game as a draw.",
+        "5.2.2": "If no series of legal moves can mate (a dead position), the game is drawn at once.",
         "6.4": "After a flag fall, check that the required number of moves was completed.",
         "6.8": "A flag counts as fallen when the arbiter observes it or a player makes a valid claim.",
         "6.9": "A flag fall loses, unless the opponent cannot mate by any series of legal moves: then a draw.",
@@ -51,6 +51,8 @@ SUMMARIES: dict[str, dict[str, str]] = {
         "A.5.4": "Unsupervised rapid: both kings in check or a pawn on the last rank draws after the next move.",
         "B.2": "Blitz with one arbiter per game: the Competition Rules apply.",
         "B.3": "Blitz otherwise: A.2, A.3 and A.5 apply.",
+        "III.2.1": "Guidelines III apply only if announced before the event.",
+        "III.2.2": "Guidelines III apply to standard and rapid games without increment, never to blitz.",
         "III.3.1": "Both flags down, order unknown: play goes on, or a draw in the last period.",
         "III.4": "Under 2 minutes: a player may ask for a 5 s increment for both; the opponent gets +2 min.",
         "III.5": "Under 2 minutes: claim a draw because the opponent cannot win by normal means.",
@@ -73,7 +75,7 @@ SUMMARIES: dict[str, dict[str, str]] = {
         "14C2": "Write the repeating move without playing it, stop the clocks and claim.",
         "14C8": "Under 5 minutes in sudden death, the draw may be awarded on the TD's observation.",
         "14D": "Insufficient material to continue: the game is drawn.",
-        "14E": "Insufficient material to win on time: a flag fall is a draw.",
+        "14E": "Insufficient material to win on time: a flag fall is a draw if the opponent cannot mate.",
         "14E1": "The opponent has only a lone king: a draw.",
         "14E2": "The opponent has only K+B or K+N and no forced win: a draw.",
         "14E3": "The opponent has K+N+N, no forced win, and the flagged player has no pawn: a draw.",
@@ -100,6 +102,15 @@ SUMMARIES: dict[str, dict[str, str]] = {
         "forty-move": "Forty moves each without a man move or a capture: a draw may be claimed.",
         "repetition": "The same position for the third time: a draw may be claimed.",
         "flag": "A flag fall forfeits the game (in the Master Division, the next game of the match too).",
+        "tournament rules (time forfeit)": "A player whose flag falls loses the game.",
+        "tournament rules (both flags down)": "Both flags down: the event's rules decide (commonly a draw).",
+        "tournament rules (recording the game)": "Each player keeps a record of the moves; the count rests on it.",
+        "Master Division local rules (flag fall forfeits the current and the next game)": "A flag fall "
+        "forfeits the current game and the next game of the match.",
+        "Master Division local rules (Lowder Rule)": "Near the end of the round each move must be made within "
+        "one minute, with a 10-second warning.",
+        "Master Division local rules (games not started 30 minutes before the end of the round)": "A game not "
+        "started 30 minutes before the end of the round is drawn.",
     },
 }
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from web.articles import summary
@@ -20,6 +23,10 @@ UNKNOWN = "See the event's rules for this article."
         ("US Chess Variation 14H2a", "delay clock"),
         ("US Chess 11D1", "2 minutes"),
         ("ACF WCDF 2008 draw rule (b), forty moves", "40 moves"),
+        ("ACF tournament rules (time forfeit)", "flag falls loses"),
+        ("ACF Master Division local rules (Lowder Rule)", "one minute"),
+        ("ACF Master Division local rules (games not started 30 minutes before the end of the round)", "drawn"),
+        ("FIDE Guidelines III.2.1", "announced"),
     ],
 )
 def test_a_cited_article_has_its_summary(reference: str, words: str) -> None:
@@ -32,3 +39,24 @@ def test_an_unknown_article_says_where_to_look() -> None:
 
 def test_a_reference_without_an_authority_is_its_own_summary() -> None:
     assert summary("event regulations (adjudication of unfinished games; not part of the Laws)") == ""
+
+
+@pytest.mark.parametrize(
+    ("reference", "condition"), [("FIDE 5.2.2", "If no series"), ("US Chess 14E", "if the opponent")]
+)
+def test_an_article_cited_where_it_did_not_apply_reads_as_a_condition(reference: str, condition: str) -> None:
+    """A 1-0 adjudication cites 5.2.2 because the position was found not dead: the summary must not read as
+    "the game is a draw"."""
+    assert condition in summary(reference)
+
+
+def test_every_article_the_rulesets_cite_has_a_summary() -> None:
+    """Each reference the rulesets of config.toml name, and each the claims name, says what it holds."""
+    root = Path(__file__).resolve().parents[2]
+    texts = [(root / "config.toml").read_text(encoding="utf-8")]
+    texts += [p.read_text(encoding="utf-8") for p in (root / "adjudicator").rglob("*.py")]
+    refs = {m.group(1) for t in texts for m in re.finditer(r'"((?:FIDE|US Chess|ACF) [^"\n]{1,90})"', t)}
+    not_articles = r"(FIDE Laws|US Chess Official|US Chess has|ACF (34|ballot|boards|National))"  # names, sentences
+    cited = {r for r in refs if not re.match(not_articles, r)}
+    assert cited
+    assert {r for r in cited if summary(r) == UNKNOWN} == set()
