@@ -23,6 +23,12 @@ the claim's own rule.
   ``clock.flagged`` given and empty says "no flag is down", which is a slip on the form,
   not a claim. Left out, the clocks that read 0 say it (the contract's rule, unchanged),
   and clocks with time on both sides are a wrong claim: rejected, play continues.
+- A time control given with a claim that reads one (flag, insufficient losing chances,
+  illegal move, unfinished game: :data:`adjudicator.claim_registry.REGISTRY`) must be one
+  :func:`adjudicator.clocks.notation.parse_time_control` reads: ``invalid_time_control`` on
+  ``time_control`` otherwise, the same refusal for every claim (:func:`time_control_errors`).
+  Only what is entered is refused: a case stored before this check still opens, and an
+  unfinished game's committee referral carries its control as it was stored.
 - A position entered alone (``fen`` with no record) must be one a game can reach:
   chess :func:`adjudicator.chess.positions.legal_position`, checkers
   :func:`adjudicator.checkers.replay.parse_position` (at most 12 pieces a side, no
@@ -37,7 +43,8 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from adjudicator.claim_registry import REGISTRY
+from adjudicator.claim_registry import BY_ID, REGISTRY
+from adjudicator.clocks.notation import parse_time_control
 from adjudicator.contract import Case, ContractError, parse_case
 from adjudicator.rulesets import RulesetBook, RulesetError
 from adjudicator.services import Services
@@ -94,6 +101,24 @@ def _text(value: object) -> str | None:
     return value if isinstance(value, str) else None
 
 
+def time_control_errors(data: Mapping[str, Any]) -> list[ContractError]:
+    """A ``time_control`` no one can read, given with a claim that reads one, as ``invalid_time_control``.
+
+    Read by :func:`adjudicator.clocks.notation.parse_time_control`, the reader of the flag,
+    insufficient-losing-chances and illegal-move claims; a blank control is left to the claim
+    (as none given, or the claim's own refusal).
+    """
+    claim = BY_ID.get(_text(data.get("claim")) or "")
+    text = data.get("time_control")
+    if claim is None or "time_control" not in claim.needs or not isinstance(text, str) or not text.strip():
+        return []
+    try:
+        parse_time_control(text, "time_control")
+    except ContractError as exc:
+        return [exc]
+    return []
+
+
 def position_errors(data: Mapping[str, Any]) -> list[ContractError]:
     """A position entered alone (no record) that no game reaches, as ``invalid_fen`` on ``fen``.
 
@@ -147,6 +172,8 @@ def examine(
             problems.append(exc)
     fields = {p.field for p in problems}
     problems.extend(m for m in missing_facts(data) if m.field not in fields)
+    if "time_control" not in fields:
+        problems.extend(time_control_errors(data))
     if "fen" not in fields:
         problems.extend(position_errors(data))
     asks = _text(data.get("claim")) in CLAIMANT_NEEDED - CLAIMANT_ALWAYS and data.get("claimant") is None

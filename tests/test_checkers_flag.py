@@ -68,6 +68,18 @@ def test_plain_acf_flag_forfeits_only_the_game(book: RulesetBook) -> None:
     assert ruling.result == "0-1" and len(ruling.evidence["forfeited_games"]) == 1
 
 
+def test_a_flag_ruling_says_the_winner_and_names_the_match_game_only_in_a_match(book: RulesetBook) -> None:
+    # the walk-through: plain acf said "Record 0-1 for match game 1." with no match; chess says "Black wins (0–1)"
+    plain = judge(book, "acf", clock={"red": 0, "white": 600, "flagged": ["red"]})
+    assert plain.instructions[0].startswith("White wins (0–1).")
+    assert not any("match" in i for i in plain.instructions)
+    assert plain.evidence["forfeited_games"][0]["game"] == "this game"
+    named = judge(book, "acf", match_game=2, clock={"red": 0, "white": 600, "flagged": ["red"]})
+    assert named.instructions == ("White wins match game 2 (0–1): record 0-1 for it.",)
+    division = judge(book, "acf-master-division", clock={"red": 600, "white": 0, "flagged": ["white"]})
+    assert division.instructions[0] == "Red wins match game 1 (1–0): record 1-0 for it."
+
+
 def test_both_flags_down_is_a_draw(book: RulesetBook) -> None:
     ruling = judge(book, "acf-master-division", clock={"red": 0, "white": 0})
     assert (ruling.verdict, ruling.result) == ("upheld", "1/2-1/2")

@@ -11,7 +11,9 @@ import pytest
 from adjudicator.chess.claims.illegal_move import increment_seconds
 from adjudicator.chess.replay import replay_chess
 from adjudicator.chess.san import describe
+from adjudicator.clocks import TimeControlError, parse_time_control
 from adjudicator.contract import ContractError, parse_case
+from adjudicator.requirements import CaseRefused, checked_case
 from adjudicator.rule import rule
 from adjudicator.rulesets import RulesetBook
 from adjudicator.ruling import Ruling
@@ -206,10 +208,62 @@ def test_alleged_ply_beyond_the_record_names_the_field(book: RulesetBook) -> Non
 @pytest.mark.parametrize(
     ("tc", "move", "seconds"),
     [("40/5400+30:1800+30", 10, 30), ("40/5400:1800+30", 10, 0), ("40/5400:1800+30", 41, 30),
-     ("1800+5d", 3, 0), ("G/90;d5", 3, 0), ("40/120, SD/30;inc30", 5, 30), ("900+10", 1, 10), (None, 1, 0)],
+     ("1800+5d", 3, 0), ("G/90;d5", 3, 0), ("40/120, SD/30;inc30", 5, 30), ("900+10", 1, 10),
+     ("G/90+30", 3, 30), ("G/25+10", 3, 10), ("G/90;inc30", 3, 30), ("G/10+2 delay", 3, 0), ("G/30;b5", 3, 0),
+     ("G/90;inc30 from move 41", 40, 0), ("G/90;inc30 from move 41", 41, 30), ("40/7200:20/3600+30", 65, 30),
+     ("40/7200:20/3600+30", 40, 0), ("-", 3, 0), ("?", 3, 0), ("*180", 3, 0)],
 )
-def test_increment_in_force(tc: str | None, move: int, seconds: float) -> None:
-    assert increment_seconds(tc, move) == seconds
+def test_increment_in_force(tc: str, move: int, seconds: float) -> None:
+    assert increment_seconds(parse_time_control(tc), move) == seconds
+
+
+def test_each_side_has_the_increment_of_its_own_control() -> None:
+    armageddon = parse_time_control("300+3 v 240+2")
+    assert increment_seconds(armageddon, 5, first_mover=True) == 3
+    assert increment_seconds(armageddon, 5, first_mover=False) == 2
+
+
+def test_p17_the_increment_of_a_us_spelled_control_is_removed(book: RulesetBook) -> None:
+    # the walk-through's case: "G/90+30" gave no increment, so the 30 s White gained stayed on the clock
+    result = ruling(book, ruleset="fide-standard", claimant="black", record=P17,
+                    clock={"white": "0:14:10", "black": "0:09:00"}, time_control="G/90+30")
+    assert [(a.side, a.seconds) for a in result.adjustments] == [("black", 120), ("white", -30)]
+    assert "remove the 30 s increment White gained by pressing the clock" in result.instructions
+    assert result.evidence["time_control"]["description"] == "1:30:00 for the rest of the game, 30 s increment"
+
+
+def test_p19_the_same_rapid_control_however_written_gets_the_same_adjustments(book: RulesetBook) -> None:
+    rulings = [ruling(book, ruleset="fide-rapid", claimant="black", record=P17, time_control=tc)
+               for tc in ("1500+10", "G/25+10", "G/25;inc10", "G/25 inc 10")]
+    assert {tuple((a.side, a.seconds) for a in r.adjustments) for r in rulings} == {(("black", 60), ("white", -10))}
+    assert len({r.instructions for r in rulings}) == 1
+
+
+@pytest.mark.parametrize("given", [{}, {"time_control": "?"}, {"time_control": "  "}])
+def test_without_a_known_control_the_arbiter_is_told_to_remove_any_increment(
+    book: RulesetBook, given: dict[str, str]
+) -> None:
+    result = ruling(book, None, ruleset="fide-standard", claimant="black", record=P17, **given)
+    assert "if the clock added an increment for White's move, remove it" in result.instructions
+    assert [(a.side, a.seconds) for a in result.adjustments] == [("black", 120)]
+
+
+def test_a_delay_or_no_clock_control_removes_nothing_and_says_nothing_of_increments(book: RulesetBook) -> None:
+    for tc in ("G/90;d5", "5400+5d", "-"):
+        result = ruling(book, ruleset="fide-standard", claimant="black", record=P17, time_control=tc)
+        assert [(a.side, a.seconds) for a in result.adjustments] == [("black", 120)], tc
+        assert not any("increment" in i for i in result.instructions), tc
+
+
+@pytest.mark.parametrize("tc", ["40/90+30/30+30", "zzz+30", "G/90;inc30;inc5"])
+def test_a_control_nobody_can_read_is_refused_naming_the_field(book: RulesetBook, tc: str) -> None:
+    # as the flag and insufficient-losing-chances claims refuse it; before, it ruled with no increment
+    with pytest.raises(TimeControlError) as err:
+        ruling(book, ruleset="fide-standard", claimant="black", record=P17, time_control=tc)
+    assert err.value.code == "invalid_time_control" and err.value.field == "time_control"
+    with pytest.raises(CaseRefused) as refused:
+        checked_case({"claim": "illegal-move", "ruleset": "fide-standard", "record": P17, "time_control": tc}, book)
+    assert refused.value.code == "invalid_time_control" and refused.value.field == "time_control"
 
 
 def test_clock_times_from_the_record_are_evidence_and_later_moves_are_cancelled(book: RulesetBook) -> None:

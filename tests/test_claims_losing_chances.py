@@ -278,13 +278,16 @@ def test_p38_sabah_rejected_appeal_costs_five_minutes(book: RulesetBook) -> None
     assert ruling.verdict is Verdict.REJECTED and ruling.result is None
     assert ruling.adjustments == (Adjustment("white", -300, "rejected clear-draw appeal"),)
     assert "0:03:00" in ruling.reasons[-1]
+    # what the arbiter does now says the clock change, as the illegal-move ruling does (walk-through)
+    assert ruling.instructions == ("take 5:00 off White's clock (0:08:00 becomes 0:03:00)", "Play continues.")
 
 
 def test_sabah_penalty_never_leaves_less_than_two_minutes(book: RulesetBook) -> None:
     ruling = claim(book, "sabah-active30", "white", td_finding="incorrect", clock={"white": "0:03:30", "black": 600})
     assert [a.seconds for a in ruling.adjustments] == [-90]
+    assert ruling.instructions[0] == "take 1:30 off White's clock (0:03:30 becomes 0:02:00)"
     none_left = claim(book, "sabah-active30", "white", td_finding="incorrect", clock={"white": 100, "black": 600})
-    assert none_left.adjustments == ()
+    assert none_left.adjustments == () and none_left.instructions == ("Play continues.",)
 
 
 def test_sabah_accepted_appeal_is_a_draw(book: RulesetBook) -> None:

@@ -105,6 +105,19 @@ def test_a_position_that_cannot_arise_is_a_clear_error_naming_the_field(book: Ru
     assert caught.value.field == "fen" and "check" in caught.value.message
 
 
+def test_an_unreadable_time_control_is_refused_on_entry_but_a_stored_case_is_still_ruled(book: RulesetBook) -> None:
+    # one reader for every claim (flag, ILC, illegal move): new input with "40/90+30/30+30" is refused naming the
+    # field; a case stored before that check (the committee's referral and appeals read it again) still rules
+    from adjudicator.requirements import CaseRefused, checked_case
+
+    stored = {"ruleset": "fide-standard", "claim": "unfinished-game", "fen": "R6k/8/6K1/8/8/8/8/8 b - - 0 60",
+              "time_control": "40/90+30/30+30"}
+    with pytest.raises(CaseRefused) as refused:
+        checked_case(stored, book)
+    assert refused.value.code == "invalid_time_control" and refused.value.field == "time_control"
+    assert adjudicate(book, Services(), stored["fen"], time_control=stored["time_control"]).result == "1-0"
+
+
 # ---------------------------------------------------------------- tablebases
 
 

@@ -120,3 +120,39 @@ def test_a_checkers_position_entered_alone_must_be_one_a_game_can_have() -> None
         assert [(e.code, e.field) for e in errors] == [("invalid_fen", "fen")] and why in errors[0].message, fen
     assert position_errors({"game": "checkers", "claim": "flag", "fen": "B:W21:BK30"}) == []
     assert position_errors({"game": "checkers", "claim": "flag", "fen": "B:W21:B30", "record": "1. 30-26"}) == []
+
+
+# A time control no one can read: one reader (adjudicator.clocks.parse_time_control) for every claim that reads one.
+UNREADABLE = ("40/90+30/30+30", "zzz+30")
+
+
+@pytest.mark.parametrize("control", UNREADABLE)
+@pytest.mark.parametrize(
+    "case",
+    [
+        {"claim": "illegal-move", "record": "1. e4 e5 2. f4 Qh4+ 3. Nc3"},
+        {"claim": "unfinished-game", "fen": FEN},
+        {"claim": "flag", "fen": FEN, "clock": {"white": 0, "black": 60, "flagged": ["white"]}},
+        {"claim": "insufficient-losing-chances", "claimant": "white", "fen": FEN, "clock": {"white": 60, "black": 60}},
+    ],
+    ids=lambda case: case["claim"] if isinstance(case, dict) else None,
+)
+def test_an_unreadable_time_control_is_refused_for_every_claim_that_reads_one(
+    book: RulesetBook, case: dict[str, object], control: str
+) -> None:
+    with pytest.raises(CaseRefused) as refused:
+        checked_case({**case, "ruleset": "fide-standard", "time_control": control}, book)
+    assert refused.value.code == "invalid_time_control" and refused.value.field == "time_control"
+
+
+def test_the_time_control_is_refused_with_the_other_problems_at_once(book: RulesetBook) -> None:
+    problems = refusals({"claim": "insufficient-losing-chances", "ruleset": "fide-standard", "fen": FEN,
+                         "time_control": "zzz+30"}, book)
+    assert {(p.code, p.field) for p in problems} >= {("missing_field", "claimant"),
+                                                     ("invalid_time_control", "time_control")}
+
+
+def test_a_readable_or_blank_time_control_is_no_problem(book: RulesetBook) -> None:
+    for control in ("G/90+30", "40/5400+30:1800+30", "G/30;d5", "?", "-", "  "):
+        case = {"claim": "unfinished-game", "ruleset": "fide-standard", "fen": FEN, "time_control": control}
+        assert not [p for p in refusals(case, book) if p.field == "time_control"], control

@@ -86,3 +86,14 @@ def test_jsonl_from_standard_input_answers_each_case_before_the_next_is_written(
         proc.stdin.close()
         proc.wait(timeout=60)
     assert proc.returncode == 0 and rulings.empty()
+
+
+@pytest.mark.parametrize("claim", [{"claim": "illegal-move", "record": "1. e4 e5 2. f4 Qh4+ 3. Nc3"},
+                                   {"claim": "unfinished-game", "fen": "8/8/3k4/8/8/8/3KQ3/8 w - - 0 70"}],
+                         ids=["illegal-move", "unfinished-game"])
+def test_a_time_control_nobody_can_read_exits_2_naming_the_field(claim: dict[str, Any]) -> None:
+    # the walk-through: these two claims stored "40/90+30/30+30" where flag and ILC refused it
+    proc = rule({"game": "chess", "ruleset": "fide-standard", **claim, "time_control": "40/90+30/30+30"})
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    error = json.loads(proc.stdout)["error"]
+    assert error["code"] == "invalid_time_control" and error["field"] == "time_control"

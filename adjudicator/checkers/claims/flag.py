@@ -28,6 +28,7 @@ from typing import Any
 
 from adjudicator.clocks.flagfall import check_period, flag_state, time_control_for
 from adjudicator.contract import Case, ContractError, parse_seconds
+from adjudicator.next_steps import RESULT_WORDS
 from adjudicator.rulebook.checkers import FlagRefs
 from adjudicator.rulesets import CheckersRuleset
 from adjudicator.ruling import Result, Ruling, Verdict, unique, win_for
@@ -109,12 +110,23 @@ def rule(case: Case, ruleset: CheckersRuleset, services: Services) -> Ruling:
 def _forfeits(
     case: Case, ruleset: CheckersRuleset, flagged: str, result: Result
 ) -> tuple[list[str], list[dict[str, Any]]]:
-    """This game and, where the event says so, the flagged player's next game."""
+    """This game and, where the event says so, the flagged player's next game.
+
+    The winner is said in words; the match game only in a match: the event's flag forfeits the
+    match's next game (``flag.forfeit_games`` = 2) or the case names its ``match_game``. Elsewhere
+    (plain ``acf``) no instruction is given here: the ruling's next steps say who won
+    (:func:`adjudicator.next_steps.steps`), as for any game.
+    """
     match_game = _match_game(case)
     count = ruleset.flag.forfeit_games
     scope = ruleset.flag.next_game
+    if count < 2 and case.facts.match_game is None:
+        return [], [{"game": "this game", "loser_colour": flagged, "result": result}]
     games: list[dict[str, Any]] = [{"game": f"match game {match_game}", "loser_colour": flagged, "result": result}]
-    instructions = [f"Record {result} for match game {match_game}."]
+    winner = case.opponent(flagged).capitalize()
+    instructions = [
+        f"{winner} wins match game {match_game} ({RESULT_WORDS.get(result, result)}): record {result} for it."
+    ]
     if count < 2:
         return instructions, games
     player = f"the player who had {flagged.capitalize()} in match game {match_game}"

@@ -13,7 +13,9 @@ The record keeps illegal moves as played; this module rules on one of them
   checkmate by any series of legal moves (then a draw). Earlier completed illegal
   moves of the same player that were corrected: case field ``previous_illegal_moves``.
   Arbiters' Manual on 7.5: the increment gained by pressing the clock is removed
-  (``remove_increment``).
+  (``remove_increment``): the increment in force on the move, read from the case's
+  ``time_control`` by the reader every claim uses (:func:`read_time_control`); with no
+  control (or ``?``) the ruling tells the arbiter to remove it if the clock added one.
 - Correction window (``correction_window``): ``game`` (FIDE standard: any time),
   ``before-reply`` (A.5.2: only before the opponent's next move; otherwise the
   move stands), ``last-moves`` (US 11A: among either player's last
@@ -41,14 +43,14 @@ with the queen on the board, and answered no: a draw, not a loss.
 
 from __future__ import annotations
 
-import re
-
 import chess
 
 from adjudicator.chess.claims import over
 from adjudicator.chess.claims.penalties import format_clock, format_duration, is_reduced_period, time_award
 from adjudicator.chess.replay import Ply, Replay, parse_fen, replay_chess, replay_for_case
 from adjudicator.chess.san import piece_name
+from adjudicator.clocks.notation import parse_time_control
+from adjudicator.clocks.timecontrol import TimeControl
 from adjudicator.contract import Case, ContractError
 from adjudicator.rulesets import ChessRuleset
 from adjudicator.ruling import Adjustment, Result, Ruling, Verdict, unique, win_for
@@ -57,35 +59,33 @@ from adjudicator.services import Services
 CLAIM = "illegal-move"
 
 
-def increment_seconds(time_control: str | None, move_number: int) -> float:
-    """The increment (not delay) in force on ``move_number`` for a PGN or US time control; 0 if none."""
-    if not time_control:
+def read_time_control(case: Case) -> TimeControl | None:
+    """The case's ``time_control`` read by the one reader every claim uses (:func:`parse_time_control`).
+
+    ``None`` when none is given (the ruling then says "if the clock added an increment, remove it").
+
+    :raises TimeControlError: a control nobody can read (``invalid_time_control``, field ``time_control``),
+        as the flag and insufficient-losing-chances claims refuse it.
+    """
+    text = case.time_control
+    if text is None or not text.strip():
+        return None
+    return parse_time_control(text, "time_control")
+
+
+def increment_seconds(control: TimeControl, move_number: int, first_mover: bool = True) -> float:
+    """The increment (not a delay) the clock adds after the side's ``move_number``-th move; 0 if none.
+
+    Read from the parsed control, so every spelling of one control gives the same increment
+    (``G/90+30``, ``G/90;inc30``, ``5400+30``): the period the move falls in (a final period
+    with a move count repeats), that side's periods when each side has its own (``G/5 v G/4``),
+    none before the control's ``from move N``, none for a delay (``d5``, ``+5d``, Bronstein),
+    an hourglass, no control (``-``) or an unknown one (``?``).
+    """
+    if control.is_untimed or control.is_unknown or control.is_hourglass or move_number < control.bonus_from_move:
         return 0.0
-    text = time_control.strip()
-    us = re.search(r"inc\s*(\d+)", text, re.IGNORECASE)
-    if us:
-        return float(us.group(1))
-    if re.search(r"[A-Za-z]", text.replace("d", "")):
-        return 0.0
-    moves_done = 0
-    for period in text.split(":"):
-        body = period.strip()
-        limit: int | None = None
-        if "/" in body:
-            count, body = body.split("/", 1)
-            limit = int(count) if count.isdigit() else None
-        inc = 0.0
-        if "+" in body:
-            tail = body.split("+", 1)[1]
-            if not tail.endswith("d"):
-                try:
-                    inc = float(tail)
-                except ValueError:
-                    inc = 0.0
-        if limit is None or move_number <= moves_done + limit:
-            return inc
-        moves_done += limit
-    return 0.0
+    index = control.period_index_for_move(move_number, first_mover)
+    return control.period(index, first_mover).increment
 
 
 def _mate_check(board: chess.Board, color: chess.Color, services: Services) -> tuple[bool | None, dict[str, object]]:
@@ -164,6 +164,7 @@ def rule(case: Case, ruleset: ChessRuleset, services: Services) -> Ruling:
     :mod:`.over`: an ending before the illegal move is the ruling; one after it counts only
     when the illegal move can no longer be corrected (the moves, and the ending, stand).
     """
+    read_time_control(case)  # an unreadable control is refused whatever the record shows (as a flag claim does)
     replay = _replay(case)
     us = ruleset.is_a("uschess")
     if case.facts.clock_pressed_without_move:
@@ -342,15 +343,21 @@ def _penalise(
         reasons.extend(award.reasons)
         refs += list(award.rule_refs)
     if ruleset.illegal_move.remove_increment:
-        inc = increment_seconds(case.time_control, ply.move_number)
-        if inc > 0:
-            adjustments.append(
-                Adjustment(offender, -inc, "the increment gained by pressing the clock after the illegal move "
-                                           "(Arbiters' Manual on 7.5)")
-            )
-            instructions.append(f"remove the {inc:g} s increment {offender.capitalize()} gained by pressing the clock")
-        elif case.time_control is None:
+        control = read_time_control(case)
+        if control is not None:
+            evidence["time_control"] = control.to_json()
+        if control is None or control.is_unknown:
             instructions.append(f"if the clock added an increment for {offender.capitalize()}'s move, remove it")
+        else:
+            inc = increment_seconds(control, ply.move_number, first_mover=offender == "white")
+            if inc > 0:
+                adjustments.append(
+                    Adjustment(offender, -inc, "the increment gained by pressing the clock after the illegal move "
+                                               "(Arbiters' Manual on 7.5)")
+                )
+                instructions.append(
+                    f"remove the {inc:g} s increment {offender.capitalize()} gained by pressing the clock"
+                )
     return Ruling(
         claim=CLAIM, verdict=Verdict.UPHELD, result=None, rule_refs=unique(refs), reasons=tuple(reasons),
         adjustments=tuple(adjustments), instructions=tuple(instructions), evidence=evidence,

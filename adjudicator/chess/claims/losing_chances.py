@@ -46,6 +46,7 @@ import chess
 
 from adjudicator.chess.assessment import side_can_mate
 from adjudicator.chess.claims import over
+from adjudicator.chess.claims.penalties import format_clock, format_duration
 from adjudicator.chess.normal_means import Finding, judge, material_signs
 from adjudicator.chess.positions import JudgedPosition, judged_position
 from adjudicator.clocks import hms as clock_text
@@ -438,6 +439,14 @@ def _after_postponement(
 # ---------------------------------------------------------------- Sabah clear-draw appeal
 
 
+def _deducted(side: str, seconds: float, remaining: float) -> tuple[str, ...]:
+    """The clock change the arbiter makes, in the words of the illegal-move ruling's ("0:08:00 becomes 0:03:00")."""
+    if not seconds:
+        return ()
+    return (f"take {format_duration(seconds)} off {side.capitalize()}'s clock "
+            f"({format_clock(remaining)} becomes {format_clock(remaining - seconds)})",)
+
+
 def _clear_draw_appeal(case: Case, ruleset: ChessRuleset, services: Services) -> Ruling:
     claimant = case.claimant or "white"
     penalty = float(_given(ruleset.ilc.claimant_penalty_seconds))
@@ -472,7 +481,7 @@ def _clear_draw_appeal(case: Case, ruleset: ChessRuleset, services: Services) ->
         CLAIM, verdict, None, (ref,), (*reasons, lead + told),
         adjustments=(Adjustment(claimant, -deduction, "rejected clear-draw appeal"),)
         if deduction and decided else (),
-        instructions=("Play continues.",) if decided else
+        instructions=(*_deducted(claimant, deduction, remaining), "Play continues.") if decided else
         (f"Decide the appeal: accept (draw) or reject ({claimant.capitalize()} to {clock_text(after)}).",),
         evidence=evidence, confidence=finding.confidence,
     )
