@@ -248,6 +248,27 @@ def test_without_a_known_control_the_arbiter_is_told_to_remove_any_increment(
     assert [(a.side, a.seconds) for a in result.adjustments] == [("black", 120)]
 
 
+def test_with_no_control_given_the_record_s_timecontrol_tag_is_used(book: RulesetBook) -> None:
+    # never ask for a fact the product has: the PGN's TimeControl tag says the increment, as for a flag claim
+    record = '[TimeControl "5400+30"]\n\n' + P17
+    result = ruling(book, ruleset="fide-standard", claimant="black", record=record)
+    assert [(a.side, a.seconds) for a in result.adjustments] == [("black", 120), ("white", -30)]
+    assert ("remove the 30 s increment White gained by pressing the clock (the time control from the record's "
+            "TimeControl tag)") in result.instructions
+    assert result.evidence["time_control_source"] == "the record's TimeControl tag"
+    given = ruling(book, ruleset="fide-standard", claimant="black", record=record, time_control="G/90")
+    assert [(a.side, a.seconds) for a in given.adjustments] == [("black", 120)]  # the case's own control first
+
+
+def test_with_no_control_given_the_ruleset_s_default_is_used(book: RulesetBook) -> None:
+    # us-senior's default is 40/5400+30:1800+30: move 3 is in the first period, 30 s increment
+    result = ruling(book, ruleset="us-senior", claimant="black", record=P17)
+    assert [(a.side, a.seconds) for a in result.adjustments] == [("black", 120), ("white", -30)]
+    assert result.evidence["time_control_source"] == "the ruleset's default time control"
+    unreadable_tag = ruling(book, ruleset="fide-standard", claimant="black", record='[TimeControl "zz"]\n\n' + P17)
+    assert "if the clock added an increment for White's move, remove it" in unreadable_tag.instructions
+
+
 def test_a_delay_or_no_clock_control_removes_nothing_and_says_nothing_of_increments(book: RulesetBook) -> None:
     for tc in ("G/90;d5", "5400+5d", "-"):
         result = ruling(book, ruleset="fide-standard", claimant="black", record=P17, time_control=tc)

@@ -101,17 +101,25 @@ def flag_state(case: Case) -> FlagState:
 
 def time_control_for(case: Case, ruleset: Ruleset, record_tag: str | None = None) -> TimeControl | None:
     """The case's ``time_control``, else the record's ``TimeControl`` tag, else the ruleset's default."""
-    if case.time_control is not None:
-        return parse_time_control(case.time_control, "time_control")
+    return time_control_and_source(case.time_control, ruleset, record_tag)[0]
+
+
+def time_control_and_source(
+    given: str | None, ruleset: Ruleset, record_tag: str | None = None
+) -> tuple[TimeControl | None, str]:
+    """:func:`time_control_for` from the case's ``given`` control, with where it came from: ``the case``,
+    ``the record's TimeControl tag``, ``the ruleset's default time control`` (or ``none``)."""
+    if given is not None:
+        return parse_time_control(given, "time_control"), "the case"
     if record_tag is not None and record_tag.strip() not in ("", "?", "-"):
         try:
-            return parse_time_control(record_tag, "record")
+            return parse_time_control(record_tag, "record"), "the record's TimeControl tag"
         except TimeControlError:
             pass  # a record is read leniently: an unreadable tag is as good as none
     default = ruleset.time_control.default
     if default is not None:
-        return parse_time_control(default, ruleset.key("time_control.default"))
-    return None
+        return parse_time_control(default, ruleset.key("time_control.default")), "the ruleset's default time control"
+    return None, "none"
 
 
 def moves_completed(case: Case, side: str) -> int | None:

@@ -49,6 +49,7 @@ from adjudicator.chess.claims import over
 from adjudicator.chess.claims.penalties import format_clock, format_duration, is_reduced_period, time_award
 from adjudicator.chess.replay import Ply, Replay, parse_fen, replay_chess, replay_for_case
 from adjudicator.chess.san import piece_name
+from adjudicator.clocks.flagfall import time_control_and_source
 from adjudicator.clocks.notation import parse_time_control
 from adjudicator.clocks.timecontrol import TimeControl
 from adjudicator.contract import Case, ContractError
@@ -344,8 +345,12 @@ def _penalise(
         refs += list(award.rule_refs)
     if ruleset.illegal_move.remove_increment:
         control = read_time_control(case)
+        source = "the case"
+        if control is None:  # never ask for a fact the product has: the record's tag, else the ruleset's default
+            control, source = time_control_and_source(None, ruleset, replay.tag("TimeControl"))
         if control is not None:
             evidence["time_control"] = control.to_json()
+            evidence["time_control_source"] = source
         if control is None or control.is_unknown:
             instructions.append(f"if the clock added an increment for {offender.capitalize()}'s move, remove it")
         else:
@@ -357,6 +362,7 @@ def _penalise(
                 )
                 instructions.append(
                     f"remove the {inc:g} s increment {offender.capitalize()} gained by pressing the clock"
+                    + ("" if source == "the case" else f" (the time control from {source})")
                 )
     return Ruling(
         claim=CLAIM, verdict=Verdict.UPHELD, result=None, rule_refs=unique(refs), reasons=tuple(reasons),
