@@ -136,6 +136,7 @@ def test_only_a_td_or_admin_opens_cases(app: Flask, tokens: dict[str, str]) -> N
         ({"claim": "flag"}, "claim", "unfinished-game"),
         ({"fen": None}, "record", "record or the position"),
         ({"result": "x", "result_extra": 1, "clock": {"blue": 3}}, "clock.blue", "unknown entry"),
+        ({"time_control": "zzz+30"}, "time_control", "zzz+30"),  # as a claim refuses it
     ],
 )
 def test_bad_cases_are_refused_naming_the_field(app: Flask, tokens: dict[str, str], change: dict[str, Any],

@@ -28,6 +28,7 @@ from adjudicator.committee import (
     is_complete,
 )
 from adjudicator.contract import Case, ContractError, parse_case
+from adjudicator.requirements import time_control_errors
 from adjudicator.rule import rule
 from adjudicator.rulesets import RulesetBook
 from web.audit import append, canonical, now
@@ -180,6 +181,9 @@ def open_case(session: Session, data: object, opener: User, book: RulesetBook,
     contract_part = {k: v for k, v in data.items() if k not in CASE_FIELDS}
     contract_part.setdefault("claim", "unfinished-game")
     case = parse_case(contract_part)
+    if data.get("ruling") is None:  # a referral carries its ruling's control as it was stored
+        for error in time_control_errors(contract_part):
+            raise CaseRefused(422, error.code, error.message, error.field)
     if event.ruleset and case.ruleset != event.ruleset:
         raise CaseRefused(422, "invalid_field", f"the event {event.slug!r} is played under {event.ruleset!r}, "
                           f"not {case.ruleset!r}", "ruleset")
