@@ -38,7 +38,8 @@ def init_app(app: Flask) -> None:
     @app.after_request
     def _shown_at(response: Response) -> Response:
         shown = g.get("htmx_shown_at")
-        if shown is not None and request.headers.get("HX-Request") == "true" and "HX-Replace-Url" not in response.headers:
+        htmx = request.headers.get("HX-Request") == "true"
+        if shown is not None and htmx and "HX-Replace-Url" not in response.headers:
             response.headers["HX-Replace-Url"] = shown
         return response
 

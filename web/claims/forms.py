@@ -282,7 +282,7 @@ def to_case(claim_form: ClaimForm, default_ruleset: str) -> tuple[dict[str, Any]
         if claim_form.needs("flagged"):
             if claim_form.flagged():
                 clock["flagged"] = claim_form.flagged()
-            elif not any(parse_seconds(clock[side], f"clock.{side}") == 0 for side in claim_form.sides if side in clock):
+            elif not any(parse_seconds(clock[side], f"clock.{side}") == 0 for side in clock):
                 raise ContractError("missing_field", "tick whose flag is down (both: in the order they fell); "
                                     "no clock was given as 0", "clock.flagged")
             # nothing ticked and a clock at 0: the clocks say whose flag is down (README "Required facts")
