@@ -17,7 +17,7 @@ from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
 from adjudicator.rulesets import RulesetBook
-from web import audit, auth, broadcast, checks, db, errors, htmx, inputs, security, static_files, timefmt
+from web import audit, auth, broadcast, checks, db, errors, htmx, inputs, security, sides, static_files, timefmt
 from web.admin import bp as admin_bp
 from web.api import bp as api_bp
 from web.appeals.api import bp as appeals_api_bp
@@ -106,6 +106,7 @@ def register_areas(app: Flask, csrf: CSRFProtect) -> None:
     app.register_blueprint(csrf.exempt(appeals_api_bp))
     security.init_app(app)  # ProxyFix, cookie flags, security headers (issue 11)
     timefmt.init_app(app)  # the |when filter: readable times (issue 13)
+    sides.init_app(app)  # the |in_play_order filter: White first in chess, Red first in checkers
     static_files.init_app(app)  # static files: versioned URLs cached a year, gzip (issue 13)
     app.register_blueprint(admin_bp)  # take access back, lift throttled log-ins (issue 23)
 

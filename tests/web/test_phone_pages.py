@@ -170,7 +170,7 @@ def test_a_job_a_refused_slip_and_a_missing_page_fit_a_phone_and_pass_axe(
     page.fill("#f-fen", "4k3/8/8/8/8/8/8/4K2R b K - 0 1")
     page.check('input[name="claimant"][value="white"]', force=True)
     page.fill("#f-clock_white", "0:01:10")
-    page.fill("#f-clock_black", "0:00:00")
+    page.fill("#f-clock_black", "0:00:20")
     page.click("#claim-submit")
     page.wait_for_selector("#flagged-error")
     check_page(page, site.base, "phone-claim-refused-slip")

@@ -33,14 +33,40 @@ def flag_form(**fields: str | list[str]) -> dict[str, str | list[str]]:
     return data
 
 
-def test_a_flag_claim_with_no_flag_ticked_is_refused_and_nothing_is_stored(app: Flask, client: FlaskClient) -> None:
-    response = client.post("/claims", data=flag_form())
+def test_a_flag_claim_with_nothing_ticked_and_no_clock_at_0_is_refused_and_nothing_is_stored(
+    app: Flask, client: FlaskClient
+) -> None:
+    response = client.post("/claims", data=flag_form(clock_black="0:00:20"))
     assert response.status_code == 422
     page = response.get_data(as_text=True)
     assert 'id="flagged-error"' in page and "tick whose flag is down" in page
     assert re.search(r'name="flagged" value="white"[^>]*autofocus', page), "focus goes to the flag boxes"
-    assert 'value="0:01:10"' in page, "what was typed is kept"
+    assert 'value="0:01:10"' in page and 'value="0:00:20"' in page, "what was typed is kept"
     assert stored(app) == (0, 0)
+
+
+def test_a_flag_claim_with_a_clock_at_0_and_nothing_ticked_is_ruled_on_that_clock(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Principle 5: the clock that reads 0 says whose flag is down; nobody is asked to tick it too."""
+    for black in ("0:00:00", "0", "0 00", "0:00"):
+        response = client.post("/claims", data=flag_form(clock_black=black))
+        assert response.status_code == 303 and "/rulings/" in response.headers["Location"], black
+        ruling = client.get(response.headers["Location"]).get_data(as_text=True)
+        assert "Black" in ruling and "flag" in ruling.lower()
+    with app.extensions["db_sessions"]() as session:
+        rows = session.scalars(select(CaseRow)).all()
+        assert [row.data["clock"].get("flagged") for row in rows] == [None] * 4, "left out: the clocks decide"
+        assert {row.data["clock"]["black"] for row in rows} == {"0:00:00", "0:00"}
+
+
+def test_a_checkers_flag_claim_with_red_at_0_and_nothing_ticked_is_ruled(app: Flask, client: FlaskClient) -> None:
+    data = {"game": "checkers", "ruleset": "acf", "claim": "flag", "claimant": "white",
+            "fen": "W:W21,22,23:B9,10,11", "clock_red": "0:00:00", "clock_white": "0:02:00"}
+    response = client.post("/claims", data=data)
+    assert response.status_code == 303 and "/rulings/" in response.headers["Location"]
+    refused = client.post("/claims", data={**data, "clock_red": "0:00:05"})
+    assert refused.status_code == 422 and 'id="flagged-error"' in refused.get_data(as_text=True)
 
 
 def test_the_same_flag_claim_with_the_flag_ticked_is_ruled(app: Flask, client: FlaskClient) -> None:

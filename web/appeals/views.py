@@ -17,6 +17,7 @@ from web.committee.models import CommitteeCase
 from web.committee.service import CaseRefused
 from web.db import get_session as db
 from web.events.access import Actor, may_read_appeal, refused_status, roles_in
+from web.htmx import shown_at
 
 bp = Blueprint("appeals", __name__, url_prefix="/appeals")
 
@@ -68,6 +69,7 @@ def file() -> Response | tuple[str, int]:
         status = exc.status if isinstance(exc, CaseRefused) else 422
         if status == 403:
             abort(403)
+        shown_at(None)  # no resource of its own: the address bar keeps the page the appeal was filed from
         return render_template("appeals/error.html", error=exc.message), status
     return redirect(url_for("appeals.show", appeal_id=appeal.id), 303)
 
@@ -123,6 +125,7 @@ def decision(appeal_id: int) -> Response | tuple[str, int]:
         status = exc.status if isinstance(exc, CaseRefused) else 422
         if status == 403:
             abort(403, exc.message)
+        shown_at(url_for("appeals.show", appeal_id=appeal_id))  # the appeal's page, drawn again
         if status == 409:
             return _page(_appeal_or_404(appeal_id), exc.message), 409
         return _page(_appeal_or_404(appeal_id), exc.message, typed, exc.field), 422  # what was typed, kept

@@ -15,7 +15,7 @@ from werkzeug.datastructures import FileStorage, MultiDict
 
 from adjudicator.chess.notation import LANGUAGE_NAMES, LANGUAGES
 from adjudicator.claim_registry import IN_FORM_ORDER
-from adjudicator.contract import SIDES, ContractError
+from adjudicator.contract import SIDES, ContractError, parse_seconds
 from adjudicator.rule import claim_ids
 from web.store import META_FIELDS
 
@@ -280,7 +280,12 @@ def to_case(claim_form: ClaimForm, default_ruleset: str) -> tuple[dict[str, Any]
             if reading is not None:
                 clock[side] = clock_reading(reading, f"clock.{side}")
         if claim_form.needs("flagged"):
-            clock["flagged"] = claim_form.flagged()
+            if claim_form.flagged():
+                clock["flagged"] = claim_form.flagged()
+            elif not any(parse_seconds(clock[side], f"clock.{side}") == 0 for side in clock):
+                raise ContractError("missing_field", "tick whose flag is down (both: in the order they fell); "
+                                    "no clock was given as 0", "clock.flagged")
+            # nothing ticked and a clock at 0: the clocks say whose flag is down (README "Required facts")
         case["clock"] = clock or None
     if claim_form.needs("alleged_illegal_ply"):
         ply = text("alleged_illegal_ply")

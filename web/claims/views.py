@@ -28,7 +28,7 @@ from web.db import get_session
 from web.events import current_actor, remember_case, resolve_event
 from web.events.access import AccessRefused, event_named, may_see_rulings, rulable_events
 from web.events.models import DEFAULT_SLUG, Event
-from web.htmx import is_htmx
+from web.htmx import is_htmx, shown_at
 from web.inputs import whole_number
 from web.players import completed_meta, names_mismatch, record_tags
 from web.store import CaseRow
@@ -210,6 +210,7 @@ def create() -> Response | tuple[str, int]:
     claim_form = read_form(request.form, request.files)
     read_event_fields(claim_form)
     fill_players(claim_form)
+    shown_at(url_for("claims.new"))  # a refused claim is the form drawn again, on the form's own URL
     for key in (*REMEMBERED, EVENT_FIELD):
         if claim_form.value(key):
             session[key] = claim_form.value(key)

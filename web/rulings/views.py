@@ -31,7 +31,7 @@ from web.events.access import (
 )
 from web.events.models import Event
 from web.evidence import Line, Presentation, present
-from web.htmx import is_htmx
+from web.htmx import is_htmx, shown_at
 from web.jobs import Job
 from web.players import names_mismatch
 from web.qr import qr_svg
@@ -198,6 +198,7 @@ def give_finding(ruling_id: int) -> Response | tuple[str, int]:
     actor = current_actor()
     if event is None or not may_rule(session, actor, event):
         abort(403, "Only the event's TDs (or anyone, in an open event) give the arbiter's finding.")
+    shown_at(url_for("rulings.show", ruling_id=ruling_id))  # refused: the ruling's page, drawn again
     done = finding.completed_by(session, ruling_id)
     if done is not None:
         target = (url_for("rulings.show", ruling_id=done.ruling.id) if done.ruling is not None

@@ -1,0 +1,147 @@
+"""A name the TD types is never wiped by a late redraw (phone walk-through, 390x844, Debian's Chromium).
+
+Round and board redraw the players (``POST /claims/form`` fills them from the event's pairings). The
+server here holds that redraw until the TD has typed the White player's name, so the name is typed
+while the answer is on its way: the name survives the swap and goes into the ruling and its case.
+A field nobody touched still takes the pairing's name."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask, request
+from sqlalchemy import select
+
+from tests.web.conftest import make_app, serve
+from web.audit import now
+from web.events.models import DEFAULT_SLUG, Event
+from web.events.pairings import Pairing
+from web.store import CaseRow
+
+pytestmark = pytest.mark.browser
+
+HOLD_LIMIT = 30.0
+"""Seconds a held redraw waits at most for the test to let it go."""
+
+
+class SlowRedraw:
+    """The app, with the redraws that carry a board (``POST /claims/form``) held until the test lets them go
+    (:attr:`go`, set unless a test clears it): the answer is late by as long as the test needs, whatever the
+    machine's load; counts the redraws answered."""
+
+    def __init__(self, app: Flask) -> None:
+        self.answered = 0
+        self.sent_first_players: list[str | None] = []
+        self.lock = threading.Lock()
+        self.go = threading.Event()
+        self.go.set()
+
+        @app.before_request
+        def _hold() -> None:
+            if request.method == "POST" and request.path == "/claims/form" and request.form.get("board"):
+                self.sent_first_players.append(request.form.get("first_player"))
+                self.go.wait(HOLD_LIMIT)
+                with self.lock:
+                    self.answered += 1
+
+
+@pytest.fixture
+def slow_site(tmp_path: Path) -> Iterator[tuple[str, Flask, SlowRedraw]]:
+    app = make_app(tmp_path, WTF_CSRF_ENABLED=True, TESTING=False)
+    with app.extensions["db_sessions"]() as session:
+        event = session.scalars(select(Event).filter_by(slug=DEFAULT_SLUG)).one()
+        session.add(Pairing(event_id=event.id, round=3, board=8, white="Carla Chess", black="Dan Draughts",
+                            imported_at=now()))
+        session.commit()
+    slow = SlowRedraw(app)
+    for base in serve(app):
+        yield base, app, slow
+
+
+def flag_form(page: Any, base: str) -> None:
+    page.goto(f"{base}/claims/new")
+    page.select_option("#f-claim", "flag")
+    page.wait_for_selector('#f-claim option[value="flag"][selected]', state="attached")
+    page.fill("#f-fen", "4k3/8/8/8/8/8/8/4K2R b K - 0 1")
+    page.check('input[name="claimant"][value="white"]', force=True)
+    page.fill("#f-clock_white", "0:01:10")
+    page.fill("#f-clock_black", "0:00:00")
+    page.locator("#game-details summary").tap()
+
+
+def wait_answered(slow: SlowRedraw, count: int, page: Any) -> None:
+    deadline = time.monotonic() + HOLD_LIMIT
+    while slow.answered < count and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    assert slow.answered >= count, "the redraw was never answered"
+    page.wait_for_timeout(300)  # the swap after the answer
+
+
+def test_a_name_typed_while_the_redraw_is_on_its_way_survives_into_the_ruling(
+    slow_site: tuple[str, Flask, SlowRedraw], phone: Any
+) -> None:
+    base, app, slow = slow_site
+    flag_form(phone, base)
+    slow.go.clear()
+    phone.fill("#f-round", "3")
+    phone.fill("#f-board", "7")  # no pairing on board 7: the redraw answers with empty names
+    phone.locator("#f-first_player").tap()  # the board's change event sends the redraw
+    phone.keyboard.type("Ann")
+    assert slow.answered == 0, "the name was typed before the redraw was answered"
+    slow.go.set()
+    wait_answered(slow, 1, phone)
+    assert slow.sent_first_players == [""], "the redraw left before the name was typed"
+    assert phone.input_value("#f-first_player") == "Ann", "the late redraw kept what was typed"
+    assert phone.evaluate("() => document.activeElement.id") == "f-first_player", "and the caret stays there"
+    phone.keyboard.type("a Smith")
+    phone.locator("#f-second_player").tap()
+    phone.keyboard.type("Bob")
+    phone.click("#claim-submit")
+    phone.wait_for_url(lambda url: "/rulings/" in url)
+    assert "Anna Smith" in phone.inner_text("main")
+    with app.extensions["db_sessions"]() as session:
+        row = session.scalars(select(CaseRow)).one()
+        assert (row.round, row.board, row.first_player, row.second_player) == ("3", "7", "Anna Smith", "Bob")
+
+
+def test_fields_nobody_touched_still_take_the_pairings_names(
+    slow_site: tuple[str, Flask, SlowRedraw], phone: Any
+) -> None:
+    base, _, slow = slow_site
+    flag_form(phone, base)
+    phone.fill("#f-round", "3")
+    phone.fill("#f-board", "8")
+    phone.locator("#f-round").tap()  # the board's change event sends the redraw
+    wait_answered(slow, 1, phone)
+    assert phone.input_value("#f-first_player") == "Carla Chess"
+    assert phone.input_value("#f-second_player") == "Dan Draughts"
+
+
+def test_without_javascript_the_typed_names_and_the_pairings_fill_on_submit(
+    slow_site: tuple[str, Flask, SlowRedraw], browser: Any
+) -> None:
+    base, app, _ = slow_site
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        page.goto(f"{base}/claims/new?claim=flag")
+        page.fill("#f-fen", "4k3/8/8/8/8/8/8/4K2R b K - 0 1")
+        page.check('input[name="claimant"][value="white"]')
+        page.fill("#f-clock_white", "0:01:10")
+        page.fill("#f-clock_black", "0:00:00")
+        page.locator("#game-details summary").click()
+        page.fill("#f-round", "3")
+        page.fill("#f-board", "8")
+        page.fill("#f-first_player", "Ann")
+        page.click("#claim-submit")
+        page.wait_for_url(lambda url: "/rulings/" in url)
+    finally:
+        context.close()
+    with app.extensions["db_sessions"]() as session:
+        row = session.scalars(select(CaseRow)).one()
+        assert (row.first_player, row.second_player) == ("Ann", None), "a name typed wins over the pairing"
