@@ -279,13 +279,12 @@ def to_case(claim_form: ClaimForm, default_ruleset: str) -> tuple[dict[str, Any]
             reading = text(f"clock_{side}")
             if reading is not None:
                 clock[side] = clock_reading(reading, f"clock.{side}")
-        if claim_form.needs("flagged"):
-            if claim_form.flagged():
-                clock["flagged"] = claim_form.flagged()
-            elif not any(parse_seconds(clock[side], f"clock.{side}") == 0 for side in clock):
-                raise ContractError("missing_field", "tick whose flag is down (both: in the order they fell); "
-                                    "no clock was given as 0", "clock.flagged")
-            # nothing ticked and a clock at 0: the clocks say whose flag is down (README "Required facts")
+        # nothing ticked and a clock at 0: left out, the clocks say whose flag is down (README "Required facts");
+        # nothing ticked and no clock at 0 is a slip the requirements ask about (``flagged: []``)
+        if claim_form.needs("flagged") and (
+            claim_form.flagged() or not any(parse_seconds(clock[side], f"clock.{side}") == 0 for side in clock)
+        ):
+            clock["flagged"] = claim_form.flagged()
         case["clock"] = clock or None
     if claim_form.needs("alleged_illegal_ply"):
         ply = text("alleged_illegal_ply")
