@@ -102,3 +102,17 @@ SHORT_LINKS = """(selector) => [...document.querySelectorAll(selector)]
 def short_links(page: Any, selector: str = "main a") -> list[str]:
     """Links under 44 px high, those in a line of text included (the check report's: issue 22)."""
     return [str(t) for t in page.evaluate(SHORT_LINKS, selector)]
+
+
+def refused_flag_claim(page: Any, base: str) -> None:
+    """A flag claim with no flag ticked and no clock at 0 (White 0:01:10, Black 0:00:20), submitted from
+    ``/claims/new``: the form's refusal (``#flagged-error``) is on the page when this returns."""
+    page.goto(f"{base}/claims/new")
+    page.select_option("#f-claim", "flag")
+    page.wait_for_selector("#f-clock_black")
+    page.fill("#f-fen", "4k3/8/8/8/8/8/8/4K2R b K - 0 1")
+    page.check('input[name="claimant"][value="white"]', force=True)
+    page.fill("#f-clock_white", "0:01:10")
+    page.fill("#f-clock_black", "0:00:20")
+    page.click("#claim-submit")
+    page.wait_for_selector("#flagged-error")

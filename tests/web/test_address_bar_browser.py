@@ -16,7 +16,7 @@ import pytest
 from committee_support import add_user, bearer, checkers_case, make_app
 from werkzeug.serving import make_server
 
-from tests.web.phone_support import log_in, phone_page
+from tests.web.phone_support import log_in, phone_page, refused_flag_claim
 
 pytestmark = pytest.mark.browser
 
@@ -105,15 +105,7 @@ def test_a_refused_appeal_decision_stays_on_the_appeals_url(site: Site, phone_as
 
 def test_a_refused_claim_is_drawn_on_the_forms_url(site: Site, phone_as: Any) -> None:
     page = phone_as("tina")
-    page.goto(f"{site.base}/claims/new")
-    page.select_option("#f-claim", "flag")
-    page.wait_for_selector("#f-clock_black")
-    page.fill("#f-fen", "4k3/8/8/8/8/8/8/4K2R b K - 0 1")
-    page.check('input[name="claimant"][value="white"]', force=True)
-    page.fill("#f-clock_white", "0:01:10")
-    page.fill("#f-clock_black", "0:00:20")
-    page.click("#claim-submit")
-    page.wait_for_selector("#flagged-error")
+    refused_flag_claim(page, site.base)
     assert page.url == f"{site.base}/claims/new", "not /claims, which a refresh could not open"
 
 

@@ -15,7 +15,7 @@ import pytest
 from committee_support import add_user, bearer, checkers_case, make_app
 from werkzeug.serving import make_server
 
-from tests.web.phone_support import check_page, log_in, phone_page
+from tests.web.phone_support import check_page, log_in, phone_page, refused_flag_claim
 
 pytestmark = pytest.mark.browser
 
@@ -164,15 +164,7 @@ def test_a_job_a_refused_slip_and_a_missing_page_fit_a_phone_and_pass_axe(
 
     monkeypatch.setattr(fake_claims, "SLOW_STEP_SECONDS", 0.5)  # 20 s of "engine work": time to look at it
     page = phone_as("tina")
-    page.goto(f"{site.base}/claims/new")
-    page.select_option("#f-claim", "flag")
-    page.wait_for_selector("#f-clock_black")
-    page.fill("#f-fen", "4k3/8/8/8/8/8/8/4K2R b K - 0 1")
-    page.check('input[name="claimant"][value="white"]', force=True)
-    page.fill("#f-clock_white", "0:01:10")
-    page.fill("#f-clock_black", "0:00:20")
-    page.click("#claim-submit")
-    page.wait_for_selector("#flagged-error")
+    refused_flag_claim(page, site.base)
     check_page(page, site.base, "phone-claim-refused-slip")
     page.goto(f"{site.base}/claims/new")
     page.select_option("#f-claim", stand_ins["slow"])
