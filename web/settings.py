@@ -15,10 +15,11 @@ ones declared here.
 from __future__ import annotations
 
 import difflib
+import ipaddress
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import Field, ValidationError
+from pydantic import Field, ValidationError, field_validator
 
 from adjudicator.rulebook.common import Section
 from adjudicator.rulebook.reference import reference as rulebook_reference
@@ -82,6 +83,16 @@ class BroadcastSettings(Section):
     max_bytes: int = Field(5_000_000, description="a larger PGN (a URL's, or one file of a folder) is refused")
     ttl_seconds: float = Field(10.0, description="a copy younger than this is not read again")
     max_files: int = Field(64, description="the game files a broadcast folder may hold")
+    allowed_networks: list[str] = Field([], description="networks (CIDR) a broadcast URL may reach besides public "
+                                        "addresses, such as a venue's LAN for its LiveChess; loopback, private and "
+                                        "link-local addresses are refused otherwise")
+
+    @field_validator("allowed_networks")
+    @classmethod
+    def _networks(cls, value: list[str]) -> list[str]:
+        for text in value:
+            ipaddress.ip_network(text.strip(), strict=False)  # its ValueError names the network
+        return value
 
 
 class WebSettings(Section):

@@ -27,6 +27,11 @@ def pgn_game(board: int, white: str, black: str, moves: list[str], result: str =
     return f"{tags}\n{' '.join(body)} {result}\n"
 
 
+LOOPBACK = {"allowed_networks": ["127.0.0.0/8"]}
+"""The broadcast settings that let the server read a source on this machine (the tests' sources are on
+127.0.0.1; a real server reads public addresses only: ``web.broadcast.guard``)."""
+
+
 class PgnServer:
     """``http://127.0.0.1:<port>/round-3.pgn``: ``text`` as it is when asked."""
 
@@ -36,12 +41,21 @@ class PgnServer:
         self.asked = 0
         """Requests received (counted before the delay; ``statuses`` has the answers given)."""
         self.statuses: list[int] = []
+        self.redirect: str | None = None
+        """Answer every request with a 302 to this URL instead (a source that moved, or one that tries to
+        send the server into its own network)."""
         self._lock = threading.Lock()
         server = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self) -> None:
                 server.asked += 1
+                if server.redirect is not None:
+                    server.statuses.append(302)
+                    self.send_response(302)
+                    self.send_header("Location", server.redirect)
+                    self.end_headers()
+                    return
                 if server.delay:
                     time.sleep(server.delay)
                 with server._lock:

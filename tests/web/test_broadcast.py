@@ -16,7 +16,7 @@ import pytest
 import sqlalchemy as sa
 from flask import Flask
 
-from tests.web.broadcast_support import PgnServer, pgn_game
+from tests.web.broadcast_support import LOOPBACK, PgnServer, pgn_game
 from tests.web.conftest import make_app
 from web.broadcast import Broadcasts, source_problem
 from web.broadcast.boards import games_of, round_boards
@@ -34,7 +34,7 @@ def source() -> Iterator[PgnServer]:
 
 
 def test_a_url_is_read_again_only_when_it_changed(source: PgnServer) -> None:
-    reader = Broadcasts({"ttl_seconds": 0})
+    reader = Broadcasts({**LOOPBACK, "ttl_seconds": 0})
     first = reader.refresh(source.url)
     assert first.problem is None and first.copy is not None
     boards, shown_round = round_boards(games_of(first.copy), None)
@@ -51,7 +51,7 @@ def test_a_url_is_read_again_only_when_it_changed(source: PgnServer) -> None:
 
 
 def test_a_source_that_is_down_keeps_the_last_copy_and_says_so(source: PgnServer) -> None:
-    reader = Broadcasts({"ttl_seconds": 0, "timeout_seconds": 2})
+    reader = Broadcasts({**LOOPBACK, "ttl_seconds": 0, "timeout_seconds": 2})
     good = reader.refresh(source.url)
     source.stop()
     down = reader.refresh(source.url)
@@ -61,7 +61,7 @@ def test_a_source_that_is_down_keeps_the_last_copy_and_says_so(source: PgnServer
 
 
 def test_a_slow_source_never_makes_anyone_wait(source: PgnServer) -> None:
-    reader = Broadcasts({"ttl_seconds": 0, "timeout_seconds": 1})
+    reader = Broadcasts({**LOOPBACK, "ttl_seconds": 0, "timeout_seconds": 1})
     reader.refresh(source.url)
     source.delay = 3
     started = time.monotonic()
@@ -78,7 +78,7 @@ def test_a_slow_source_never_makes_anyone_wait(source: PgnServer) -> None:
 
 
 def test_a_short_ttl_spares_the_source(source: PgnServer) -> None:
-    reader = Broadcasts({"ttl_seconds": 60})
+    reader = Broadcasts({**LOOPBACK, "ttl_seconds": 60})
     reader.refresh(source.url)
     for _ in range(5):
         assert reader.look(source.url).is_reading is False  # fresh: no reading starts
@@ -86,7 +86,7 @@ def test_a_short_ttl_spares_the_source(source: PgnServer) -> None:
 
 
 def test_a_broadcast_larger_than_the_cap_is_refused_and_the_copy_kept(source: PgnServer) -> None:
-    reader = Broadcasts({"ttl_seconds": 0, "max_bytes": 2_000})
+    reader = Broadcasts({**LOOPBACK, "ttl_seconds": 0, "max_bytes": 2_000})
     kept = reader.refresh(source.url)
     source.write(pgn_game(1, "Alpha, Ann", "Beta, Bob", OPENING) * 20)
     big = reader.refresh(source.url)
@@ -97,7 +97,7 @@ def test_a_folder_export_is_read_again_when_its_file_changes(tmp_path: Path) -> 
     """DGT LiveChess: one file per round, rewritten as moves arrive; a file whose time and size
     are unchanged is not read again."""
     folder = tmp_path / "livechess"
-    reader = Broadcasts({"ttl_seconds": 0})
+    reader = Broadcasts({**LOOPBACK, "ttl_seconds": 0})
     missing = reader.refresh(str(folder))
     assert missing.copy is None and missing.problem is not None and "does not exist" in missing.problem
     (folder / "round-2").mkdir(parents=True)
@@ -213,7 +213,7 @@ def test_a_checkers_event_reads_pdn(tmp_path: Path) -> None:
     folder.mkdir()
     (folder / "round-1.pdn").write_text('[Event "National"]\n[Round "1"]\n[Board "4"]\n[Black "Tinsley, M"]\n'
                                         '[White "Long, A"]\n\n1. 11-15 {[%clk 1:29:50]} 23-19 2. 8-11 *\n')
-    copy = Broadcasts({"ttl_seconds": 0}).refresh(str(folder), "checkers").copy
+    copy = Broadcasts({**LOOPBACK, "ttl_seconds": 0}).refresh(str(folder), "checkers").copy
     assert copy is not None
     [board] = games_of(copy, "checkers")
     assert (board.board, board.first_player, board.second_player, board.last_move) == ("4", "Tinsley, M", "Long, A",

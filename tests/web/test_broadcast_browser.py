@@ -18,7 +18,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.web.broadcast_support import PgnServer, pgn_game
+from tests.web.broadcast_support import LOOPBACK, PgnServer, pgn_game
 from tests.web.committee_support import add_user
 from tests.web.conftest import make_app, serve
 from tests.web.events_support import add_event, assign
@@ -29,7 +29,7 @@ from web.events.models import Event
 PASSWORD = "password-xxxx"
 REPEAT = ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6"]
 """Board 1 so far; two more plies (Ng1 Ng8) bring the start position a third time."""
-SETTINGS = {"ttl_seconds": 0.5, "timeout_seconds": 2}
+SETTINGS = {**LOOPBACK, "ttl_seconds": 0.5, "timeout_seconds": 2}
 
 
 def round_pgn(board_one: list[str]) -> str:

@@ -8,7 +8,8 @@ An event may name a source (``events.broadcast``, migration 0010; ``adjudicator 
   subfolders one level down, re-read only when its modification time or size changed;
 - an **http(s) URL** polled for a PGN, as lichess broadcasts poll theirs: asked again with the
   ETag and Last-Modified it last gave (``If-None-Match`` / ``If-Modified-Since``), so an
-  unchanged file costs a ``304``.
+  unchanged file costs a ``304``. Only at public addresses, each redirect checked again, unless the
+  operator allows a network (:mod:`web.broadcast.guard`, issue 39).
 
 Reading is bounded and never makes a request wait: :meth:`Broadcasts.look` answers at once with
 the last copy, and when that copy is older than ``ttl_seconds`` it starts one reading in the
@@ -30,10 +31,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, current_app
+from flask import Flask, current_app, has_app_context
+
+from web.broadcast.guard import AddressRefused, guarded_opener, host_refusal, networks_of
 
 SUFFIXES = {"chess": (".pgn",), "checkers": (".pdn", ".pgn")}
-DEFAULTS: dict[str, float] = {"timeout_seconds": 5.0, "max_bytes": 5_000_000, "ttl_seconds": 10.0, "max_files": 64}
+DEFAULTS: dict[str, Any] = {"timeout_seconds": 5.0, "max_bytes": 5_000_000, "ttl_seconds": 10.0, "max_files": 64,
+                            "allowed_networks": []}
 
 
 class BroadcastError(OSError):
@@ -95,6 +99,8 @@ class Broadcasts:
         self.max_bytes = int(table["max_bytes"])
         self.ttl = float(table["ttl_seconds"])
         self.max_files = int(table["max_files"])
+        self.allowed = networks_of(table["allowed_networks"])
+        self._opener = guarded_opener(self.allowed)
         self._lock = threading.Lock()
         self._states: dict[tuple[str, str], _State] = {}
 
@@ -175,7 +181,7 @@ class Broadcasts:
         deadline = time.monotonic() + self.timeout
         request = urllib.request.Request(url, headers=headers)
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+            with self._opener.open(request, timeout=self.timeout) as response:
                 chunks: list[bytes] = []
                 size = 0
                 while True:
@@ -196,6 +202,8 @@ class Broadcasts:
             raise BroadcastError(f"its server answered {exc.code} {exc.reason}") from None
         except urllib.error.URLError as exc:
             reason = exc.reason
+            if isinstance(reason, AddressRefused):
+                raise BroadcastError(str(reason)) from None
             if isinstance(reason, TimeoutError) or "timed out" in str(reason):
                 raise BroadcastError(f"no answer within {self.timeout:g} s") from None
             why = getattr(reason, "strerror", None) or str(reason)
@@ -246,6 +254,16 @@ def broadcasts() -> Broadcasts:
     return found
 
 
+def url_refusal(source: str) -> str | None:
+    """Why an organiser may not set ``source`` as it is written (a URL at a loopback, private or link-local
+    address, or ``localhost``), with the app's allowed networks; None for a folder or a public URL. Names are
+    checked again at each connection (:mod:`web.broadcast.guard`)."""
+    if not source.startswith(("http://", "https://")):
+        return None
+    allowed = broadcasts().allowed if has_app_context() and "broadcasts" in current_app.extensions else ()
+    return host_refusal(source, allowed)
+
+
 def init_app(app: Flask) -> None:
     """The app's :class:`Broadcasts` (settings ``[web.broadcast]``, then ``BROADCAST``), and its views."""
     from web.broadcast.views import bp  # deferred on purpose: the views import this package
@@ -256,4 +274,5 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
 
 
-__all__ = ["BroadcastError", "Broadcasts", "Copy", "Snapshot", "broadcasts", "init_app", "source_problem"]
+__all__ = ["BroadcastError", "Broadcasts", "Copy", "Snapshot", "broadcasts", "init_app", "source_problem",
+           "url_refusal"]

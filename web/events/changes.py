@@ -8,7 +8,9 @@ server and its database):
 - create an event: an admin;
 - change an event's settings (name, dates, ruleset, visibility, open or closed, broadcast): an admin,
   or an organiser of that event; a broadcast *folder* (a path on the server) only an admin, as the
-  server's files are the install's, not one event's (an organiser gives an http(s) URL);
+  server's files are the install's, not one event's (an organiser gives an http(s) URL); a URL at a
+  loopback, private or link-local address is refused from the web, for admins too, unless the operator
+  allows its network (``[web.broadcast] allowed_networks``; issue 39): the command line may set one;
 - assign or remove its TDs, committee pool and appeals committee: an admin or its organiser; its
   organisers: an admin only;
 - issue an event token: its own user (for themselves) or an admin, so that an organiser never holds
@@ -33,7 +35,7 @@ from adjudicator.rulesets import RulesetBook
 from web.audit import append, now
 from web.auth.models import User
 from web.auth.revoke import issue_event_token, remove_staff, revoke_event_tokens
-from web.broadcast import source_problem
+from web.broadcast import source_problem, url_refusal
 from web.events.access import AccessRefused, Actor, roles_in
 from web.events.models import ORGANISER, SLUG, STAFF_ROLES, VISIBILITIES, Event, EventStaff, event_by_slug
 
@@ -169,6 +171,9 @@ def change_event(session: Session, event: Event, chosen: EventSettings, by: User
             and by is not None and not is_admin(by)):
         raise AccessRefused(403, "forbidden", "a folder on the server is given by an admin; give the broadcast's "
                             "http(s) URL", "broadcast")
+    refused = url_refusal(chosen.broadcast) if chosen.broadcast != event.broadcast and chosen.broadcast else None
+    if refused is not None and by is not None:
+        raise ContractError("invalid_field", refused, "broadcast")
     event.name, event.starts_on, event.ends_on = chosen.name, chosen.starts_on, chosen.ends_on
     event.ruleset, event.visibility, event.is_open = chosen.ruleset, chosen.visibility, chosen.is_open
     event.broadcast = chosen.broadcast
