@@ -7,7 +7,8 @@ TD only), tpub / tpriv (TDs of pub / priv), m1 (seated on every committee case),
 priv's committee pool, never seated), april (priv's appeals committee), ada (admin) and
 tok (tpriv's token limited to priv). ``-`` marks a pair that does not apply (a token on a
 page). Someone with no part in an event gets 404 for its cases, appeals and checks, as if
-they did not exist (issue 23); its other staff get 403.
+they did not exist (issue 23); its other staff get 403. A write naming a private event answers its
+strangers as for an event that does not exist: 422 ``unknown_event`` (issue 39).
 """
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ ROLES = ("anon", "olga", "tdef", "tpub", "tpriv", "m4", "m1", "april", "ada", "t
 
 # route -> role -> statuses in (default, pub, priv)
 MATRIX: dict[str, dict[str, tuple[Any, Any, Any]]] = {
-    "POST /api/v1/rulings": {
-        "anon": (201, 401, 401), "olga": (201, 403, 403), "tdef": (201, 403, 403), "tpub": (201, 201, 403),
+    "POST /api/v1/rulings": {  # a private event's strangers: 422 unknown_event, as for a slug no event has
+        "anon": (201, 401, 422), "olga": (201, 403, 422), "tdef": (201, 403, 422), "tpub": (201, 201, 422),
         "tpriv": (201, 403, 201), "m4": (201, 403, 403), "m1": (201, 403, 403), "april": (201, 403, 403),
         "ada": (201, 201, 201), "tok": (403, 403, 201)},
     "GET /api/v1/rulings/<id>": {
@@ -43,8 +44,8 @@ MATRIX: dict[str, dict[str, tuple[Any, Any, Any]]] = {
         "anon": (403, 403, 404), "olga": (403, 403, 404), "tdef": (303, 403, 404), "tpub": (303, 303, 404),
         "tpriv": (303, 403, 303), "m4": (403, 403, 403), "m1": (403, 403, 403), "april": (403, 403, 403),
         "ada": (303, 303, 303), "tok": ("-", "-", "-")},
-    "POST /api/v1/committee-cases": {
-        "anon": (401, 401, 401), "olga": (403, 403, 403), "tdef": (201, 403, 403), "tpub": (201, 201, 403),
+    "POST /api/v1/committee-cases": {  # anonymous: 401 before any event is read
+        "anon": (401, 401, 401), "olga": (403, 403, 422), "tdef": (201, 403, 422), "tpub": (201, 201, 422),
         "tpriv": (201, 403, 201), "m4": (403, 403, 403), "m1": (403, 403, 403), "april": (403, 403, 403),
         "ada": (201, 201, 201), "tok": (403, 403, 201)},
     "GET /api/v1/committee-cases/<id>": {  # a stranger to the event: 404 (not told the case exists)

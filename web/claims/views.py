@@ -26,7 +26,7 @@ from web.claims.forms import (
 )
 from web.db import get_session
 from web.events import current_actor, remember_case, resolve_event
-from web.events.access import AccessRefused, event_named, may_see_rulings, rulable_events
+from web.events.access import AccessRefused, check_not_hidden, event_named, may_see_rulings, rulable_events
 from web.events.models import DEFAULT_SLUG, Event
 from web.htmx import is_htmx, shown_at
 from web.inputs import whole_number
@@ -92,10 +92,14 @@ def _names_mismatch(claim_form: ClaimForm) -> tuple[str, str] | None:
 
 
 def _form_event(claim_form: ClaimForm) -> Event | None:
+    """The chosen event; None for a slug no event has, and for a private event the asker has no part in,
+    whose ruleset and pairings are not shown to them either (issue 39, item 1)."""
     try:
-        return event_named(get_session(), claim_form.value(EVENT_FIELD) or None, EVENT_FIELD)
+        event = event_named(get_session(), claim_form.value(EVENT_FIELD) or None, EVENT_FIELD)
+        check_not_hidden(get_session(), current_actor(), event, EVENT_FIELD)
     except ContractError:
         return None
+    return event
 
 
 def apply_event_ruleset(claim_form: ClaimForm) -> None:

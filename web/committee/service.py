@@ -35,7 +35,7 @@ from web.audit import append, canonical, now
 from web.auth.models import User, user_by_name
 from web.committee.models import CommitteeCase, CommitteeMember, CommitteeVote
 from web.committee.position import position_of
-from web.events.access import Actor, event_named, refused_status, roles_in
+from web.events.access import Actor, check_not_hidden, event_named, refused_status, roles_in
 from web.events.models import Event
 from web.inputs import whole_number
 from web.queue.remote import JobFailed, QueueTimeout, QueueUnavailable
@@ -176,6 +176,7 @@ def open_case(session: Session, data: object, opener: User, book: RulesetBook,
     if not isinstance(data, Mapping):
         raise CaseRefused(400, "invalid_case", "a committee case must be a JSON object", None)
     event = event_named(session, data.get("event"))
+    check_not_hidden(session, Actor(opener, scope), event)
     if "td" not in roles_in(session, Actor(opener, scope), event):
         raise CaseRefused(403, "forbidden", f"{opener.name} is not a TD of the event {event.slug!r}", "event")
     contract_part = {k: v for k, v in data.items() if k not in CASE_FIELDS}

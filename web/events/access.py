@@ -124,9 +124,22 @@ def may_rule(session: Session, actor: Actor, event: EventFacts) -> bool:
     return bool(event.is_open) or "td" in roles_in(session, actor, event)
 
 
+def check_not_hidden(session: Session, actor: Actor, event: EventFacts, field: str = "event") -> None:
+    """A private event is, to someone with no part in it, an event that does not exist (issue 39, item 1): a
+    write naming it gets the same ``unknown_event`` error as a slug no event has, never 401 or 403, which
+    would tell a stranger that it exists.
+
+    :raises ContractError: ``unknown_event``, naming ``field``.
+    """
+    if event.is_private and is_stranger(session, actor, event):
+        raise ContractError("unknown_event", f"there is no event {event.slug!r}", field)
+
+
 def check_may_rule(session: Session, actor: Actor, event: EventFacts, ruleset: str) -> None:
-    """:raises AccessRefused: the actor may not rule in ``event``; :class:`ContractError`: not its ruleset."""
+    """:raises AccessRefused: the actor may not rule in ``event``; :class:`ContractError`: not its ruleset, or
+    ``unknown_event`` for a private event the actor has no part in (:func:`check_not_hidden`)."""
     if not may_rule(session, actor, event):
+        check_not_hidden(session, actor, event)
         if actor.user is None:
             raise AccessRefused(401, "unauthorized", f"ruling in the event {event.slug!r} needs a TD's token or "
                                 "login", "Authorization")
