@@ -216,10 +216,31 @@ def _clock(value: object, game: Game) -> Clock | None:
     return Clock(remaining=remaining, flagged=tuple(flagged))
 
 
+MAX_RECORD_WORDS = 40_000
+"""Most words a record's moves may take: twice the plies any game can have (``MAX_PLIES``, 20,000 in chess and in
+checkers: the longest game the laws allow is under 18,000 plies), the rest for variations. A longer record is
+refused by counting, before any reading or replay (issue 39, item 2)."""
+
+_NOT_MOVES = re.compile(r"\{[^}]*\}|;[^\n]*|^\s*\[[^\]\n]*\]\s*$|(?<!\S)(?:\d+\.+|\$\d+)(?!\S)", re.MULTILINE)
+"""What in a record is no move: comments, tag lines, move numbers and NAGs."""
+
+
+def check_length(text: str, name: str) -> None:
+    """Refuse a record with more move words than any game can have, by a count that costs a few milliseconds a
+    megabyte: a hostile record is refused before the reader or the replay spend anything on it."""
+    if len(text) < MAX_RECORD_WORDS * 2:  # fewer characters than that cannot hold as many words
+        return
+    words = len(_NOT_MOVES.sub(" ", text).split())
+    if words > MAX_RECORD_WORDS:
+        raise ContractError("unreadable_record", f"the record holds {words:,} moves and other words, more than any "
+                            f"game can have ({MAX_RECORD_WORDS:,} at most)", name)
+
+
 def _record(data: Mapping[str, Any]) -> str | None:
     record = _optional_str(data, "record")
     if record is not None:
         check_runs(record, "record")
+        check_length(record, "record")
     return record
 
 
