@@ -73,6 +73,7 @@ def test_the_declared_defaults_are_the_ones_the_modules_use() -> None:
     from web.checks import DEFAULT_MAX_BYTES
     from web.checks.runner import DEFAULT_WORKERS
     from web.commands.check_games import Limits
+    from web.limits import DEFAULTS as LIMITS
     from web.queue import QueueSettings
     from web.security import HSTS_SECONDS, session_hours
 
@@ -83,6 +84,7 @@ def test_the_declared_defaults_are_the_ones_the_modules_use() -> None:
         settings.engines.start_timeout_seconds)
     assert settings.entry.engine_nodes == DEFAULT_NODES and settings.checkers.proof_nodes == DEFAULT_PROOF_NODES
     assert settings.web.broadcast.model_dump() == BROADCAST
+    assert settings.limits.model_dump() == LIMITS
     assert (settings.web.max_collection_bytes, settings.web.check_workers) == (DEFAULT_MAX_BYTES, DEFAULT_WORKERS)
     limits = Limits()
     assert (limits.inflated_bytes, limits.line_bytes, limits.games) == (

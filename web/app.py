@@ -17,7 +17,7 @@ from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
 from adjudicator.rulesets import RulesetBook
-from web import audit, auth, broadcast, checks, db, errors, htmx, inputs, security, sides, static_files, timefmt
+from web import audit, auth, broadcast, checks, db, errors, htmx, inputs, limits, security, sides, static_files, timefmt
 from web.admin import bp as admin_bp
 from web.api import bp as api_bp
 from web.appeals.api import bp as appeals_api_bp
@@ -35,6 +35,7 @@ from web.events.index_views import bp as events_bp
 from web.events.pairings_views import bp as pairings_bp
 from web.history import bp as history_bp
 from web.jobs import Adjudicator
+from web.queue import broker_url
 from web.rulings import bp as rulings_bp
 from web.settings import DatabaseSettings, Settings
 
@@ -82,7 +83,13 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     htmx.init_app(app)
     errors.init_app(app)
     register_areas(app, csrf)
+    limits.init_app(app, _limits_storage(broker_url()))  # per-client budgets on the costly routes (issue 39)
     return app
+
+
+def _limits_storage(broker: str | None) -> str | None:
+    """The budgets' counts: in the broker's redis when there is one (shared by every web process), else memory."""
+    return broker if broker and broker.startswith(("redis://", "rediss://", "unix://")) else None
 
 
 def register_areas(app: Flask, csrf: CSRFProtect) -> None:

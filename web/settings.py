@@ -131,6 +131,8 @@ class SecuritySettings(Section):
                                         "longest wait)")
     login_failures_per_name: int = Field(5, description="then that name waits, from that address only")
     login_failures_per_address: int = Field(30, description="failures from one address, over all names")
+    login_failures_per_name_anywhere: int = Field(20, description="failures for one name from any addresses; then "
+                                                  "it waits at every address it never logged in from")
     login_delay_seconds: float = Field(30.0, description="the first wait; each further failure doubles it")
     login_max_delay_seconds: float = Field(900.0, description="the longest wait")
     totp_roles: list[str] = Field(default_factory=list, description="roles that log in with a one-time code too")
@@ -138,6 +140,20 @@ class SecuritySettings(Section):
     proxy_hops: int = Field(0, description="reverse proxies in front whose X-Forwarded-* headers are trusted")
     secure_cookies: Literal["auto", "always"] = Field("auto", description="auto: Secure when the request is HTTPS")
     hsts_seconds: int = Field(31_536_000, description="Strict-Transport-Security on HTTPS answers (0: none)")
+
+
+class LimitsSettings(Section):
+    """``[limits]``: requests a minute on the routes that cost the server work (``web/limits.py``); 0: no budget.
+    An anonymous client is counted by its address, a user (logged in or by token) by the user."""
+
+    rulings_anonymous: int = Field(20, ge=0, description="claims ruled (API, form, committee cases), anonymous")
+    rulings_user: int = Field(120, ge=0, description="claims ruled, per user")
+    entry_anonymous: int = Field(300, ge=0, description="move-entry requests (record, candidates), anonymous")
+    entry_user: int = Field(1200, ge=0, description="move-entry requests, per user")
+    broadcast_anonymous: int = Field(60, ge=0, description="broadcast panel readings, anonymous")
+    broadcast_user: int = Field(240, ge=0, description="broadcast panel readings, per user")
+    collections_anonymous: int = Field(5, ge=0, description="collection checks started, anonymous")
+    collections_user: int = Field(30, ge=0, description="collection checks started, per user")
 
 
 class QueueSection(Section):
@@ -177,6 +193,7 @@ class Settings(Section):
     web: WebSettings = Field(default_factory=WebSettings)
     collections: CollectionsSettings = Field(default_factory=CollectionsSettings)
     security: SecuritySettings = Field(default_factory=SecuritySettings)
+    limits: LimitsSettings = Field(default_factory=LimitsSettings)
     queue: QueueSection = Field(default_factory=QueueSection)
     checkers: CheckersSettings = Field(default_factory=CheckersSettings)
     rulesets: dict[str, Any] = Field(default_factory=dict)

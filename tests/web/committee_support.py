@@ -41,7 +41,8 @@ def make_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **overrides: Any) 
     if overrides.get("DATABASE_URL", f"sqlite:///{db}") == f"sqlite:///{db}":
         migrated(db)  # a copy of the migrated template when new (tests/web/migrated.py)
     monkeypatch.setenv("ADJUDICATOR_DATABASE_URL", f"sqlite:///{db}")
-    settings: dict[str, Any] = {"TESTING": True, "SECRET_KEY": "test-secret", "WTF_CSRF_ENABLED": False}
+    settings: dict[str, Any] = {"TESTING": True, "SECRET_KEY": "test-secret", "WTF_CSRF_ENABLED": False,
+                                "RATELIMIT_ENABLED": False}  # a test client is many users (tests/web/test_limits.py)
     settings.update(overrides)
     return opened(create_app(settings))
 

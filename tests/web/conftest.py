@@ -58,6 +58,7 @@ def make_app(tmp_path: Path, **overrides: Any) -> Flask:
         "WTF_CSRF_ENABLED": False,
         "SECRET_KEY": "test",
         "DATABASE_URL": f"sqlite:///{tmp_path / 'web.db'}",
+        "RATELIMIT_ENABLED": False,  # one test client is many users: tests/web/test_limits.py turns it on
     }
     settings.update(overrides)
     return opened(create_app(settings))

@@ -6,7 +6,14 @@ Failures are counted two ways, over the last ``login_window_seconds``:
   address, that name waits *from that address*, ``login_delay_seconds`` after the next failure and
   twice as long after each further one, up to ``login_max_delay_seconds``;
 - per client address, over every name: after ``login_failures_per_address`` failures the address
-  waits alike (one address spraying guesses over many names).
+  waits alike (one address spraying guesses over many names);
+- per name, over every address (issue 39): after ``login_failures_per_name_anywhere`` failures for a
+  name from any mix of addresses, that name waits alike *at every address it has not logged in from*
+  (a guesser with many addresses). The addresses a name logged in from are kept
+  (``login_known_addresses``): its owner there is not slowed by this count.
+
+The three combine by the longest wait: an attempt goes on when none of the counts that apply to it
+makes it wait.
 
 A name alone is never locked: the same name from another address (its owner's phone, another
 device) is not slowed by a stranger's guesses. With ``[security] proxy_hops`` set the address is
@@ -35,6 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Float, ForeignKey, Index, Integer, String, delete, func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
 
 from web.db import Base
@@ -59,6 +67,17 @@ class LoginFailure(Base):
     """The user the name belongs to (None: a name no user has)."""
 
 
+class KnownAddress(Base):
+    """An address a name logged in from (its last success there): the owner is not slowed there by the
+    per-name limit over all addresses."""
+
+    __tablename__ = "login_known_addresses"
+
+    name_digest: Mapped[str] = mapped_column(String(64), primary_key=True)
+    address: Mapped[str] = mapped_column(String(64), primary_key=True)
+    last_at: Mapped[float] = mapped_column(Float)
+
+
 def name_digest(name: str) -> str:
     return hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()
 
@@ -77,6 +96,9 @@ class ThrottleSettings:
     """Failures for one name from one address before that pair waits."""
     failures_per_address: int = 30
     """Failures from one address, over every name, before the address waits."""
+    failures_per_name_anywhere: int = 20
+    """Failures for one name from any mix of addresses before that name waits everywhere but at the addresses
+    it has logged in from (a guesser with many addresses; the owner at a known address is not slowed)."""
     delay_seconds: float = 30.0
     """The first wait; each further failure doubles it."""
     max_delay_seconds: float = 900.0
@@ -94,13 +116,15 @@ class ThrottleSettings:
             raise ThrottleSettingsError("[security] login_window_seconds must be at least login_max_delay_seconds "
                                         "(failures that age out sooner could never make the wait grow)")
         counts = {}
-        for key in ("login_failures_per_name", "login_failures_per_address"):
+        for key in ("login_failures_per_name", "login_failures_per_address", "login_failures_per_name_anywhere"):
             value = table.get(key, getattr(cls, key.removeprefix("login_")))
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 10**6:
                 raise ThrottleSettingsError(f"[security] {key} must be a whole number of at least 1, not {value!r}")
             counts[key.removeprefix("login_")] = value
         return cls(window_seconds=seconds["window_seconds"], failures_per_name=counts["failures_per_name"],
-                   failures_per_address=counts["failures_per_address"], delay_seconds=seconds["delay_seconds"],
+                   failures_per_address=counts["failures_per_address"],
+                   failures_per_name_anywhere=counts["failures_per_name_anywhere"],
+                   delay_seconds=seconds["delay_seconds"],
                    max_delay_seconds=seconds["max_delay_seconds"])
 
     def wait(self, failures: int, free: int) -> float:
@@ -141,6 +165,10 @@ class Throttled:
         return f"{self.name_digest or '*'} {self.address}"
 
 
+ANY_ADDRESS = "(any address)"
+"""The address of a :class:`Throttled` name counted over every address (its lift forgets them all)."""
+
+
 class LoginThrottle:
     """The per-(name, address) and per-address limits; ``clock`` gives seconds (tests move it on)."""
 
@@ -167,6 +195,9 @@ class LoginThrottle:
             by_address = self._tally(session, LoginFailure.address == address, since, own)
             until = max(self._until(pair, self.settings.failures_per_name),
                         self._until(by_address, self.settings.failures_per_address))
+            if session.get(KnownAddress, (digest, address)) is None:
+                anywhere = self._tally(session, LoginFailure.name_digest == digest, since, own)
+                until = max(until, self._until(anywhere, self.settings.failures_per_name_anywhere))
             if until <= now:
                 return Attempt(own)
             session.delete(row)  # a refused attempt does not lengthen the wait
@@ -181,12 +212,22 @@ class LoginThrottle:
         return latest + self.settings.wait(others, free)
 
     def succeeded(self, attempt: Attempt, name: str, address: str) -> None:
-        """The password was right: the failures of the name from this address are forgotten."""
+        """The password was right: the failures of the name from this address are forgotten, and the address
+        is one the name logs in from."""
+        digest, address = name_digest(name), address[:64]
         with self.sessions() as session:
             session.execute(delete(LoginFailure).where(
-                ((LoginFailure.name_digest == name_digest(name)) & (LoginFailure.address == address[:64]))
+                ((LoginFailure.name_digest == digest) & (LoginFailure.address == address))
                 | (LoginFailure.id == attempt.id)))
-            session.commit()
+            known = session.get(KnownAddress, (digest, address))
+            if known is None:
+                session.add(KnownAddress(name_digest=digest, address=address, last_at=self.clock()))
+            else:
+                known.last_at = self.clock()
+            try:
+                session.commit()
+            except IntegrityError:  # the same name logged in from the same address at the same moment
+                session.rollback()
 
     @staticmethod
     def _tally(session: Session, where: Any, since: float, own: int) -> tuple[int, float | None]:
@@ -217,14 +258,25 @@ class LoginThrottle:
             for address, count, last in addresses:
                 until = float(last) + self.settings.wait(int(count), self.settings.failures_per_address)
                 found.append(Throttled(None, address, int(count), float(last), until))
+            names = session.execute(
+                select(LoginFailure.name_digest, func.count(LoginFailure.id), func.max(LoginFailure.at),
+                       func.max(LoginFailure.user_id))
+                .where(LoginFailure.at > since).group_by(LoginFailure.name_digest)
+                .having(func.count(LoginFailure.id) >= self.settings.failures_per_name_anywhere)).all()
+            for digest, count, last, user_id in names:
+                until = float(last) + self.settings.wait(int(count), self.settings.failures_per_name_anywhere)
+                found.append(Throttled(digest, ANY_ADDRESS, int(count), float(last), until, user_id))
         return sorted(found, key=lambda t: -t.last_at)
 
     def lift(self, key: str) -> int:
         """Forget the failures of a :attr:`Throttled.key` (a name from an address, or an address); how many."""
         digest, _, address = key.partition(" ")
-        where = LoginFailure.address == address[:64]
-        if digest != "*":
-            where = where & (LoginFailure.name_digest == digest[:64])
+        if address == ANY_ADDRESS:
+            where: Any = LoginFailure.name_digest == digest[:64]
+        else:
+            where = LoginFailure.address == address[:64]
+            if digest != "*":
+                where = where & (LoginFailure.name_digest == digest[:64])
         with self.sessions() as session:
             result: Any = session.execute(delete(LoginFailure).where(where))
             session.commit()
