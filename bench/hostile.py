@@ -16,6 +16,7 @@ import argparse
 import http.client
 import json
 import os
+import socket
 import statistics
 import subprocess
 import sys
@@ -24,9 +25,6 @@ import threading
 import time
 from collections import Counter
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from web import free_port, wait_ready  # noqa: E402  (bench/web.py)
 
 ROOT = Path(__file__).resolve().parent.parent
 SHUFFLE = ("Nf3", "Nf6", "Ng1", "Ng8")
@@ -39,6 +37,27 @@ def long_record(plies: int = 250_000) -> str:
             words.append(f"{ply // 2 + 1}.")
         words.append(SHUFFLE[ply % 4])
     return " ".join(words) + " *"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_ready(port: int, server: subprocess.Popen[bytes], seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise SystemExit(f"the server exited with status {server.returncode}")
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            connection.request("GET", "/login")
+            if connection.getresponse().status == 200:
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise SystemExit("the server did not answer within a minute")
 
 
 def cpu_seconds(pid: int) -> float:
