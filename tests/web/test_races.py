@@ -1,5 +1,6 @@
-"""Races (issue 11): two appeals members deciding one appeal at the same moment, and one member
-sending the same vote twice at once, against the real served app on SQLite and PostgreSQL.
+"""Races (issues 11 and 39): two appeals members deciding one appeal at the same moment, one member
+sending the same vote twice (and ten times) at once, and three members voting together, against the real
+served app on SQLite and PostgreSQL.
 The database keeps one decision per appeal and one vote per member; the loser gets 409."""
 
 from __future__ import annotations
@@ -101,6 +102,33 @@ def test_one_member_voting_twice_at_once_counts_once(served: tuple[str, Flask]) 
         assert sorted(statuses) == [201, 409], statuses
         body = requests.get(f"{base}/api/v1/committee-cases/{case['id']}", headers=bearer(td), timeout=60).json()
         assert body["votes_cast"] == 1
+
+
+def test_three_members_voting_at_once_are_all_counted(served: tuple[str, Flask]) -> None:
+    """Issue 39, item 5: the three votes arrive together; each is stored once and the tally decides once."""
+    base, app = served
+    td = add_user(app, "tina", "td")
+    members = {name: add_user(app, name, "committee") for name in ("m1", "m2", "m3")}
+    case = requests.post(f"{base}/api/v1/committee-cases", json=checkers_case(list(members)),
+                         headers=bearer(td), timeout=120).json()
+    url = f"{base}/api/v1/committee-cases/{case['id']}/votes"
+    statuses = at_once(*[("POST", url, bearer(token), {"result": "1/2-1/2"}) for token in members.values()])
+    assert statuses == [201, 201, 201], statuses
+    body = requests.get(f"{base}/api/v1/committee-cases/{case['id']}", headers=bearer(td), timeout=60).json()
+    assert body["votes_cast"] == 3 and body["status"] == "decided", body
+
+
+def test_one_member_sending_the_same_vote_ten_times_at_once_counts_once(served: tuple[str, Flask]) -> None:
+    base, app = served
+    td = add_user(app, "tina", "td")
+    members = {name: add_user(app, name, "committee") for name in ("m1", "m2", "m3")}
+    case = requests.post(f"{base}/api/v1/committee-cases", json=checkers_case(list(members)),
+                         headers=bearer(td), timeout=120).json()
+    url = f"{base}/api/v1/committee-cases/{case['id']}/votes"
+    statuses = at_once(*[("POST", url, bearer(members["m2"]), {"result": "1-0"})] * 10)
+    assert sorted(statuses) == [201] + [409] * 9, statuses
+    body = requests.get(f"{base}/api/v1/committee-cases/{case['id']}", headers=bearer(td), timeout=60).json()
+    assert body["votes_cast"] == 1
 
 
 def test_audit_verify_names_an_appeal_decided_twice_by_hand(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
