@@ -18,6 +18,7 @@ Facts per ply (ply 1 = the record's first move):
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -439,39 +440,52 @@ def _whole_record(
     game: RawGame, board: chess.Board, chess960: bool, start: str, lang: str, rule: str,
     stated: Mapping[int, tuple[str, str]],
 ) -> Replay:
-    """The record replayed in ``lang``, each two-way token read as the file (SAN) unless only another of its
-    readings keeps every later move legal (FIDE 8.1: the scoresheet records the moves made; a reading that
-    makes a later move illegal invents a move nobody wrote). The first readings that keep the whole record
-    legal are replayed, fewest changes first, within :data:`SEARCH_BUDGET` replays; the token's note names
-    the other reading and why (a claim weighs both: :mod:`adjudicator.chess.readings`)."""
+    """The record replayed in ``lang``, each two-way token read by its first reading (the file, as SAN; the
+    piece for ``bb5``) unless another reading keeps the record legal further: every move legal, else up to a
+    later ply (FIDE 8.1: the scoresheet records the moves made; a reading that makes a later move illegal or
+    unreadable invents a move nobody wrote). Readings changing as few tokens as possible, the earliest first,
+    are tried within :data:`SEARCH_BUDGET` replays; the token's note names the other reading and why (a claim
+    weighs both: :mod:`adjudicator.chess.readings`)."""
     plain = _replay_in(game, board.copy(stack=False), chess960, start, lang, rule, stated)
     bad = _first_irregular(plain)
     if bad is None or not any(n.kind == "two-readings" for p in plain.plies for n in p.notes):
         return plain
     budget = [SEARCH_BUDGET]
+    best: list[tuple[float, dict[int, str]]] = [(bad, {})]
 
-    def search(replay: Replay, forced: dict[int, tuple[str, str]], last: int, why_bad: str) -> Replay | None:
+    def forced_by(flips: Mapping[int, str], why: str) -> dict[int, tuple[str, str]]:
+        return {**stated, **{ply: (move, why) for ply, move in flips.items()}}
+
+    def search(replay: Replay, flips: dict[int, str], last: int) -> bool:
         first = _first_irregular(replay)
         if first is None:
-            return replay
+            return True
         for ply, other in _two_way(replay, last, first, stated):
             if budget[0] <= 0:
-                return None
+                return False
             budget[0] -= 1
-            why = (f"read as {replay.san(ply)}, {why_bad}; read as {other}, every move of the record is "
-                   "legal, and the record is evidence of the moves made (FIDE 8.1)")
-            trial_forced = {**forced, ply: (other, why)}
-            trial = _replay_in(game, board.copy(stack=False), chess960, start, lang, rule, trial_forced)
-            found = search(trial, trial_forced, ply, why_bad)
-            if found is not None:
-                return found
-        return None
+            trial_flips = {**flips, ply: other}
+            trial = _replay_in(game, board.copy(stack=False), chess960, start, lang, rule, forced_by(trial_flips, ""))
+            reached = _first_irregular(trial)
+            score = math.inf if reached is None else reached
+            if score > best[0][0]:
+                best[0] = (score, trial_flips)
+            if search(trial, trial_flips, ply):
+                return True
+        return False
 
+    search(plain, {}, 0)
+    score, flips = best[0]
+    if not flips:
+        return plain
     what = plain.unreadable[0] if plain.unreadable and plain.unreadable[0].ply == bad else None
-    why_bad = (f"ply {bad} ({what.token}) cannot be read at all" if what is not None
-               else f"{plain.label(bad)} (ply {bad}) would be illegal")
-    found = search(plain, dict(stated), 0, why_bad)
-    return found if found is not None else plain
+    other_way = (f"ply {bad} ({what.token}) cannot be read at all" if what is not None
+                 else f"{plain.label(bad)} (ply {bad}) is illegal")
+    this_way = ("every move of the record is legal" if score == math.inf
+                else f"every move before ply {int(score)} is legal")
+    why = (f"read so, {this_way}; read the other way, {other_way} (the record is evidence of the moves made, "
+           "FIDE 8.1)")
+    return _replay_in(game, board.copy(stack=False), chess960, start, lang, rule, forced_by(flips, why))
 
 
 def _replay_in(
