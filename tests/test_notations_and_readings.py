@@ -252,3 +252,14 @@ def test_the_check_games_command_gives_the_same_findings_through_the_compiled_re
     first, second, third, _summary = (json.loads(line) for line in proc.stdout.splitlines())
     assert first["findings"] == [] and third["findings"] == []
     assert [f["code"] for f in second["findings"]] == ["reading", "no-result"]
+
+
+def test_check_games_names_another_languages_reading_that_keeps_the_record_legal(config: dict[str, Any]) -> None:
+    # English reads 2.Bb5 as the f1 bishop passing e2 (illegal as played); German letters (B = Bauer) read the
+    # legal 2.b5: the illegal-move finding says the record reads as legally in German, and a reading finding where
+    (line,) = check_part({"game": "chess", "ruleset": "fide-standard", "config": config,
+                          "records": ['[Event "x"]\n[Result "*"]\n\n1. b4 e5 2. Bb5 Ke7 *\n\n']})["lines"]
+    by_code = {f["code"]: f for f in line["findings"]}
+    assert by_code["illegal-move"]["ply"] == 3 and "In German letters" in by_code["illegal-move"]["message"]
+    assert by_code["reading"]["ply"] == 3 and by_code["reading"]["evidence"]["language"] == "de"
+    assert "2.b5" in by_code["reading"]["message"]

@@ -160,6 +160,10 @@ def _illegal(replay: Replay, number: int, ruleset: Ruleset, choices: Sequence[Fi
         f" (Ply {c.ply}, {quoted(c.evidence.get('token', ''))}, was read as {c.evidence['readings'][0]}; it also reads "
         f"as {' or '.join(c.evidence['readings'][1:])}: see the reading finding there.)"
         for c in earlier if c.evidence.get("readings")
+    ) + "".join(
+        f" (In {LANGUAGE_NAMES.get(c.evidence['language'], c.evidence['language'])} letters the record reads as "
+        f"legally from ply {c.ply}: see the reading finding there.)"
+        for c in choices if c.evidence.get("language") and c.ply <= number
     )
     return Finding(
         "illegal-move", number, _ref(ruleset, "7.5.1", "11A"),
