@@ -123,6 +123,9 @@ def test_readings_that_give_the_same_verdict_do_not_defer_the_claim(book: Rulese
     decided = ruling(book, claim="threefold-repetition", claimant="white", record=S_FOR_KNIGHT_OR_BISHOP)
     assert decided.verdict == "rejected"
     assert "alternative_readings" not in decided.evidence
+    # the readings are listed (issue 34: where every reading gives the same verdict, rule and list them)
+    assert decided.evidence["same_verdict_readings"][0] == "de" and len(decided.evidence["same_verdict_readings"]) == 2
+    assert any("rejected read either way" in reason for reason in decided.reasons)
 
 
 def test_languages_that_read_the_letters_alike_are_one_reading() -> None:

@@ -90,15 +90,24 @@ def weigh_readings(case: Case, ruling: Ruling, rule: Rule) -> Ruling:
     if not replay.alternatives:
         return replace(ruling, evidence=evidence) if evidence != ruling.evidence else ruling
     differing: list[dict[str, Any]] = []
+    alike: list[str] = []  # languages whose reading gives the same verdict
     equal = False
     for other in replay.alternatives:
         other_ruling, error = _outcome(rule, replace(case, language=other.language))
-        if other_ruling is None or (other_ruling.verdict, other_ruling.result) != (base.verdict, base.result):
+        if other_ruling is not None and (other_ruling.verdict, other_ruling.result) == (base.verdict, base.result):
+            alike.append(other.language)
+        else:
             shown = _reading(replay, other, other_ruling, error)
             invents = sorted(_irregular(other) - _irregular(replay))
             shown["keeps_record_legal"] = not invents
             equal = equal or (not invents and other_ruling is not None)
             differing.append(shown)
+    if alike:  # every reading gives the same verdict: the ruling stands and says so (issue 34)
+        evidence["same_verdict_readings"] = [replay.language, *alike]
+        ruling = replace(ruling, reasons=(*ruling.reasons, (
+            f"The record also reads move for move, with other moves, in {' and '.join(map(_name, alike))} letters; "
+            f"the claim is {base.verdict.value} read either way (FIDE C.3)."
+        )))
     if not differing:
         return replace(ruling, evidence=evidence) if evidence != ruling.evidence else ruling
     chosen = {
