@@ -58,6 +58,27 @@ class Facts:
     # -- both games -------------------------------------------------------------------------------
 
     @property
+    def readings(self) -> dict[int, str]:
+        """``readings``: the TD's choice where a token of the record reads two ways (``{"17": "Bxc6"}``:
+        ply 17 is the bishop's capture), ply -> the move meant in English SAN or coordinates
+        (docs/reading-records.md). Empty when not given."""
+        value = self._extra.get("readings")
+        if value is None:
+            return {}
+        message = 'readings must map plies to moves, such as {"17": "Bxc6"}'
+        if not isinstance(value, Mapping):
+            raise _invalid(message, "readings")
+        found: dict[int, str] = {}
+        for key, move in value.items():
+            ply = key if isinstance(key, int) and not isinstance(key, bool) else (
+                int(key) if isinstance(key, str) and key.strip().isdigit() else 0
+            )
+            if ply < 1 or not isinstance(move, str) or not move.strip():
+                raise _invalid(message, "readings")
+            found[ply] = move.strip()
+        return found
+
+    @property
     def flag_order_known(self) -> bool:
         """With two flags down, the clock shows which fell first (``clock.flagged`` lists it first)."""
         return self._bool("flag_order_known") or False

@@ -1,7 +1,7 @@
 """Random legal games written every accepted way read back to python-chess's own positions.
 
 Each style is a way a scoresheet or a file writes the moves: SAN, long and coordinate
-algebraic, figurines, zeros for castling, Unicode dashes, lower-case piece letters, and
+algebraic, ICCF numeric, figurines, zeros for castling, Unicode dashes, lower-case piece letters, and
 the piece letters of other languages in their own scripts (FIDE C.3): German, Russian in
 Cyrillic and transliterated, Ukrainian, Bulgarian, Romanian, Greek (with Greek files).
 The reader must give back the game move for move, with notes only for what the style
@@ -37,7 +37,7 @@ DASHES = ["\u2011", "\u2010", "\u2013", "\u2014", "\u2212", "\uff0d"]
 CYRILLIC_LOOK_ALIKES = str.maketrans({"a": "а", "c": "с", "e": "е", "x": "х"})
 GREEK_FILES = str.maketrans(dict(zip("abcdefgh", "αβγδεζηθ", strict=True)))
 STYLES = [
-    "san", "long", "coordinate", "figurine", "castle-zero", "dashes", "lower-case", *LETTERS,
+    "san", "long", "coordinate", "figurine", "castle-zero", "dashes", "lower-case", "iccf", *LETTERS,
 ]
 NOTES_ALLOWED = {
     "dashes": {"dash"},
@@ -49,8 +49,8 @@ NOTES_ALLOWED = {
 AMBIGUOUS = {"romanian", "russian-latin", "lower-case"}
 """Styles whose tokens another rule may read otherwise: Romanian R and N, and transliterated Russian K,
 are English letters too (English is read whenever it reads every token; the other language is then an
-alternative reading), and a lower-case b before a square may be a file (the pawn is replayed, the
-bishop named beside it)."""
+alternative reading), and a lower-case b before a square may be a file (the reading that keeps every move
+legal is replayed, the other named beside it; where both do, the file, as in SAN)."""
 
 
 def random_game(seed: int, plies: int) -> chess.Board:
@@ -87,6 +87,11 @@ def written_move(board: chess.Board, move: chess.Move, style: str, rng: random.R
         return long_form(board, move)
     if style == "coordinate":
         return move.uci()
+    if style == "iccf":  # ICCF numeric: origin and destination as digits, a fifth digit for the promotion
+        digits = "".join(f"{chess.square_file(sq) + 1}{chess.square_rank(sq) + 1}" for sq in (move.from_square,
+                                                                                            move.to_square))
+        return digits + ({chess.QUEEN: "1", chess.ROOK: "2", chess.BISHOP: "3", chess.KNIGHT: "4"}.get(
+            move.promotion or 0, ""))
     if style == "figurine" and san[0] in FIGURINES:
         return FIGURINES[san[0]] + san[1:]
     if style == "castle-zero":
@@ -147,6 +152,8 @@ def test_every_style_replays_to_python_chess_positions(seed: int, plies: int, st
     read_as_played = matching_plies(replay, board)  # after another reading, the rest is another game
     kinds = {note.note.kind for note in replay.notes if note.ply <= read_as_played + 1}
     assert kinds <= NOTES_ALLOWED.get(style, set()), (text, [n.to_json() for n in replay.notes])
+    if style == "iccf":  # the replay names the notation read (issue 34)
+        assert replay.notation == "iccf-numeric", text
     if style in LANGUAGE:  # the language stated: that reading alone, move for move
         assert is_the_game(replay_chess(text, language=LANGUAGE[style]), board), text
     if style not in AMBIGUOUS:
@@ -162,8 +169,10 @@ def test_every_style_replays_to_python_chess_positions(seed: int, plies: int, st
         assert replay.reading in ("english", "undecided"), text
         assert any(is_the_game(other, board) for other in replay.alternatives), text
         return
-    # lower-case: where the replay leaves the game, a lower-case b was read as a file and the
-    # bishop move played is named as the token's other reading
+    # lower-case: where the replay leaves the game, both readings keep every move legal (the whole record
+    # decides otherwise, issue 34): a lower-case b was read one way and the move played is named as the
+    # token's other reading
+    assert not replay.illegal and not replay.unreadable, text
     ply = matching_plies(replay, board) + 1
     played = board.move_stack[ply - 1]
     before = chess.Board()

@@ -72,21 +72,23 @@ def test_b1e3_with_a_knight_on_b1_is_an_illegal_knight_move_not_a_bishop_move() 
 
 # --- lower-case letters -------------------------------------------------------------------------
 
-def test_bb3_is_the_bishop_never_a_pawn_push_naming_its_own_file() -> None:
-    # b2-b3 is legal too (python-chess reads bb3 so), but a pawn push never names its own file
+def test_bb3_is_read_as_the_bishop_first_and_names_the_pawn_as_its_other_reading() -> None:
+    # b2-b3 is legal too (python-chess reads bb3 so); SAN never writes a pawn's own file, so the bishop first,
+    # and the b-pawn (as ee4 names its own file) is the other reading (issue 34: bb5 is the bishop or the b-pawn)
     replay = replay_chess("1. e4 e5 2. Bc4 Nc6 3. bb3")
     assert replay.plies[4].move == chess.Move(chess.C4, chess.B3) and replay.plies[4].is_legal
-    assert kinds(replay) == [(5, "lower-case-piece")]
+    assert kinds(replay) == [(5, "lower-case-piece"), (5, "two-readings")]
+    assert replay.notes[1].note.readings == ("Bb3", "b3")
     legal = replay_chess("1. e4 e5 2. bb5")
     assert legal.plies[2].move == chess.Move(chess.F1, chess.B5) and legal.plies[2].is_legal
-    assert kinds(legal) == [(3, "lower-case-piece")]
+    assert kinds(legal) == [(3, "lower-case-piece")]  # b2-b5 is no move: one reading
     assert "bishop" in legal.notes[0].note.text
 
 
-def test_bb3_where_no_bishop_can_go_is_unreadable_not_the_pawn() -> None:
-    replay = replay_chess("1. e4 e5 2. d4 d5 3. bb3", allow_unreadable=True)
-    assert len(replay.plies) == 4 and replay.unreadable[0].token == "bb3"
-    assert replay.unreadable[0].candidates and "b3" in replay.unreadable[0].candidates
+def test_bb3_where_no_bishop_can_go_is_the_b_pawn_naming_its_own_file() -> None:
+    replay = replay_chess("1. e4 e5 2. d4 d5 3. bb3")
+    assert replay.plies[4].move == chess.Move(chess.B2, chess.B3)
+    assert kinds(replay) == [(5, "file-repeated")]
 
 
 def test_lower_case_knight_queen_rook_king_are_read_with_a_note() -> None:
@@ -115,15 +117,22 @@ def test_bxc4_is_san_in_a_record_written_in_upper_case_and_has_two_readings_in_a
     assert [n.note.readings for n in lower.notes if n.note.kind == "two-readings"] == [("bxc4", "Bxc4")]
 
 
-def test_a_token_with_two_readings_is_weighed_where_the_other_would_change_the_verdict(book: RulesetBook) -> None:
-    # as the pawn (replayed), 5.Bb5 cannot pass the c4 pawn: illegal; as the bishop on c4, 5.Bb5 is legal
+def test_a_token_whose_file_reading_invents_a_later_illegal_move_is_read_as_the_piece(book: RulesetBook) -> None:
+    # as the pawn, 5.Bb5 cannot pass the c4 pawn: illegal; as the bishop on c4, 5.Bb5 is legal. The record as a
+    # whole says 4.bc4 was the bishop's capture (issue 34): the claim is rejected, the pawn's reading named
     record = "1. e4 Nc6 2. b3 Ne5 3. Nc3 Nc4 4. bc4 a6 5. Bb5"
     decided = ruling(book, claim="illegal-move", claimant="black", record=record, alleged_illegal_ply=9)
-    assert decided.verdict == "upheld"
+    assert decided.verdict == "rejected"
     (other,) = decided.evidence["token_readings"]
-    assert other == {"ply": 7, "token": "bc4", "this_reading": "bxc4", "that_reading": "Bxc4",
-                     "verdict": "rejected", "result": None}
-    assert any("Ply 7 is written bc4" in reason and "rejected" in reason for reason in decided.reasons)
+    assert other == {"ply": 7, "token": "bc4", "this_reading": "Bxc4", "that_reading": "bxc4",
+                     "verdict": "upheld", "result": None, "keeps_record_legal": False, "invents": [9],
+                     "case_field": {"readings": {"7": "bxc4"}}}
+    assert any("Ply 7 is written bc4" in reason and "upheld" in reason for reason in decided.reasons)
+    # the TD, told the scoresheet means the pawn, names it: the claim is upheld on that reading
+    stated = ruling(book, claim="illegal-move", claimant="black", record=record, alleged_illegal_ply=9,
+                    readings={"7": "bxc4"})
+    assert stated.verdict == "upheld"
+    assert any("as the case states" in reason for reason in stated.reasons)
 
 
 # --- capture marks and en passant ---------------------------------------------------------------

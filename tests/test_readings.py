@@ -46,14 +46,27 @@ def test_english_is_the_reading_whenever_english_reads_every_token(book: Ruleset
     assert replay.plies[2].move not in reference.legal_moves  # python-chess: the bishop cannot pass e2
 
 
-def test_the_illegal_bishop_move_the_claimant_points_at_stays_illegal(book: RulesetBook) -> None:
+def test_an_illegal_move_that_another_full_reading_keeps_legal_defers_the_claim(book: RulesetBook) -> None:
+    # English reads 2.Bb5 as the f1 bishop passing e2 (illegal); German letters read the legal 2.b5: the
+    # German reading keeps every move legal, so the verdict hangs on the letters (issue 34, class 3)
     decided = ruling(book, claim="illegal-move", claimant="black", record=KING_AND_BISHOP, alleged_illegal_ply=3)
-    assert decided.verdict == "upheld"
-    # the German reading, where the move disappears, is shown because it would change the verdict
+    assert decided.verdict == "deferred" and decided.result is None and not decided.adjustments
     english, german = decided.evidence["alternative_readings"]
     assert english == {"language": "en", "rule": "english", "verdict": "upheld", "result": None}
-    assert german["language"] == "de" and german["verdict"] == "rejected"
+    assert german["language"] == "de" and german["verdict"] == "rejected" and german["keeps_record_legal"]
     assert german["first_difference"] == {"ply": 3, "token": "Bb5", "this_reading": "2.Bf1-b5", "that_reading": "2.b5"}
+    assert "never chosen silently" in decided.reasons[0] and "language" in decided.instructions[0]
+
+
+def test_a_reading_that_invents_an_illegal_move_is_named_and_the_ruling_stands(book: RulesetBook) -> None:
+    # English reads every move legally (3.Bxf7+, the bishop); in German letters B is a pawn, and 3.Bxf7+ a
+    # pawn capture no pawn can make: that reading invents an illegal move, so the ruling stands
+    record = "1. e4 e5 2. Bc4 Bc5 3. Bxf7+ Kxf7"
+    decided = ruling(book, claim="illegal-move", claimant="black", record=record, alleged_illegal_ply=5)
+    assert decided.verdict == "rejected"
+    english, german = decided.evidence["alternative_readings"]
+    assert english["verdict"] == "rejected"
+    assert german["language"] == "de" and german["verdict"] == "upheld" and not german["keeps_record_legal"]
     assert any("German" in reason and "English reads every move" in reason for reason in decided.reasons)
 
 
@@ -110,6 +123,9 @@ def test_readings_that_give_the_same_verdict_do_not_defer_the_claim(book: Rulese
     decided = ruling(book, claim="threefold-repetition", claimant="white", record=S_FOR_KNIGHT_OR_BISHOP)
     assert decided.verdict == "rejected"
     assert "alternative_readings" not in decided.evidence
+    # the readings are listed (issue 34: where every reading gives the same verdict, rule and list them)
+    assert decided.evidence["same_verdict_readings"][0] == "de" and len(decided.evidence["same_verdict_readings"]) == 2
+    assert any("rejected read either way" in reason for reason in decided.reasons)
 
 
 def test_languages_that_read_the_letters_alike_are_one_reading() -> None:

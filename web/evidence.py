@@ -16,6 +16,7 @@ from typing import Any
 
 import chess
 
+from adjudicator.case_facts import Facts
 from adjudicator.checkers.replay import replay_checkers
 from adjudicator.chess.replay import replay_chess
 from adjudicator.clocks.dead_position import METHOD_WORDS
@@ -170,12 +171,12 @@ def move_label(board: chess.Board, text: str) -> str:
 
 
 def _replay_game(
-    record: str, start_fen: str | None, language: str | None = None
+    record: str, start_fen: str | None, language: str | None = None, stated: Mapping[int, str] | None = None
 ) -> tuple[str, list[tuple[str, str, str | None, bool]], list[float | None], tuple[ReadingShown, ...]]:
     """(start FEN, [(label, fen after, uci, is_illegal)], clocks, readings beyond plain SAN) from the
-    record, read leniently in the language the ruling read it in."""
+    record, read leniently in the language the ruling read it in, with the readings the case states."""
 
-    replay = replay_chess(record, start_fen, language, allow_unreadable=True)
+    replay = replay_chess(record, start_fen, language, allow_unreadable=True, readings=stated)
     steps: list[tuple[str, str, str | None, bool]] = []
     for number, ply in enumerate(replay.plies, start=1):
         label = replay.label(number).replace(".", ". ", 1) if ply.mover == chess.WHITE else replay.label(number)
@@ -379,8 +380,9 @@ def present(case: Mapping[str, Any], ruling: Mapping[str, Any] | None) -> Presen
         try:
             reading = evidence.get("record_reading")
             language = reading.get("language") if isinstance(reading, Mapping) else None
+            stated = Facts({"readings": case.get("readings")}).readings  # the TD's choice (docs/reading-records.md)
             start, raw, clock_values, readings = _replay_game(
-                case["record"], case.get("start_fen"), language or case.get("language")
+                case["record"], case.get("start_fen"), language or case.get("language"), stated
             )
         except Exception as exc:
             note = f"The record could not be replayed for display: {exc}"

@@ -28,11 +28,13 @@ as played. No I/O: the caller passes the lines and the services.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import chess
 
 from adjudicator.chess.movetext import Note, RawGame
+from adjudicator.chess.notation import LANGUAGE_NAMES
 from adjudicator.chess.positions import judged_record_position
 from adjudicator.chess.replay import RecordError, Replay, UnsupportedVariant, replay_game
 from adjudicator.clocks.game_end import Deadness, GameEnd, game_end
@@ -101,7 +103,9 @@ def check_chess(
         finding = Finding("unreadable", exc.ply or 0, _ref(ruleset, "8.1.1", "15A"), f"{exc.message}.")
         return GameCheck(tags, recorded, None, (finding,))
     recorded = replay.result if replay.result in RESULTS else None
-    findings = [_illegal(replay, ply, ruleset) for ply in (p.number for p in replay.illegal)]
+    choices = _reading_choices(replay, ruleset)
+    findings = [_illegal(replay, ply, ruleset, choices) for ply in (p.number for p in replay.illegal)]
+    findings.extend(choices)
     findings.extend(_read_past(note, ruleset) for note in replay.file_notes)
     tag = recorded_result(game.tag("Result"))
     if tag is not None and recorded is not None and tag != recorded:
@@ -147,12 +151,50 @@ def check_chess(
     return GameCheck(tags, recorded, recorded, tuple(findings))
 
 
-def _illegal(replay: Replay, number: int, ruleset: Ruleset) -> Finding:
+def _illegal(replay: Replay, number: int, ruleset: Ruleset, choices: Sequence[Finding] = ()) -> Finding:
+    """An illegal move as played; where an earlier token was read one of two ways, the message says so (the
+    move may be legal under the other reading: the ``reading`` finding at that ply names it)."""
     ply = replay.plies[number - 1]
+    earlier = [c for c in choices if c.ply < number]
+    after = "".join(
+        f" (Ply {c.ply}, {quoted(c.evidence.get('token', ''))}, was read as {c.evidence['readings'][0]}; it also reads "
+        f"as {' or '.join(c.evidence['readings'][1:])}: see the reading finding there.)"
+        for c in earlier if c.evidence.get("readings")
+    ) + "".join(
+        f" (In {LANGUAGE_NAMES.get(c.evidence['language'], c.evidence['language'])} letters the record reads as "
+        f"legally from ply {c.ply}: see the reading finding there.)"
+        for c in choices if c.evidence.get("language") and c.ply <= number
+    )
     return Finding(
         "illegal-move", number, _ref(ruleset, "7.5.1", "11A"),
-        f"{replay.label(number)} was illegal as played: {ply.reason}.",
+        f"{replay.label(number)} was illegal as played: {ply.reason}.{after}",
     )
+
+
+def _reading_choices(replay: Replay, ruleset: Ruleset) -> list[Finding]:
+    """The choices the reader made between readings of the record, as ``reading`` findings (as a ruling's
+    ``record_notes`` and ``alternative_readings`` show them): each token read two ways legally (``bxc6``: the
+    bishop or the b-pawn), with the reading replayed and why; and another language's letters that read every
+    move with other moves and no move illegal that the reading replayed has legal (FIDE C.3)."""
+    found = [
+        Finding("reading", note.ply, _ref(ruleset, "8.1.1", "15A"), f"Ply {note.ply} ({quoted(note.token)!r}): "
+                f"{note.note.text}.", {"token": quoted(note.token), "readings": list(note.note.readings)})
+        for note in replay.notes if note.note.kind == "two-readings"
+    ]
+    irregular = {p.number for p in replay.illegal} | {u.ply for u in replay.unreadable}
+    for other in replay.alternatives:
+        if {p.number for p in other.illegal} | {u.ply for u in other.unreadable} - irregular:
+            continue  # that reading makes a move illegal which this one reads as legal
+        shown = replay.alternative_json(other)["first_difference"]
+        found.append(Finding(
+            "reading", shown["ply"], _ref(ruleset, "8.1.1", "15A"),
+            f"The record is read in {LANGUAGE_NAMES.get(replay.language, replay.language)} letters "
+            f"({replay.reading}); in {LANGUAGE_NAMES.get(other.language, other.language)} letters every move reads "
+            f"too, as legally, with other moves: ply {shown['ply']} ({quoted(shown['token'] or '')!r}) is "
+            f"{shown['that_reading']} there, not {shown['this_reading']}.",
+            {"language": other.language, "token": quoted(shown["token"] or "")},
+        ))
+    return sorted(found, key=lambda f: f.ply)
 
 
 def _read_past(note: Note, ruleset: Ruleset) -> Finding:

@@ -112,9 +112,13 @@ def seconds_of(text: str) -> float | None:
     return total
 
 
+_ICCF_MOVE = re.compile(r"[1-8]{4}[1-4]?")
+"""A move in ICCF numeric notation (``5254``, ``57581``), not a move number (no game has such numbers)."""
+
+
 def word_kind(word: str) -> TokenKind:
     """What a main-line word is: a move (to be read), or a known non-move."""
-    if word in _NULL_MOVES or _PLAIN.fullmatch(word):
+    if word in _NULL_MOVES or _PLAIN.fullmatch(word) or _ICCF_MOVE.fullmatch(word):
         return "move"
     if word.isdigit() or _DOTS.fullmatch(word):
         return "move-number"

@@ -8,7 +8,10 @@ side, read in one language's letters. It knows nothing of the position;
 :mod:`adjudicator.chess.san` finds the move on the board.
 
 Read silently (they name the move completely): ``0-0`` / ``O-O`` / ``o-o``; long and
-coordinate algebraic (``Ng1-f3``, ``Ng1xf3``, ``g1f3``); ``:``, ``×`` or ``✕`` for captures;
+coordinate algebraic (``Ng1-f3``, ``Ng1xf3``, ``g1f3``); ICCF numeric notation (``5254`` is
+e2-e4: file and rank of the origin, then of the destination, as digits 1-8; a fifth digit
+names the promotion, 1 queen, 2 rook, 3 bishop, 4 knight: ``57581`` is e7-e8=Q; castling is
+the king's move, ``5171``), in any ruleset and any language's record; ``:``, ``×`` or ``✕`` for captures;
 missing or wrong ``+``/``#``; ``e8Q`` / ``e8=Q`` / ``e8(Q)`` / ``e8/Q`` / ``e8q``;
 figurines; ``e.p.``; annotation glyphs; the piece letters of the languages below.
 
@@ -132,6 +135,14 @@ _NULL = frozenset({"--", "Z0", "0000", "@@@@", "null"})
 LONGEST_TOKEN = 40
 """No written move is longer (``Ng1xf3+!?`` is 9 characters, ``exd6e.p.+/-`` 11); a longer token is read as
 no move at once, so its cost is bounded."""
+
+
+ICCF = re.compile(r"([1-8])([1-8])([1-8])([1-8])([1-4])?")
+"""ICCF numeric notation (ICCF Rules, "numeric notation"; FIDE Laws Appendix C mentions it beside the
+algebraic): origin file and rank, destination file and rank, digits 1-8 for a-h and 1-8; a fifth digit
+for a promotion."""
+ICCF_PROMOTIONS = {"1": Q, "2": R, "3": B, "4": N}
+"""The fifth digit of an ICCF promotion: 1 queen, 2 rook, 3 bishop, 4 knight."""
 
 
 class NotationError(ValueError):
@@ -285,8 +296,10 @@ def parse(token: str, language: str = "en") -> list[Notation]:
     """The readings of ``token`` in ``language``, the reading as written first (may be empty).
 
     Two readings arise from a lower-case letter that is both a file and a piece letter:
-    ``bc4`` is the b-pawn taking on c4 or the bishop. A pawn move never carries its own
-    file (``bb3``): where the letter is also a piece letter, only the piece is read.
+    ``bc4`` is the b-pawn taking on c4 or the bishop; ``bb5`` is the bishop, or the b-pawn
+    naming its own file before its square (as ``ee4`` does): the bishop first, since SAN never
+    writes a pawn's own file. Which one is replayed is the record's to say as a whole
+    (:func:`adjudicator.chess.replay.replay_game`).
     """
     if len(token) > LONGEST_TOKEN:
         return []
@@ -297,6 +310,13 @@ def parse(token: str, language: str = "en") -> list[Notation]:
     if _CASTLE.match(text):
         count = sum(1 for ch in text if ch in "O0o")
         return [Notation(token, castle="O-O" if count == 2 else "O-O-O", spelling=spelling)]
+    iccf = ICCF.fullmatch(text)
+    if iccf is not None:
+        ff, fr, tf, tr, promo = iccf.groups()
+        return [Notation(
+            token, from_file=int(ff) - 1, from_rank=int(fr) - 1, to_square=chess.square(int(tf) - 1, int(tr) - 1),
+            promotion=ICCF_PROMOTIONS[promo] if promo else None, spelling=spelling,
+        )]
     if language == "el":
         text = text.translate(_GREEK_FILES)
     pattern = _PATTERNS.get(language, _PATTERNS["en"])
@@ -305,6 +325,7 @@ def parse(token: str, language: str = "en") -> list[Notation]:
     if lower is not None:
         variants.append((lower[1] + text[len(lower[0]):], lower[0]))
     readings: list[Notation] = []
+    pawn_second = False
     for text_i, written in variants:
         match = pattern.match(text_i)
         if not match:
@@ -326,7 +347,7 @@ def parse(token: str, language: str = "en") -> list[Notation]:
         from_file = None if ff is None else chess.FILE_NAMES.index(ff)
         repeated = piece is None and fr is None and from_file == chess.square_file(to_square)
         if repeated and lower is not None:
-            continue  # bb3: no pawn move names its own file, so the letter is the piece's
+            pawn_second = True  # bb5: the bishop first; the b-pawn naming its own file (as ee4) second
         readings.append(
             Notation(
                 token, piece=piece, from_file=from_file,
@@ -335,6 +356,8 @@ def parse(token: str, language: str = "en") -> list[Notation]:
                 lower_case=written, file_repeated=repeated, promotion_in_english=in_english, spelling=spelling,
             )
         )
+    if pawn_second and len(readings) == 2:
+        readings.reverse()
     return readings
 
 
@@ -424,3 +447,48 @@ def is_move_like(token: str) -> bool:
     if not text:
         return False
     return text in _NULL or bool(_CASTLE.match(text)) or any(ch.isdigit() or ch == "x" for ch in text)
+
+
+NOTATIONS = ("san", "long-algebraic", "coordinate", "figurine", "iccf-numeric")
+"""The notations a record's moves are read in (:func:`notation_of`): short algebraic (SAN, in any
+language's letters), long algebraic (``Ng1-f3``, ``e2xd3``), coordinate (``g1f3``, UCI), figurine
+algebraic (``♘f3``), ICCF numeric (``7163``)."""
+_COORDINATE = re.compile(r"[a-h][1-8][a-h][1-8](?:[=/]?\(?[^\W\d_]\)?)?")
+_LONG = re.compile(r"[^\W\d_]{0,2}[a-h][1-8][-x][a-h][1-8]")
+_FIGURINE_START = frozenset(_FIGURINES)
+
+
+def notation_of(token: str) -> str | None:
+    """The notation a move token is written in (one of :data:`NOTATIONS`); None for castling and a null
+    move, which every notation writes alike (ICCF writes castling as the king's move: ``5171`` is ICCF)."""
+    if len(token) > LONGEST_TOKEN:
+        return None
+    text = spelled(token)[0]
+    if not text or text in _NULL or _CASTLE.match(text):
+        return None
+    if ICCF.fullmatch(text):
+        return "iccf-numeric"
+    if text[0] in _FIGURINE_START:
+        return "figurine"
+    text = text.translate(_GREEK_FILES)
+    if _COORDINATE.fullmatch(text):
+        return "coordinate"
+    if _LONG.match(text):
+        return "long-algebraic"
+    return "san"
+
+
+def notations_of(tokens: Iterable[str]) -> list[str]:
+    """The notations of a record's move tokens, in order of first use (castling alone: SAN). A figurine
+    record writes its pawn moves as SAN does: they are figurine notation there."""
+    found: dict[str, None] = {}
+    castles = False
+    for token in tokens:
+        name = notation_of(token)
+        if name is not None:
+            found.setdefault(name)
+        else:
+            castles = castles or bool(_CASTLE.match(clean(token)[:LONGEST_TOKEN]))
+    if "figurine" in found:
+        found.pop("san", None)
+    return list(found) or (["san"] if castles else [])

@@ -18,7 +18,8 @@ Facts per ply (ply 1 = the record's first move):
 from __future__ import annotations
 
 import functools
-from collections.abc import Hashable, Iterator, Sequence
+import math
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -26,7 +27,7 @@ import chess
 
 from adjudicator.chess.language_choice import choose, language_note
 from adjudicator.chess.movetext import Note, RawGame, split_games
-from adjudicator.chess.notation import LANGUAGES, ReadingNote, writes_upper_case_pieces
+from adjudicator.chess.notation import LANGUAGES, ReadingNote, notations_of, writes_upper_case_pieces
 from adjudicator.chess.san import describe, read_move
 from adjudicator.contract import Case, ContractError, quoted
 
@@ -186,6 +187,20 @@ class Replay:
     file_notes: tuple[Note, ...] = ()
     """What the splitter read past or decided by rule, up to where the replay stopped (a stray bracket,
     the end of the game at a blank line): :class:`adjudicator.chess.movetext.Note`; in :attr:`notes` too."""
+    unmatched: tuple[str, ...] = ()
+    """Readings the case states (``readings``) that are no reading of their ply's token, in words."""
+
+    @property
+    def notations(self) -> list[str]:
+        """The notations the moves were read in, in order of first use
+        (:data:`adjudicator.chess.notation.NOTATIONS`)."""
+        return notations_of(p.token for p in self.plies)
+
+    @property
+    def notation(self) -> str | None:
+        """The record's notation: the one its moves are written in, ``mixed`` for several, None for no move."""
+        found = self.notations
+        return found[0] if len(found) == 1 else ("mixed" if found else None)
 
     @property
     def is_reading_decided(self) -> bool:
@@ -304,6 +319,8 @@ class Replay:
             "repetitions": [{"fen": fen, "plies": plies} for fen, plies in self.repetitions()],
             "counter": self.counter,
             "language": self.language,
+            "notation": self.notation,
+            "notations": self.notations,
             "alternative_readings": [self.alternative_json(other) for other in self.alternatives],
             "notes": [note.to_json() for note in self.notes],
         }
@@ -340,7 +357,10 @@ def _has_no_moves(board: chess.Board, in_check: bool) -> bool:
     return not any(board.generate_legal_moves())
 
 
-def replay_game(game: RawGame, start_fen: str | None = None, language: str | None = None) -> Replay:
+def replay_game(
+    game: RawGame, start_fen: str | None = None, language: str | None = None,
+    readings: Mapping[int, str] | None = None,
+) -> Replay:
     """Replay one game split from a record (see :func:`replay_chess`).
 
     One reading of the piece letters, chosen by rule (FIDE C.3 lets each player use
@@ -352,7 +372,13 @@ def replay_game(game: RawGame, start_fen: str | None = None, language: str | Non
     whose letters cover the record's and read every token (several: the first, and the
     claim defers where they differ), else the reading that gets furthest. Other full
     readings with different moves are kept as :attr:`Replay.alternatives`.
+
+    A token with two legal readings (``bxc6`` in a record written in lower case: the b-pawn or the
+    bishop) is read as the file, as in SAN, unless only the other reading keeps every later move of
+    the record legal (:func:`_whole_record`), or ``readings`` (the case's, ply -> the move meant, SAN or
+    coordinates) names the reading: the token's note says which was replayed and why.
     """
+    stated = {ply: (text, STATED) for ply, text in (readings or {}).items()}
     board, chess960 = _start(game, start_fen)
     if len(game.moves) > MAX_PLIES:
         raise RecordError(f"the record has {len(game.moves)} moves, more than any game can have")
@@ -362,10 +388,10 @@ def replay_game(game: RawGame, start_fen: str | None = None, language: str | Non
             raise ContractError(
                 "invalid_field", f"language must be one of {', '.join(LANGUAGES)}, not {language!r}", "language"
             )
-        return _replay_in(game, board, chess960, start, language, "stated")
+        return _whole_record(game, board, chess960, start, language, "stated", stated)
 
     def replay_in(lang: str, rule: str) -> Replay:
-        return _replay_in(game, board.copy(stack=False), chess960, start, lang, rule)
+        return _whole_record(game, board, chess960, start, lang, rule, stated)
 
     choice = choose([token.text for token in game.moves], replay_in)
     chosen = choice.chosen
@@ -374,17 +400,119 @@ def replay_game(game: RawGame, start_fen: str | None = None, language: str | Non
     return chosen
 
 
-def _replay_in(game: RawGame, board: chess.Board, chess960: bool, start: str, lang: str, rule: str) -> Replay:
-    """Replay the tokens of ``game`` in one language of piece letters."""
+STATED = "as the case states (readings)"
+"""Why a token's reading named by the case's ``readings`` is replayed."""
+SEARCH_BUDGET = 16
+"""Replays tried to find readings of a record's two-way tokens that keep every move legal."""
+
+
+def _move_named(board: chess.Board, text: str) -> chess.Move | None:
+    """The legal move ``text`` names (English SAN or coordinates), else None."""
+    try:
+        return board.parse_san(text)
+    except ValueError:
+        pass
+    try:
+        move = chess.Move.from_uci(text.strip().lower())
+    except ValueError:
+        return None
+    return move if board.is_legal(move) else None
+
+
+def _first_irregular(replay: Replay) -> int | None:
+    """The first ply that is illegal as played or unreadable, else None."""
+    found = [p.number for p in replay.plies if not p.is_legal and p.irregularity == "illegal"]
+    found += [u.ply for u in replay.unreadable]
+    return min(found) if found else None
+
+
+def _two_way(replay: Replay, after: int, before: int, skip: Mapping[int, object]) -> list[tuple[int, str]]:
+    """(ply, other reading) for each token with two legal readings between ``after`` and ``before``."""
+    return [
+        (p.number, other)
+        for p in replay.plies if after < p.number < before and p.number not in skip
+        for note in p.notes if note.kind == "two-readings"
+        for other in note.readings[1:]
+    ]
+
+
+def _whole_record(
+    game: RawGame, board: chess.Board, chess960: bool, start: str, lang: str, rule: str,
+    stated: Mapping[int, tuple[str, str]],
+) -> Replay:
+    """The record replayed in ``lang``, each two-way token read by its first reading (the file, as SAN; the
+    piece for ``bb5``) unless another reading keeps the record legal further: every move legal, else up to a
+    later ply (FIDE 8.1: the scoresheet records the moves made; a reading that makes a later move illegal or
+    unreadable invents a move nobody wrote). Readings changing as few tokens as possible, the earliest first,
+    are tried within :data:`SEARCH_BUDGET` replays; the token's note names the other reading and why (a claim
+    weighs both: :mod:`adjudicator.chess.readings`)."""
+    plain = _replay_in(game, board.copy(stack=False), chess960, start, lang, rule, stated)
+    bad = _first_irregular(plain)
+    if bad is None or not any(n.kind == "two-readings" for p in plain.plies for n in p.notes):
+        return plain
+    budget = [SEARCH_BUDGET]
+    best: list[tuple[float, dict[int, str]]] = [(bad, {})]
+
+    def forced_by(flips: Mapping[int, str], why: str) -> dict[int, tuple[str, str]]:
+        return {**stated, **{ply: (move, why) for ply, move in flips.items()}}
+
+    def search(replay: Replay, flips: dict[int, str], last: int) -> bool:
+        first = _first_irregular(replay)
+        if first is None:
+            return True
+        for ply, other in _two_way(replay, last, first, stated):
+            if budget[0] <= 0:
+                return False
+            budget[0] -= 1
+            trial_flips = {**flips, ply: other}
+            trial = _replay_in(game, board.copy(stack=False), chess960, start, lang, rule, forced_by(trial_flips, ""))
+            reached = _first_irregular(trial)
+            score = math.inf if reached is None else reached
+            if score > best[0][0]:
+                best[0] = (score, trial_flips)
+            if search(trial, trial_flips, ply):
+                return True
+        return False
+
+    search(plain, {}, 0)
+    score, flips = best[0]
+    if not flips:
+        return plain
+    what = plain.unreadable[0] if plain.unreadable and plain.unreadable[0].ply == bad else None
+    other_way = (f"ply {bad} ({what.token}) cannot be read at all" if what is not None
+                 else f"{plain.label(bad)} (ply {bad}) is illegal")
+    this_way = ("every move of the record is legal" if score == math.inf
+                else f"every move before ply {int(score)} is legal")
+    why = (f"read so, {this_way}; read the other way, {other_way} (the record is evidence of the moves made, "
+           "FIDE 8.1)")
+    return _replay_in(game, board.copy(stack=False), chess960, start, lang, rule, forced_by(flips, why))
+
+
+def _replay_in(
+    game: RawGame, board: chess.Board, chess960: bool, start: str, lang: str, rule: str,
+    forced: Mapping[int, tuple[str, str]] | None = None,
+) -> Replay:
+    """Replay the tokens of ``game`` in one language of piece letters (``forced``: ply -> (the move meant, why)
+    for tokens with two legal readings)."""
     start_key = repetition_key(board)
     plies: list[Ply] = []
     unreadable: list[Unreadable] = []
+    unmatched: list[str] = []
     lower_case = not writes_upper_case_pieces((token.text for token in game.moves), lang)
     for number, token in enumerate(game.moves, start=1):
         if token.unreadable is not None:
             unreadable.append(Unreadable(number, token.text, token.unreadable, ()))
             break
-        reading = read_move(board, token.text, lang, lower_case=lower_case)
+        prefer = None
+        meant_text, why = forced.get(number, ("", "")) if forced else ("", "")
+        if meant_text:
+            meant = _move_named(board, meant_text)
+            prefer = None if meant is None else (meant, why)
+            if meant is None and why == STATED:
+                unmatched.append(f"ply {number} ({quoted(token.text)}): {meant_text!r} is no legal move there")
+        reading = read_move(board, token.text, lang, lower_case=lower_case, prefer=prefer)
+        if prefer is not None and reading.move != prefer[0] and why == STATED:
+            unmatched.append(f"ply {number} is written {quoted(token.text)}, which does not read as {meant_text}")
         if reading.move is None:
             unreadable.append(Unreadable(number, token.text, reading.reason or "unreadable", reading.candidates))
             break
@@ -405,9 +533,10 @@ def _replay_in(game: RawGame, board: chess.Board, chess960: bool, start: str, la
         result = tag_result
     stop = unreadable[0].ply if unreadable else MAX_PLIES + 1
     file_notes = tuple(note for note in game.notes if note.ply <= stop)
+    unmatched += [f"the record has no ply {ply}" for ply in (forced or {}) if ply > len(game.moves)]
     return Replay(
         start, tuple(plies), tuple(game.tags), start_key, tuple(unreadable), lang, chess960, result, rule,
-        file_notes=file_notes,
+        file_notes=file_notes, unmatched=tuple(unmatched),
     )
 
 
@@ -418,7 +547,9 @@ def replay_games(text: str, start_fen: str | None = None, language: str | None =
 
 
 @functools.lru_cache(maxsize=8)
-def _first_game(text: str, start_fen: str | None, language: str | None) -> Replay:
+def _first_game(
+    text: str, start_fen: str | None, language: str | None, readings: tuple[tuple[int, str], ...] = ()
+) -> Replay:
     """The first game of ``text`` replayed. Kept for the few most recent records: a ruling reads its
     record more than once (the claim, then :mod:`adjudicator.chess.readings`), and a Replay never changes."""
     game = next(split_games(text), None)
@@ -426,18 +557,24 @@ def _first_game(text: str, start_fen: str | None, language: str | None) -> Repla
         if start_fen is None:
             raise RecordError("the record contains no game")
         game = RawGame()
-    return replay_game(game, start_fen, language)
+    return replay_game(game, start_fen, language, dict(readings))
 
 
 def replay_chess(
-    text: str, start_fen: str | None = None, language: str | None = None, *, allow_unreadable: bool = False
+    text: str, start_fen: str | None = None, language: str | None = None, *, allow_unreadable: bool = False,
+    readings: Mapping[int, str] | None = None,
 ) -> Replay:
-    """Replay the (first) game of a record as played.
+    """Replay the (first) game of a record as played (``readings``: the case's, see :func:`replay_game`).
 
     :raises RecordError: the record holds no game, or (unless ``allow_unreadable``)
         a token cannot be read as any move: the error names the ply and the likely moves.
+    :raises ContractError: (field ``readings``) a stated reading that is no reading of its ply's token.
     """
-    replay = _first_game(text, start_fen, language)
+    replay = _first_game(text, start_fen, language, tuple(sorted((readings or {}).items())))
+    if replay.unmatched:
+        raise ContractError(
+            "invalid_field", f"readings: {'; '.join(replay.unmatched)}", "readings"
+        )
     if replay.unreadable and not allow_unreadable:
         bad = replay.unreadable[0]
         hint = f"; it may be {' or '.join(bad.candidates)}" if bad.candidates else ""
@@ -504,7 +641,7 @@ def replay_for_case(case: Case) -> Replay:
     """The case's record replayed, cross-checked against ``fen`` when both are given."""
     if not case.record:
         raise ContractError("missing_field", "this claim needs the game record", "record")
-    replay = replay_chess(case.record, case.start_fen, case.language)
+    replay = replay_chess(case.record, case.start_fen, case.language, readings=case.facts.readings)
     if case.fen:
         check_fen(replay, case.fen)
     return replay

@@ -212,12 +212,27 @@ def _notes(board: chess.Board, note: Notation, move: chess.Move, label: str) -> 
     return tuple(found)
 
 
-def _chosen(board: chess.Board, found: list[tuple[Notation, chess.Move]]) -> Reading:
-    """The first legal reading; any other legal reading of the token is named beside it."""
+SAN_RULE = "a lower-case letter that can be a file is read as the file, as in SAN"
+"""Why the first of a token's two legal readings is replayed, unless the record or the case says otherwise."""
+PIECE_RULE = "SAN never writes a pawn's own file before its square, so the letter is read as the piece's"
+"""Why ``bb5`` is replayed as the bishop's move first (the b-pawn naming its own file is its other reading)."""
+
+
+def _chosen(
+    board: chess.Board, found: list[tuple[Notation, chess.Move]], prefer: tuple[chess.Move, str] | None = None
+) -> Reading:
+    """The first legal reading (``prefer``'s move, with why, where it is one of them); any other legal
+    reading of the token is named beside it."""
     distinct: list[tuple[Notation, chess.Move]] = []
     for note, move in found:
         if all(move != other for _, other in distinct):
             distinct.append((note, move))
+    rule = SAN_RULE if distinct[0][0].lower_case is None else PIECE_RULE
+    if prefer is not None:
+        index = next((i for i, (_, move) in enumerate(distinct) if move == prefer[0]), None)
+        if index is not None:
+            distinct.insert(0, distinct.pop(index))
+            rule = prefer[1]
     note, move = distinct[0]
     label = board.san(move)
     notes = _notes(board, note, move, label)
@@ -227,8 +242,7 @@ def _chosen(board: chess.Board, found: list[tuple[Notation, chess.Move]]) -> Rea
         why = f"the lower-case {lower} as a file or as a piece letter" if lower else "in two ways"
         notes = (*notes, ReadingNote(
             "two-readings",
-            f"{note.token} reads as {' or as '.join(sans)} ({why}); {label} is replayed: a lower-case letter "
-            "that can be a file is read as the file, as in SAN",
+            f"{note.token} reads as {' or as '.join(sans)} ({why}); {label} is replayed: {rule}",
             sans,
         ))
     return Reading(note.token, move, True, notes=notes)
@@ -243,7 +257,9 @@ def _null(note: Notation) -> Reading:
     )
 
 
-def _read_notation(board: chess.Board, notes: list[Notation], lower_case: bool) -> Reading | None:
+def _read_notation(
+    board: chess.Board, notes: list[Notation], lower_case: bool, prefer: tuple[chess.Move, str] | None = None
+) -> Reading | None:
     """The legal reading (the first, when readings differ), a 7.5.2/7.5.3 irregularity, or ambiguous.
 
     A token that reads as plain SAN as written (``bxc4``: the pawn) has no lower-case reading
@@ -268,7 +284,7 @@ def _read_notation(board: chess.Board, notes: list[Notation], lower_case: bool) 
         plain = written.lower_case is None and (written.is_fully_placed or written.is_capture == board.is_capture(move))
         if plain and not lower_case:
             found = [(n, m) for n, m in found if n.lower_case is None]  # bxc4 is SAN: the pawn, nothing else
-        return _chosen(board, found)
+        return _chosen(board, found, prefer)
     for note in notes:
         if note.castle or note.promotion is not None or note.to_square is None:
             continue
@@ -341,7 +357,8 @@ def _is_plain(board: chess.Board, move: chess.Move, token: str, lower_case: bool
 
 
 def read_move(
-    board: chess.Board, token: str, language: str = "en", *, lower_case: bool = False, suggest: bool = True
+    board: chess.Board, token: str, language: str = "en", *, lower_case: bool = False, suggest: bool = True,
+    prefer: tuple[chess.Move, str] | None = None,
 ) -> Reading:
     """Read ``token`` in the position: legal move, illegal move as played, or unreadable.
 
@@ -352,6 +369,8 @@ def read_move(
     ``lower_case``: the record writes no piece letter in upper case, so a lower-case letter that
     reads as a file in plain SAN (``bxc4``) may also be a piece's (both readings are shown).
     ``suggest``: name the likely moves of an unreadable token (false: only whether it reads matters).
+    ``prefer``: (move, why) where the token has two legal readings and the record as a whole, or the
+    case, says which is meant: that one is replayed, the other named (:mod:`adjudicator.chess.replay`).
     """
     if language == "en":
         try:
@@ -367,7 +386,7 @@ def read_move(
             candidates(board, token, language=language) if suggest else (),
         )
     notes = parse(token, language)
-    reading = _read_notation(board, notes, lower_case)
+    reading = _read_notation(board, notes, lower_case, prefer)
     if reading is not None:  # a legal move, a 7.5.2/7.5.3 irregularity, or ambiguous
         return reading
     illegal = _read_illegal(board, notes)

@@ -46,6 +46,7 @@ LABELS = {
     "forfeited_games": "Games lost", "legal_moves": "Legal moves there", "illegal": "Illegal move",
     "line_pdn": "Line", "settled": "Settled", "plies_to_end": "Plies to the end", "score": "Engine score",
     "value_for_side_to_move": "For the side to move", "record_reading": "The record was read",
+    "same_verdict_readings": "Piece letters read, the same verdict each way",
     "delay_seconds": "Delay", "claimant_new_seconds": "Claimant's clock after", "increment_seconds": "Increment",
     "td_finding": "The arbiter's finding", "postponed": "Postponed earlier",
 }

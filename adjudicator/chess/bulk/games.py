@@ -277,6 +277,8 @@ class BulkReplay:
             "repetitions": [{"fen": fen, "plies": plies} for fen, plies in self.scanned.repetitions or ()],
             "counter": self.scanned.counter,
             "language": self.language,
+            "notation": "san" if self.scanned.plies else None,  # every move word read here is SAN
+            "notations": ["san"] if self.scanned.plies else [],
             "alternative_readings": [],
             "notes": self.notes(),
         }

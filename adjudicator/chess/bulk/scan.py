@@ -1279,6 +1279,19 @@ def after_blank_line(text: str, offset: cython.Py_ssize_t) -> cython.bint:
 
 @cython.cfunc
 @cython.exceptval(check=False)
+def is_iccf(text: str, a: cython.Py_ssize_t, b: cython.Py_ssize_t) -> cython.bint:
+    """``movetext._ICCF_MOVE``: four digits 1-8 and an optional fifth 1-4 (a word of digits)."""
+    k: cython.Py_ssize_t
+    c: cython.Py_UCS4
+    for k in range(a, b):
+        c = text[k]
+        if c == "0" or c == "9" or (k == a + 4 and c > "4"):
+            return False
+    return True
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
 def is_move_word(text: str, a: cython.Py_ssize_t, b: cython.Py_ssize_t) -> cython.bint:
     """``movetext.word_kind(word) == "move"`` for an ASCII word (digits and dots are move numbers,
     ``N``, ``TN``, ``ep``... and glyphs are annotations; ``--`` and ``0000`` are null moves)."""
@@ -1298,6 +1311,8 @@ def is_move_word(text: str, a: cython.Py_ssize_t, b: cython.Py_ssize_t) -> cytho
         return True
     if length == 4 and digits and starts(text, a, b, "0000"):
         return True
+    if digits and (length == 4 or length == 5) and is_iccf(text, a, b):
+        return True  # ICCF numeric notation (5254): a move, read by the lenient reader
     if digits or dots or glyphs:
         return False
     c = text[a]
