@@ -176,6 +176,7 @@ def rule(case: Case, ruleset: ChessRuleset, services: Services) -> Ruling:
         reasons.insert(0, who.reason)
         evidence["reported_by"] = "offender"
         evidence["claim_by_offender"] = who.mode
+        refs = [*refs, *who.rule_refs]
     if not correctable or not who.corrects:
         game = over.check(CLAIM, case, ruleset, services, replay)  # the moves stand, and an ending among them
         if game.is_over:

@@ -134,6 +134,7 @@ class Report:
     """``claim`` (the opponent's claim), or the ruleset's ``claim_by_offender`` when the claimant is the offender;
     ``arbiter-observed`` when the arbiter saw it himself under ``not-a-claim``."""
     reason: str | None = None
+    rule_refs: tuple[str, ...] = ()
 
     @property
     def corrects(self) -> bool:
@@ -180,7 +181,7 @@ def report(case: Case, ruleset: ChessRuleset, offender: str, anchor: Ply | None 
             f"{own}. The position is reinstated whoever finds the illegal move ({reinstating_article(ruleset)}), "
             f"but the opponent's time bonus follows the opponent's own claim, so none is added"
             + (f" ({ruleset.ref('11D')}; the TD may still penalise, {ruleset.ref('1C2b')})." if us else ".")
-        ))
+        ), tuple(refs(ruleset, "11D", "1C2b")) if us else ())
     return Report(claimant, offender, mode, (
         f"{own}. The arbiter acts on an illegal move found during the game whoever points it out "
         f"({reinstating_article(ruleset)}), and penalises the player who made it."
