@@ -199,11 +199,11 @@ def rule(case: Case, ruleset: ChessRuleset, services: Services) -> Ruling:
         corrected = replay.final_board  # 7.5.2: the move stands with a queen; later moves stand too
         square = chess.SQUARE_NAMES[ply.move.to_square] if ply.move else "?"
         instructions.append(f"replace the pawn on {square} by a {offender} queen; the move stands")
-        refs += _refs(ruleset, "7.5.2")
+        refs += _treated_as_illegal(ruleset, "7.5.2", reasons)
         evidence["position"] = replay.fen_at(ply.number)
     elif ply.irregularity == "no-move":
         instructions.append(f"{offender.capitalize()} is still to move: restart {offender.capitalize()}'s clock")
-        refs += _refs(ruleset, "7.5.3")
+        refs += _treated_as_illegal(ruleset, "7.5.3", reasons)
         evidence["position"] = replay.fen_at(ply.number - 1)
     else:
         later = len(replay.plies) - ply.number
@@ -220,10 +220,22 @@ def rule(case: Case, ruleset: ChessRuleset, services: Services) -> Ruling:
         instructions.extend(_touch_move(before, ply, ruleset))
         evidence["position"] = replay.fen_at(ply.number - 1)
         if two_hands:
-            refs += _refs(ruleset, "7.5.4")
+            refs += _treated_as_illegal(ruleset, "7.5.4", reasons)
     evidence["fen"] = corrected.fen()
     return earlier.finish(_penalise(case, ruleset, replay, services, ply, corrected, offender, opponent, reasons,
                                    instructions, refs, evidence, bonus=who.awards_bonus))
+
+
+def _treated_as_illegal(ruleset: ChessRuleset, article: str, reasons: list[str]) -> list[str]:
+    """FIDE 7.5.2-7.5.4 treat these as illegal moves; US Chess has no such article, so none is cited there and
+    the ruling says the TD applies 11A / 11D to it by analogy, with the discretion of 1C2b."""
+    if not ruleset.is_a("uschess"):
+        return _refs(ruleset, article)
+    reasons.append(
+        "The US Chess rules have no article treating this as an illegal move (FIDE has "
+        f"{article}); it is ruled as one here, and the TD may decide otherwise ({ruleset.ref('1C2b')})."
+    )
+    return _refs(ruleset, "1C2b")
 
 
 def _clocks_before(replay: Replay, ply: int) -> dict[str, float]:
@@ -276,7 +288,7 @@ def _no_move(case: Case, ruleset: ChessRuleset, replay: Replay, services: Servic
                mover=chess.WHITE if offender == "white" else chess.BLACK, move_number=board.fullmove_number,
                irregularity="no-move")
     return _penalise(case, ruleset, replay, services, fake, board, offender, opponent, reasons, instructions,
-                     _refs(ruleset, "7.5.3"), evidence, prompt_default=True)
+                     _treated_as_illegal(ruleset, "7.5.3", reasons), evidence, prompt_default=True)
 
 
 def _penalise(
