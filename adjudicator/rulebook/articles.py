@@ -97,7 +97,7 @@ FIDE = Rulebook("FIDE", "FIDE Laws of Chess (in force from 1 January 2023)", {
     "Guidelines III.6": "Unsupervised events: a claim under 2 minutes ends the game and goes to the arbiter.",
 })
 
-US_CHESS = Rulebook("US Chess", "US Chess Federation's Official Rules of Chess (7th edition, 2024 updates)", {
+US_CHESS = Rulebook("US Chess", "The US Chess Federation's Official Rules of Chess (7th edition, 2024 updates)", {
     "1C2a": "Standard penalty: 2 minutes added to the opponent's clock.",
     "1C2b": "The TD may give a lighter or heavier penalty.",
     "5E": "Delay clocks: the recommended delay and the standard timer.",
@@ -107,7 +107,6 @@ US_CHESS = Rulebook("US Chess", "US Chess Federation's Official Rules of Chess (
     "11A": "An illegal move among the last ten moves: reinstate the position before it.",
     "11B": "An illegal move found earlier than the last ten moves stands.",
     "11D": "Illegal move penalty: 2 minutes to the opponent, when claimed before his next move.",
-    "11D1": "Illegal moves in time pressure.",
     "12A": "Checkmate ends the game at once.",
     "13C1": "Only the players may claim a time forfeit; the claimant needs mating material.",
     "14A": "Stalemate ends the game as a draw.",
