@@ -8,6 +8,8 @@ from typing import Any
 
 import chess
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from adjudicator.chess.replay import replay_chess
 from adjudicator.chess.san import describe
@@ -179,3 +181,70 @@ def test_checkers_the_first_improper_move_decides_when_corrections_are_open_all_
     assert result.verdict == "upheld" and result.evidence["ply"] == 1
     assert any("the first irregularity decides" in r for r in result.reasons)
     assert result.instructions[0].startswith("Reinstate the position before ply 1")
+
+
+# ---------------------------------------------------------------- property: the earliest correctable one, always
+
+
+def _teleport(board: chess.Board) -> chess.Move | None:
+    """An illegal move of the side to move: a piece (not a pawn or king) to an empty square three away it does
+    not attack (no piece moves that way), as a player writes a move that cannot have been played."""
+    own = board.occupied_co[board.turn] & ~board.pawns & ~board.kings
+    for origin in chess.SquareSet(own):
+        for target in chess.SQUARES:
+            if board.piece_at(target) is None and chess.square_distance(origin, target) == 3 \
+                    and not board.attacks_mask(origin) & chess.BB_SQUARES[target]:
+                return chess.Move(origin, target)
+    return None
+
+
+def _game(seed: int, gaps: tuple[int, int, int]) -> tuple[str, list[int]] | None:
+    """A game: gaps[0] legal plies, an illegal move, gaps[1] legal plies, an illegal move, gaps[2] legal plies."""
+    import random
+
+    rng = random.Random(seed)
+    board = chess.Board()
+    tokens: list[str] = []
+    illegal: list[int] = []
+    for index, count in enumerate(gaps):
+        for _ in range(count):
+            moves = sorted(board.legal_moves, key=lambda m: m.uci())
+            if not moves:
+                return None
+            move = rng.choice([m for m in moves if not board.gives_check(m)] or moves)
+            tokens += [f"{board.fullmove_number}." if board.turn else "", board.san(move)]
+            board.push(move)
+        if index < 2:
+            bad = _teleport(board)
+            if bad is None:
+                return None
+            tokens += [f"{board.fullmove_number}." if board.turn else "", describe(board, bad)]
+            board.push(bad)
+            illegal.append(len(board.move_stack))
+    return " ".join(t for t in tokens if t), illegal
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), gaps=st.tuples(st.integers(2, 20), st.integers(0, 12), st.integers(0, 8)),
+       ruleset=st.sampled_from(["fide-standard", "uschess", "fide-rapid"]))
+def test_the_ruling_reinstates_before_the_earliest_illegal_move_still_correctable(
+    book: RulesetBook, seed: int, gaps: tuple[int, int, int], ruleset: str
+) -> None:
+    built = _game(seed, gaps)
+    assume(built is not None)
+    assert built is not None
+    record, illegal = built
+    replay = replay_chess(record)
+    assume([p.number for p in replay.illegal] == illegal)
+    n = len(replay.plies)
+    window = {"fide-standard": n, "uschess": 19, "fide-rapid": 0}[ruleset]  # plies after it still correctable
+    open_ = [p for p in illegal if n - p <= window]
+    result = ruling(book, ruleset=ruleset, record=record, alleged_illegal_ply=illegal[1], prompt=True)
+    if open_:
+        assert result.verdict == "upheld" and result.evidence["ply"] == open_[0]
+        assert result.instructions[0].startswith(f"reinstate the position before {replay.label(open_[0])}")
+        if open_[0] != illegal[1]:
+            assert any("the first irregularity decides" in r for r in result.reasons)
+        assert result.evidence.get("standing_illegal_plies", []) == [p for p in illegal if p < open_[0]]
+    else:
+        assert result.verdict == "rejected" and not result.adjustments
