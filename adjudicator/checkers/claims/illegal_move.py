@@ -11,6 +11,12 @@ possible is ``illegal_move.correction_window`` (**[verify ACF current practice]*
 
 ``illegal_move.opponent_bonus_seconds`` (default 0: the ACF texts give none) adds time
 to the opponent when the claim is upheld.
+
+The first irregularity decides (:mod:`adjudicator.irregularities`): the earliest improper move
+still correctable is ruled on, whatever ply was alleged, and the ruling says so. A report by the
+player who made the move (``illegal_move.claim_by_offender``): ``not-a-claim`` (default: the
+correction is the opponent's; the referee acts on what he saw himself, case field
+``arbiter_observed``) or ``arbiter-acts``.
 """
 
 from __future__ import annotations

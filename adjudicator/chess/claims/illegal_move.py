@@ -1,7 +1,9 @@
 """Illegal-move claims (FIDE 7.5 and Appendices A.3, A.5.2; US Chess 11A, 11B, 11D).
 
-The record keeps illegal moves as played; this module rules on one of them
-(``alleged_illegal_ply``, else the first illegal ply still correctable).
+The record keeps illegal moves as played; this module rules on one of them: the first
+irregularity still correctable, whatever ply was alleged (:mod:`.irregularity`; FIDE 7.5.1
+"the position immediately before the irregularity"), and says so when it is not the one
+alleged. A report by the player who made the move follows ``claim_by_offender`` (same module).
 
 - FIDE 7.5.1: reinstate the position immediately before the irregularity; the
   touch-move rules (4.3, 4.4.3 for castling) apply to the replacement move.
