@@ -248,3 +248,14 @@ def test_the_ruling_reinstates_before_the_earliest_illegal_move_still_correctabl
         assert result.evidence.get("standing_illegal_plies", []) == [p for p in illegal if p < open_[0]]
     else:
         assert result.verdict == "rejected" and not result.adjustments
+
+
+def test_checkers_an_improper_move_that_stands_does_not_hide_the_one_just_made(book: RulesetBook) -> None:
+    """ACF (correction before the reply): White's 30-26 (missing 23x14) stands once Red replied; Red's reply
+    1-5 missed 18x27 and White claims at once: that is the improper move still correctable."""
+    record = '[FEN "W:W23,30:B18,1"]\n30-26 1-5'
+    result = checkers(book, claimant="white", record=record)
+    assert result.verdict == "upheld" and result.evidence["ply"] == 2
+    assert result.evidence["standing_illegal_plies"] == [1]
+    assert any("White's move 1 (30-26, ply 1) can no longer be corrected and stand" in r for r in result.reasons)
+    assert "18x27" in result.instructions[1]
