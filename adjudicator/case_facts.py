@@ -160,6 +160,11 @@ class Facts:
         return self._int("previous_illegal_moves", 0) or 0
 
     @property
+    def arbiter_observed(self) -> bool:
+        """The arbiter (referee) saw the illegal move himself (FIDE A.5.2: he acts before the opponent's next move)."""
+        return self._bool("arbiter_observed") or False
+
+    @property
     def prompt(self) -> bool | None:
         """Whether the claim came before the claimant's own next move (US 11D); default: from the record."""
         return self._bool("prompt")

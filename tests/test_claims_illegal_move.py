@@ -195,8 +195,17 @@ def test_p41_calchess_illegal_move_three_moves_ago_gets_two_minutes(book: Rulese
 
 
 def test_a_legal_alleged_move_is_rejected(book: RulesetBook) -> None:
-    result = ruling(book, ruleset="fide-standard", record=P17, alleged_illegal_ply=3)
+    result = ruling(book, ruleset="fide-standard", record="1. e4 e5 2. f4 Qh4+ 3. g3", alleged_illegal_ply=3)
     assert result.verdict == "rejected" and "was a legal move" in result.reasons[0]
+
+
+def test_a_legal_alleged_move_with_an_illegal_one_later_the_illegal_one_is_found(book: RulesetBook) -> None:
+    """7.5.1: "if during a game it is found that an illegal move has been completed": replaying the record
+    to check the claim finds 3.Nc3, and that is what the arbiter corrects; the ruling says 2.f4 was legal."""
+    result = ruling(book, ruleset="fide-standard", record=P17, alleged_illegal_ply=3)
+    assert result.verdict == "upheld" and result.evidence["ply"] == 5 and result.evidence["alleged_ply"] == 3
+    assert any("The claim names 2.f4 (ply 3), which was legal; the irregularity found is 3.Nb1-c3" in r
+               for r in result.reasons)
 
 
 def test_alleged_ply_beyond_the_record_names_the_field(book: RulesetBook) -> None:

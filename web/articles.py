@@ -6,6 +6,11 @@ summary of the most specific article known is shown (``9.2.2`` → ``9.2`` → `
 
 from __future__ import annotations
 
+from adjudicator.rulebook.articles import summaries
+
+INDEXED: dict[str, str] = dict(summaries())
+"""Every article of every rulebook's index, by its reference (``US Chess 14D``)."""
+
 SUMMARIES: dict[str, dict[str, str]] = {
     "FIDE": {
         "5.1.1": "Checkmate ends the game at once, provided the mating move was legal.",
@@ -119,7 +124,11 @@ def summary(reference: str) -> str:
     """The one-line summary for ``reference``, from the most specific article known.
 
     A reference that names no authority (``event regulations (...)``) is its own summary: "".
+    The domain's article index (:mod:`adjudicator.rulebook.articles`) answers first.
     """
+    indexed = INDEXED.get(reference)
+    if indexed is not None:
+        return indexed
     for authority, articles in SUMMARIES.items():
         if not reference.startswith(authority + " "):
             continue

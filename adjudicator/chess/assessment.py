@@ -27,6 +27,7 @@ import chess
 from adjudicator.chess.analysis import AnalysisLimits, EngineEvidence, EngineUnavailable, TablebaseEvidence
 from adjudicator.chess.positions import position_problem
 from adjudicator.contract import ContractError
+from adjudicator.rulebook.articles import article_for
 from adjudicator.rulebook.chess import Adjudication
 from adjudicator.rulesets import ChessRuleset
 from adjudicator.ruling import Result
@@ -165,12 +166,12 @@ def assess(
         winner = not board.turn
         return Assessment(
             1 if winner == chess.WHITE else -1, "checkmate", 1.0,
-            (f"{mover} is checkmated.",), (ruleset.ref("5.1.1"),),
+            (f"{mover} is checkmated.",), _cite(ruleset, "checkmate"),
             {winner: True, board.turn: False}, thresholds=t,
         )
     if board.is_stalemate():
         return Assessment(
-            0, "stalemate", 1.0, (f"{mover} is stalemated.",), (ruleset.ref("5.2.1"),),
+            0, "stalemate", 1.0, (f"{mover} is stalemated.",), _cite(ruleset, "stalemate"),
             {chess.WHITE: False, chess.BLACK: False}, thresholds=t,
         )
     automatic = ruleset.move_rule.automatic_moves
@@ -179,7 +180,7 @@ def assess(
             0, "move-rule", 1.0,
             (f"{board.halfmove_clock // 2} moves by each side without a capture or pawn move: the game is drawn "
              f"under the {automatic}-move rule.",),
-            (ruleset.ref("9.6.2"),), {chess.WHITE: None, chess.BLACK: None}, thresholds=t,
+            _cite(ruleset, "seventy-five-moves"), {chess.WHITE: None, chess.BLACK: None}, thresholds=t,
         )
     _report(services, 0.0, "checking whether either side can still checkmate")
     # Dead position (5.2.2): ask first about the side more likely to mate; once one side can,
@@ -195,7 +196,7 @@ def assess(
             0, "dead-position", 1.0,
             ("Neither side can checkmate by any series of legal moves: the position is dead "
              f"(White: {methods[chess.WHITE]}; Black: {methods[chess.BLACK]}).",),
-            (ruleset.ref("5.2.2"),), mates, thresholds=t,
+            _cite(ruleset, "dead-position"), mates, thresholds=t,
         )
     for color in (chess.WHITE, chess.BLACK):
         if mates[color] is None and board.has_insufficient_material(color):
@@ -205,7 +206,7 @@ def assess(
     for color in (chess.WHITE, chess.BLACK):
         if mates[color] is False:
             reasons.append(f"{COLOR_NAMES[color]} cannot checkmate by any series of legal moves, so cannot win.")
-            refs.append(ruleset.ref("5.2.2"))
+            refs.extend(_cite(ruleset, "dead-position"))
 
     tb = _probe(board, services.tablebase, t)
     if tb is not None:
@@ -218,6 +219,12 @@ def assess(
             tuple(refs), mates, thresholds=t,
         )
     return _from_engine(board, services, t, mates, reasons, refs)
+
+
+def _cite(ruleset: ChessRuleset, fact: str) -> tuple[str, ...]:
+    """The ruleset's own article for ``fact`` (FIDE 5.2.2, US Chess 14D), or none when its rulebook has none."""
+    article = article_for(ruleset, fact)
+    return () if article is None else (article,)
 
 
 def _report(services: Services, done: float, message: str) -> None:

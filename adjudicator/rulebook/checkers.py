@@ -129,6 +129,13 @@ class IllegalMove(Section):
         "before-reply", description="Until when an improper move can be corrected: before-reply or game."
     )
     opponent_bonus_seconds: int = Field(0, description="Time for the offender's opponent; 0: none.")
+    claim_by_offender: Literal["arbiter-acts", "not-a-claim"] = Field(
+        "not-a-claim",
+        description="The player who made the improper move reports it himself: not-a-claim (the Standard Laws "
+        "give the correction to the opponent: nothing is corrected or awarded unless the referee saw it himself, "
+        "case field arbiter_observed) or arbiter-acts (the referee corrects it as on a claim) [verify ACF current "
+        "practice].",
+    )
 
 
 class CheckersRuleset(Ruleset):

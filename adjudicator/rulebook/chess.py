@@ -15,6 +15,8 @@ from adjudicator.chess.notation import LANGUAGES
 from adjudicator.rulebook.common import Ruleset, Section, field_error
 
 Automatic = Literal["mandatory", "discretionary", "none"]
+OwnMoveReport = Literal["arbiter-acts", "reinstate-no-bonus", "not-a-claim"]
+"""What a report of an illegal move by the player who made it is (``illegal_move.claim_by_offender``)."""
 _AUTOMATIC = "mandatory: the arbiter ends the game (FIDE 9.6); discretionary: the TD may (US Chess 14K); none."
 
 
@@ -83,6 +85,14 @@ class IllegalMove(Section):
     )
     remove_increment: bool = Field(
         False, description="Take back the increment the illegal move earned (Arbiters' Manual on 7.5)."
+    )
+    claim_by_offender: OwnMoveReport = Field(
+        "arbiter-acts",
+        description="The player who made the illegal move reports it himself (White says White's own move was "
+        "illegal): arbiter-acts (it is found during the game, so the arbiter corrects and penalises it as any "
+        "other, 7.5.1, 7.5.5); reinstate-no-bonus (reinstated, 11A 'it is found', but the opponent's time bonus "
+        "needs the opponent's claim, 11D) [verify]; not-a-claim (only the opponent may claim, A.5.2: nothing is "
+        "corrected or awarded unless the arbiter saw it himself, case field arbiter_observed).",
     )
 
 

@@ -82,6 +82,11 @@ class Ruleset(Section):
     authority: str = Field(
         description='Who issues the rules; every article is cited as `<authority> <article>` (FIDE 9.2.2).'
     )
+    laws: str | None = Field(
+        None,
+        description='The rulebook whose article numbers rulings cite, as `<laws> <article>`; unset: the '
+        'authority\'s own. ICCF plays under the FIDE Laws where they apply (ICCF Playing Rules 1a): "FIDE".',
+    )
     committee: Committee = Field(default_factory=Committee, description="The adjudication committee.")
     time_control: TimeControlDefault = Field(
         default_factory=TimeControlDefault, description="The event's time control."
@@ -123,8 +128,9 @@ class Ruleset(Section):
         return f"rulesets.{self.id}.{path}"
 
     def ref(self, article: str) -> str:
-        """An article as this ruleset names it: ``ref("9.2.2")`` → ``"FIDE 9.2.2"``."""
-        return f"{self.authority} {article}"
+        """An article as this ruleset names it: ``ref("9.2.2")`` → ``"FIDE 9.2.2"`` (the ``laws``' numbering when
+        set, else the authority's; the index of each rulebook: :mod:`adjudicator.rulebook.articles`)."""
+        return f"{self.laws or self.authority} {article}"
 
     def is_a(self, ruleset_id: str) -> bool:
         """Whether this ruleset is ``ruleset_id`` or extends it."""

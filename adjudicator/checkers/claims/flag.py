@@ -47,7 +47,7 @@ def rule(case: Case, ruleset: CheckersRuleset, services: Services) -> Ruling:
     if case.extra.get("lowder") is not None:
         return _lowder(case, ruleset, refs)
     flags = flag_state(case)
-    flag_ref = refs.flag or ruleset.ref("time forfeit")
+    flag_ref = refs.flag or ruleset.ref("tournament rules (time forfeit)")
     if not flags.flagged:
         return _ruling(Verdict.REJECTED, None, [flag_ref], ["No flag is down."], instructions=["Play continues."])
     if flags.has_both_flags_down:
@@ -206,11 +206,11 @@ def _lowder(case: Case, ruleset: CheckersRuleset, refs: FlagRefs) -> Ruling:
     if not isinstance(info, Mapping):
         raise ContractError("invalid_field", "lowder must be an object {side, seconds, warned}", "lowder")
     lowder = ruleset.lowder
-    if not lowder.enabled:
+    if not lowder.enabled:  # the event has no Lowder Rule to cite: its time-forfeit rule is what applies
         return _ruling(
             Verdict.REJECTED,
             None,
-            [ref],
+            [refs.flag or ruleset.ref("tournament rules (time forfeit)")],
             ["The Lowder Rule is not in force in this event."],
             instructions=["Play continues."],
         )

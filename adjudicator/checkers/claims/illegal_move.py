@@ -11,6 +11,12 @@ possible is ``illegal_move.correction_window`` (**[verify ACF current practice]*
 
 ``illegal_move.opponent_bonus_seconds`` (default 0: the ACF texts give none) adds time
 to the opponent when the claim is upheld.
+
+The first irregularity decides (:mod:`adjudicator.irregularities`): the earliest improper move
+still correctable is ruled on, whatever ply was alleged, and the ruling says so. A report by the
+player who made the move (``illegal_move.claim_by_offender``): ``not-a-claim`` (default: the
+correction is the opponent's; the referee acts on what he saw himself, case field
+``arbiter_observed``) or ``arbiter-acts``.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from typing import Any
 from adjudicator.checkers.claims import ART_IMPROPER_MOVE, claimant_of, game_for_case, ply_label, side_name
 from adjudicator.checkers.replay import Ply
 from adjudicator.contract import Case, ContractError
+from adjudicator.irregularities import choose
 from adjudicator.rulesets import CheckersRuleset
 from adjudicator.ruling import Adjustment, Result, Ruling, Verdict
 from adjudicator.services import Services
@@ -43,15 +50,22 @@ def rule(case: Case, ruleset: CheckersRuleset, services: Services) -> Ruling:
             "invalid_field", f"alleged_illegal_ply {alleged}: the record has only {len(plies)} moves",
             "alleged_illegal_ply",
         )
-    first_illegal = next((p for p in plies if not p.is_legal), None)
-    target: Ply | None = plies[alleged - 1] if alleged is not None else first_illegal
     claimant = claimant_of(case, game.position)
     evidence: dict[str, Any] = {"illegal": [p.number for p in replay.illegal], "notes": list(game.notes)}
     red_first = replay.start.red_to_move
+
+    def label_of(ply: Ply) -> str:
+        return f"{ply_label(ply.number, red_first)} ({ply.token}, ply {ply.number})"
+
+    def correctable(ply: Ply) -> bool:
+        return window == "game" or not any(p.side != ply.side for p in plies[ply.number:])
+
+    choice = choose(plies, lambda p: not p.is_legal, correctable, alleged, case.claimant)
+    target = choice.ply
     if target is None:
         reasons = ("Every move of the record is legal.",)
         return Ruling(CLAIM, Verdict.REJECTED, None, refs, reasons, (), ("Play continues.",), evidence)
-    label = f"{ply_label(target.number, red_first)} ({target.token}, ply {target.number})"
+    label = label_of(target)
     evidence |= {"ply": target.number, "move": target.token, "fen_before": target.before.fen()}
     if target.is_legal:
         reasons = (f"{label} was legal.",)
@@ -59,13 +73,45 @@ def rule(case: Case, ruleset: CheckersRuleset, services: Services) -> Ruling:
     offender = target.side
     if case.claimant is None:  # the claim is the offender's opponent's, whoever is to move now
         claimant = case.opponent(offender)
-    if claimant == offender:
-        raise ContractError(
-            "invalid_field", f"the claimant {claimant} made the move at ply {target.number} himself", "claimant"
-        )
     legal = [str(m) for m in target.before.legal_moves()]
     evidence["legal_moves"] = legal
     reasons_list = [f"{label} was illegal: {target.reason}."]
+    standing = choice.stood
+    if standing:
+        evidence["standing_illegal_plies"] = [p.number for p in standing]
+        reasons_list.append("The earlier improper move(s) " + ", ".join(label_of(p) for p in standing)
+                            + " can no longer be corrected and stand.")
+    if alleged is not None and alleged != target.number:
+        named = label_of(plies[alleged - 1])
+        evidence["alleged_ply"] = alleged
+        if alleged > target.number:
+            reasons_list.append(f"The claim names {named}, but {label} came before it and was already improper: "
+                                f"the first irregularity decides, so the position before {label} is reinstated "
+                                f"and the later moves are cancelled.")
+        else:
+            reasons_list.append(f"The claim names {named}; the improper move found is {label}.")
+    if claimant == offender and choice.anchor is not None and choice.anchor.side != claimant:
+        reasons_list.insert(0, f"{side_name(claimant)} claimed that {side_name(case.opponent(claimant))}'s move was "
+                               f"improper, but {side_name(claimant)}'s own improper move came first and is found in "
+                               "checking the claim: the first irregularity decides.")
+        claimant = case.opponent(offender)
+    elif claimant == offender:
+        evidence["reported_by"] = "offender"
+        evidence["claim_by_offender"] = ruleset.illegal_move.claim_by_offender
+        own = (f"{side_name(offender)} reported {side_name(offender)}'s own improper move: this is not "
+               f"{side_name(case.opponent(offender))}'s claim")
+        if ruleset.illegal_move.claim_by_offender == "not-a-claim" and not case.facts.arbiter_observed:
+            reasons_list.insert(0, f"{own}. The correction is the opponent's to ask for; the referee acts only on "
+                                   "an improper move he saw himself.")
+            instructions = [f"Play continues; {side_name(case.opponent(offender))} may ask for the correction"
+                            + (" before making the next move" if window == "before-reply" else "")
+                            + ", otherwise the move stands."]
+            return Ruling(CLAIM, Verdict.REJECTED, None, refs, tuple(reasons_list), (), tuple(instructions),
+                          evidence)
+        reasons_list.insert(0, f"{own}, but the referee " + (
+            "saw it himself" if case.facts.arbiter_observed else "acts on an improper move found during the game"
+        ) + " and corrects it.")
+        claimant = case.opponent(offender)  # the correction is made as on the opponent's claim
     replies = [p for p in plies[target.number:] if p.side != offender]
     if window == "before-reply" and replies:
         reasons_list.append(

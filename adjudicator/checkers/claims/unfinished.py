@@ -216,5 +216,5 @@ def _unstarted(case: Case, ruleset: CheckersRuleset, refs: tuple[str, ...]) -> R
         f"The game {when}: games not started {minutes} minutes before the end of the round are drawn.",
     )
     evidence = {"unstarted_drawn_minutes": minutes, "game_started": started, "started_minutes_before_end": before_end}
-    return Ruling(CLAIM, Verdict.ADJUDICATED, "1/2-1/2", (ruleset.ref("Master Division local rules, round end"),),
-                  reasons, evidence=evidence)
+    ref = ruleset.flag.refs.round or ruleset.ref(ruleset.committee.article)  # the event's own round rule
+    return Ruling(CLAIM, Verdict.ADJUDICATED, "1/2-1/2", (ref,), reasons, evidence=evidence)

@@ -1,7 +1,9 @@
 """Illegal-move claims (FIDE 7.5 and Appendices A.3, A.5.2; US Chess 11A, 11B, 11D).
 
-The record keeps illegal moves as played; this module rules on one of them
-(``alleged_illegal_ply``, else the first illegal ply still correctable).
+The record keeps illegal moves as played; this module rules on one of them: the first
+irregularity still correctable, whatever ply was alleged (:mod:`.irregularity`; FIDE 7.5.1
+"the position immediately before the irregularity"), and says so when it is not the one
+alleged. A report by the player who made the move follows ``claim_by_offender`` (same module).
 
 - FIDE 7.5.1: reinstate the position immediately before the irregularity; the
   touch-move rules (4.3, 4.4.3 for castling) apply to the replacement move.
@@ -45,7 +47,7 @@ from __future__ import annotations
 
 import chess
 
-from adjudicator.chess.claims import over
+from adjudicator.chess.claims import irregularity, over
 from adjudicator.chess.claims.penalties import format_clock, format_duration, is_reduced_period, time_award
 from adjudicator.chess.replay import Ply, Replay, parse_fen, replay_chess, replay_for_case
 from adjudicator.chess.san import piece_name
@@ -103,49 +105,7 @@ def _mate_check(board: chess.Board, color: chess.Color, services: Services) -> t
     }
 
 
-def _refs(ruleset: ChessRuleset, *articles: str) -> list[str]:
-    return [ruleset.ref(a) for a in articles]
-
-
-def _window(ruleset: ChessRuleset, replay: Replay, ply: int) -> tuple[bool, str, list[str]]:
-    """Whether the illegal ply can still be corrected, why, and the articles."""
-    window = ruleset.illegal_move.correction_window
-    n = len(replay.plies)
-    after = n - ply
-    if window == "game":
-        return True, "An illegal move can be corrected at any time during the game.", _refs(ruleset, "7.5.1")
-    if window == "before-reply":
-        refs = _refs(ruleset, "7.5.1", "A.5.2")
-        if after == 0:
-            return True, "The opponent has not yet made the next move, so the arbiter acts.", refs
-        return False, (
-            f"The opponent has moved since (ply {ply + 1}), so the illegal move stands; after the opponent's "
-            f"next move it can be corrected only by agreement of the players."
-        ), refs
-    moves = ruleset.illegal_move.correction_window_moves
-    if after < 2 * moves:
-        return True, f"It is among either player's last {moves} moves, so the position is reinstated.", _refs(
-            ruleset, "11A"
-        )
-    return False, (
-        f"It was found {after} plies later, earlier than either player's last {moves} moves, so the illegal move "
-        f"and all later moves stand."
-    ), _refs(ruleset, "11B")
-
-
-def _find_ply(case: Case, replay: Replay) -> Ply | None:
-    if case.alleged_illegal_ply is not None:
-        if case.alleged_illegal_ply > len(replay.plies):
-            raise ContractError(
-                "invalid_field",
-                f"alleged_illegal_ply is {case.alleged_illegal_ply}, but the record has {len(replay.plies)} plies",
-                "alleged_illegal_ply",
-            )
-        return replay.plies[case.alleged_illegal_ply - 1]
-    for ply in replay.plies:
-        if not ply.is_legal:
-            return ply
-    return None
+_refs = irregularity.refs
 
 
 def _replay(case: Case) -> Replay:
@@ -173,8 +133,10 @@ def rule(case: Case, ruleset: ChessRuleset, services: Services) -> Ruling:
         if game.is_over:
             return game.ruling()
         return game.finish(_no_move(case, ruleset, replay, services))
-    ply = _find_ply(case, replay)
-    two_hands = case.facts.two_hands
+    found = irregularity.find(case, replay, ruleset)
+    ply = found.ply
+    two_hands = case.facts.two_hands and ply is not None and found.alleged is not None \
+        and ply.number == found.alleged.number
     if ply is not None:
         earlier = over.check(CLAIM, case, ruleset, services, replay, until=ply.number - 1)
         if earlier.is_over:
@@ -198,21 +160,39 @@ def rule(case: Case, ruleset: ChessRuleset, services: Services) -> Ruling:
     opponent = case.opponent(offender)
     label = replay.label(ply.number)
     why = ply.reason or ("made with two hands (7.5.4)" if two_hands else "illegal")
-    reasons = [f"{label} (ply {ply.number}) was illegal: {why}."]
-    correctable, window_reason, refs = _window(ruleset, replay, ply.number)
+    reasons = [f"{label} (ply {ply.number}) was illegal: {why}.", *found.reasons]
+    correctable, window_reason, refs = irregularity.window(ruleset, replay, ply.number)
+    refs = [*refs, *found.rule_refs]
     reasons.append(window_reason)
     evidence: dict[str, object] = {
         "ply": ply.number, "move": replay.san(ply.number), "offender": offender,
         "illegal_plies": [p.number for p in replay.illegal], "method": "record replayed ply by ply",
     }
-    if not correctable:
+    if found.alleged is not None:
+        evidence["alleged_ply"] = found.alleged.number
+    if found.stood:
+        evidence["standing_illegal_plies"] = list(found.stood)
+    who = irregularity.report(case, ruleset, offender, found.anchor)
+    evidence["claimant"] = who.claimant
+    if who.reason is not None:
+        reasons.insert(0, who.reason)
+        evidence["reported_by"] = "offender"
+        evidence["claim_by_offender"] = who.mode
+        refs = [*refs, *who.rule_refs]
+    if not correctable or not who.corrects:
         game = over.check(CLAIM, case, ruleset, services, replay)  # the moves stand, and an ending among them
         if game.is_over:
             return game.ruling(lead=reasons, refs=refs)
         evidence["fen"] = replay.final_board.fen()  # the moves stand: the position as it stands
+        standing = ["the moves stand; play continues"]
+        if correctable:  # not a claim: the opponent may still claim before his next move
+            refs = [*refs, *_refs(ruleset, "11A" if us else "A.5.2")]
+            until = " before making the next move" if ruleset.illegal_move.correction_window == "before-reply" else ""
+            standing = [f"play continues; {opponent.capitalize()} may claim the illegal move{until}, "
+                        "otherwise it stands"]
         return game.finish(Ruling(
             claim=CLAIM, verdict=Verdict.REJECTED, result=None, rule_refs=unique(refs),
-            reasons=tuple(reasons), instructions=("the moves stand; play continues",), evidence=evidence,
+            reasons=tuple(reasons), instructions=tuple(standing), evidence=evidence,
         ))
     before = replay.board_after(ply.number - 1)
     corrected = before  # 7.5.1 (and 7.5.3 with ``--``): the position before the irregularity
@@ -221,11 +201,11 @@ def rule(case: Case, ruleset: ChessRuleset, services: Services) -> Ruling:
         corrected = replay.final_board  # 7.5.2: the move stands with a queen; later moves stand too
         square = chess.SQUARE_NAMES[ply.move.to_square] if ply.move else "?"
         instructions.append(f"replace the pawn on {square} by a {offender} queen; the move stands")
-        refs += _refs(ruleset, "7.5.2")
+        refs += _treated_as_illegal(ruleset, "7.5.2", reasons)
         evidence["position"] = replay.fen_at(ply.number)
     elif ply.irregularity == "no-move":
         instructions.append(f"{offender.capitalize()} is still to move: restart {offender.capitalize()}'s clock")
-        refs += _refs(ruleset, "7.5.3")
+        refs += _treated_as_illegal(ruleset, "7.5.3", reasons)
         evidence["position"] = replay.fen_at(ply.number - 1)
     else:
         later = len(replay.plies) - ply.number
@@ -242,10 +222,22 @@ def rule(case: Case, ruleset: ChessRuleset, services: Services) -> Ruling:
         instructions.extend(_touch_move(before, ply, ruleset))
         evidence["position"] = replay.fen_at(ply.number - 1)
         if two_hands:
-            refs += _refs(ruleset, "7.5.4")
+            refs += _treated_as_illegal(ruleset, "7.5.4", reasons)
     evidence["fen"] = corrected.fen()
     return earlier.finish(_penalise(case, ruleset, replay, services, ply, corrected, offender, opponent, reasons,
-                                   instructions, refs, evidence))
+                                   instructions, refs, evidence, bonus=who.awards_bonus))
+
+
+def _treated_as_illegal(ruleset: ChessRuleset, article: str, reasons: list[str]) -> list[str]:
+    """FIDE 7.5.2-7.5.4 treat these as illegal moves; US Chess has no such article, so none is cited there and
+    the ruling says the TD applies 11A / 11D to it by analogy, with the discretion of 1C2b."""
+    if not ruleset.is_a("uschess"):
+        return _refs(ruleset, article)
+    reasons.append(
+        "The US Chess rules have no article treating this as an illegal move (FIDE has "
+        f"{article}); it is ruled as one here, and the TD may decide otherwise ({ruleset.ref('1C2b')})."
+    )
+    return _refs(ruleset, "1C2b")
 
 
 def _clocks_before(replay: Replay, ply: int) -> dict[str, float]:
@@ -298,13 +290,13 @@ def _no_move(case: Case, ruleset: ChessRuleset, replay: Replay, services: Servic
                mover=chess.WHITE if offender == "white" else chess.BLACK, move_number=board.fullmove_number,
                irregularity="no-move")
     return _penalise(case, ruleset, replay, services, fake, board, offender, opponent, reasons, instructions,
-                     _refs(ruleset, "7.5.3"), evidence, prompt_default=True)
+                     _treated_as_illegal(ruleset, "7.5.3", reasons), evidence, prompt_default=True)
 
 
 def _penalise(
     case: Case, ruleset: ChessRuleset, replay: Replay, services: Services, ply: Ply, corrected: chess.Board,
     offender: str, opponent: str, reasons: list[str], instructions: list[str], refs: list[str],
-    evidence: dict[str, object], prompt_default: bool | None = None,
+    evidence: dict[str, object], prompt_default: bool | None = None, bonus: bool = True,
 ) -> Ruling:
     us = ruleset.is_a("uschess")
     previous = case.facts.previous_illegal_moves
@@ -328,7 +320,9 @@ def _penalise(
     bonus_refs = _refs(ruleset, "11D", "1C2a") if us else _refs(ruleset, "7.5.5")
     if not us and is_reduced_period(ruleset):
         bonus_refs += _refs(ruleset, "A.3")
-    if only_prompt and not prompt:
+    if not bonus:
+        pass  # the offender's own report: the reason (irregularity.report) says why nothing is added
+    elif only_prompt and not prompt:
         reasons.append(
             f"No {format_duration(seconds)} is awarded: the claim was not made before {opponent.capitalize()}'s "
             f"own next move."
