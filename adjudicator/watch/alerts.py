@@ -10,7 +10,8 @@ Kinds (``shared/notes/watch.md``):
   ``early-draw`` (a draw result before the event's ``no_offer_before_move``, 9.1.1);
 - source faults, what a DGT board or a rewritten file gets wrong, never ruled as a game fact:
   ``king-moves-at-result``, ``move-not-legal``, ``take-back``, ``missing-clock``, ``board-moved``,
-  ``half-written``.
+  ``half-written``, ``unreadable-record``; and ``source-unavailable`` (the folder or URL cannot be read: the
+  command's, board null).
 
 Actions: ``act`` (the arbiter must intervene), ``may-act`` (the ruleset leaves it to the TD, US 14K),
 ``claimable`` (do not interfere; the ruling is ready when the claim comes), ``do-not-call`` (the rules forbid
@@ -29,7 +30,7 @@ ACTIONS: tuple[Action, ...] = ("act", "may-act", "claimable", "do-not-call", "ch
 GAME_ENDINGS = ("fivefold", "seventy-five-moves", "dead-position", "checkmate", "stalemate")
 CLAIMABLE = ("threefold-available", "fifty-available", "forty-available")
 FAULTS = ("king-moves-at-result", "move-not-legal", "take-back", "missing-clock", "board-moved", "half-written",
-          "unreadable-record")
+          "unreadable-record", "source-unavailable")
 KINDS = (*GAME_ENDINGS, *CLAIMABLE, "flag-down", "illegal-move", "early-draw", *FAULTS)
 EVENTS = ("take-back", "board-moved")
 """Faults that happened once, between two copies: they stand, whatever later copies show."""

@@ -22,6 +22,7 @@ from adjudicator.contract import ContractError
 from adjudicator.rulesets import CheckersRuleset
 from adjudicator.watch import policy
 from adjudicator.watch.alerts import Finding
+from adjudicator.words import ordinal
 
 _CLK = re.compile(r"\[%clk\s+([0-9:.]+)\s*\]")
 
@@ -69,7 +70,7 @@ def findings(
         if len(plies) == needed:  # once per position
             found.append(Finding(
                 "threefold-available", ply.number, "claimable", (ruleset.ref(ART_REPETITION),),
-                f"After {ply.label} the position stands for the {len(plies)}th time (plies {plies}).", ply.token,
+                f"After {ply.label} the position stands for the {ordinal(len(plies))} time (plies {plies}).", ply.token,
             ))
         if ruleset.move_rule.count == "harmonised" and ply.counter >= limit > previous:
             found.append(Finding(

@@ -36,6 +36,7 @@ from adjudicator.rulesets import ChessRuleset
 from adjudicator.services import MateOracle
 from adjudicator.watch import policy
 from adjudicator.watch.alerts import Finding
+from adjudicator.words import ordinal
 
 _KING_AT_RESULT = re.compile(r"^K[x:]?[de][45][+#]?$")
 """A king move to d4, d5, e4 or e5: what a DGT board records when the players set up the result."""
@@ -166,7 +167,7 @@ def _claimable(replay: Replay, ruleset: ChessRuleset, last: int, ended_at: int |
             found.append(Finding(
                 "threefold-available", n, "claimable",
                 (ruleset.ref("14C"),) if us else (ruleset.ref("9.2.2"), ruleset.ref("9.2.3")),
-                f"After {replay.label(n)} the position stands for the {len(plies)}th time (plies {plies}): "
+                f"After {replay.label(n)} the position stands for the {ordinal(len(plies))} time (plies {plies}): "
                 f"{side}, to move, may claim a draw.", replay.label(n),
             ))
         if ply.counter >= limit > previous_counter:
