@@ -35,12 +35,12 @@ def test_the_revisions_follow_each_other() -> None:
                                  "0009_appeal_rerun_final.py", "0010_event_broadcast.py", "0011_revocable_access.py",
                                  "0012_login_throttle_and_totp.py", "0013_job_publications.py",
                                  "0014_event_id_sequence.py", "0015_committee_referral.py",
-                                 "0016_event_organisers.py"))]
+                                 "0016_event_organisers.py", "0017_watch.py"))]
     assert chain == [("0001", None), ("0002", "0001"), ("0003", "0002"), ("0004", "0003"), ("0005", "0004"),
                      ("0006", "0005"), ("0007", "0006"), ("0008", "0007"),
                      ("0009", "0008"), ("0010", "0009"), ("0011", "0010"), ("0012", "0011"), ("0013", "0012"),
-                     ("0014", "0013"), ("0015", "0014"), ("0016", "0015")]
-    assert sorted(p.name for p in VERSIONS.glob("0*.py"))[-1] == "0016_event_organisers.py"  # the head
+                     ("0014", "0013"), ("0015", "0014"), ("0016", "0015"), ("0017", "0016")]
+    assert sorted(p.name for p in VERSIONS.glob("0*.py"))[-1] == "0017_watch.py"  # the head
 
 
 def test_the_head_matches_the_models(tmp_path: Path) -> None:
