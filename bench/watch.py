@@ -3,11 +3,12 @@
 Usage: ``python bench/watch.py [--boards 200] [--seconds 60] [--interval 2] [--moves-per-second 7]
 [--analysis helpmate|material] [--layout round|boards]``.
 
-A writer process plays random legal games (every tenth board shuffles its knights, so repetitions come) and
-rewrites the export in place as DGT LiveChess does: ``round``: one ``games.pgn`` for the whole round (every
-move rewrites the file; the watch re-reads only the games whose text changed), ``boards``: ``game-N.pgn`` per
-board. It logs when each ply was written. This process polls the folder every ``--interval`` seconds as
-``adjudicator watch`` does (:class:`web.watch.source.Source`, :class:`adjudicator.watch.Watcher`) and prints:
+A writer process plays random legal games (every tenth board shuffles its knights and gets half the moves,
+so repetitions come within a minute) and rewrites the export in place as DGT LiveChess does: ``round``: one
+``games.pgn`` for the whole round (every move rewrites the file; the watch re-reads only the games whose text
+changed), ``boards``: ``game-N.pgn`` per board. It logs when each ply was written. This process polls the
+folder every ``--interval`` seconds as ``adjudicator watch`` does (:class:`web.watch.source.Source`,
+:class:`adjudicator.watch.Watcher`) and prints:
 
 - CPU seconds per poll (this process only: reading, splitting, replaying the changed games, dead-position
   analysis), the first poll (every game new) apart, median and max;
@@ -77,7 +78,8 @@ def writer(folder: str, boards: int, seconds: float, rate: float, layout: str, l
         write(0)
     end = time.monotonic() + seconds
     while time.monotonic() < end:
-        b = rng.randrange(boards)
+        # half the moves go to the shuffling boards (every tenth), so repetitions come within a short run
+        b = rng.randrange(0, boards, 10) if rng.random() < 0.5 else rng.randrange(boards)
         board = games[b]
         if b % 10 == 0 and len(sans[b]) < 40:
             san = SHUFFLE[len(sans[b]) % 4]

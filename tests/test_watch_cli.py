@@ -214,3 +214,16 @@ def test_the_command_backs_off_and_says_the_source_failed(server: Server, follow
 def test_backoff_grows_to_a_minute() -> None:
     assert backoff(0, 2.0) == 2.0
     assert [backoff(n, 2.0) for n in (1, 2, 3, 4, 5)] == [2.0, 20.0, 40.0, 60.0, 60.0]
+
+
+def test_a_checkers_pdn_folder_under_acf(tmp_path: Path) -> None:
+    from tests.test_watch_games import PDN
+
+    (tmp_path / "round-2").mkdir()
+    (tmp_path / "round-2" / "round.pdn").write_text(PDN)
+    done = subprocess.run([sys.executable, "-m", "adjudicator", "watch", str(tmp_path), "--ruleset", "acf", "--once"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0
+    [line] = [json.loads(x) for x in done.stdout.splitlines()]
+    assert (line["board"], line["kind"], line["action"], line["ply"]) == (4, "flag-down", "act", 4)
+    assert line["players"] == ["Red Player", "White Player"]
