@@ -52,5 +52,6 @@ def values_from_alert(session: Session, actor: Actor, alert_id: int) -> dict[str
     if alert.kind == "illegal-move":
         values["alleged_illegal_ply"] = str(alert.ply)
     if alert.kind == "flag-down":
-        values["clock_white"], values["clock_black"] = hms(game.clock_first), hms(game.clock_second)
+        first_side, second_side = ("red", "white") if kind == "checkers" else ("white", "black")
+        values[f"clock_{first_side}"], values[f"clock_{second_side}"] = hms(game.clock_first), hms(game.clock_second)
     return values
