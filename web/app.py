@@ -38,6 +38,7 @@ from web.jobs import Adjudicator
 from web.queue import broker_url
 from web.rulings import bp as rulings_bp
 from web.settings import DatabaseSettings, Settings
+from web.watch import views as watch_views
 
 
 def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
@@ -104,6 +105,7 @@ def register_areas(app: Flask, csrf: CSRFProtect) -> None:
     app.register_blueprint(csrf.exempt(api_bp))  # the JSON API's clients send tokens, not cookies: no CSRF
     app.register_blueprint(pairings_bp)  # an event's TRF pairings (issue 13)
     app.register_blueprint(events_bp)  # the events a user serves, the way in to their pairings and checks
+    watch_views.init_app(app)  # the live Round view of an event's broadcast and the watch behind it (issue 36)
     checks.init_app(app)  # an event's games checked against the laws (issue 12)
     audit.watch(audit.BOARD_TABLES)  # the rulings storage's tables (issue 7)
     auth.init_app(app)  # log-in pages, sessions, throttle, one-time codes (issue 7, 11)
@@ -119,7 +121,7 @@ def register_areas(app: Flask, csrf: CSRFProtect) -> None:
 
 
 AREAS = ("claims", "entry", "checkers_entry", "broadcast", "scoresheets", "rulings", "history", "api", "pairings",
-         "events", "checks", "auth", "committee", "committee_api", "appeals", "appeals_api", "admin")
+         "events", "round", "checks", "auth", "committee", "committee_api", "appeals", "appeals_api", "admin")
 """The blueprints :func:`register_areas` registers (tests/web/test_web_app.py checks them)."""
 
 

@@ -21,7 +21,7 @@ from adjudicator.contract import ContractError, unstorable
 from web.failures import error_body
 
 COMMANDS = ("rule", "replay", "unwinnable", "serve", "users", "build_db", "audit", "events", "check_games",
-            "worker", "rulesets")
+            "worker", "rulesets", "watch")
 
 
 EXIT_STATUS = {"internal_error": 1, "engine_unavailable": 3, "queue_unavailable": 3}

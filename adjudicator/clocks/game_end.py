@@ -34,7 +34,7 @@ from adjudicator.clocks.dead_position import Deadness, first_dead, listed_ending
 from adjudicator.rulesets import ChessRuleset
 from adjudicator.ruling import Result
 
-__all__ = ["Deadness", "GameEnd", "game_end"]
+__all__ = ["Deadness", "GameEnd", "dead_endings", "game_end"]
 
 
 @dataclass(frozen=True)
@@ -90,6 +90,17 @@ def game_end(
     mandatory = [e for e in found if e.is_mandatory]
     pool = mandatory or found
     return min(pool, key=lambda e: (e.ply, order.get(e.kind, 9))) if pool else None
+
+
+def dead_endings(replay: Replay, ruleset: ChessRuleset, deadness: Deadness) -> list[GameEnd]:
+    """The first dead position of the record (5.2.2, US 14D), and under ``material-then-td`` an earlier one the
+    TD may declare (not mandatory): the same test :func:`game_end` applies (the arbiter's watch asks it alone)."""
+    plies = replay.plies
+
+    def legal(ply: int) -> bool:
+        return ply == 0 or plies[ply - 1].is_legal
+
+    return _dead(len(plies) + 1, replay.board_after, legal, replay, ruleset, deadness)
 
 
 def _from_ending(replay: Replay, ending: Ending) -> GameEnd:

@@ -138,6 +138,16 @@ class IllegalMove(Section):
     )
 
 
+class Watch(Section):
+    """``watch``: what the arbiter's watch of a live round tells the referee to do (docs/watch.md)."""
+
+    flag_call: Literal["referee", "never"] = Field(
+        "referee",
+        description="A clock at 0:00:00 in the live record: referee (the referee acts on a time forfeit under "
+        "the match-clock rule [verify]) or never (only the opponent may claim it).",
+    )
+
+
 class CheckersRuleset(Ruleset):
     """An American checkers ruleset: the ACF laws or an event's local rules built on them."""
 
@@ -150,3 +160,4 @@ class CheckersRuleset(Ruleset):
     adjudication: Adjudication = Field(default_factory=Adjudication, description="Unfinished games.")
     incorrect_claim: IncorrectClaim = Field(default_factory=IncorrectClaim, description="Incorrect draw claims.")
     illegal_move: IllegalMove = Field(default_factory=IllegalMove, description="Improper moves.")
+    watch: Watch = Field(default_factory=Watch, description="The arbiter's watch of a live round.")

@@ -153,6 +153,27 @@ class DrawOffer(Section):
     )
 
 
+class Watch(Section):
+    """``watch``: what the arbiter's watch of a live round tells the arbiter to do (docs/watch.md)."""
+
+    flag_call: Literal["by-supervision", "never"] = Field(
+        "by-supervision",
+        description="A clock at 0:00:00 in the live record: by-supervision (the arbiter calls it where "
+        "flag.called_by is arbiter and the game is supervised: FIDE 6.8, A.4, B.2; otherwise do-not-call, "
+        "A.5.3, US 13C1); never (the event forbids the arbiter to point out a flag fall: Sabah v.5, CalChess).",
+    )
+    illegal_move_call: Literal["check-board", "before-reply", "never"] = Field(
+        "check-board",
+        description="An illegal move in the live record: check-board (the arbiter acts, after looking at the "
+        "board: FIDE 7.5.1); before-reply (only until the opponent has replied, A.5.2 [verify]; after that "
+        "do-not-call); never (only the players may call it: US 11A, Sabah v.5, CalChess).",
+    )
+    flag_ref: str | None = Field(None, description="The article a flag-down alert cites; unset: from the "
+                                 "flag rules (`<authority> 6.8` when the arbiter calls, else flag.refs.flag).")
+    illegal_move_ref: str | None = Field(None, description="The article an illegal-move alert cites; unset: "
+                                         "`<authority> 7.5.1`, A.5.2 (before-reply) or 11A (US Chess).")
+
+
 IlcMode = Literal["none", "guidelines-iii", "variation-14h", "clear-draw-appeal"]
 NEEDED_BY_MODE = "needed_by_mode"
 """Marks an ``ilc`` option that must be given when ``mode`` is the mode it names."""
@@ -281,8 +302,8 @@ class ChessRuleset(Ruleset):
     )
     supervised: bool = Field(
         True,
-        description="Full Competition Rules apply (standard play; rapid and blitz under A.4, B.2). Documents "
-        "the event; no ruling reads it yet.",
+        description="Full Competition Rules apply (standard play; rapid and blitz under A.4, B.2). The "
+        "arbiter's watch reads it (an arbiter calls a flag only in a supervised game); no ruling reads it yet.",
     )
     record: Record = Field(default_factory=Record, description="Reading the scoresheets.")
     repetition: Repetition = Field(default_factory=Repetition, description="Repetition of position.")
@@ -293,3 +314,4 @@ class ChessRuleset(Ruleset):
     draw_offer: DrawOffer = Field(default_factory=DrawOffer, description="Draw offers.")
     ilc: Ilc = Field(description="Insufficient losing chances and quickplay finishes.")
     adjudication: Adjudication = Field(default_factory=Adjudication, description="Unfinished games.")
+    watch: Watch = Field(default_factory=Watch, description="The arbiter's watch of a live round.")

@@ -28,19 +28,18 @@ def _load(name: str) -> object:
 
 
 def test_the_revisions_follow_each_other() -> None:
-    chain = [(m.revision, m.down_revision) for m in  # type: ignore[attr-defined]
-             (_load(n) for n in ("0001_cases_and_rulings.py", "0002_committee.py", "0003_events.py",
-                                 "0004_login_security.py", "0005_jobs.py", "0006_event_pairings.py",
-                                 "0007_game_checks.py", "0008_game_collections.py",
-                                 "0009_appeal_rerun_final.py", "0010_event_broadcast.py", "0011_revocable_access.py",
-                                 "0012_login_throttle_and_totp.py", "0013_job_publications.py",
-                                 "0014_event_id_sequence.py", "0015_committee_referral.py",
-                                 "0016_event_organisers.py", "0017_known_login_addresses.py"))]
-    assert chain == [("0001", None), ("0002", "0001"), ("0003", "0002"), ("0004", "0003"), ("0005", "0004"),
-                     ("0006", "0005"), ("0007", "0006"), ("0008", "0007"),
-                     ("0009", "0008"), ("0010", "0009"), ("0011", "0010"), ("0012", "0011"), ("0013", "0012"),
-                     ("0014", "0013"), ("0015", "0014"), ("0016", "0015"), ("0017", "0016")]
-    assert sorted(p.name for p in VERSIONS.glob("0*.py"))[-1] == "0017_known_login_addresses.py"  # the head
+    """Each revision file ``NNNN_topic.py`` is revision ``NNNN`` and revises the file before it: one chain, no
+    second head (branches merged in parallel each take the next number and revise the one before)."""
+    files = sorted(p.name for p in VERSIONS.glob("0*.py"))
+    assert files[:16] == ["0001_cases_and_rulings.py", "0002_committee.py", "0003_events.py",
+                          "0004_login_security.py", "0005_jobs.py", "0006_event_pairings.py", "0007_game_checks.py",
+                          "0008_game_collections.py", "0009_appeal_rerun_final.py", "0010_event_broadcast.py",
+                          "0011_revocable_access.py", "0012_login_throttle_and_totp.py", "0013_job_publications.py",
+                          "0014_event_id_sequence.py", "0015_committee_referral.py", "0016_event_organisers.py"]
+    chain = [(m.revision, m.down_revision) for m in (_load(n) for n in files)]  # type: ignore[attr-defined]
+    numbers = [name.split("_", 1)[0] for name in files]
+    assert chain == [(number, numbers[i - 1] if i else None) for i, number in enumerate(numbers)]
+    assert len(set(numbers)) == len(numbers), "two revisions with one number: a second head"
 
 
 def test_the_head_matches_the_models(tmp_path: Path) -> None:

@@ -32,6 +32,7 @@ from web.htmx import is_htmx, shown_at
 from web.inputs import whole_number
 from web.players import completed_meta, names_mismatch, record_tags
 from web.store import CaseRow
+from web.watch.claim import values_from_alert
 
 bp = Blueprint("claims", __name__)
 
@@ -163,6 +164,12 @@ def new() -> tuple[str, int]:
             values.update(_values_from_case(row))
             values[EVENT_FIELD] = event.slug
             values[RULESET_EVENT] = event.slug  # the case's own ruleset, as it was ruled
+            values[REMEMBERED_ROUND] = ""
+    alert = whole_number(request.args.get("alert", ""))
+    if alert is not None:  # from an alert of the Round view: filled from the live game (web/watch/claim.py)
+        filled = values_from_alert(get_session(), current_actor(), alert)
+        if filled is not None:
+            values.update(filled)
             values[REMEMBERED_ROUND] = ""
     claim_form = ClaimForm(values=values)
     slugs = [e.slug for e in rulable_events(get_session(), current_actor())]

@@ -1,0 +1,123 @@
+"""Reading a live round's source copy after copy, as the arbiter's watch needs it (docs/watch.md).
+
+- A **folder** (DGT LiveChess "export to local filesystem": one PGN per round, or ``game-N.pgn`` per board in a
+  folder per round, rewritten in place): every ``.pgn`` (checkers: ``.pdn`` and ``.pgn``) file in it and in its
+  subfolders one level down; a file is read again only when its modification time or size changed.
+- An **http(s) URL** (a lichess broadcast round's PGN): asked again with the ETag and Last-Modified it last gave
+  (``If-None-Match`` / ``If-Modified-Since``); a ``304`` reuses the last copy.
+
+A source that cannot be read raises :class:`SourceError`; the caller backs off (:func:`backoff`).
+"""
+
+from __future__ import annotations
+
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from adjudicator.watch import SourceFile
+
+SUFFIXES = {"chess": (".pgn",), "checkers": (".pdn", ".pgn")}
+
+
+class SourceError(OSError):
+    """The source cannot be read now; the words say why, for the arbiter."""
+
+
+def backoff(failures: int, interval: float) -> float:
+    """Seconds to wait after ``failures`` failures in a row: the interval, doubled each time, from 10 s up to
+    60 s after repeated failures (as lila polls its broadcasts)."""
+    if failures <= 0:
+        return interval
+    return min(60.0, max(interval, 10.0 if failures > 1 else interval) * 2.0 ** (failures - 1))
+
+
+@dataclass
+class Source:
+    """One source and what is needed to read it again cheaply."""
+
+    location: str
+    game: str = "chess"
+    timeout: float = 5.0
+    max_bytes: int = 20_000_000
+    etag: str | None = None
+    modified: str | None = None
+    stamps: dict[str, tuple[int, int]] = field(default_factory=dict)
+    files: dict[str, str] = field(default_factory=dict)
+    requests: int = 0
+    not_modified: int = 0
+
+    @property
+    def is_url(self) -> bool:
+        return self.location.startswith(("http://", "https://"))
+
+    def read(self) -> list[SourceFile]:
+        """The source's files now (:raises SourceError: it cannot be read)."""
+        if self.is_url:
+            self._fetch()
+        else:
+            self._scan()
+        return [SourceFile(name, text) for name, text in sorted(self.files.items())]
+
+    def _fetch(self) -> None:
+        headers = {"User-Agent": "arbiters-assistant (watch)", "Accept": "application/x-chess-pgn, */*"}
+        if self.files and self.etag:
+            headers["If-None-Match"] = self.etag
+        if self.files and self.modified:
+            headers["If-Modified-Since"] = self.modified
+        self.requests += 1
+        request = urllib.request.Request(self.location, headers=headers)
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                data = response.read(self.max_bytes + 1)
+                if len(data) > self.max_bytes:
+                    raise SourceError(f"it is larger than {self.max_bytes / 1_000_000:g} MB")
+                self.files = {self.location: _decode(data)}
+                self.etag = response.headers.get("ETag")
+                self.modified = response.headers.get("Last-Modified")
+        except urllib.error.HTTPError as exc:
+            if exc.code == 304 and self.files:
+                self.not_modified += 1
+                return
+            raise SourceError(f"its server answered {exc.code} {exc.reason}") from None
+        except urllib.error.URLError as exc:
+            why = getattr(exc.reason, "strerror", None) or str(exc.reason)
+            raise SourceError(f"it cannot be reached ({why})") from None
+        except (TimeoutError, ConnectionError) as exc:
+            raise SourceError(f"no answer within {self.timeout:g} s ({type(exc).__name__})") from None
+
+    def _scan(self) -> None:
+        folder = Path(self.location)
+        if not folder.is_dir():
+            raise SourceError(f"the folder {folder} does not exist")
+        suffixes = SUFFIXES.get(self.game, (".pgn",))
+        found: list[Path] = []
+        for entry in sorted(folder.iterdir()):
+            if entry.is_dir():
+                found += sorted(p for p in entry.iterdir() if p.is_file() and p.suffix.lower() in suffixes)
+            elif entry.is_file() and entry.suffix.lower() in suffixes:
+                found.append(entry)
+        files: dict[str, str] = {}
+        stamps: dict[str, tuple[int, int]] = {}
+        for path in found:
+            name = str(path.relative_to(folder))
+            try:
+                info = path.stat()
+                stamp = (info.st_mtime_ns, info.st_size)
+                if self.stamps.get(name) == stamp and name in self.files:
+                    files[name] = self.files[name]
+                else:
+                    with open(path, "rb") as handle:
+                        files[name] = _decode(handle.read(self.max_bytes + 1))
+            except FileNotFoundError:
+                continue  # replaced while listed: read next time
+            stamps[name] = stamp
+        self.files, self.stamps = files, stamps
+
+
+def _decode(data: bytes) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
