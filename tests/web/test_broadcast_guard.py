@@ -103,3 +103,16 @@ def test_an_organiser_or_admin_setting_a_local_url_is_told_which_field(app: Flas
         assert event_row(app, "spring")["broadcast"] is None
     code, _ = run(app, "events", "set", "spring", "--broadcast", url)
     assert code == 0 and event_row(app, "spring")["broadcast"] == url, "the operator's command line may"
+
+
+def test_the_round_views_watch_reads_an_organisers_url_through_the_same_guard(source: PgnServer) -> None:
+    """The web's watch polls the event's broadcast every few seconds: a local address is refused there too,
+    while the operator's ``adjudicator watch URL`` (no opener: any address) reads it."""
+    from web.broadcast.guard import guarded_opener
+    from web.watch.source import Source, SourceError
+
+    guarded = Source(source.url, opener=guarded_opener(()))
+    with pytest.raises(SourceError, match="loopback"):
+        guarded.read()
+    assert source.asked == 0
+    assert Source(source.url).read()[0].text.count("Alpha, Ann") == 1 and source.asked == 1

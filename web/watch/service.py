@@ -15,6 +15,7 @@ import logging
 import os
 import socket
 import threading
+import urllib.request
 import uuid
 from dataclasses import dataclass, field
 
@@ -59,6 +60,8 @@ class RoundWatch:
     stopping: threading.Event = field(default_factory=threading.Event)
     watched: dict[int, _Watched] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    opener: urllib.request.OpenerDirector | None = None
+    """How the events' broadcast URLs are opened (the guarded opener: :mod:`web.broadcast.guard`)."""
 
     def ensure(self, event_id: int) -> None:
         """Watch the event from this process (a thread that reads only while it holds the lease)."""
@@ -104,7 +107,7 @@ class RoundWatch:
                     ruleset = self._ruleset(event)
                     if source is None or source.location != event.broadcast or watcher is None \
                             or watcher.ruleset is not ruleset:
-                        source, state = Source(event.broadcast, ruleset.game), WatchState()
+                        source, state = Source(event.broadcast, ruleset.game, opener=self.opener), WatchState()
                         watcher = Watcher(ruleset, mate if ruleset.game == "chess" else None)
                     try:
                         files = source.read()

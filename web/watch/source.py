@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from adjudicator.watch import SourceFile
+from web.broadcast.guard import AddressRefused
 
 SUFFIXES = {"chess": (".pgn",), "checkers": (".pdn", ".pgn")}
 
@@ -47,6 +48,9 @@ class Source:
     files: dict[str, str] = field(default_factory=dict)
     requests: int = 0
     not_modified: int = 0
+    opener: urllib.request.OpenerDirector | None = None
+    """How URLs are opened: the web's watch passes the broadcast's guarded opener (public addresses and the
+    operator's allowed networks only: :mod:`web.broadcast.guard`); the operator's command line reads any."""
 
     @property
     def is_url(self) -> bool:
@@ -69,7 +73,8 @@ class Source:
         self.requests += 1
         request = urllib.request.Request(self.location, headers=headers)
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+            opened = self.opener.open if self.opener is not None else urllib.request.urlopen
+            with opened(request, timeout=self.timeout) as response:
                 data = response.read(self.max_bytes + 1)
                 if len(data) > self.max_bytes:
                     raise SourceError(f"it is larger than {self.max_bytes / 1_000_000:g} MB")
@@ -82,6 +87,8 @@ class Source:
                 return
             raise SourceError(f"its server answered {exc.code} {exc.reason}") from None
         except urllib.error.URLError as exc:
+            if isinstance(exc.reason, AddressRefused):
+                raise SourceError(str(exc.reason)) from None
             why = getattr(exc.reason, "strerror", None) or str(exc.reason)
             raise SourceError(f"it cannot be reached ({why})") from None
         except (TimeoutError, ConnectionError) as exc:

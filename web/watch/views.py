@@ -26,6 +26,7 @@ from werkzeug.wrappers import Response
 
 from adjudicator.contract import ContractError
 from web.auth import login_required, page_user
+from web.broadcast.guard import guarded_opener, networks_of
 from web.db import get_session
 from web.events import current_actor
 from web.events.access import event_named, roles_in
@@ -121,7 +122,9 @@ def ack(slug: str, alert_id: int) -> str | Response | tuple[str, int]:
 def init_app(app: Flask) -> None:
     """The app's :class:`RoundWatch` (``WATCH_INTERVAL``, ``WATCH_LEASE_SECONDS``) and the Round view."""
     settings = Settings.of(app.config["ADJUDICATOR"])
+    allowed = (app.config.get("BROADCAST") or {}).get("allowed_networks", settings.web.broadcast.allowed_networks)
     app.extensions["round_watch"] = RoundWatch(
         app.extensions["db_sessions"], app.extensions["rulesets"], settings.web.default_ruleset,
-        float(app.config.get("WATCH_INTERVAL", 2.0)), float(app.config.get("WATCH_LEASE_SECONDS", 10.0)))
+        float(app.config.get("WATCH_INTERVAL", 2.0)), float(app.config.get("WATCH_LEASE_SECONDS", 10.0)),
+        opener=guarded_opener(networks_of(allowed)))  # an organiser's URL: public addresses only (issue 39)
     app.register_blueprint(bp)
