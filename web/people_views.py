@@ -32,7 +32,8 @@ from web.auth.models import ROLES, User, UserError, create_user
 from web.auth.revoke import AccessChangeRefused, deactivate, reset_password
 from web.db import get_session as db
 from web.events import changes
-from web.events.models import ORGANISER, STAFF_ROLES, Event, event_by_slug
+from web.events.access import AccessRefused
+from web.events.models import STAFF_ROLES, Event, event_by_slug
 from web.events.staff_views import LAST_ROLE, _answer, _organised
 
 PASSWORD_HASH = "PASSWORD_HASH_METHOD"
@@ -90,15 +91,18 @@ def add_person(slug: str) -> Response:
         flask_session[LAST_ROLE] = staff_role
     me = page_user()
     try:
-        if not changes.may_assign(db(), me, event, staff_role) or staff_role not in (*ROLES, ORGANISER):
-            raise ContractError("invalid_field", f"you may not add a person as {staff_role or 'nobody'} here",
+        if staff_role not in STAFF_ROLES:
+            raise ContractError("invalid_field", f"role must be one of {', '.join(STAFF_ROLES)}", "role")
+        if not changes.may_assign(db(), me, event, staff_role):
+            raise AccessRefused(403, "forbidden", f"{me.name} may not add {staff_role}s here: only an admin does",
                                 "role")
-        own_role = staff_role if staff_role in ROLES and staff_role != "admin" else "td"
+        own_role = staff_role if staff_role in ROLES else "td"
         user, token, password = _new_user(own_role, me)
         changes.assign_staff(db(), event, user, staff_role, me)
     except ContractError as exc:
         db().rollback()
-        return _answer(_organised(slug), "staff", 422, section_error={"staff": {exc.field or "form": exc.message}},
+        status = exc.status if isinstance(exc, AccessRefused) else 422
+        return _answer(_organised(slug), "staff", status, section_error={"staff": {exc.field or "form": exc.message}},
                        new_values=dict(request.form.items()))
     db().commit()
     return _shown(_answer(event, "staff", credentials={"user": user.name, "role": staff_role,
