@@ -115,7 +115,7 @@ def _add_staff(page: Any, user: str, role: str) -> None:
     page.select_option("#s-user", user)
     page.select_option("#s-role", role)
     page.locator("#add-staff-button").tap()
-    page.wait_for_selector(f"#staff-list tr:has-text('{user}')")
+    page.wait_for_selector(f"#staff-list li.person:has-text('{user}')")
     settle(page)
 
 
