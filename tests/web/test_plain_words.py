@@ -34,5 +34,6 @@ def test_the_committee_case_says_its_vote_rule_in_words(tmp_path: Path, monkeypa
         page = client.get(f"/committee/cases/{opened.json['id']}").get_data(as_text=True)
         assert "a win needs every member&#39;s vote; anything less is a draw" in page
         assert "unanimous-for-win" not in page
+        assert 'id="to-move"><strong>Red to move</strong>' in page, "who is to move, beside the position"
     finally:
         app.extensions["adjudicator"].shutdown()
