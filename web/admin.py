@@ -14,20 +14,25 @@ line (:mod:`web.auth.revoke`), audited with the admin's name as the actor.
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from sqlalchemy import func, select
 from werkzeug.wrappers import Response
 
 from web.auth import login_required, page_user
-from web.auth.models import User
-from web.auth.revoke import AccessChangeRefused, activate, deactivate, revoke_token
+from web.auth.models import ROLES, User
+from web.auth.revoke import activate, revoke_token
 from web.auth.sessions import LoginSession
 from web.auth.throttle import LoginThrottle
 from web.db import get_session as db
-from web.events.models import Event, EventToken
+from web.events.models import Event, EventStaff, EventToken
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
+
+ROLE_WORDS = {"admin": "admin", "td": "TD", "committee": "committee pool", "appeals": "appeals committee",
+              "organiser": "organiser"}
+"""A role in plain words (a user's own role, a staff place)."""
 
 
 def _throttle() -> LoginThrottle:
@@ -39,7 +44,8 @@ def _when(seconds: float) -> str:
     return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
-def _index(error: str | None = None, status: int = 200) -> tuple[str, int]:
+def index_page(error: str | None = None, status: int = 200, **extra: Any) -> tuple[str, int]:
+    """The admin page (``extra``: a new user's credentials shown once, the add-user form's values and errors)."""
     session = db()
     users = list(session.scalars(select(User).order_by(User.name)))
     sessions: dict[int, int] = {user_id: count for user_id, count in session.execute(
@@ -55,43 +61,33 @@ def _index(error: str | None = None, status: int = 200) -> tuple[str, int]:
                   "address": t.address, "failures": t.failures, "last": _when(t.last_at),
                   "waits": max(0, int(t.until - now)), "until": _when(t.until)} for t in throttle.throttled()]
     events = list(session.scalars(select(Event).order_by(Event.id)))
+    places: dict[int, list[str]] = {}
+    for place in session.scalars(select(EventStaff).order_by(EventStaff.event_id, EventStaff.role)):
+        places.setdefault(place.user_id, []).append(f"{ROLE_WORDS.get(place.role, place.role)} in {place.event.name}")
+    context: dict[str, Any] = {"credentials": None, "new_errors": {}, "new_values": {}, "roles": ROLES,
+                               "role_words": ROLE_WORDS}
+    context.update(extra)
     return render_template("admin/index.html", users=users, sessions=sessions, tokens=tokens, throttled=throttled,
-                           events=events, me=page_user(), error=error), status
+                           events=events, me=page_user(), error=error, places=places, **context), status
 
 
 @bp.get("/")
 @login_required("admin")
 def index() -> tuple[str, int]:
-    return _index()
+    return index_page()
 
 
-def _user_or_404(user_id: int) -> User:
+def user_or_404(user_id: int) -> User:
     user = db().get(User, user_id)
     if user is None:
         abort(404)
     return user
 
 
-@bp.post("/users/<int:user_id>/deactivate")
-@login_required("admin")
-def deactivate_user(user_id: int) -> Response | tuple[str, int]:
-    """Deactivate: the user's sessions end and tokens stop at once (not oneself, not the last admin)."""
-    user = _user_or_404(user_id)
-    if user.id == page_user().id:
-        return _index("You cannot deactivate yourself here (the command line can).", 409)
-    try:
-        deactivate(db(), user, actor=page_user().name)
-    except AccessChangeRefused as exc:
-        db().rollback()
-        return _index(str(exc), 409)
-    db().commit()
-    return redirect(url_for("admin.index"), 303)
-
-
 @bp.post("/users/<int:user_id>/activate")
 @login_required("admin")
 def activate_user(user_id: int) -> Response:
-    activate(db(), _user_or_404(user_id), actor=page_user().name)
+    activate(db(), user_or_404(user_id), actor=page_user().name)
     db().commit()
     return redirect(url_for("admin.index"), 303)
 
@@ -100,7 +96,7 @@ def activate_user(user_id: int) -> Response:
 @login_required("admin")
 def revoke_user_token(user_id: int) -> Response:
     """The user's API token and every event token stop working (a new one: ``adjudicator users token``)."""
-    revoke_token(db(), _user_or_404(user_id), actor=page_user().name)
+    revoke_token(db(), user_or_404(user_id), actor=page_user().name)
     db().commit()
     return redirect(url_for("admin.index"), 303)
 

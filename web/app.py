@@ -17,7 +17,22 @@ from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
 from adjudicator.rulesets import RulesetBook
-from web import audit, auth, broadcast, checks, db, errors, htmx, inputs, limits, security, sides, static_files, timefmt
+from web import (
+    audit,
+    auth,
+    broadcast,
+    checks,
+    db,
+    errors,
+    htmx,
+    inputs,
+    limits,
+    people_views,  # noqa: F401  add, reset and deactivate users: routes on admin_bp (issue 35)
+    security,
+    sides,
+    static_files,
+    timefmt,
+)
 from web.admin import bp as admin_bp
 from web.api import bp as api_bp
 from web.appeals.api import bp as appeals_api_bp

@@ -65,9 +65,10 @@ def test_the_td_s_finding_on_the_form_changes_the_ilc_ruling(live_server: str, p
     verdicts = {}
     for finding in ("clear", "incorrect"):
         phone.goto(f"{live_server}/claims/new")
-        phone.select_option("#f-ruleset", "fide-standard-guidelines-iii")
-        open_form(phone, live_server, "insufficient-losing-chances")
-        phone.select_option("#f-ruleset", "fide-standard-guidelines-iii")
+        phone.select_option("#f-ruleset", "fide-standard-guidelines-iii")  # the rules that have the claim
+        phone.wait_for_selector('#f-claim option[value="insufficient-losing-chances"]', state="attached")
+        phone.select_option("#f-claim", "insufficient-losing-chances")
+        phone.wait_for_selector('#f-claim option[value="insufficient-losing-chances"][selected]', state="attached")
         phone.fill("#f-fen", "8/8/8/4k3/8/8/3NK3/7r b - - 0 60")  # K+R v K+N: K+N v K alone would be dead (5.2.2)
         phone.check('input[name="claimant"][value="black"]', force=True)
         phone.fill("#f-clock_white", "0:05:00")

@@ -160,7 +160,7 @@ def test_tokens_are_issued_by_their_own_user_or_an_admin_and_revoked_by_the_orga
     assert refused.status_code == 403 and "nobody else holds it" in refused.get_data(as_text=True)
     shown = ada.post("/admin/events/spring/tokens", data={"user": "tina"})
     assert shown.status_code == 200 and shown.headers["Cache-Control"] == "no-store"
-    token = shown.get_data(as_text=True).split('id="new-token" value="', 1)[1].split('"', 1)[0]
+    token = shown.get_data(as_text=True).split('id="new-token"', 1)[1].split(">", 1)[1].split("</textarea>", 1)[0]
     quick = {"game": "chess", "ruleset": "fide-rapid", "claim": "threefold-repetition", "claimant": "white",
              "record": "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *", "event": "spring"}
     assert app.test_client().post("/api/v1/rulings", json=quick,

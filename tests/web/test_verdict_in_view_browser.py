@@ -402,7 +402,7 @@ def test_the_pages_of_each_role_run_under_the_policy(site: Site, phone_as: Any) 
         td.goto(f"{site.base}{path}")
         settle(td)
     td.goto(f"{site.base}/claims/new")
-    for claim in ("flag", "insufficient-losing-chances", "illegal-move", "unfinished-game"):
+    for claim in ("flag", "illegal-move", "unfinished-game"):  # fide-standard has no ILC claim (Guidelines III)
         td.select_option("#f-claim", claim)  # htmx redraws of the form
         td.wait_for_selector(f'#f-claim option[value="{claim}"][selected]', state="attached")
     td.locator("nav.areas a:has-text('History')").tap()  # a boosted link

@@ -124,7 +124,8 @@ def verdict(page: str) -> str:
 
 
 def test_the_td_s_finding_on_the_form_rules_the_ilc_claim(client: FlaskClient) -> None:
-    form = client.post("/claims/form", data={"game": "chess", "claim": "insufficient-losing-chances"})
+    form = client.post("/claims/form", data={"game": "chess", "ruleset": "fide-standard-guidelines-iii",
+                                             "claim": "insufficient-losing-chances"})
     assert 'name="td_finding"' in form.get_data(as_text=True)
     clear = ilc(client, td_finding="clear")
     assert verdict(clear) == "upheld" and "½–½" in clear

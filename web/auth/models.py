@@ -78,10 +78,10 @@ class User(Base):
 
 def create_user(session: Session, name: str, role: str, password: str | None = None,
                 club: str | None = None, team: str | None = None, *,
-                hash_method: str = "scrypt") -> tuple[User, str, str]:
+                hash_method: str = "scrypt", actor: str = "command line") -> tuple[User, str, str]:
     """Add a user (not committed); returns the user, the API token and the password.
 
-    ``hash_method`` is werkzeug's password hash (tests pass a cheap one).
+    ``hash_method`` is werkzeug's password hash (tests pass a cheap one); ``actor`` who adds them (audited).
     """
 
     name = name.strip()
@@ -100,7 +100,7 @@ def create_user(session: Session, name: str, role: str, password: str | None = N
                 created_at=now(), active=True)
     session.add(user)
     session.flush()
-    append(session, "user", f"user:{user.id}", user.audit_payload(), actor="command line")
+    append(session, "user", f"user:{user.id}", user.audit_payload(), actor=actor)
     return user, token, password
 
 

@@ -8,6 +8,7 @@ admin pages alike. Each change is one transaction with its audit entries, commit
   database holds one live token per user and event (``uq_event_tokens_live``).
 - Taking a user off an event's staff (:func:`remove_staff`) deletes the assignment, with an audit
   entry saying so, and revokes their token for that event once no role there is left.
+- Resetting a password (:func:`reset_password`) gives a generated one and ends the user's sessions.
 - Deactivating a user (:func:`deactivate`) ends their log-in sessions (the rows are deleted: the
   next request of any of their browsers is anonymous) and revokes every token they hold; the user
   loader and the token lookup refuse an inactive user besides.
@@ -19,6 +20,7 @@ import secrets
 
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
+from werkzeug.security import generate_password_hash
 
 from web.audit import REMOVED, append, now
 from web.auth.models import User, token_digest
@@ -127,6 +129,16 @@ def deactivate(session: Session, user: User, actor: str) -> int:
     _audit_user(session, user, actor)
     revoke_token(session, user, actor)
     return int(getattr(ended, "rowcount", 0) or 0)
+
+
+def reset_password(session: Session, user: User, actor: str, hash_method: str = "scrypt") -> str:
+    """A new generated password for the user (shown once to whoever reset it); their log-in sessions end,
+    so a browser that knew the old one is out at once. Their tokens are left alone."""
+    password = secrets.token_urlsafe(12)
+    user.password_hash = generate_password_hash(password, method=hash_method)
+    session.execute(delete(LoginSession).where(LoginSession.user_id == user.id))
+    _audit_user(session, user, actor)
+    return password
 
 
 def activate(session: Session, user: User, actor: str) -> None:

@@ -17,6 +17,7 @@ from adjudicator.chess.notation import LANGUAGE_NAMES, LANGUAGES
 from adjudicator.claim_registry import IN_FORM_ORDER
 from adjudicator.contract import SIDES, ContractError, parse_seconds
 from adjudicator.rule import claim_ids
+from web.claims.offers import Offer
 from web.store import META_FIELDS
 
 CLAIM_LABELS: dict[str, str] = {claim.id: claim.label for claim in IN_FORM_ORDER}
@@ -91,6 +92,8 @@ class ClaimForm:
     values: dict[str, Any] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
     general_errors: list[str] = field(default_factory=list)
+    offer: Offer | None = None
+    """What the ruleset offers (:mod:`web.claims.offers`); None: every claim of the game, every question."""
 
     @property
     def game(self) -> str:
@@ -99,9 +102,28 @@ class ClaimForm:
 
     @property
     def claim(self) -> str:
-        claims = claims_for(self.game)
+        claims = self.claims
         claim = self.values.get("claim")
         return claim if claim in claims else claims[0]
+
+    @property
+    def claims(self) -> list[str]:
+        """The claims offered: the ruleset's (:attr:`offer`), else the game's."""
+        if self.offer is not None and self.offer.game == self.game and self.offer.claims:
+            return list(self.offer.claims)
+        return claims_for(self.game)
+
+    @property
+    def findings(self) -> dict[str, str]:
+        return self.offer.findings if self.offer is not None and self.offer.findings else FINDINGS
+
+    @property
+    def requests(self) -> dict[str, str]:
+        return self.offer.requests if self.offer is not None else REQUESTS
+
+    @property
+    def finding_checks(self) -> tuple[str, ...]:
+        return self.offer.finding_checks if self.offer is not None else FINDING_CHECKS
 
     @property
     def sides(self) -> tuple[str, str]:
@@ -144,7 +166,9 @@ class ClaimForm:
         return [(code, f"{LANGUAGE_NAMES[code]} ({letters(code)})") for code in LANGUAGES]
 
     def visible_fields(self) -> set[str]:
-        shown = {"game", "ruleset", "claim", "claimant", *META_FIELDS}
+        shown = {"game", "ruleset", "claim", *META_FIELDS}
+        if self.offer is None or self.offer.asks_claimant(self.claim):
+            shown.add("claimant")
         if self.needs("position"):
             shown |= {"record", "record_file", "fen", "opponent_record", "opponent_record_file", "ruled_on"}
             if self.game == "chess":
@@ -152,14 +176,17 @@ class ClaimForm:
         for name in ("intended_move", "time_control", "alleged_illegal_ply"):
             if self.needs(name):
                 shown.add(name)
-        if self.needs("previous_illegal_moves") and self.game == "chess":
+        counts = self.offer is None or self.offer.illegal_count is not None
+        if self.needs("previous_illegal_moves") and self.game == "chess" and counts:
             shown.add("previous_illegal_moves")
         if self.needs("clocks"):
             shown |= {f"clock_{side}" for side in self.sides}
         if self.needs("flagged"):
             shown.add("flagged")
         if self.needs("finding"):
-            shown |= {"td_finding", "request", *FINDING_CHECKS}
+            shown |= {"td_finding", *self.finding_checks}
+            if self.requests:
+                shown.add("request")
         return shown
 
 
@@ -240,6 +267,7 @@ def to_case(claim_form: ClaimForm, default_ruleset: str) -> tuple[dict[str, Any]
     :class:`ContractError` from validation, naming the field.
     """
     v = claim_form.values
+    visible = claim_form.visible_fields()
 
     def text(name: str) -> str | None:
         value = str(v.get(name) or "").strip()
@@ -249,7 +277,7 @@ def to_case(claim_form: ClaimForm, default_ruleset: str) -> tuple[dict[str, Any]
         "game": claim_form.game,
         "ruleset": text("ruleset") or default_ruleset,
         "claim": claim_form.claim,
-        "claimant": text("claimant"),
+        "claimant": text("claimant") if "claimant" in visible else None,
     }
     if claim_form.needs("position"):
         record = str(v.get("record") or "")
@@ -294,7 +322,7 @@ def to_case(claim_form: ClaimForm, default_ruleset: str) -> tuple[dict[str, Any]
                     "invalid_field", "alleged_illegal_ply must be a whole number of at least 1", "alleged_illegal_ply"
                 )
             case["alleged_illegal_ply"] = int(ply)
-    if "previous_illegal_moves" in claim_form.visible_fields():
+    if "previous_illegal_moves" in visible:
         previous = text("previous_illegal_moves")
         if previous is not None and previous != "0":
             if previous not in PREVIOUS_ILLEGAL:
@@ -304,16 +332,16 @@ def to_case(claim_form: ClaimForm, default_ruleset: str) -> tuple[dict[str, Any]
     if claim_form.needs("finding"):
         finding = text("td_finding")
         if finding is not None:
-            if finding not in FINDINGS:
-                raise ContractError("invalid_field", f"td_finding must be one of {', '.join(f for f in FINDINGS if f)}",
-                                    "td_finding")
+            if finding not in claim_form.findings:
+                known = ", ".join(f for f in claim_form.findings if f)
+                raise ContractError("invalid_field", f"td_finding must be one of {known}", "td_finding")
             case["td_finding"] = finding
-        request = text("request")
+        request = text("request") if "request" in visible else None
         if request is not None and request != "draw":
             if request not in REQUESTS:
                 raise ContractError("invalid_field", "request must be draw or increment", "request")
             case["request"] = request
-        for name in FINDING_CHECKS:
+        for name in claim_form.finding_checks:
             if v.get(name) is True:
                 case[name] = True
     meta = {name: text(name) for name in META_FIELDS}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request, session, url_for
@@ -12,18 +13,18 @@ from adjudicator.requirements import CaseRefused
 from web import submit
 from web.boards import edit_checkers
 from web.claims.editors import checkers_editor, position_status
+from web.claims.event_choice import USED_ON, opening_event
 from web.claims.forms import (
     CLAIM_LABELS,
-    FINDINGS,
     GAME_LABELS,
     PREVIOUS_ILLEGAL,
-    REQUESTS,
     ClaimForm,
     claims_for,
     read_form,
     side_label,
     to_case,
 )
+from web.claims.offers import Offer, offer_for
 from web.db import get_session
 from web.events import current_actor, remember_case, resolve_event
 from web.events.access import AccessRefused, check_not_hidden, event_named, may_see_rulings, rulable_events
@@ -59,15 +60,33 @@ def rulesets_for(game: str) -> list[dict[str, str]]:
     return [{"id": r.id, "title": r.title} for r in submit.book() if r.game == game]
 
 
+def ruleset_offer(game: str, ruleset_id: str) -> Offer:
+    """What the form offers under ``ruleset_id`` (a ruleset of another game, or none: the game's default)."""
+    known = {r["id"] for r in rulesets_for(game)}
+    found = submit.book()[ruleset_id if ruleset_id in known else default_ruleset(game)]
+    return offer_for(found, claims_for(game), CLAIM_LABELS)
+
+
+def settle_offer(claim_form: ClaimForm) -> None:
+    """The ruleset's offer on the form (:mod:`web.claims.offers`), and its time control where none was given."""
+    claim_form.offer = ruleset_offer(claim_form.game, claim_form.value("ruleset"))
+    if claim_form.offer.time_control and "time_control" not in claim_form.values:
+        claim_form.values["time_control"] = claim_form.offer.time_control
+
+
 def render_form(claim_form: ClaimForm, status: int = 200) -> tuple[str, int]:
     game = claim_form.game
     rulesets = rulesets_for(game)
     if claim_form.value("ruleset") not in {r["id"] for r in rulesets}:
         claim_form.values["ruleset"] = default_ruleset(game)
+    settle_offer(claim_form)
+    offer = claim_form.offer
+    assert offer is not None
     context: dict[str, Any] = {
         "form": claim_form,
+        "offer": offer,
         "games": GAME_LABELS,
-        "claims": [(c, CLAIM_LABELS[c]) for c in claims_for(game)],
+        "claims": [(c, offer.labels.get(c, CLAIM_LABELS[c])) for c in claim_form.claims],
         "rulesets": rulesets,
         "side_label": side_label,
         "editor": checkers_editor(claim_form.value("fen"), record=claim_form.value("record"),
@@ -75,8 +94,8 @@ def render_form(claim_form: ClaimForm, status: int = 200) -> tuple[str, int]:
                                   piece=claim_form.value("checkers_piece", "r"), url=url_for("claims.redraw"),
                                   target="#claim-form") if game == "checkers" else None,
         "events": rulable_events(get_session(), current_actor()),
-        "findings": FINDINGS,
-        "requests": REQUESTS,
+        "findings": claim_form.findings,
+        "requests": claim_form.requests,
         "event_slug": claim_form.value(EVENT_FIELD) or session.get(EVENT_FIELD) or DEFAULT_SLUG,
         "previous_illegal": PREVIOUS_ILLEGAL,
         "names_mismatch": _names_mismatch(claim_form),
@@ -112,8 +131,11 @@ def apply_event_ruleset(claim_form: ClaimForm) -> None:
     event = _form_event(claim_form)
     ruleset = next((r for r in submit.book() if event is not None and r.id == event.ruleset), None)
     if ruleset is not None:
+        before = ruleset_offer(claim_form.game, claim_form.value("ruleset")).time_control
         claim_form.values["game"] = ruleset.game
         claim_form.values["ruleset"] = ruleset.id
+        if claim_form.value("time_control").strip() in ("", before or ""):
+            claim_form.values.pop("time_control", None)  # the new rules' own default (settle_offer)
 
 
 def read_event_fields(claim_form: ClaimForm) -> None:
@@ -152,7 +174,6 @@ def new() -> tuple[str, int]:
     """The empty form (remembering the event's game, ruleset and round), or one filled from a stored case."""
     values: dict[str, Any] = {k: session[k] for k in REMEMBERED if k in session}
     values[REMEMBERED_ROUND] = values.get("round", "")
-    values[EVENT_FIELD] = session.get(EVENT_FIELD, "")
     for key in ("game", "claim"):
         if request.args.get(key):
             values[key] = request.args[key]
@@ -172,9 +193,10 @@ def new() -> tuple[str, int]:
             values.update(filled)
             values[REMEMBERED_ROUND] = ""
     claim_form = ClaimForm(values=values)
-    slugs = [e.slug for e in rulable_events(get_session(), current_actor())]
-    if claim_form.value(EVENT_FIELD) not in slugs:
-        claim_form.values[EVENT_FIELD] = slugs[0] if slugs else ""
+    if source is None or values.get(RULESET_EVENT) is None:  # a stored case keeps its own event
+        claim_form.values[EVENT_FIELD] = opening_event(
+            get_session(), current_actor(), rulable_events(get_session(), current_actor()),
+            session.get(EVENT_FIELD), session.get(USED_ON), date.today())
     apply_event_ruleset(claim_form)
     return render_form(claim_form)
 
@@ -225,6 +247,10 @@ def create() -> Response | tuple[str, int]:
     for key in (*REMEMBERED, EVENT_FIELD):
         if claim_form.value(key):
             session[key] = claim_form.value(key)
+    session[USED_ON] = date.today().isoformat()
+    settle_offer(claim_form)
+    if claim_form.values.get("claim") not in claim_form.claims:
+        claim_form.errors["claim"] = _not_offered(claim_form)
     if claim_form.errors:
         return render_form(claim_form, 422)
     visible = claim_form.visible_fields() | {EVENT_FIELD}
@@ -255,6 +281,14 @@ def create() -> Response | tuple[str, int]:
     case_id = adjudicator.persist(job)
     remember_case(case_id)
     return redirect(url_for("rulings.job", case_id=case_id), 303)
+
+
+def _not_offered(claim_form: ClaimForm) -> str:
+    claim = str(claim_form.values.get("claim") or "")
+    ruleset = claim_form.offer.ruleset if claim_form.offer is not None else claim_form.value("ruleset")
+    if claim not in CLAIM_LABELS:
+        return f"choose a claim: {claim!r} is none" if claim else "choose a claim"
+    return f"the rules {ruleset} have no such claim ({CLAIM_LABELS[claim].lower()}): choose one they have"
 
 
 def _values_from_case(row: CaseRow) -> dict[str, Any]:

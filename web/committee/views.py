@@ -117,7 +117,11 @@ def _form_page(event: Event, events: list[Event], data: dict[str, Any], status: 
                              flipped=bool(form.get("checkers_flipped")), piece=form.get("checkers_piece", "r"),
                              url=url_for("committee.redraw"), target="#committee-form",
                              select="#committee-form") if game == "checkers" else None
-    return render_template("committee/new.html", members=event_staff(db(), event, "committee"), rulesets=rulesets,
+    pool = event_staff(db(), event, "committee")
+    wanted = next((r.committee.members for r in rulesets if r.id == data["ruleset"]), None)
+    if request.method == "GET" and not data.get("members") and len(pool) == wanted:
+        data["members"] = [m.name for m in pool]  # the pool is exactly the committee: ticked (issue 35)
+    return render_template("committee/new.html", members=pool, rulesets=rulesets,
                            data=data, sides=_sides(game), editor=editor, events=events, event=event, error=error,
                            error_field=field, error_input=form_input(field)), status
 

@@ -74,6 +74,20 @@ def may_organise(session: Session, by: User | None, event: Event) -> bool:
     return by is None or bool(roles_in(session, Actor(by), event) & {"admin", ORGANISER})
 
 
+def may_manage(session: Session, by: User, user: User) -> bool:
+    """Whether ``by`` may reset ``user``'s password or deactivate them (issue 35): an admin; an organiser when
+    every staff place ``user`` holds is in an event ``by`` organises (a substitute TD they added, never someone
+    of another event), ``user`` being no admin and not ``by``."""
+    if is_admin(by):
+        return True
+    if user.role == "admin" or user.id == by.id or not by.is_active:
+        return False
+    places = set(session.scalars(select(EventStaff.event_id).where(EventStaff.user_id == user.id)))
+    organised = set(session.scalars(select(EventStaff.event_id).where(EventStaff.user_id == by.id,
+                                                                     EventStaff.role == ORGANISER)))
+    return bool(places) and places <= organised
+
+
 def day(text: object, field: str) -> date | None:
     """A date typed as YYYY-MM-DD (empty: none)."""
     if text is None or (isinstance(text, str) and not text.strip()):

@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import abort, current_app, make_response, redirect, render_template, request, url_for
+from flask import session as flask_session
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
@@ -37,6 +38,8 @@ from web.events.access import AccessRefused, Actor, refused_status
 from web.events.models import STAFF_ROLES, Event, EventStaff, EventToken, event_by_slug
 from web.htmx import is_htmx
 
+LAST_ROLE = "staff_role"
+"""Session key: the role last chosen on a staff form; the next add keeps it (three committee members in a row)."""
 SECTIONS = {"settings": "admin/_event_settings.html", "staff": "admin/_event_staff.html",
             "tokens": "admin/_event_tokens.html"}
 
@@ -74,8 +77,14 @@ def _context(event: Event, **extra: Any) -> dict[str, Any]:
                                                            EventToken.revoked_at.is_(None)).order_by(EventToken.id)))
     is_admin = changes.is_admin(me)
     on_staff = sorted({s.user.name: s.user for s in staff}.values(), key=lambda u: u.name)
+    people: dict[int, tuple[User, list[EventStaff]]] = {}
+    for place in staff:
+        people.setdefault(place.user_id, (place.user, []))[1].append(place)
     context: dict[str, Any] = {
         "event": event, "staff": staff, "tokens": tokens, "me": me, "is_admin": is_admin,
+        "people": sorted(people.values(), key=lambda p: p[0].name),
+        "managed": {u.id for u, _places in people.values() if changes.may_manage(session, me, u)},
+        "last_role": flask_session.get(LAST_ROLE), "credentials": None, "new_values": {},
         "users": list(session.scalars(select(User).where(User.active.is_(True)).order_by(User.name))),
         "roles": [r for r in STAFF_ROLES if changes.may_assign(session, me, event, r)],
         "removable": {s.id for s in staff if changes.may_assign(session, me, event, s.role)},
@@ -94,7 +103,7 @@ def _answer(event: Event, section: str, status: int = 200, **extra: Any) -> Resp
     if is_htmx() and section == "staff":  # who may hold a token changed with the staff: that section too
         body += render_template(SECTIONS["tokens"], **context, oob=True)
     response = make_response(body, status)
-    if context.get("token"):
+    if context.get("token") or context.get("credentials"):
         response.headers["Cache-Control"] = "no-store"  # a token is shown once; no cache keeps it
     return response
 
@@ -174,6 +183,8 @@ def _user_named(name: str) -> User:
 def add_staff(slug: str) -> Response:
     """Assign a user a role in the event (organisers: an admin only)."""
     found = _organised(slug)
+    if request.form.get("role") in STAFF_ROLES:
+        flask_session[LAST_ROLE] = request.form["role"]
     try:
         changes.assign_staff(db(), found, _user_named(request.form.get("user", "")), request.form.get("role"),
                              page_user())

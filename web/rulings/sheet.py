@@ -88,7 +88,18 @@ def sheet_diagram(claim: str, ruling: Mapping[str, Any], presentation: Presentat
     over = presentation.game_over
     if over is not None and over.is_mandatory and over.ply == line.focus:
         return Diagram(svg, f"The game ended here, {over.where}: {over.ending}")
-    return Diagram(svg, f"Position after {step.label} (ply {line.focus})" if step else "Start position")
+    mover = to_move(presentation.game, line.fen_at(line.focus))
+    moves = f"; {mover} to move" if mover else ""
+    return Diagram(svg, (f"Position after {step.label} (ply {line.focus})" if step else "Start position") + moves)
+
+
+def to_move(game: str, fen: str) -> str | None:
+    """Who is to move in a position (issue 35: the sheet says it): ``White``/``Black``, ``Red``/``White``."""
+    if game == "chess":
+        fields = fen.split()
+        return {"w": "White", "b": "Black"}.get(fields[1]) if len(fields) > 1 else None
+    turn = fen.strip()[:1].upper()
+    return {"B": "Red", "R": "Red", "W": "White"}.get(turn)
 
 
 def line_words(line: Line, limit: int | None = None) -> str:

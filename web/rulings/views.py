@@ -160,6 +160,7 @@ def _page(ruling: RulingRow, case: CaseRow, finding_error: str | None = None) ->
         context["share_qr"] = qr_svg(context["share_url"])
     completion = finding.completed_by(session, ruling.id)
     context.update(
+        may_claim=event is not None and may_rule(session, actor, event),  # not a player on a share link
         completion=completion,
         completes=finding.completes(session, case),
         finding_error=finding_error,
@@ -275,12 +276,27 @@ def sheet(ruling_id: int) -> Response:
     page where it fits, else the evidence continued on page 2 (:func:`web.rulings.sheet.sheet_pdf`)."""
     ruling, case = load(ruling_id)
     context = context_for(ruling, case)
+    context["appeal_line"] = appeal_line(list(get_session().scalars(
+        select(Appeal).where(Appeal.subject == f"ruling:{ruling.id}").order_by(Appeal.id))))
     pdf, _layout = sheet_pdf(lambda name: render_template("rulings/sheet.html", **{**context, "layout": name}),
                              request.url_root)
     response = make_response(pdf)
     response.headers["Content-Type"] = "application/pdf"
     response.headers["Content-Disposition"] = f'inline; filename="ruling-{ruling_id}.pdf"'
     return response
+
+
+def appeal_line(appeals: list[Appeal]) -> str | None:
+    """The sheet's line on the appeal to the appeals committee (issue 35): the last one filed, decided or not;
+    None: none filed (the sheet leaves "lodged: yes / no, at ____" for the pen)."""
+    if not appeals:
+        return None
+    last = appeals[-1]
+    if last.decided_at:
+        when = last.decided_at[:16].replace("T", " ")
+        return f"Appeal #{last.id} to the appeals committee: {last.outcome or 'decided'}, {when} UTC"
+    when = last.filed_at[:16].replace("T", " ")
+    return f"Appeal #{last.id} to the appeals committee lodged {when} UTC: not decided yet"
 
 
 @bp.get("/cases/<int:case_id>")

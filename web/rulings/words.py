@@ -28,7 +28,7 @@ HIDDEN = frozenset({
 PROCEDURES = {
     "guidelines-iii": "FIDE Guidelines III (quickplay finish)",
     "variation-14h": "US Chess Variation 14H",
-    "clear-draw-appeal": "clear-draw appeal",
+    "clear-draw-appeal": "appeal to the arbiter for a draw (a clear draw)",
     "none": "none in force",
 }
 
@@ -49,7 +49,14 @@ LABELS = {
     "same_verdict_readings": "Piece letters read, the same verdict each way",
     "delay_seconds": "Delay", "claimant_new_seconds": "Claimant's clock after", "increment_seconds": "Increment",
     "td_finding": "The arbiter's finding", "postponed": "Postponed earlier",
+    "unproven_reason": "Why nothing is proven", "wdl": "Database: win, draw or loss", "favours": "Favours",
 }
+UNPROVEN = {
+    "budget": "the search ran out of its budget before every line reached a result",
+    "depth": "a line ran past the search's depth limit",
+    "out-of-database": "no endgame database is installed for the lines to end in",
+}
+"""Why an adjudication proved nothing, in plain words (the stored codes: :mod:`adjudicator.checkers.analysis`)."""
 
 RESULTS = {"1-0": "1–0", "0-1": "0–1", "1/2-1/2": "½–½"}
 
@@ -191,6 +198,8 @@ def _word(key: str, value: Any, game: Line | None, lines: set[str]) -> str | Non
         found = _time_control(value)
     elif key == "ilc_mode":
         found = PROCEDURES.get(str(value), str(value))
+    elif key == "unproven_reason":
+        found = UNPROVEN.get(str(value), str(value))
     elif key == "recommendation":
         found = _recommendation(value)
     elif key == "forfeited_games" and isinstance(value, list):

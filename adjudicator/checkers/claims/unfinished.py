@@ -168,9 +168,9 @@ def _ruling(
     verdict_text = "The position is about level" if level else f"The position favours {side_name(favoured)}"
     why = _REASONS.get(analysis.unproven_reason or "budget", _REASONS["budget"])
     confidence = analysis.confidence if analysis.confidence is not None else confidence_of(score)
-    reasons = (
-        f"{verdict_text} (search score {score:+d} for {side_name(mover)}, depth {analysis.depth}, "
-        f"{analysis.nodes} nodes); nothing is proven ({why}), so no result is declared.",
+    reasons = (  # plain words first, the engine's figures after them (issue 35)
+        f"{verdict_text}; nothing is proven ({why}), so no result is declared. The search: score {score:+d} "
+        f"for {side_name(mover)}, depth {analysis.depth}, {analysis.nodes} positions.",
     )
     if not level:
         reasons += (f"Chance that {side_name(favoured)} wins, measured on endgame-database positions: "

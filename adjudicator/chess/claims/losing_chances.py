@@ -460,7 +460,7 @@ def _clear_draw_appeal(case: Case, ruleset: ChessRuleset, services: Services) ->
     reasons = _recommended(finding)
     if finding.value == "clear":
         return _ruled_on(finding, Ruling(CLAIM, Verdict.UPHELD, "1/2-1/2", (ref,),
-                                         (*reasons, "The appeal is accepted: a clear draw."),
+                                         (*reasons, "The appeal to the arbiter for a draw is accepted: a clear draw."),
                                          evidence=evidence, confidence=finding.confidence))
     remaining = _remaining(case, claimant)
     if reading == "never-below":
@@ -475,13 +475,14 @@ def _clear_draw_appeal(case: Case, ruleset: ChessRuleset, services: Services) ->
     decided = _decides(finding)  # not clear: the arbiter's rejection, or a proven loss
     evidence.update(claimant_seconds=remaining, claimant_new_seconds=after)
     verdict = Verdict.REJECTED if decided else Verdict.DEFERRED
-    lead = ("The appeal is rejected. " if decided
-            else "The app does not find a clear draw; if the arbiter rejects the appeal: ")
+    lead = ("The appeal to the arbiter for a draw is rejected. " if decided
+            else "The app does not find a clear draw; if the arbiter rejects the appeal for a draw: ")
     return Ruling(
         CLAIM, verdict, None, (ref,), (*reasons, lead + told),
         adjustments=(Adjustment(claimant, -deduction, "rejected clear-draw appeal"),)
         if deduction and decided else (),
         instructions=(*_deducted(claimant, deduction, remaining), "Play continues.") if decided else
-        (f"Decide the appeal: accept (draw) or reject ({claimant.capitalize()} to {clock_text(after)}).",),
+        (f"Decide the appeal for a draw: accept (draw) or reject ({claimant.capitalize()} to "
+         f"{clock_text(after)}).",),
         evidence=evidence, confidence=finding.confidence,
     )
