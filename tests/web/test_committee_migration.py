@@ -12,9 +12,10 @@ from alembic.migration import MigrationContext
 
 from web.committee.store import _tables
 from web.db import Base, make_engine, migrate
+from web.outcomes import RulingOutcome
 from web.store import CaseRow
 
-assert CaseRow.__tablename__ == "cases"  # the rulings storage's tables are in Base
+assert CaseRow.__tablename__ == "cases" and RulingOutcome.__tablename__ == "ruling_outcomes"  # the rulings storage's tables are in Base
 
 VERSIONS = Path(__file__).resolve().parents[2] / "web" / "migrations" / "versions"
 
@@ -35,12 +36,13 @@ def test_the_revisions_follow_each_other() -> None:
                                  "0009_appeal_rerun_final.py", "0010_event_broadcast.py", "0011_revocable_access.py",
                                  "0012_login_throttle_and_totp.py", "0013_job_publications.py",
                                  "0014_event_id_sequence.py", "0015_committee_referral.py",
-                                 "0016_event_organisers.py"))]
+                                 "0016_event_organisers.py", "0017_ruling_outcomes.py"))]
     assert chain == [("0001", None), ("0002", "0001"), ("0003", "0002"), ("0004", "0003"), ("0005", "0004"),
                      ("0006", "0005"), ("0007", "0006"), ("0008", "0007"),
                      ("0009", "0008"), ("0010", "0009"), ("0011", "0010"), ("0012", "0011"), ("0013", "0012"),
-                     ("0014", "0013"), ("0015", "0014"), ("0016", "0015")]
-    assert sorted(p.name for p in VERSIONS.glob("0*.py"))[-1] == "0016_event_organisers.py"  # the head
+                     ("0014", "0013"), ("0015", "0014"), ("0016", "0015"),
+                     ("0017", "0016")]
+    assert sorted(p.name for p in VERSIONS.glob("0*.py"))[-1] == "0017_ruling_outcomes.py"  # the head
 
 
 def test_the_head_matches_the_models(tmp_path: Path) -> None:
@@ -50,7 +52,7 @@ def test_the_head_matches_the_models(tmp_path: Path) -> None:
         metadata = sa.MetaData()
         for table in _tables():
             table.to_metadata(metadata)
-        for name in ("cases", "rulings"):  # what a committee case refers to (migration 0015)
+        for name in ("cases", "rulings", "ruling_outcomes"):  # what a committee case refers to (0015); outcomes (0017)
             Base.metadata.tables[name].to_metadata(metadata)
 
         def ours(name: str | None, kind: str, _parent: object) -> bool:

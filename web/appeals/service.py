@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session
 from adjudicator.committee import RESULTS
 from adjudicator.contract import parse_case
 from adjudicator.rulesets import RulesetBook
+from web import outcomes
 from web.appeals.models import OUTCOMES, Appeal
 from web.audit import append, canonical, now
 from web.auth.models import User
@@ -343,5 +344,24 @@ def decide_appeal(session: Session, appeal: Appeal, member: User, outcome: objec
         raise CaseRefused(409, "already_decided", "this appeal has already been decided", None)
     session.refresh(appeal)
     append(session, "appeal-decision", appeal.audit_subject, appeal.decision_payload(), actor=member.name)
+    for ruling_id in appealed_rulings(session, appeal.subject):  # the result that stands now (web.outcomes)
+        outcomes.record(session, ruling_id, appeal.new_result, "appeal", member.name, appeal=appeal.id)
     session.commit()
     return appeal
+
+
+def appealed_rulings(session: Session, subject: str) -> list[int]:
+    """The rulings whose outcome an appeal's decision sets: the ruling appealed (and the deferred ruling it
+    completes with the arbiter's finding), or the ruling referred to the committee case appealed."""
+    kind, ident = parse_subject(subject)
+    if kind == "committee-case":
+        case = session.get(CommitteeCase, ident)
+        return [] if case is None or case.referred_ruling_id is None else [case.referred_ruling_id]
+    found = [ident]
+    row = session.get(RulingRow, ident)
+    origin = None if row is None else session.get(CaseRow, row.case_id)
+    completes = None if origin is None else origin.data.get(outcomes.LINK)
+    if isinstance(completes, int) and not isinstance(completes, bool) and session.get(RulingRow,
+                                                                                      completes) is not None:
+        found.append(completes)
+    return found

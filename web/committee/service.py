@@ -38,6 +38,7 @@ from web.committee.position import position_of
 from web.events.access import Actor, event_named, refused_status, roles_in
 from web.events.models import Event
 from web.inputs import whole_number
+from web import outcomes
 from web.queue.remote import JobFailed, QueueTimeout, QueueUnavailable
 from web.store import CaseRow, RulingRow
 
@@ -326,6 +327,8 @@ def cast_vote(session: Session, case_id: int, voter: User, result: object, comme
         case.decision_json, case.decided_at = canonical(decision.to_json()), now()
         session.flush()
         append(session, "decision", case.subject, case.decision_payload(), actor="committee")
+        if case.referred_ruling_id is not None:  # the committee's result is the referred ruling's outcome
+            outcomes.record(session, case.referred_ruling_id, case.result, "committee", "committee", case=case.id)
     session.commit()
     return case
 

@@ -27,13 +27,11 @@ from sqlalchemy.orm import Session
 
 from web import store
 from web.audit import AuditEntry, append
+from web.outcomes import COMPLETED, ILC, LINK
+from web.outcomes import awaits_finding as awaits_finding
 from web.store import CaseRow, RulingRow
 
-CLAIM = "insufficient-losing-chances"
-COMPLETED = "ruling-completed"
-"""Audit entry kind: a deferred ruling completed by the arbiter's finding."""
-LINK = "completes_ruling"
-"""The case field naming the deferred ruling that the case's ruling completes."""
+CLAIM = ILC
 
 CHOICES: dict[str, str] = {
     "clear": "Clear: the claimant cannot lose by normal means",
@@ -51,15 +49,6 @@ class Recommendation:
 
     finding: str
     words: str
-
-
-def awaits_finding(claim: str, case: Mapping[str, Any], ruling: Mapping[str, Any]) -> bool:
-    """Whether the ruling waits for the arbiter's finding: an ILC claim deferred without one."""
-    evidence = ruling.get("evidence") if isinstance(ruling.get("evidence"), Mapping) else {}
-    assert isinstance(evidence, Mapping)
-    return (claim == CLAIM and ruling.get("verdict") == "deferred" and not case.get("td_finding")
-            and evidence.get("finding_by") != "td" and evidence.get("request", "draw") == "draw"
-            and not case.get("postponed"))
 
 
 def recommendation(ruling: Mapping[str, Any]) -> Recommendation | None:
