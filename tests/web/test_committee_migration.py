@@ -15,7 +15,8 @@ from web.db import Base, make_engine, migrate
 from web.outcomes import RulingOutcome
 from web.store import CaseRow
 
-assert CaseRow.__tablename__ == "cases" and RulingOutcome.__tablename__ == "ruling_outcomes"  # the rulings storage's tables are in Base
+assert CaseRow.__tablename__ == "cases"  # the rulings storage's tables are in Base
+assert RulingOutcome.__tablename__ == "ruling_outcomes"  # and the outcomes (0017)
 
 VERSIONS = Path(__file__).resolve().parents[2] / "web" / "migrations" / "versions"
 

@@ -31,6 +31,7 @@ from adjudicator.contract import Case, ContractError, parse_case
 from adjudicator.requirements import time_control_errors
 from adjudicator.rule import rule
 from adjudicator.rulesets import RulesetBook
+from web import outcomes
 from web.audit import append, canonical, now
 from web.auth.models import User, user_by_name
 from web.committee.models import CommitteeCase, CommitteeMember, CommitteeVote
@@ -38,7 +39,6 @@ from web.committee.position import position_of
 from web.events.access import Actor, event_named, refused_status, roles_in
 from web.events.models import Event
 from web.inputs import whole_number
-from web import outcomes
 from web.queue.remote import JobFailed, QueueTimeout, QueueUnavailable
 from web.store import CaseRow, RulingRow
 

@@ -34,12 +34,12 @@ from web.events.models import Event
 from web.evidence import Line, Presentation, present
 from web.htmx import is_htmx, shown_at
 from web.jobs import Job
+from web.outcomes import outcome_of
 from web.players import names_mismatch
 from web.qr import qr_svg
 from web.rulings import finding
 from web.rulings.sheet import SHORT_FACT, line_words, sheet_diagram, sheet_pdf
 from web.rulings.words import evidence_words
-from web.outcomes import outcome_of
 from web.store import CaseRow, RulingRow
 
 bp = Blueprint("rulings", __name__)
