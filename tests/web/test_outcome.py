@@ -93,6 +93,7 @@ def test_the_committee_then_an_appeal_decide_the_referred_rulings_outcome(app: F
     tina = login(app, "tina")
     page = tina.get(f"/rulings/{ruling}").get_data(as_text=True)
     assert "Play on" not in banner(page) and "For the committee to decide" in banner(page)
+    assert tina.get(f"/rulings/{ruling}/record").status_code == 404, "no result stands: nothing to export"
 
     opened = api.post("/api/v1/committee-cases", headers=bearer(tokens["tina"]),
                       json={**checkers_case(["m1", "m2", "m3"]), "event": "masters", "ruling": ruling})
@@ -118,6 +119,9 @@ def test_the_committee_then_an_appeal_decide_the_referred_rulings_outcome(app: F
     shown = banner(tina.get(f"/rulings/{ruling}").get_data(as_text=True))
     assert "½–½" in shown and f"By the committee, case {case}" in shown and "Play on" not in shown
     assert said in sheet_text(tina, ruling)
+    assert "½–½ by adjudication: TRF code = for Red, = for White" in sheet_text(tina, ruling).replace("1/2-1/2", "½–½")
+    exported = tina.get(f"/rulings/{ruling}/record").get_data(as_text=True)
+    assert '[Result "1/2-1/2"]' in exported and f"Adjudicated by the committee (case {case})" in exported
 
     filed = api.post("/api/v1/appeals", headers=bearer(tokens["tina"]),
                      json={"subject": f"committee-case:{case}", "grounds": "Red wins: 11-16 is decisive."})
@@ -133,6 +137,10 @@ def test_the_committee_then_an_appeal_decide_the_referred_rulings_outcome(app: F
     assert f"1–0 on appeal #{appeal}" in tina.get("/history").get_data(as_text=True)
     assert f"On appeal #{appeal}" in banner(tina.get(f"/rulings/{ruling}").get_data(as_text=True))
     assert f"1–0 on appeal #{appeal}" in sheet_text(tina, ruling)
+    assert "1-0 on appeal: TRF code 1 for Red, 0 for White" in html.unescape(
+        tina.get(f"/rulings/{ruling}").get_data(as_text=True))
+    exported = tina.get(f"/rulings/{ruling}/record").get_data(as_text=True)
+    assert '[Result "1-0"]' in exported and f"Decided on appeal #{appeal}: 1-0." in exported
 
     with app.extensions["db_sessions"]() as session:
         assert verify(session).is_intact, verify(session).to_json()

@@ -38,6 +38,7 @@ from web.outcomes import outcome_of
 from web.players import names_mismatch
 from web.qr import qr_svg
 from web.rulings import finding
+from web.rulings.exports import ruling_exports
 from web.rulings.sheet import SHORT_FACT, line_words, sheet_diagram, sheet_pdf
 from web.rulings.words import evidence_words
 from web.store import CaseRow, RulingRow
@@ -135,6 +136,7 @@ def context_for(ruling: RulingRow, case: CaseRow, hidden: CommitteeCase | None =
         "evidence_short": evidence_words(evidence, presentation, SHORT_FACT),
         "line_words": line_words,
         "ruled_at": ruling.created_at.strftime("%Y-%m-%d %H:%M UTC"),
+        "exports": ruling_exports(case_data, game, outcome, data.get("reasons") or [], data.get("rule_refs") or []),
     }
 
 
@@ -293,6 +295,21 @@ def sheet(ruling_id: int) -> Response:
     response = make_response(pdf)
     response.headers["Content-Type"] = "application/pdf"
     response.headers["Content-Disposition"] = f'inline; filename="ruling-{ruling_id}.pdf"'
+    return response
+
+
+@bp.get("/rulings/<int:ruling_id>/record")
+def record(ruling_id: int) -> Response:
+    """The record with the ruling as a comment and the result that stands (PGN or PDN), for the event's file;
+    404 while no result stands (the game plays on, or waits for the committee or the arbiter's finding)."""
+    ruling, case = load(ruling_id)
+    context = context_for(ruling, case, hidden_for(ruling))
+    exports = context["exports"]
+    if exports is None:
+        abort(404, f"No result stands for ruling {ruling_id} yet: {context['outcome'].words}.")
+    response = make_response(exports["record"])
+    response.mimetype = "text/plain"
+    response.headers["Content-Disposition"] = f'attachment; filename="ruling-{ruling_id}.{exports["extension"]}"'
     return response
 
 
