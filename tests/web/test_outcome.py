@@ -162,11 +162,12 @@ def test_one_outcome_per_ruling_is_the_databases_rule(app: Flask) -> None:
         session.commit()
         session.add(RulingOutcome(ruling_id=ruling, result="0-1", decided_by="committee",
                                   committee_case_id=case_id, at=now()))
-        with pytest.raises(IntegrityError):
+        with pytest.raises(IntegrityError, match="ruling_outcomes.ruling_id"):
             session.commit()
         session.rollback()
-        session.add(RulingOutcome(ruling_id=ruling + 10_000, result="0-1", decided_by="appeal", at=now()))
-        with pytest.raises(IntegrityError):  # an appeal's outcome names its appeal (and rulings exist)
+        session.query(RulingOutcome).filter_by(ruling_id=ruling).delete()
+        session.add(RulingOutcome(ruling_id=ruling, result="0-1", decided_by="appeal", at=now()))
+        with pytest.raises(IntegrityError, match="ck_ruling_outcomes_appeal"):  # an appeal's outcome names it
             session.commit()
         session.rollback()
         problems = verify(session).to_json()["problems"]
@@ -195,3 +196,44 @@ def test_an_ilc_claim_waits_for_the_arbiters_finding_then_the_finding_decides(ap
     assert outcome["decided_by"] == "finding" and outcome["result"] == "1/2-1/2"
     assert outcome["ruling"] != deferred["id"]
     assert "½–½ by the arbiter's finding" in html.unescape(client.get("/history").get_data(as_text=True))
+
+
+@pytest.mark.slow
+def test_the_committees_outcome_and_its_one_row_on_postgresql(postgres_url: str,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    from committee_support import small_budgets
+
+    from web import create_app
+
+    monkeypatch.setenv("ADJUDICATOR_DATABASE_URL", postgres_url)
+    small_budgets(monkeypatch)
+    made = create_app({"TESTING": True, "SECRET_KEY": "x", "WTF_CSRF_ENABLED": False})
+    try:
+        tokens = {name: add_user(made, name, role) for name, role in (
+            ("tina", "td"), ("m1", "committee"), ("m2", "committee"), ("m3", "committee"))}
+        staff(made, "masters", "acf-master-division", {"tina": "td", "m1": "committee", "m2": "committee",
+                                                       "m3": "committee"})
+        api = made.test_client()
+        ruling = api.post("/api/v1/rulings", headers=bearer(tokens["tina"]),
+                          json={"event": "masters", **UNFINISHED}).json["id"]
+        case = api.post("/api/v1/committee-cases", headers=bearer(tokens["tina"]),
+                        json={**checkers_case(["m1", "m2", "m3"]), "event": "masters", "ruling": ruling}).json["id"]
+        for member, result in (("m1", "1-0"), ("m2", "1-0"), ("m3", "1/2-1/2")):
+            assert api.post(f"/api/v1/committee-cases/{case}/votes", headers=bearer(tokens[member]),
+                            json={"result": result}).status_code == 201
+        outcome = api.get(f"/api/v1/rulings/{ruling}", headers=bearer(tokens["tina"])).json["outcome"]
+        assert (outcome["result"], outcome["decided_by"], outcome["case"]) == ("1/2-1/2", "committee", case)
+        with made.extensions["db_sessions"]() as session:
+            assert verify(session).is_intact, verify(session).to_json()
+            session.add(RulingOutcome(ruling_id=ruling, result="1-0", decided_by="committee",
+                                      committee_case_id=case, at=now()))
+            with pytest.raises(IntegrityError, match="uq_ruling_outcomes_ruling"):
+                session.commit()
+            session.rollback()
+            session.query(RulingOutcome).filter_by(ruling_id=ruling).delete()
+            session.add(RulingOutcome(ruling_id=ruling, result="1-0", decided_by="nobody", at=now()))
+            with pytest.raises(IntegrityError, match="ck_ruling_outcomes_decider"):
+                session.commit()
+    finally:
+        made.extensions["adjudicator"].shutdown()
+        made.extensions["db_sessions"].kw["bind"].dispose()
