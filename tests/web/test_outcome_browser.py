@@ -17,7 +17,7 @@ from events_support import PASSWORD
 from flask import Flask
 from werkzeug.serving import make_server
 
-from tests.web.phone_support import log_in, phone_page, scroll_width
+from tests.web.phone_support import axe_violations, log_in, phone_page, scroll_width, small_targets
 from tests.web.test_outcome import UNFINISHED, staff
 from web.audit import verify
 
@@ -85,6 +85,8 @@ def test_the_committees_draw_then_the_appeals_win_reach_the_ruling_and_history(b
     expect(td.locator("#result")).to_have_text("½–½")
     expect(td.locator("#decided-by")).to_contain_text(f"By the committee, case {case}")
     assert scroll_width(td) <= 390
+    assert axe_violations(td, base) == []
+    assert small_targets(td) == []
     td.goto(f"{base}/history")
     row = td.locator(f".ruling-row[href='/rulings/{ruling}']")
     expect(row).to_contain_text(f"½–½ by the committee, case {case}")
