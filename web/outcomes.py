@@ -30,6 +30,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import CheckConstraint, ForeignKey, Index, Integer, String, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from web.audit import ROW_LISTERS, AuditEntry, append, deriver, now
@@ -152,15 +153,28 @@ def record(session: Session, ruling_id: int, result: str | None, decided_by: str
     """Store ``ruling_id``'s outcome (superseding any earlier one) with its audit entry; the caller commits."""
     if decided_by not in DECIDERS:
         raise ValueError(f"decided_by must be one of {DECIDERS}, not {decided_by!r}")
-    row = session.scalars(select(RulingOutcome).where(RulingOutcome.ruling_id == ruling_id)
-                          .with_for_update()).first()
+    row = _locked(session, ruling_id)
+    values = {"result": result, "decided_by": decided_by, "committee_case_id": case, "appeal_id": appeal,
+              "at": now()}
     if row is None:
-        row = RulingOutcome(ruling_id=ruling_id)
-        session.add(row)
-    row.result, row.decided_by, row.committee_case_id, row.appeal_id, row.at = result, decided_by, case, appeal, now()
+        try:
+            with session.begin_nested():  # uq_ruling_outcomes_ruling: another decision stored it meanwhile
+                row = RulingOutcome(ruling_id=ruling_id, **values)
+                session.add(row)
+        except IntegrityError:
+            row = _locked(session, ruling_id)
+            if row is None:
+                raise
+    for key, value in values.items():
+        setattr(row, key, value)
     session.flush()
     append(session, KIND, row.subject, row.audit_payload(), actor=actor)
     return row
+
+
+def _locked(session: Session, ruling_id: int) -> RulingOutcome | None:
+    return session.scalars(select(RulingOutcome).where(RulingOutcome.ruling_id == ruling_id)
+                           .with_for_update()).first()
 
 
 def stored(session: Session, ruling_ids: Iterable[int]) -> dict[int, RulingOutcome]:
