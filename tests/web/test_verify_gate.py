@@ -70,6 +70,8 @@ def everything(app: Flask, client: FlaskClient, name: str, ruling: int, case: in
         "share API": client.get(f"/api/v1/shared/{share.rsplit('/', 1)[1]}", headers=token),
         "case API": client.get(f"/api/v1/committee-cases/{case}", headers=token),
     }
+    seen["record export"] = client.get(f"/rulings/{ruling}/record")  # 404 while the committee votes
+    seen["case record export"] = client.get(f"/committee/cases/{case}/record")
     found = {way: (r.status_code, r.get_data(as_text=True)) for way, r in seen.items()}
     sheet = client.get(f"/rulings/{ruling}/sheet.pdf")
     found["sheet"] = (sheet.status_code, pdf_text(sheet.data) if sheet.status_code == 200 else "")
