@@ -194,15 +194,22 @@ def awaits_finding(claim: str, case: Mapping[str, Any], ruling: Mapping[str, Any
             and not case.get("postponed"))
 
 
-def completing_case_id(session: Session, ruling_id: int) -> int | None:
-    """The case the arbiter's (latest) finding made to complete a deferred ruling (None: no finding yet)."""
+def completion(session: Session, ruling_id: int) -> dict[str, Any] | None:
+    """The arbiter's latest finding on a deferred ruling, ``{"case": <the completing case>, "finding": ...}``,
+    as its audit entry keeps it (None: no finding yet)."""
     entry = session.scalars(select(AuditEntry).where(AuditEntry.kind == COMPLETED,
                                                      AuditEntry.subject == f"rulings:{ruling_id}")
                             .order_by(AuditEntry.seq.desc()).limit(1)).first()
     if entry is None:
         return None
-    payload: Any = json.loads(entry.payload)
-    return int(payload["case"])
+    payload: dict[str, Any] = json.loads(entry.payload)
+    return payload
+
+
+def completing_case_id(session: Session, ruling_id: int) -> int | None:
+    """The case the arbiter's (latest) finding made to complete a deferred ruling (None: no finding yet)."""
+    found = completion(session, ruling_id)
+    return None if found is None else int(found["case"])
 
 
 def _iso(value: datetime) -> str:

@@ -17,17 +17,15 @@ both (:func:`web.appeals.service.load_subject`).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from web import store
-from web.audit import AuditEntry, append
-from web.outcomes import COMPLETED, ILC, LINK
+from web.audit import append
+from web.outcomes import COMPLETED, ILC, LINK, completion
 from web.outcomes import awaits_finding as awaits_finding
 from web.store import CaseRow, RulingRow
 
@@ -90,12 +88,9 @@ class Completion:
 
 def completed_by(session: Session, ruling_id: int) -> Completion | None:
     """The latest completion of a deferred ruling (None: the arbiter has given no finding yet)."""
-    entry = session.scalars(select(AuditEntry).where(AuditEntry.kind == COMPLETED,
-                                                     AuditEntry.subject == f"rulings:{ruling_id}")
-                            .order_by(AuditEntry.seq.desc()).limit(1)).first()
-    if entry is None:
+    payload = completion(session, ruling_id)
+    if payload is None:
         return None
-    payload: Any = json.loads(entry.payload)
     case_id = int(payload["case"])
     return Completion(case_id, str(payload.get("finding", "")), store.ruling_for_case(session, case_id))
 
