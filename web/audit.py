@@ -252,7 +252,7 @@ def _load_all() -> None:
     """Import the modules that register derivers, and the rulings storage's mapped tables when present."""
 
     for name in ("web.auth.models", "web.appeals.models", "web.committee.models", "web.store",
-                 "web.checks.collections"):
+                 "web.checks.collections", "web.outcomes"):
         try:
             importlib.import_module(name)
         except ModuleNotFoundError as exc:

@@ -175,6 +175,13 @@ class QueueSection(Section):
                                    "this long")
 
 
+class AppealsSection(Section):
+    """``[appeals]``: an appeal's re-run, compared with the analysis appealed (docs/outcomes.md)."""
+
+    score_tolerance: float = Field(50.0, description="a re-run's score may move this far (centipawns, search "
+                                   "points) and still be the same", ge=0)
+
+
 class CheckersSettings(Section):
     """``[checkers]``: the checkers analyst."""
 
@@ -195,6 +202,7 @@ class Settings(Section):
     security: SecuritySettings = Field(default_factory=SecuritySettings)
     limits: LimitsSettings = Field(default_factory=LimitsSettings)
     queue: QueueSection = Field(default_factory=QueueSection)
+    appeals: AppealsSection = Field(default_factory=AppealsSection)
     checkers: CheckersSettings = Field(default_factory=CheckersSettings)
     rulesets: dict[str, Any] = Field(default_factory=dict)
 

@@ -74,7 +74,8 @@ def rulings_paths() -> dict[str, Any]:
                 "summary": "A stored ruling",
                 "operationId": "getRuling",
                 "parameters": [ID],
-                "responses": {"200": _json("Ruling", "the ruling as it was given"),
+                "responses": {"200": _json("Ruling", "the ruling as it was given, with its outcome (the result that "
+                                                    "stands now and who decided it)"),
                               "401": _error("a bearer token was sent and is not valid"),
                               "404": _error("no such ruling (or a private event's, for anyone but its staff)")},
             }

@@ -31,14 +31,34 @@ from adjudicator.documents import (
 from adjudicator.ruling import Result
 
 
+class Outcome(BaseModel):
+    """Where a ruling stands now (:mod:`web.outcomes`): the result that stands and who decided it, with its
+    time; or whom it waits for (``status: waiting``, ``result`` and ``decided_by`` null)."""
+
+    result: Result | None
+    decided_by: Annotated[Literal["ruling", "finding", "committee", "appeal"] | None, Field(
+        description="the ruling itself, the arbiter's finding, the committee (its case) or an appeal")]
+    at: Annotated[str | None, Field(description="when it was decided (ISO 8601, UTC)")]
+    status: Literal["decided", "waiting"]
+    words: Annotated[str, Field(description="the outcome in words, as History and the sheet say it")]
+    case: Annotated[int | None, Field(description="the committee case that decided it, or that it waits for")
+                    ] = None
+    appeal: Annotated[int | None, Field(description="the appeal that decided it")] = None
+    ruling: Annotated[int | None, Field(description="the ruling that gave the arbiter's finding")] = None
+    waiting_for: Literal["committee", "finding"] | None = None
+
+
 class StoredRuling(RulingDocument):
-    """The contract's ruling as the API gives it: stored, with its id and share link."""
+    """The contract's ruling as the API gives it: stored, with its id, share link and outcome. For a
+    committee member who has not verified the position of the case it went to, the engine's analysis is
+    taken out (``evidence: {"engine_hidden": true}``, one reason saying so)."""
 
     id: Annotated[int, Field(description="the stored ruling's id")]
     case_id: int
     event: Annotated[str, Field(description="the event the ruling belongs to")]
     share_url: Annotated[str, Field(description="the link that opens this ruling without a login")]
     created_at: Annotated[str, Field(json_schema_extra={"format": "date-time"})]
+    outcome: Annotated[Outcome | None, Field(description="the result that stands now and who decided it")] = None
 
 
 class Vote(BaseModel):
@@ -117,6 +137,8 @@ class CommitteeCase(BaseModel):
     opened_at: str
     opened_by: str
     referred_ruling: Annotated[int | None, Field(description="the ruling that referred the game, if one did")]
+    engine_hidden: Annotated[bool | None, Field(
+        description="true for a seated member who has not verified the position: no recommendation yet")] = None
 
 
 class AppealIn(BaseModel):

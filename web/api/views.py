@@ -11,12 +11,15 @@ from flask import Blueprint, Response, current_app, jsonify, url_for
 from adjudicator.contract import ContractError
 from web import submit
 from web.api.openapi import openapi
+from web.auth.models import User
+from web.committee.gate import hiding_case, redacted
 from web.db import get_session
 from web.errors import api_error
 from web.events import TokenRefused, bearer_actor, resolve_event
 from web.events.access import AccessRefused, may_see_rulings, share_code, shared_ruling_id
 from web.events.models import Event, EventFacts
 from web.inputs import json_body
+from web.outcomes import outcome_of
 from web.store import CaseRow, RulingRow
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -66,7 +69,7 @@ def create() -> tuple[Response, int]:
         return api_error(503, "not_ready", "the ruling is taking longer than the API waits; try again", None)
     row = job.ruling_row or get_session().get(RulingRow, job.ruling_id)
     assert row is not None
-    return _ruling_json(row, event), 201
+    return _ruling_json(row, event, actor.user), 201
 
 
 @bp.get("/rulings/<int:ruling_id>")
@@ -82,7 +85,7 @@ def show(ruling_id: int) -> tuple[Response, int]:
     event = None if case is None else session.get(Event, case.event_id)
     if row is None or event is None or not may_see_rulings(session, actor, event):
         return api_error(404, "not_found", f"there is no ruling {ruling_id}", "id")
-    return _ruling_json(row, event), 200
+    return _ruling_json(row, event, actor.user), 200
 
 
 @bp.get("/shared/<code>")
@@ -95,15 +98,23 @@ def shared(code: str) -> tuple[Response, int]:
     event = None if case is None else session.get(Event, case.event_id)
     if row is None or event is None:
         return api_error(404, "not_found", "there is no ruling with this share code", "code")
-    return _ruling_json(row, event), 200
+    try:
+        user = bearer_actor().user  # a committee member's token: the verify gate holds here too
+    except TokenRefused:
+        user = None
+    return _ruling_json(row, event, user), 200
 
 
 def _unauthorized() -> tuple[Response, int]:
     return api_error(401, "unauthorized", "the token is not valid", "Authorization")
 
 
-def _ruling_json(row: RulingRow, event: EventFacts) -> Response:
-    body = dict(row.data)
+def _ruling_json(row: RulingRow, event: EventFacts, user: User | None = None) -> Response:
+    """The ruling as given (its engine analysis taken out for a committee member who has not verified the
+    position, :mod:`web.committee.gate`), with its id, share link and ``outcome`` (:mod:`web.outcomes`)."""
+    session = get_session()
+    hidden = hiding_case(session, row.id, user)
+    body = redacted(row.data, hidden.id) if hidden is not None else dict(row.data)
     body["id"] = row.id
     body["case_id"] = row.case_id
     body["event"] = event.slug
@@ -111,6 +122,7 @@ def _ruling_json(row: RulingRow, event: EventFacts) -> Response:
     body["share_url"] = url_for("rulings.shared", code=code, _external=True)
     created = row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC)
     body["created_at"] = created.isoformat()
+    body["outcome"] = outcome_of(session, row).to_json()
     response = jsonify(body)
     response.headers["Location"] = url_for("api.show", ruling_id=row.id)
     return response

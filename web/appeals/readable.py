@@ -14,7 +14,7 @@ from typing import Any
 from markupsafe import Markup
 
 from adjudicator.contract import ContractError, parse_case
-from web.appeals.service import COMPARED, VOLATILE
+from web.appeals.service import COMPARED, SETTINGS, VOLATILE
 from web.committee.position import diagram, position_of
 
 LABELS: dict[str, str] = {
@@ -85,7 +85,7 @@ def compare(original: Mapping[str, Any] | None, rerun: Mapping[str, Any] | None)
         before, after = original.get(key), rerun.get(key)
         if isinstance(before, Mapping) and isinstance(after, Mapping):
             for sub in [*before, *(k for k in after if k not in before)]:
-                if sub in VOLATILE:
+                if sub in VOLATILE or sub in SETTINGS:  # how it was run: listed apart (web.appeals.decisive)
                     continue
                 b, a = before.get(sub), after.get(sub)
                 lines.append(Line(f"{LABELS.get(key, key)}: {sub.replace('_', ' ')}", _same(b, a), words(b), words(a)))

@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session
 from adjudicator.committee import RESULTS
 from adjudicator.contract import parse_case
 from adjudicator.rulesets import RulesetBook
+from web import outcomes
 from web.appeals.models import OUTCOMES, Appeal
 from web.audit import append, canonical, now
 from web.auth.models import User
@@ -159,27 +160,59 @@ def load_subject(session: Session, subject: str) -> dict[str, Any]:
 
 VOLATILE = frozenset({"seconds", "elapsed", "time", "time_ms", "duration_ms", "nps"})
 """Evidence keys that measure how long the analysis took: never compared (a re-run is slower or faster)."""
+SETTINGS = frozenset({"engine", "engine_name", "engine_version", "nodes", "depth", "seldepth", "max_nodes",
+                      "proof_nodes", "hash", "hash_mb", "threads", "deterministic", "tablebase", "proof_size",
+                      "database", "database_leaf", "unproven_reason", "notes"})
+"""Evidence keys that say how the analysis was run, not what it found: listed apart on the appeal's page
+(:mod:`web.appeals.decisive`), never counted as a difference (issue 35: a hash size is not a new ruling)."""
 
 
 def _steady(value: Any) -> Any:
     if isinstance(value, Mapping):
-        return {k: _steady(v) for k, v in value.items() if k not in VOLATILE}
+        return {k: _steady(v) for k, v in value.items() if k not in VOLATILE and k not in SETTINGS}
     if isinstance(value, list):
         return [_steady(v) for v in value]
     return value
 
 
 def differences(original: Mapping[str, Any] | None, rerun: Mapping[str, Any] | None,
-                original_note: str | None, rerun_note: str | None) -> list[dict[str, Any]]:
-    """Every part of the ruling that differs between the original analysis and the re-run (timings aside)."""
+                original_note: str | None, rerun_note: str | None,
+                allowed: float = 50) -> list[dict[str, Any]]:
+    """Every part of the ruling that differs between the original analysis and the re-run: timings and how it
+    was run (:data:`SETTINGS`) aside, the score only beyond ``allowed``."""
     if original is None or rerun is None:
         if original is None and rerun is None:
             return [] if (original_note or "") == (rerun_note or "") else [
                 {"field": "recommendation", "original": original_note, "rerun": rerun_note}]
         return [{"field": "recommendation", "original": original if original is not None else original_note,
                  "rerun": rerun if rerun is not None else rerun_note}]
-    return [{"field": key, "original": original.get(key), "rerun": rerun.get(key)}
-            for key in COMPARED if canonical(_steady(original.get(key))) != canonical(_steady(rerun.get(key)))]
+    found = [{"field": key, "original": original.get(key), "rerun": rerun.get(key)}
+             for key in COMPARED if canonical(_scoreless(_steady(original.get(key))))
+             != canonical(_scoreless(_steady(rerun.get(key))))]
+    before, after = _score(original), _score(rerun)
+    if (before is None) != (after is None) or (before is not None and after is not None
+                                               and abs(after - before) > allowed):
+        found.append({"field": "score", "original": before, "rerun": after})
+    return found
+
+
+SCORE_TOLERANCE = 50
+"""Centipawns (chess) or search points (checkers) by which a re-run's score may move and still be the same
+(``[appeals] score_tolerance``): a search that ran a little further never moves its score by exactly nothing."""
+SCORES = ("score", "score_cp", "cp")
+
+
+def _scoreless(value: Any) -> Any:
+    return {k: v for k, v in value.items() if k not in SCORES} if isinstance(value, Mapping) else value
+
+
+def _score(ruling: Mapping[str, Any]) -> float | None:
+    evidence = ruling.get("evidence")
+    for key in SCORES:
+        value = evidence.get(key) if isinstance(evidence, Mapping) else None
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return float(value)
+    return None
 
 
 Rerun = tuple[dict[str, Any] | None, str, dict[str, Any]]
@@ -195,7 +228,28 @@ def compute_rerun(record: Mapping[str, Any], book: RulesetBook, config: Mapping[
     if not isinstance(case_data, Mapping):
         return None
     contract_part = {k: v for k, v in case_data.items() if k not in ("round", "board", "players", "members")}
-    return recommend(parse_case(contract_part), book, config, contract_part)
+    return recommend(parse_case(contract_part), book, stored_config(record, config), contract_part)
+
+
+def stored_config(record: Mapping[str, Any], config: Mapping[str, Any]) -> dict[str, Any]:
+    """The configuration with the engine settings the appealed analysis ran with, where the record keeps them
+    (a committee case's recommendation keeps its engines, checkers and tablebases settings)."""
+    settings = record.get("engine_settings")
+    kept = {key: dict(settings[key]) for key in ("engines", "checkers", "tablebases")
+            if isinstance(settings, Mapping) and isinstance(settings.get(key), Mapping)}
+    return {**config, **kept}
+
+
+def deferred_rerun(record: Mapping[str, Any], book: RulesetBook, config: Mapping[str, Any]) -> Rerun | None:
+    """For a ruling completed by the arbiter's finding: the deferred ruling's analysis re-run, engine included
+    (the case without the finding), so the appeal sees again what the finding rested on (None: not such a
+    ruling)."""
+    case_data = record.get("case")
+    if record.get("kind") != "ruling" or not isinstance(record.get("completes"), Mapping) or not isinstance(
+            case_data, Mapping):
+        return None
+    deferred = {k: v for k, v in case_data.items() if k not in ("td_finding", "completes_ruling")}
+    return recommend(parse_case(deferred), book, config, deferred)
 
 
 def rerun(session: Session, appeal: Appeal, book: RulesetBook, config: Mapping[str, Any], actor: User,
@@ -210,9 +264,19 @@ def rerun(session: Session, appeal: Appeal, book: RulesetBook, config: Mapping[s
         raise CaseRefused(409, "already_decided", "this appeal is decided: the re-run its decision saw is kept", None)
     ruling, note, settings = computed or compute_rerun(record, book, config) or (None, "", {})
     original = record.get("recommendation") if record.get("kind") == "committee-case" else record.get("ruling")
+    allowed = (config.get("appeals") or {}).get("score_tolerance", SCORE_TOLERANCE)
+    allowed = allowed if isinstance(allowed, int | float) and not isinstance(allowed, bool) else SCORE_TOLERANCE
+    found = differences(original, ruling, record.get("recommendation_note"), note or None, allowed)
+    body: dict[str, Any] = {"ruling": ruling, "note": note or None, "engine_settings": settings}
+    again = deferred_rerun(record, book, config)
+    if again is not None:  # the finding's ruling: the engine's analysis it rested on, re-run too
+        body["deferred"] = {"ruling": again[0], "note": again[1] or None, "engine_settings": again[2]}
+        before = (record.get("completes") or {}).get("ruling")
+        found += [{**d, "field": f"deferred {d['field']}"} for d in differences(before, again[0], None,
+                                                                                 again[1] or None, allowed)]
     stored = update(Appeal).where(Appeal.id == appeal.id, Appeal.status == "open").values(
-        rerun_json=canonical({"ruling": ruling, "note": note or None, "engine_settings": settings}),
-        difference_json=canonical(differences(original, ruling, record.get("recommendation_note"), note or None)),
+        rerun_json=canonical(body),
+        difference_json=canonical(found),
         rerun_at=now()).execution_options(synchronize_session=False)
     try:
         changed = session.execute(stored).rowcount  # type: ignore[attr-defined]
@@ -343,5 +407,24 @@ def decide_appeal(session: Session, appeal: Appeal, member: User, outcome: objec
         raise CaseRefused(409, "already_decided", "this appeal has already been decided", None)
     session.refresh(appeal)
     append(session, "appeal-decision", appeal.audit_subject, appeal.decision_payload(), actor=member.name)
+    for ruling_id in appealed_rulings(session, appeal.subject):  # the result that stands now (web.outcomes)
+        outcomes.record(session, ruling_id, appeal.new_result, "appeal", member.name, appeal=appeal.id)
     session.commit()
     return appeal
+
+
+def appealed_rulings(session: Session, subject: str) -> list[int]:
+    """The rulings whose outcome an appeal's decision sets: the ruling appealed (and the deferred ruling it
+    completes with the arbiter's finding), or the ruling referred to the committee case appealed."""
+    kind, ident = parse_subject(subject)
+    if kind == "committee-case":
+        case = session.get(CommitteeCase, ident)
+        return [] if case is None or case.referred_ruling_id is None else [case.referred_ruling_id]
+    found = [ident]
+    row = session.get(RulingRow, ident)
+    origin = None if row is None else session.get(CaseRow, row.case_id)
+    completes = None if origin is None else origin.data.get(outcomes.LINK)
+    if isinstance(completes, int) and not isinstance(completes, bool) and session.get(RulingRow,
+                                                                                      completes) is not None:
+        found.append(completes)
+    return found

@@ -9,6 +9,7 @@ from werkzeug.wrappers import Response
 from adjudicator.committee import RESULTS
 from adjudicator.contract import ContractError
 from adjudicator.rulesets import RulesetBook
+from web.appeals.decisive import decisive, facts_of, settings_differing, tolerance
 from web.appeals.models import Appeal
 from web.appeals.readable import compare, raw, record_diagram, words
 from web.appeals.service import appealed_case_id, decide_appeal, file_appeal, rerun
@@ -89,8 +90,19 @@ def _page(appeal: Appeal, error: str | None, decision: dict[str, str] | None = N
     ``error_field`` (outcome, new_result or reasons), which takes the focus."""
     record = appeal.record
     original = record.get("recommendation") if record.get("kind") == "committee-case" else record.get("ruling")
-    rerun_ruling = (appeal.rerun or {}).get("ruling") if appeal.rerun else None
+    rerun = appeal.rerun or {}
+    rerun_ruling = rerun.get("ruling")
+    allowed = tolerance(current_app.config["ADJUDICATOR"])
+    completes = record.get("completes") if isinstance(record.get("completes"), dict) else None
+    deferred = rerun.get("deferred") if isinstance(rerun.get("deferred"), dict) else None
+    earlier = completes.get("ruling") if completes else None
     return render_template("appeals/show.html", appeal=appeal, user=page_user(), results=RESULTS, error=error,
+                           decisive=decisive(original, rerun_ruling, allowed) if appeal.rerun else [],
+                           settings_differing=settings_differing(original, rerun_ruling,
+                                                                 record.get("engine_settings"),
+                                                                 rerun.get("engine_settings")),
+                           finding_facts=facts_of((earlier or {}).get("evidence") or {}) if earlier else {},
+                           deferred_decisive=decisive(earlier, deferred.get("ruling"), allowed) if deferred else [],
                            diagram=record_diagram(record), lines=compare(original, rerun_ruling),
                            original=original, raw=raw, words=words, decision=decision or {},
                            error_field=error_field if error_field in DECISION_FIELDS else None)

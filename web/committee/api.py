@@ -9,6 +9,7 @@ from flask import Blueprint, Response, current_app, g, jsonify, url_for
 from adjudicator.contract import ContractError
 from adjudicator.rulesets import RulesetBook, RulesetError
 from web.auth.tokens import api_user, token_required
+from web.committee.gate import HIDDEN_REASON, hides_engine
 from web.committee.models import CommitteeCase
 from web.committee.service import CaseRefused, case_json, cast_vote, open_case
 from web.db import get_session as db
@@ -89,4 +90,7 @@ def show(case_id: int) -> tuple[Response, int] | Response:
             return api_error(404, "not_found", f"there is no committee case {case_id}", None)
         return api_error(403, "forbidden", f"{actor.user.name if actor.user else 'you'} may not read this case",
                          None)
-    return jsonify(case_json(case))
+    body = case_json(case)
+    if hides_engine(db(), case, actor.user):  # the verify gate (web.committee.gate): no engine before it
+        body.update(recommendation=None, recommendation_note=HIDDEN_REASON.format(case=case.id), engine_hidden=True)
+    return jsonify(body)

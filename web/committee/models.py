@@ -155,6 +155,20 @@ class CommitteeVote(Base):
         return {"member": self.user.name, "result": self.result, "comment": self.comment, "cast_at": self.cast_at}
 
 
+class CommitteeVerification(Base):
+    """A member's "I have verified the position on a board" for a case (issue 35): until it is stored, no
+    page, fragment, export or API answer shows them the engine's line or score for that case
+    (:mod:`web.committee.gate`). One per member and case (``uq_committee_verification``; migration 0017)."""
+
+    __tablename__ = "committee_verifications"
+    __table_args__ = (UniqueConstraint("case_id", "user_id", name="uq_committee_verification"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    case_id: Mapped[int] = mapped_column(ForeignKey("committee_cases.id"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    verified_at: Mapped[str] = mapped_column(String(40))
+
+
 def _id(subject: str) -> int | None:
     try:
         return int(subject.rsplit(":", 1)[1])

@@ -31,6 +31,7 @@ from adjudicator.contract import Case, ContractError, parse_case
 from adjudicator.requirements import time_control_errors
 from adjudicator.rule import rule
 from adjudicator.rulesets import RulesetBook
+from web import outcomes
 from web.audit import append, canonical, now
 from web.auth.models import User, user_by_name
 from web.committee.models import CommitteeCase, CommitteeMember, CommitteeVote
@@ -327,6 +328,8 @@ def cast_vote(session: Session, case_id: int, voter: User, result: object, comme
         case.decision_json, case.decided_at = canonical(decision.to_json()), now()
         session.flush()
         append(session, "decision", case.subject, case.decision_payload(), actor="committee")
+        if case.referred_ruling_id is not None:  # the committee's result is the referred ruling's outcome
+            outcomes.record(session, case.referred_ruling_id, case.result, "committee", "committee", case=case.id)
     session.commit()
     return case
 

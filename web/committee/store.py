@@ -41,7 +41,7 @@ def _tables() -> list[Any]:
         importlib.import_module(name)  # registers the tables
 
     names = ("users", "committee_cases", "committee_members", "committee_votes", "appeals",
-             "audit_entries", "audit_head", "events", "event_staff", "event_tokens")
+             "audit_entries", "audit_head", "events", "event_staff", "event_tokens", "committee_verifications")
     return [Base.metadata.tables[name] for name in names]
 
 

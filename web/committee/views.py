@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, make_response, redirect, render_template, request, url_for
-from flask import session as flask_session
 from sqlalchemy import select
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -16,6 +15,7 @@ from web.appeals.models import Appeal
 from web.auth import login_required, page_user
 from web.boards import edit_checkers
 from web.claims.editors import checkers_editor
+from web.committee.gate import hides_engine, is_verified, record_verified
 from web.committee.models import CommitteeCase
 from web.committee.position import diagram, recommended_line
 from web.committee.referral import position_differs, referral_values
@@ -247,10 +247,6 @@ def _poll_seconds() -> float:
     return float(current_app.config.get("COMMITTEE_POLL_SECONDS", 2))
 
 
-VERIFIED = "verified_positions"
-"""Session key: the committee cases whose position this member has verified on a board (the last 50)."""
-
-
 @bp.get("/cases/<int:case_id>")
 @login_required()
 def case(case_id: int) -> str:
@@ -262,26 +258,25 @@ def case(case_id: int) -> str:
     return render_template(
         "committee/case.html", case=row, user=user, poll=_poll_seconds(),
         diagram=diagram(row.game, row.position.get("fen")), exports=_exports(row), appeals=_appeals(row),
-        can_vote=can_vote, verified=row.id in flask_session.get(VERIFIED, []), hide_engine=_hides_engine(row),
+        can_vote=can_vote, verified=is_verified(db(), row.id, user.id), hide_engine=_hides_engine(row),
         error=request.args.get("error"), **_line_context(row, request.args.get("ply", type=int)),
     )
 
 
 def _hides_engine(row: CommitteeCase) -> bool:
-    """A seated member still to vote who has not ticked "I have verified the position" (this session)."""
-    user = page_user()
-    can_vote = row.is_member(user) and not row.has_voted(user) and not row.is_decided
-    return can_vote and row.id not in flask_session.get(VERIFIED, [])
+    """A seated member still to vote who has not ticked "I have verified the position" (stored,
+    :mod:`web.committee.gate`)."""
+    return hides_engine(db(), row, page_user())
 
 
 @bp.post("/cases/<int:case_id>/verified")
 @login_required()
 def verified(case_id: int) -> BaseResponse:
     """The member has verified the position on a board: the engine's analysis is shown from now on."""
-    _case_or_404(case_id)
-    if request.form.get("verified") == "yes":
-        kept = [i for i in flask_session.get(VERIFIED, []) if isinstance(i, int) and i != case_id][-49:]
-        flask_session[VERIFIED] = [*kept, case_id]
+    row = _case_or_404(case_id)
+    if request.form.get("verified") == "yes" and row.is_member(page_user()):
+        record_verified(db(), row, page_user())
+        db().commit()
     return redirect(url_for("committee.case", case_id=case_id, _anchor="recommendation"), 303)
 
 
@@ -328,10 +323,12 @@ def tally(case_id: int) -> str | BaseResponse:
 @bp.post("/cases/<int:case_id>/votes")
 @login_required()
 def vote(case_id: int) -> BaseResponse | tuple[str, int]:
-    _case_or_404(case_id)  # 403 for anyone who may not even read it
+    row = _case_or_404(case_id)  # 403 for anyone who may not even read it
     if request.form.get("position_verified") != "yes":
         message = "Verify the position on a board and tick the box before voting."
         return redirect(url_for("committee.case", case_id=case_id, error=message), 303)
+    if row.is_member(page_user()):
+        record_verified(db(), row, page_user())
     try:
         cast_vote(db(), case_id, page_user(), request.form.get("result"), request.form.get("comment", ""))
     except CaseRefused as exc:

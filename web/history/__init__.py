@@ -9,7 +9,7 @@ from web.db import get_session
 from web.events import current_actor
 from web.events.access import visible_events
 from web.htmx import page_or_fragment
-from web.rulings.views import RESULT_WORDS
+from web.outcomes import outcomes_of
 from web.store import Search, search_rulings
 
 bp = Blueprint("history", __name__)
@@ -36,5 +36,5 @@ def index() -> str:
         rows=rows,
         search=search,
         claim_labels=CLAIM_LABELS,
-        result_words=RESULT_WORDS,
+        outcomes=outcomes_of(get_session(), rows),
     )

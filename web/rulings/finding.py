@@ -17,23 +17,19 @@ both (:func:`web.appeals.service.load_subject`).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from web import store
-from web.audit import AuditEntry, append
+from web.audit import append
+from web.outcomes import COMPLETED, ILC, LINK, completion
+from web.outcomes import awaits_finding as awaits_finding
 from web.store import CaseRow, RulingRow
 
-CLAIM = "insufficient-losing-chances"
-COMPLETED = "ruling-completed"
-"""Audit entry kind: a deferred ruling completed by the arbiter's finding."""
-LINK = "completes_ruling"
-"""The case field naming the deferred ruling that the case's ruling completes."""
+CLAIM = ILC
 
 CHOICES: dict[str, str] = {
     "clear": "Clear: the claimant cannot lose by normal means",
@@ -51,15 +47,6 @@ class Recommendation:
 
     finding: str
     words: str
-
-
-def awaits_finding(claim: str, case: Mapping[str, Any], ruling: Mapping[str, Any]) -> bool:
-    """Whether the ruling waits for the arbiter's finding: an ILC claim deferred without one."""
-    evidence = ruling.get("evidence") if isinstance(ruling.get("evidence"), Mapping) else {}
-    assert isinstance(evidence, Mapping)
-    return (claim == CLAIM and ruling.get("verdict") == "deferred" and not case.get("td_finding")
-            and evidence.get("finding_by") != "td" and evidence.get("request", "draw") == "draw"
-            and not case.get("postponed"))
 
 
 def recommendation(ruling: Mapping[str, Any]) -> Recommendation | None:
@@ -101,12 +88,9 @@ class Completion:
 
 def completed_by(session: Session, ruling_id: int) -> Completion | None:
     """The latest completion of a deferred ruling (None: the arbiter has given no finding yet)."""
-    entry = session.scalars(select(AuditEntry).where(AuditEntry.kind == COMPLETED,
-                                                     AuditEntry.subject == f"rulings:{ruling_id}")
-                            .order_by(AuditEntry.seq.desc()).limit(1)).first()
-    if entry is None:
+    payload = completion(session, ruling_id)
+    if payload is None:
         return None
-    payload: Any = json.loads(entry.payload)
     case_id = int(payload["case"])
     return Completion(case_id, str(payload.get("finding", "")), store.ruling_for_case(session, case_id))
 

@@ -17,6 +17,7 @@ from web.articles import summary
 from web.boards import checkers_svg, chess_svg
 from web.charts import clock_chart, hms
 from web.claims.forms import CLAIM_LABELS
+from web.committee.gate import hiding_case, redacted
 from web.committee.models import CommitteeCase
 from web.db import get_session
 from web.events import SHARED, current_actor, remember_case, resolve_event
@@ -33,16 +34,17 @@ from web.events.models import Event
 from web.evidence import Line, Presentation, present
 from web.htmx import is_htmx, shown_at
 from web.jobs import Job
+from web.outcomes import outcome_of
 from web.players import names_mismatch
 from web.qr import qr_svg
 from web.rulings import finding
+from web.rulings.exports import ruling_exports
 from web.rulings.sheet import SHORT_FACT, line_words, sheet_diagram, sheet_pdf
 from web.rulings.words import evidence_words
 from web.store import CaseRow, RulingRow
 
 bp = Blueprint("rulings", __name__)
 
-RESULT_WORDS = {"1-0": "1–0", "0-1": "0–1", "1/2-1/2": "½–½"}
 
 
 def load(ruling_id: int) -> tuple[RulingRow, CaseRow]:
@@ -87,8 +89,17 @@ def board_for(line: Line | None, presentation: Presentation, ply: int | None = N
     )
 
 
-def context_for(ruling: RulingRow, case: CaseRow) -> dict[str, Any]:
-    data = ruling.data
+def hidden_for(ruling: RulingRow) -> CommitteeCase | None:
+    """The committee case that hides this ruling's engine analysis from the asker (the verify gate,
+    :mod:`web.committee.gate`), or None."""
+    return hiding_case(get_session(), ruling.id, current_actor().user)
+
+
+def context_for(ruling: RulingRow, case: CaseRow, hidden: CommitteeCase | None = None) -> dict[str, Any]:
+    """What the page and the sheet show; ``hidden``: the committee case whose verify gate hides the engine's
+    line and score (the ruling is shown :func:`redacted`)."""
+    data = redacted(ruling.data, hidden.id) if hidden is not None else ruling.data
+    outcome = outcome_of(get_session(), ruling, case)
     case_data = case.data
     presentation = present(case_data, data)
     found = data.get("evidence")
@@ -109,7 +120,9 @@ def context_for(ruling: RulingRow, case: CaseRow) -> dict[str, Any]:
         "case_data": case_data,
         "presentation": presentation,
         "claim_label": CLAIM_LABELS.get(case.claim, case.claim),
-        "result_words": RESULT_WORDS.get(data.get("result") or "", "Play on"),
+        "outcome": outcome,
+        "result_words": outcome.headline,
+        "engine_hidden": hidden,
         "articles": [(ref, summary(ref)) for ref in data.get("rule_refs", [])],
         "clock_chart": chart,
         "clocks_now": [(side, hms(now[side]), side in flagged) for side in sides if now[side] is not None],
@@ -123,6 +136,7 @@ def context_for(ruling: RulingRow, case: CaseRow) -> dict[str, Any]:
         "evidence_short": evidence_words(evidence, presentation, SHORT_FACT),
         "line_words": line_words,
         "ruled_at": ruling.created_at.strftime("%Y-%m-%d %H:%M UTC"),
+        "exports": ruling_exports(case_data, game, outcome, data.get("reasons") or [], data.get("rule_refs") or []),
     }
 
 
@@ -148,7 +162,7 @@ def show(ruling_id: int) -> str:
 
 
 def _page(ruling: RulingRow, case: CaseRow, finding_error: str | None = None) -> str:
-    context = context_for(ruling, case)
+    context = context_for(ruling, case, hidden_for(ruling))
     context["selected"] = (request.args.get("line", "game"), request.args.get("ply", type=int))
     session = get_session()
     event = session.get(Event, case.event_id)
@@ -256,7 +270,8 @@ def board(ruling_id: int) -> str | Response:
     if not is_htmx():
         return redirect(url_for("rulings.show", ruling_id=ruling_id, line=key, ply=ply, _anchor=f"line-{key}"))
     ruling, case = load(ruling_id)
-    presentation = present(case.data, ruling.data)
+    hidden = hidden_for(ruling)
+    presentation = present(case.data, redacted(ruling.data, hidden.id) if hidden is not None else ruling.data)
     line = presentation.lines.get(key)
     if line is None:
         abort(404, f"Ruling {ruling_id} has no line {key!r}.")
@@ -275,7 +290,7 @@ def sheet(ruling_id: int) -> Response:
     """The printable ruling sheet (PDF): diagram, claim, ruling, articles, evidence, signatures; on one A4
     page where it fits, else the evidence continued on page 2 (:func:`web.rulings.sheet.sheet_pdf`)."""
     ruling, case = load(ruling_id)
-    context = context_for(ruling, case)
+    context = context_for(ruling, case, hidden_for(ruling))
     context["appeal_line"] = appeal_line(list(get_session().scalars(
         select(Appeal).where(Appeal.subject == f"ruling:{ruling.id}").order_by(Appeal.id))))
     pdf, _layout = sheet_pdf(lambda name: render_template("rulings/sheet.html", **{**context, "layout": name}),
@@ -297,6 +312,21 @@ def appeal_line(appeals: list[Appeal]) -> str | None:
         return f"Appeal #{last.id} to the appeals committee: {last.outcome or 'decided'}, {when} UTC"
     when = last.filed_at[:16].replace("T", " ")
     return f"Appeal #{last.id} to the appeals committee lodged {when} UTC: not decided yet"
+
+
+@bp.get("/rulings/<int:ruling_id>/record")
+def record(ruling_id: int) -> Response:
+    """The record with the ruling as a comment and the result that stands (PGN or PDN), for the event's file;
+    404 while no result stands (the game plays on, or waits for the committee or the arbiter's finding)."""
+    ruling, case = load(ruling_id)
+    context = context_for(ruling, case, hidden_for(ruling))
+    exports = context["exports"]
+    if exports is None:
+        abort(404, f"No result stands for ruling {ruling_id} yet: {context['outcome'].words}.")
+    response = make_response(exports["record"])
+    response.mimetype = "text/plain"
+    response.headers["Content-Disposition"] = f'attachment; filename="ruling-{ruling_id}.{exports["extension"]}"'
+    return response
 
 
 @bp.get("/cases/<int:case_id>")
