@@ -134,6 +134,9 @@ class MoveToken:
     emt: float | None = None
     unreadable: str | None = None
     """Why the splitter already knows this token is no move (a stray bracket, an unclosed variation)."""
+    number: str | None = None
+    """The move number written since the previous move (``12.``, ``12...``), or None: the scoresheet's own
+    evidence of which side made the move (:mod:`adjudicator.chess.numbering`)."""
 
 
 @dataclass(frozen=True)
@@ -147,7 +150,10 @@ class Note:
     text: str
     """The rule applied, in an arbiter's words."""
     kind: str = "read-past"
-    """``read-past`` (a bracket that encloses or closes nothing) or ``new-game`` (a blank line, then ``1.``)."""
+    """``read-past`` (a bracket that encloses or closes nothing), ``new-game`` (a blank line, then ``1.``),
+    ``result-mark`` (a result written before the last move: ``½``, ``1/2``, ``1-0`` with the numbered moves
+    going on after it), ``draw-offer`` (FIDE's ``(=)``, Appendix C.13) or ``numbering-gap``
+    (:mod:`adjudicator.chess.numbering`)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"ply": self.ply, "token": self.token, "kind": self.kind, "note": self.text}
@@ -282,6 +288,9 @@ def _scan(text: str) -> Iterator[tuple[TokenKind, str, int]]:
             word = "move" if plain(value) else word_kind(value)
             started = started or word == "move"
             yield word, value, start
+        elif kind == "open" and text.startswith("(=)", start):  # FIDE's draw-offer mark (C.13), no variation
+            skip = start + 3
+            yield "glyph", "(=)", start
         elif kind == "open":
             if started:
                 depth, held = 1, [match]
@@ -325,16 +334,54 @@ _FIRST_MOVE_NUMBER = re.compile(r"1[ \t]*\.")
 _SPACING = " \t\r\n\f\v"
 
 
-def _after_blank_line(text: str, offset: int) -> bool:
-    """Whether the spacing before ``offset`` holds a blank line."""
+def _after_blank_line(text: str, offset: int, lines: int = 1) -> bool:
+    """Whether the spacing before ``offset`` holds ``lines`` blank lines (or more)."""
     start = offset
     while start and text[start - 1] in _SPACING:
         start -= 1
-    return text.count("\n", start, offset) >= 2
+    return text.count("\n", start, offset) >= lines + 1
 _NEW_GAME_NOTE = (
     "a blank line followed by move number 1 ends this game: what follows is read as the next game "
     "(python-chess ends a game at a blank line)"
 )
+
+
+_HEADERS_ONLY_NOTE = (
+    "two blank lines after this game's tag pairs, then a new tag pair: the game has tags and no moves, and "
+    "the tags after it are the next game's (python-chess reads them so)"
+)
+_DRAW_OFFER_NOTE = (
+    "(=) is the mark of a draw offer (FIDE 9.1.2.3, Appendix C.13): {where}; the game went on, so it was not "
+    "accepted"
+)
+_RESULT_MARK_NOTE = (
+    "{token} is written {where}, and the numbered moves go on after it: {reading} A result before the last move "
+    "conflicts with the moves after it: the arbiter checks the scoresheet"
+)
+_HALF = ("1/2", "½")
+
+
+def _where(moves: list[MoveToken]) -> str:
+    return f"after ply {len(moves)} ({moves[-1].text})" if moves else "before the first move"
+
+
+def _result_mark(token: str, moves: list[MoveToken]) -> str:
+    """The note for a result written before the last move (FIDE C.13 writes a draw offer ``(=)``)."""
+    if token in _HALF:
+        reading = ("a draw offer in some scoresheet habits (FIDE writes an offer (=), Appendix C.13), a result "
+                   "(a draw agreed) in others; the moves are read as the game's.")
+    else:
+        reading = "read as a result, the game ended there and the moves after it were played after its end; " \
+                  "the moves are read as the game's."
+    return _RESULT_MARK_NOTE.format(token=token, where=_where(moves), reading=reading)
+
+
+def _continues(number: str | None) -> bool:
+    """Whether a move number written after a result goes on with the game (any but White's ``1.``)."""
+    if number is None:
+        return False
+    digits = number.rstrip(".… \t")
+    return digits.isdigit() and not (int(digits) == 1 and number.count(".") == 1 and "…" not in number)
 
 
 def _tag_pair(value: str) -> tuple[str, str] | None:
@@ -353,17 +400,39 @@ def split_games(text: str, *, ended: list[bool] | None = None) -> Iterator[RawGa
     moves or a result), so that a tag pair after the text would start a game of its own
     (:func:`adjudicator.chess.bulk.games.split_mixed` splits a text in parts by it)."""
     game = RawGame()
+    number: str | None = None  # the move number written since the last move
+    result_token = ""  # the result as written
     for kind, value, offset in _scan(text):
         if kind == "move":
-            if game.result is not None:  # moves after a result: the next game, without tags
+            if game.result is not None:
+                if game.moves and _continues(number):  # a result mark before the last move: the game goes on
+                    game.notes.append(Note(len(game.moves) + 1, result_token, _result_mark(result_token, game.moves),
+                                           "result-mark"))
+                    game.result = None
+                else:  # moves after a result: the next game, without tags
+                    yield game
+                    game = RawGame(offset=offset)
+            game.moves.append(MoveToken(value, offset, number=number))
+            number = None
+        elif kind == "move-number":
+            number = value
+            if game.moves and _FIRST_MOVE_NUMBER.fullmatch(value) and _after_blank_line(text, offset):
+                # untagged games apart by a blank line
+                game.notes.append(Note(len(game.moves) + 1, value, _NEW_GAME_NOTE, "new-game"))
                 yield game
                 game = RawGame(offset=offset)
-            game.moves.append(MoveToken(value, offset))
+        elif kind == "glyph" and value == "(=)":
+            game.notes.append(Note(len(game.moves) + 1, value, _DRAW_OFFER_NOTE.format(where=_where(game.moves)),
+                                   "draw-offer"))
         elif kind == "tag":
-            if game.moves or game.result is not None:
+            headers_only = game.tags and not game.moves and game.result is None and _after_blank_line(text, offset, 2)
+            if game.moves or game.result is not None or headers_only:
+                if headers_only:
+                    game.notes.append(Note(1, value, _HEADERS_ONLY_NOTE, "new-game"))
                 if not game.is_empty:
                     yield game
                 game = RawGame(offset=offset)
+                number = None
             pair = _tag_pair(value)
             if pair is not None:
                 game.tags.append(pair)
@@ -381,6 +450,7 @@ def split_games(text: str, *, ended: list[bool] | None = None) -> Iterator[RawGa
                 yield game
                 game = RawGame(offset=offset)
             game.result = _RESULTS.get(value.translate(_RESULT_DASHES), value)
+            result_token, number = value, None
         elif kind == "unreadable":
             if game.result is not None:
                 yield game
@@ -394,12 +464,6 @@ def split_games(text: str, *, ended: list[bool] | None = None) -> Iterator[RawGa
                 game.notes[-1] = Note(last.ply, last.token + value, why)
             else:
                 game.notes.append(Note(len(game.moves) + 1, value, why))
-        elif kind == "move-number" and game.moves and _FIRST_MOVE_NUMBER.fullmatch(value) and _after_blank_line(
-            text, offset
-        ):  # untagged games apart by a blank line
-            game.notes.append(Note(len(game.moves) + 1, value, _NEW_GAME_NOTE, "new-game"))
-            yield game
-            game = RawGame(offset=offset)
     if ended is not None:
         ended.append(bool(game.moves) or game.result is not None)
     if not game.is_empty:

@@ -27,6 +27,7 @@ import chess
 from adjudicator.chess.language_choice import choose, language_note
 from adjudicator.chess.movetext import Note, RawGame, split_games
 from adjudicator.chess.notation import LANGUAGES, ReadingNote, writes_upper_case_pieces
+from adjudicator.chess.numbering import NumberingGap, gaps_in
 from adjudicator.chess.san import describe, read_move
 from adjudicator.contract import Case, ContractError, quoted
 
@@ -186,6 +187,14 @@ class Replay:
     file_notes: tuple[Note, ...] = ()
     """What the splitter read past or decided by rule, up to where the replay stopped (a stray bracket,
     the end of the game at a blank line): :class:`adjudicator.chess.movetext.Note`; in :attr:`notes` too."""
+    numbering_gaps: tuple[NumberingGap, ...] = ()
+    """Where the written move numbers and the order of the moves part, up to where the replay stopped
+    (:mod:`adjudicator.chess.numbering`); in :attr:`notes` too."""
+
+    def gap_before(self, ply: int) -> NumberingGap | None:
+        """The first numbering gap at or before ``ply``: the moves from there on may not be whose the replay
+        says they are."""
+        return next((gap for gap in self.numbering_gaps if gap.ply <= ply), None)
 
     @property
     def is_reading_decided(self) -> bool:
@@ -274,6 +283,7 @@ class Replay:
             found.append(PlyNote(*chosen))
         found.extend(PlyNote(p.number, p.token, note) for p in self.plies for note in p.notes)
         found.extend(PlyNote(n.ply, n.token, ReadingNote(n.kind, n.text)) for n in self.file_notes)
+        found.extend(PlyNote(g.ply, g.token, ReadingNote("numbering-gap", g.text)) for g in self.numbering_gaps)
         return tuple(sorted(found, key=lambda n: n.ply))
 
     def alternative_json(self, other: Replay) -> dict[str, Any]:
@@ -306,6 +316,7 @@ class Replay:
             "language": self.language,
             "alternative_readings": [self.alternative_json(other) for other in self.alternatives],
             "notes": [note.to_json() for note in self.notes],
+            "numbering_gaps": [gap.to_json() for gap in self.numbering_gaps],
         }
 
 
@@ -405,9 +416,13 @@ def _replay_in(game: RawGame, board: chess.Board, chess960: bool, start: str, la
         result = tag_result
     stop = unreadable[0].ply if unreadable else MAX_PLIES + 1
     file_notes = tuple(note for note in game.notes if note.ply <= stop)
+    set_up = bool(game.tag("FEN") or start != chess.STARTING_FEN)
+    first = chess.Board(start, chess960=chess960).turn == chess.WHITE
+    gaps = gaps_in([token.number for token in game.moves[:stop]], [token.text for token in game.moves[:stop]],
+                   first, None if set_up else 1)
     return Replay(
         start, tuple(plies), tuple(game.tags), start_key, tuple(unreadable), lang, chess960, result, rule,
-        file_notes=file_notes,
+        file_notes=file_notes, numbering_gaps=gaps,
     )
 
 

@@ -279,6 +279,7 @@ class BulkReplay:
             "language": self.language,
             "alternative_readings": [],
             "notes": self.notes(),
+            "numbering_gaps": [],  # a clean game's numbers follow its moves (scan.py reads the rest as unclean)
         }
 
 
