@@ -31,6 +31,7 @@ Nothing here knows the rules; :mod:`adjudicator.checkers.replay` plays the moves
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -88,6 +89,9 @@ class MoveToken:
     """Text glued to the move without a space or braces, as it stood."""
     unreadable: str | None = None
     """Why the token cannot be a move on a 1-32 board; None for a move."""
+    number: str | None = None
+    """The move number written since the previous move (``12.`` the first mover's, ``12...`` the second's), or
+    None (:mod:`adjudicator.chess.numbering`)."""
 
 
 @dataclass(frozen=True)
@@ -213,6 +217,12 @@ def _lines(pieces: Iterable[str], max_chars: int) -> Iterator[str]:
         yield "".join(partial)
 
 
+def _glued_number(word: str) -> str | None:
+    """The move number glued to a move (``1.11-15``), if any."""
+    m = _MOVE.fullmatch(word)
+    return m.group("number") if m else None
+
+
 def _read_word(word: str) -> tuple[str, MoveToken | None]:
     """Classify one main-line word: (kind, move token); kind is number, result, annotation or move."""
     if _NUMBER.fullmatch(word):
@@ -254,7 +264,8 @@ def join_split(parts: list[MoveToken]) -> MoveToken | None:
     if kind != "move" or token is None or token.unreadable is not None or token.comment:
         return None  # no move together either, or text glued on
     comments = [part.comment for part in parts if part.comment]
-    return MoveToken(token.text, token.squares, token.is_capture_written, " ".join(comments) or None, token.glued)
+    return MoveToken(token.text, token.squares, token.is_capture_written, " ".join(comments) or None, token.glued,
+                     number=parts[0].number)
 
 
 def read_game(text: str) -> PdnGame:
@@ -285,6 +296,7 @@ def read_game(text: str) -> PdnGame:
     depth = 0
     opened_at = 0
     unclosed: tuple[int, str] | None = None
+    number: str | None = None
 
     def attach(comment: str) -> None:
         nonlocal first_comment
@@ -325,7 +337,11 @@ def read_game(text: str) -> PdnGame:
             if word_kind == "result":
                 result = raw.translate(_DASHES)
                 break
+            if word_kind == "number":
+                number = raw
             if token is not None:
+                token = dataclasses.replace(token, number=_glued_number(raw) or number)
+                number = None
                 moves.append(token)
                 if token.glued and token.comment:
                     notes.append(f"text glued to move {token.text}: {token.glued!r}")
