@@ -197,7 +197,7 @@ def decide(case: Case, rule: Rule, refs: tuple[str, ...] = ()) -> Ruling:
             raise
         return Ruling(claim=case.claim, verdict=Verdict.DEFERRED, result=None, rule_refs=refs,
                       reasons=(f"The record cannot be read as written: {exc.message}.",),
-                      evidence={"in_order_error": exc.message, "unreadable_ply": exc.ply}, confidence=0.0)
+                      evidence={"in_order_error": exc.message, "unreadable_ply": exc.ply}, confidence=1.0)
 
 
 def _rests_before(case: Case, ruling: Ruling, ply: int) -> bool:
@@ -277,14 +277,14 @@ def weigh_gaps(case: Case, ruling: Ruling, rule: Rule, refs: tuple[str, ...] = (
     ]
     if not missing:
         asked = f"the move(s) around ply {first.ply} (the number {first.written} repeats)"
+    example = " ".join(f"{s.number}{'.' if s.first else '...'} and the move" for s in missing) or "the moves"
     instructions = (
-        f"Ask for {asked} from the scoresheets (missing_moves: "
-        f"{' '.join(f'{s.number}{chr(46) if s.first else chr(46) * 3} ...' for s in missing) or '...'}), "
-        "or confirm that no move is missing (missing_moves: none), and rule again.",
+        f"Ask for {asked} from the players' scoresheets, and rule again with it (missing_moves: {example}); "
+        "or, if no move is missing, rule again with missing_moves: none.",
     )
     return Ruling(
         claim=ruling.claim, verdict=Verdict.DEFERRED, result=None, rule_refs=unique([*refs, *ruling.rule_refs]),
-        reasons=tuple(deferred_reasons), instructions=instructions, evidence=evidence, confidence=0.0,
+        reasons=tuple(deferred_reasons), instructions=instructions, evidence=evidence, confidence=1.0,
     )
 
 
