@@ -44,6 +44,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from adjudicator.chess.marks import HEADERS_ONLY_NOTE, continues, draw_offer_note, result_mark_note
+
 TokenKind = Literal[
     "tag", "move-number", "result", "comment", "clock-comment", "nag", "glyph", "variation", "stray", "move",
     "unreadable",
@@ -346,44 +348,6 @@ _NEW_GAME_NOTE = (
 )
 
 
-_HEADERS_ONLY_NOTE = (
-    "two blank lines after this game's tag pairs, then a new tag pair: the game has tags and no moves, and "
-    "the tags after it are the next game's (python-chess reads them so)"
-)
-_DRAW_OFFER_NOTE = (
-    "(=) is the mark of a draw offer (FIDE 9.1.2.3, Appendix C.13): {where}; the game went on, so it was not "
-    "accepted"
-)
-_RESULT_MARK_NOTE = (
-    "{token} is written {where}, and the numbered moves go on after it: {reading} A result before the last move "
-    "conflicts with the moves after it: the arbiter checks the scoresheet"
-)
-_HALF = ("1/2", "½")
-
-
-def _where(moves: list[MoveToken]) -> str:
-    return f"after ply {len(moves)} ({moves[-1].text})" if moves else "before the first move"
-
-
-def _result_mark(token: str, moves: list[MoveToken]) -> str:
-    """The note for a result written before the last move (FIDE C.13 writes a draw offer ``(=)``)."""
-    if token in _HALF:
-        reading = ("a draw offer in some scoresheet habits (FIDE writes an offer (=), Appendix C.13), a result "
-                   "(a draw agreed) in others; the moves are read as the game's.")
-    else:
-        reading = "read as a result, the game ended there and the moves after it were played after its end; " \
-                  "the moves are read as the game's."
-    return _RESULT_MARK_NOTE.format(token=token, where=_where(moves), reading=reading)
-
-
-def _continues(number: str | None) -> bool:
-    """Whether a move number written after a result goes on with the game (any but White's ``1.``)."""
-    if number is None:
-        return False
-    digits = number.rstrip(".… \t")
-    return digits.isdigit() and not (int(digits) == 1 and number.count(".") == 1 and "…" not in number)
-
-
 def _tag_pair(value: str) -> tuple[str, str] | None:
     """The (name, value) of a tag token; None for a wrapper or a broken tag line with no quoted value."""
     match = _LEXER.match(value)
@@ -405,9 +369,9 @@ def split_games(text: str, *, ended: list[bool] | None = None) -> Iterator[RawGa
     for kind, value, offset in _scan(text):
         if kind == "move":
             if game.result is not None:
-                if game.moves and _continues(number):  # a result mark before the last move: the game goes on
-                    game.notes.append(Note(len(game.moves) + 1, result_token, _result_mark(result_token, game.moves),
-                                           "result-mark"))
+                if game.moves and continues(number):  # a result mark before the last move: the game goes on
+                    note = result_mark_note(result_token, len(game.moves), game.moves[-1].text)
+                    game.notes.append(Note(len(game.moves) + 1, result_token, note, "result-mark"))
                     game.result = None
                 else:  # moves after a result: the next game, without tags
                     yield game
@@ -422,13 +386,13 @@ def split_games(text: str, *, ended: list[bool] | None = None) -> Iterator[RawGa
                 yield game
                 game = RawGame(offset=offset)
         elif kind == "glyph" and value == "(=)":
-            game.notes.append(Note(len(game.moves) + 1, value, _DRAW_OFFER_NOTE.format(where=_where(game.moves)),
-                                   "draw-offer"))
+            written = game.moves[-1].text if game.moves else ""
+            game.notes.append(Note(len(game.moves) + 1, value, draw_offer_note(len(game.moves), written), "draw-offer"))
         elif kind == "tag":
             headers_only = game.tags and not game.moves and game.result is None and _after_blank_line(text, offset, 2)
             if game.moves or game.result is not None or headers_only:
                 if headers_only:
-                    game.notes.append(Note(1, value, _HEADERS_ONLY_NOTE, "new-game"))
+                    game.notes.append(Note(1, value, HEADERS_ONLY_NOTE, "new-game"))
                 if not game.is_empty:
                     yield game
                 game = RawGame(offset=offset)
