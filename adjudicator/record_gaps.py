@@ -61,6 +61,8 @@ class _Read:
     """Plies read in order that are illegal, or where the replay stopped (unreadable)."""
     marks: tuple[tuple[int, str], ...] = ()
     """(ply, note) of each result mark before the last move."""
+    plies: int = 0
+    """The moves read, in order."""
 
 
 def _line(text: str, offset: int) -> tuple[int, str]:
@@ -176,11 +178,11 @@ def _read(case: Case) -> _Read | None:
             replay = replay_chess(case.record or "", case.start_fen, case.language, allow_unreadable=True)
             broken = [p.number for p in replay.illegal] + [u.ply for u in replay.unreadable]
             marks = tuple((n.ply, n.text) for n in replay.file_notes if n.kind == "result-mark")
-            return _Read(replay.numbering_gaps, tuple(broken), marks)
+            return _Read(replay.numbering_gaps, tuple(broken), marks, len(replay.plies))
         ballot = case.facts.ballot
         checkers = replay_checkers(case.record or "", case.start_fen, ballot)
         broken = [p.number for p in checkers.illegal] + [u.ply for u in checkers.unreadable]
-        return _Read(checkers.numbering_gaps, tuple(broken))
+        return _Read(checkers.numbering_gaps, tuple(broken), (), len(checkers.plies))
     except ContractError:
         return None
 
@@ -200,24 +202,37 @@ def decide(case: Case, rule: Rule, refs: tuple[str, ...] = ()) -> Ruling:
                       evidence={"in_order_error": exc.message, "unreadable_ply": exc.ply}, confidence=1.0)
 
 
-def _rests_before(case: Case, ruling: Ruling, ply: int) -> bool:
-    """Whether the ruling rests on moves before ``ply`` alone: an illegal-move claim on an earlier move."""
+def _rests_before(case: Case, ruling: Ruling, read: _Read, window: int | None) -> bool:
+    """Whether the ruling rests on moves before the first gap alone: an illegal-move claim on an earlier
+    move, whose correction window (``window``: the last-moves window in plies, US Chess 11A) reads the same
+    with the missing moves counted among the later ones."""
     if case.claim != "illegal-move":
         return False
+    ply = read.gaps[0].ply
     ruled = ruling.evidence.get("ply")
     alleged = case.alleged_illegal_ply
-    if isinstance(ruled, int) and not isinstance(ruled, bool):
-        return ruled < ply and (alleged is None or alleged < ply)
-    return alleged is not None and alleged < ply and ruling.verdict == Verdict.REJECTED
+    if not isinstance(ruled, int) or isinstance(ruled, bool):
+        return alleged is not None and alleged < ply and ruling.verdict == Verdict.REJECTED
+    if ruled >= ply or (alleged is not None and alleged >= ply):
+        return False
+    if window is not None:
+        later = read.plies - ruled
+        missing = sum(len(gap.missing) for gap in read.gaps)
+        return (later < window) == (later + missing < window)
+    return True
 
 
 def _slip(gaps: Sequence[NumberingGap]) -> str:
     return "; ".join(f"ply {g.ply}: {g.text}" for g in gaps)
 
 
-def weigh_gaps(case: Case, ruling: Ruling, rule: Rule, refs: tuple[str, ...] = ()) -> Ruling:
+def weigh_gaps(
+    case: Case, ruling: Ruling, rule: Rule, refs: tuple[str, ...] = (), window: int | None = None
+) -> Ruling:
     """``ruling`` with the record's numbering weighed (see the module docstring); ``refs``: the ruleset's
-    article on the scoresheet, cited by a ruling deferred for a missing move."""
+    article on the scoresheet, cited by a ruling deferred for a missing move; ``window``: the ruleset's
+    last-moves correction window in plies (US Chess 11A), None where an illegal move can be corrected
+    whatever came after it."""
     del rule  # the ruling on the moves in order is the one given; the other reading has a move nobody wrote
     if not case.record:
         return ruling
@@ -245,7 +260,7 @@ def weigh_gaps(case: Case, ruling: Ruling, rule: Rule, refs: tuple[str, ...] = (
         return replace(ruling, reasons=tuple(reasons), evidence=evidence)
     first = read.gaps[0]
     broken = [ply for ply in read.broken if ply >= first.ply]
-    if not broken or _rests_before(case, ruling, first.ply):
+    if not broken or _rests_before(case, ruling, read, window):
         why = ("the moves read in order replay legally from there on, so the numbers are a slip"
                if not broken else "the ruling rests on moves before it")
         reasons.append(f"The move numbers part from the moves ({_slip(read.gaps)}); {why}.")
@@ -262,9 +277,14 @@ def weigh_gaps(case: Case, ruling: Ruling, rule: Rule, refs: tuple[str, ...] = (
     if "in_order_error" in ruling.evidence:
         del evidence["in_order_ruling"]
         error = ruling.evidence["in_order_error"]
-        in_order_text = (f"Read in order, the move at ply {broken[0]} cannot be read ({error})"
+        in_order_text = (f"Read in order, the record cannot be read ({error})"
                          f"; but from ply {first.ply} on the moves may not be whose the order makes them, so it may be "
                          "unreadable only because a move before it is not written.")
+    elif case.claim == "illegal-move" and isinstance(ruled := ruling.evidence.get("ply"), int) and ruled < first.ply:
+        in_order_text = (
+            f"Read in order, the claim would be {ruling.verdict.value} ({shown}); that move comes before the gap, "
+            "but whether it is still within the correction window (each player's last moves) depends on how many "
+            "moves the record leaves out after it.")
     else:
         in_order_text = (
             f"Read in order, the move at ply {broken[0]} cannot be played as written (illegal or unreadable), and "

@@ -70,7 +70,14 @@ def rule(case: Case, book: RulesetBook, services: Services | None = None) -> Rul
     case = case_language(case, ruleset)
     refs = _record_refs(ruleset)
     ruling = weigh_readings(case, decide_read(case, decide, refs), decide)
-    return with_steps(weigh_gaps(case, ruling, decide, refs), case)
+    return with_steps(weigh_gaps(case, ruling, decide, refs, _window(ruleset)), case)
+
+
+def _window(ruleset: Ruleset) -> int | None:
+    """The last-moves window of an illegal-move correction in plies (US Chess 11A), else None."""
+    if isinstance(ruleset, ChessRuleset) and ruleset.illegal_move.correction_window == "last-moves":
+        return 2 * ruleset.illegal_move.correction_window_moves
+    return None
 
 
 def _record_refs(ruleset: Ruleset) -> tuple[str, ...]:

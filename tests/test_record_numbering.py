@@ -47,6 +47,7 @@ def test_a_skipped_black_move_is_a_gap_at_the_ply_of_the_next_move() -> None:
     assert "read in order, e3 is Black's move 2" in gap.text and "by its number, e3 is White's move 3" in gap.text
     shown = replay.to_json()
     assert shown["numbering_gaps"][0]["missing"] == [{"ply": 4, "number": 2, "side": "black"}]
+    assert shown["numbering_gaps"][0]["readings"] == {"in_order": "2... e3", "numbered": "2... ? 3. e3"}
     assert {"ply": 4, "token": "e3", "kind": "numbering-gap", "note": gap.text} in shown["notes"]
 
 
@@ -149,6 +150,23 @@ def test_an_illegal_move_before_the_gap_is_ruled_and_the_slip_named(book: Rulese
     assert result.verdict == "upheld" and result.evidence["ply"] == 3
     assert any("ruling rests on moves before it" in r for r in result.reasons)
     assert result.evidence["numbering_gaps"][0]["ply"] == 6
+
+
+def test_a_missing_move_that_moves_the_us_chess_window_defers_even_an_earlier_illegal_move(
+    book: RulesetBook
+) -> None:
+    """US Chess 11A corrects an illegal move among each player's last ten moves (11B: earlier ones stand). 2.Bg5
+    (ply 3) has 19 plies after it as written, one short of 20; with Black's 10th move, which the numbers say is
+    not written, it has 20, and stands."""
+    shuffle = " ".join(f"{n}. Nf3 Nf6 {n + 1}. Ng1 Ng8" for n in (3, 5, 7))
+    record = f"1. e4 e5 2. Bg5 Nc6 {shuffle} 9. Nf3 Nf6 10. Ng1 11. d3 Nf3 12. Ng8"
+    assert len(replay_chess(record).plies) == 22
+    fide = ruling(book, claimant="black", record=record)
+    assert fide.verdict == "upheld" and fide.evidence["ply"] == 3  # FIDE 7.5.1: any time during the game
+    us = ruling(book, ruleset="uschess", claimant="black", record=record)
+    assert us.verdict == "deferred" and us.adjustments == ()
+    assert any("correction window" in r for r in us.reasons)
+    assert us.evidence["missing_moves"] == [{"ply": 20, "number": 10, "side": "black"}]
 
 
 def test_a_slip_in_the_numbers_with_every_move_legal_in_order_is_ruled_and_named(book: RulesetBook) -> None:

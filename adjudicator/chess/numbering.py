@@ -46,6 +46,11 @@ class Slot:
     def at(cls, index: int) -> Slot:
         return cls(index // 2 + 1, index % 2 == 0)
 
+    @property
+    def written(self) -> str:
+        """``2.`` or ``2...``."""
+        return f"{self.number}{'.' if self.first else '...'}"
+
     def label(self, sides: tuple[str, str]) -> str:
         """``Black's move 2 (2...)`` in the game's side names."""
         side = sides[0] if self.first else sides[1]
@@ -103,9 +108,18 @@ class NumberingGap:
         return (f"the move number {self.written} before {self.token} repeats an earlier one. Two readings: {order}; "
                 f"by its number, it is {self.numbered.label(self.sides)} again (a move written twice, or corrected)")
 
+    @property
+    def readings(self) -> dict[str, str]:
+        """The two readings around the gap, as a scoresheet writes them: ``2... e3`` (in order) and
+        ``2... ? 3. e3`` (by the numbers, ``?`` for each move not written)."""
+        missing = " ".join(f"{slot.written} ?" for slot in self.missing)
+        return {"in_order": f"{self.in_order.written} {self.token}",
+                "numbered": f"{missing + ' ' if missing else ''}{self.numbered.written} {self.token}"}
+
     def to_json(self) -> dict[str, Any]:
         return {
             "ply": self.ply, "token": self.token, "written": self.written, "kind": self.kind,
+            "readings": self.readings,
             "in_order": self.in_order.to_json(self.sides), "numbered": self.numbered.to_json(self.sides),
             "missing": [{"ply": self.ply, **slot.to_json(self.sides)} for slot in self.missing],
             "note": self.text,
