@@ -73,3 +73,11 @@ def test_the_replay_command_shows_the_gap() -> None:
     proc = run_in_process(["replay", "--game", "checkers", "-"], stdin=SKIPPED_WHITE + "\n")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["numbering_gaps"][0]["ply"] == 4
+
+
+def test_check_games_reports_the_gap_as_a_finding() -> None:
+    text = f'[Event "a"]\n[Result "*"]\n{SKIPPED_WHITE}\n'
+    proc = run_in_process(["check-games", "--game", "checkers", "-"], stdin=text)
+    line = json.loads(proc.stdout.splitlines()[0])
+    gap = next(f for f in line["findings"] if f["code"] == "numbering-gap")
+    assert gap["ply"] == 4 and gap["evidence"]["missing"] == [{"ply": 4, "number": 2, "side": "white"}]

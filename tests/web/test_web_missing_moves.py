@@ -38,3 +38,13 @@ def test_the_missing_move_typed_in_the_one_field_rules_the_claim(client: FlaskCl
 def test_a_record_whose_numbers_follow_the_moves_shows_no_such_field(client: FlaskClient) -> None:
     form = client.get("/claims/new?game=chess&claim=illegal-move").get_data(as_text=True)
     assert 'id="f-missing_moves"' not in form
+
+
+def test_a_record_of_two_games_is_refused_on_the_record_field_naming_where_the_second_starts(
+    client: FlaskClient
+) -> None:
+    response = client.post("/claims", data={"game": "chess", "ruleset": "fide-standard", "claim": "illegal-move",
+                                            "claimant": "white", "record": "1. e4 e5 2. Nf3 1-0\n1. d4 d5 *"})
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert 'href="#f-record"' in page and "second game, starting at line 2 (&#39;1. d4 d5 *&#39;)" in page
