@@ -162,3 +162,14 @@ def test_the_compiled_reader_agrees_with_the_lenient_one(text: str) -> None:
                 continue
             fast = fast.raw()
         assert replay_game(fast).to_json() == replay_game(slow).to_json()
+
+
+def test_a_result_mark_then_a_blank_line_then_the_next_move_number_is_one_game_everywhere() -> None:
+    """A scoresheet copied in paragraphs: ``½`` at the end of a line, a blank line, then ``3.``: the game goes
+    on (check-games cuts its records at a blank line after a result only when no move number goes on)."""
+    text = "1. e4 e5 2. Nf3 Nc6 ½\n\n3. Bb5 a6 *\n\n1. d4 d5 *\n"
+    assert [len(g.moves) for g in split_games(text)] == [6, 2]
+    replayed = [json.loads(line)["plies"] for line in run_in_process(["replay", "-"], stdin=text).stdout.splitlines()]
+    assert replayed == [6, 2]
+    out = [json.loads(line) for line in run_in_process(["check-games", "-"], stdin=text).stdout.splitlines()]
+    assert [line["index"] for line in out if "index" in line] == [1, 2]

@@ -1069,6 +1069,27 @@ def ends_with_result(text: str, i: cython.Py_ssize_t, e: cython.Py_ssize_t) -> c
     return result_before(text, s, b)
 
 
+@cython.cfunc
+@cython.exceptval(check=False)
+def goes_on(text: str, i: cython.Py_ssize_t, e: cython.Py_ssize_t) -> cython.bint:
+    """``collection._goes_on``: the line from ``i`` starts with a move number other than White's ``1.``."""
+    k: cython.Py_ssize_t = i
+    value: cython.int = 0
+    dots: cython.int = 0
+    while k < e and "0" <= text[k] <= "9":
+        if value < 100000:
+            value = value * 10 + (ord(text[k]) - 48)
+        k += 1
+    if k == i:
+        return False
+    while k < e and (text[k] == " " or text[k] == "\t"):
+        k += 1
+    while k < e and (text[k] == "." or text[k] == "…"):
+        dots += 2 if text[k] == "…" else 1
+        k += 1
+    return dots > 0 and not (value == 1 and dots == 1)
+
+
 def record_cuts(text: str, state: list[int], max_lines: int, max_chars: int) -> list[int]:
     """Where ``adjudicator.collection.record_spans`` starts a record in ``text`` (whole lines of a file, each
     ending with a newline but perhaps the file's last): offsets, ``len(text)`` where a record is cut after
@@ -1096,7 +1117,7 @@ def record_cuts(text: str, state: list[int], max_lines: int, max_chars: int) -> 
                 lines, chars, has_moves, has_text = 0, 0, False, False
             ended = False
         elif past_space(text, i, e) < e:
-            if ended and last_blank:
+            if ended and last_blank and not goes_on(text, past_space(text, i, e), e):
                 cuts.append(i)
                 lines, chars, has_text = 0, 0, False
             has_moves = True
