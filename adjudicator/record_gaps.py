@@ -182,7 +182,7 @@ def _read(case: Case) -> _Read | None:
         ballot = case.facts.ballot
         checkers = replay_checkers(case.record or "", case.start_fen, ballot)
         broken = [p.number for p in checkers.illegal] + [u.ply for u in checkers.unreadable]
-        return _Read(checkers.numbering_gaps, tuple(broken), (), len(checkers.plies))
+        return _Read(checkers.numbering_gaps, tuple(broken), checkers.result_marks, len(checkers.plies))
     except ContractError:
         return None
 

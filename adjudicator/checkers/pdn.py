@@ -36,6 +36,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from adjudicator.chess.marks import continues, result_mark_note
 from adjudicator.chess.movetext import DASHES, TAG_NAME
 from adjudicator.chess.stream import MAX_GAME_CHARS, OversizedGame
 
@@ -105,6 +106,8 @@ class PdnGame:
     """The result token as written (any dash read as a hyphen), or None."""
     first_comment: str | None = None
     notes: tuple[str, ...] = field(default=())
+    marks: tuple[tuple[int, str], ...] = ()
+    """(ply, note) of each result written before the last move, the numbered moves going on after it."""
 
     def tag(self, name: str) -> str | None:
         for key, value in self.tags:
@@ -124,7 +127,7 @@ def _ends_after_result(body: str) -> int | None:
         elif kind == "close" and depth:
             depth -= 1
         elif kind in ("word", "stray", "close") and not depth:
-            if seen_result:
+            if seen_result and not _goes_on(m.group()):
                 return m.start()
             seen_result = m.group().translate(_DASHES) in _RESULT_TOKENS
     return None
@@ -223,6 +226,12 @@ def _glued_number(word: str) -> str | None:
     return m.group("number") if m else None
 
 
+def _goes_on(word: str) -> bool:
+    """Whether a word after a result goes on with the game: a move number (alone or glued to its move) other
+    than the first mover's ``1.`` (:mod:`adjudicator.chess.marks`)."""
+    return continues(word if _NUMBER.fullmatch(word) else _glued_number(word))
+
+
 def _read_word(word: str) -> tuple[str, MoveToken | None]:
     """Classify one main-line word: (kind, move token); kind is number, result, annotation or move."""
     if _NUMBER.fullmatch(word):
@@ -307,10 +316,21 @@ def read_game(text: str) -> PdnGame:
         else:
             first_comment = comment if first_comment is None else f"{first_comment} {comment}"
 
+    marks: list[tuple[int, str]] = []
+    written = ""
     for lexeme in _LEXEME.finditer(body):
         kind, raw = lexeme.lastgroup, lexeme.group()
         if kind == "space":
             continue
+        if result is not None:  # after a result: the game's moves go on only under a move number that goes on
+            if kind != "word":
+                continue
+            if not _goes_on(raw):
+                break
+            last = moves[-1].text if moves else ""
+            marks.append((len(moves) + 1, result_mark_note(written, len(moves), last)))
+            notes.append(f"ply {len(moves) + 1}: {marks[-1][1]}")
+            result = None
         if kind == "open":
             if not depth:
                 opened_at = lexeme.start()
@@ -335,8 +355,8 @@ def read_game(text: str) -> PdnGame:
         else:
             word_kind, token = _read_word(raw)
             if word_kind == "result":
-                result = raw.translate(_DASHES)
-                break
+                result, written = raw.translate(_DASHES), raw
+                continue
             if word_kind == "number":
                 number = raw
             if token is not None:
@@ -351,7 +371,7 @@ def read_game(text: str) -> PdnGame:
         start, what = unclosed
         shown = re.sub(r"\s+", " ", body[start:start + 24]).strip()
         moves.append(MoveToken(shown, (), False, unreadable=f"a {what} is opened here and never closed"))
-    return PdnGame(tuple(tags), tuple(moves), result, first_comment, tuple(notes))
+    return PdnGame(tuple(tags), tuple(moves), result, first_comment, tuple(notes), tuple(marks))
 
 
 __all__ = ["MoveToken", "PdnGame", "RESULTS", "join_split", "read_game", "split_games"]

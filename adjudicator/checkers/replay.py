@@ -163,6 +163,9 @@ class CheckersReplay:
     """What was odd about the record (glued text, a ballot start, quiet moves written with x, a split move)."""
     joined: tuple[Joined, ...] = ()
     """Moves written split by spacing and read joined, by ply (each also in :attr:`notes`)."""
+    result_marks: tuple[tuple[int, str], ...] = ()
+    """(ply, note) of each result written before the last move (:attr:`adjudicator.checkers.pdn.PdnGame.marks`;
+    in :attr:`notes` too)."""
     numbering_gaps: tuple[NumberingGap, ...] = ()
     """Where the written move numbers and the order of the moves part (PDN numbers mark the sides as chess's
     do: ``12.`` the first mover's, ``12...`` the second's; :mod:`adjudicator.chess.numbering`); in
@@ -314,7 +317,7 @@ def replay_game(game: PdnGame, start_fen: str | None = None, ballot: int | None 
                    None if set_up else 1, ("red", "white"))
     notes.extend(f"ply {gap.ply}: {gap.text}" for gap in gaps)
     return CheckersReplay(start, tuple(plies), game.tags, tuple(unreadable), result, tuple(notes), tuple(joined),
-                          gaps)
+                          game.marks, gaps)
 
 
 def _split_move(position: Position, tokens: tuple[MoveToken, ...], at: int) -> tuple[MoveToken, int]:

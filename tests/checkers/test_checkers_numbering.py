@@ -9,7 +9,7 @@ import json
 from typing import Any
 
 from adjudicator.checkers.pdn import read_game
-from adjudicator.checkers.replay import replay_checkers
+from adjudicator.checkers.replay import replay_checkers, replay_pdn
 from adjudicator.contract import parse_case
 from adjudicator.rule import rule
 from adjudicator.rulesets import RulesetBook
@@ -81,3 +81,17 @@ def test_check_games_reports_the_gap_as_a_finding() -> None:
     line = json.loads(proc.stdout.splitlines()[0])
     gap = next(f for f in line["findings"] if f["code"] == "numbering-gap")
     assert gap["ply"] == 4 and gap["evidence"]["missing"] == [{"ply": 4, "number": 2, "side": "white"}]
+
+
+def test_a_draw_mark_before_the_last_move_is_noted_and_the_moves_after_it_are_the_games(book: RulesetBook) -> None:
+    record = "1. 11-15 23-19 2. 8-11 22-17 1-1 3. 9-13 17-14 *"
+    replay = replay_checkers(record)
+    assert len(replay.plies) == 6 and replay.result is None
+    ((ply, note),) = replay.result_marks
+    assert ply == 5 and note.startswith("1-1 is written after ply 4 (22-17)") and "conflicts" in note
+    result = ruling(book, record=record, claimant="red")
+    assert result.verdict == "rejected" and any(r.startswith("Ply 5: 1-1 is written") for r in result.reasons)
+
+
+def test_a_result_then_the_first_movers_1_is_still_the_next_game() -> None:
+    assert [len(r.plies) for r in replay_pdn("1. 11-15 23-19 1-0 1. 9-13 22-18 *")] == [2, 2]
