@@ -12,6 +12,7 @@ import io
 import json
 from typing import Any
 
+import chess
 import chess.pgn
 import pytest
 
@@ -173,3 +174,15 @@ def test_a_result_mark_then_a_blank_line_then_the_next_move_number_is_one_game_e
     assert replayed == [6, 2]
     out = [json.loads(line) for line in run_in_process(["check-games", "-"], stdin=text).stdout.splitlines()]
     assert [line["index"] for line in out if "index" in line] == [1, 2]
+
+
+@pytest.mark.skipif(not bulk.COMPILED, reason="the compiled reader is not built (python3 setup.py build_ext)")
+def test_the_replay_command_reads_numbers_from_a_given_start_as_the_lenient_reader_does() -> None:
+    """``--start-fen`` is a set-up position even when it is the initial one: only the side of the first numbered
+    move is weighed, by both readers."""
+    text = '[Event "a"]\n\n5. e4 e5 6. Nf3 *\n\n[Event "b"]\n\n5... e5 *\n'
+    lines = run_in_process(["replay", "--start-fen", chess.STARTING_FEN, "-"], stdin=text).stdout.splitlines()
+    shown = [json.loads(line) for line in lines]
+    assert [len(s["numbering_gaps"]) for s in shown] == [0, 1]
+    lenient = [replay_game(game, chess.STARTING_FEN).to_json() for game in split_games(text)]
+    assert shown == lenient

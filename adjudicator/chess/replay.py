@@ -365,6 +365,8 @@ def replay_game(game: RawGame, start_fen: str | None = None, language: str | Non
     readings with different moves are kept as :attr:`Replay.alternatives`.
     """
     board, chess960 = _start(game, start_fen)
+    fen = game.tag("FEN")
+    set_up = bool((fen if fen is not None else start_fen or "").strip())  # its numbers: only the side is weighed
     if len(game.moves) > MAX_PLIES:
         raise RecordError(f"the record has {len(game.moves)} moves, more than any game can have")
     start = board.fen()
@@ -373,10 +375,10 @@ def replay_game(game: RawGame, start_fen: str | None = None, language: str | Non
             raise ContractError(
                 "invalid_field", f"language must be one of {', '.join(LANGUAGES)}, not {language!r}", "language"
             )
-        return _replay_in(game, board, chess960, start, language, "stated")
+        return _replay_in(game, board, chess960, start, language, "stated", set_up)
 
     def replay_in(lang: str, rule: str) -> Replay:
-        return _replay_in(game, board.copy(stack=False), chess960, start, lang, rule)
+        return _replay_in(game, board.copy(stack=False), chess960, start, lang, rule, set_up)
 
     choice = choose([token.text for token in game.moves], replay_in)
     chosen = choice.chosen
@@ -385,8 +387,11 @@ def replay_game(game: RawGame, start_fen: str | None = None, language: str | Non
     return chosen
 
 
-def _replay_in(game: RawGame, board: chess.Board, chess960: bool, start: str, lang: str, rule: str) -> Replay:
-    """Replay the tokens of ``game`` in one language of piece letters."""
+def _replay_in(
+    game: RawGame, board: chess.Board, chess960: bool, start: str, lang: str, rule: str, set_up: bool = False
+) -> Replay:
+    """Replay the tokens of ``game`` in one language of piece letters (``set_up``: from a FEN tag or a given
+    start, whose move number is not weighed, only the side of the first numbered move)."""
     start_key = repetition_key(board)
     plies: list[Ply] = []
     unreadable: list[Unreadable] = []
@@ -416,10 +421,8 @@ def _replay_in(game: RawGame, board: chess.Board, chess960: bool, start: str, la
         result = tag_result
     stop = unreadable[0].ply if unreadable else MAX_PLIES + 1
     file_notes = tuple(note for note in game.notes if note.ply <= stop)
-    set_up = bool(game.tag("FEN") or start != chess.STARTING_FEN)
-    first = chess.Board(start, chess960=chess960).turn == chess.WHITE
     gaps = gaps_in([token.number for token in game.moves[:stop]], [token.text for token in game.moves[:stop]],
-                   first, None if set_up else 1)
+                   chess.Board(start, chess960=chess960).turn == chess.WHITE, None if set_up else 1)
     return Replay(
         start, tuple(plies), tuple(game.tags), start_key, tuple(unreadable), lang, chess960, result, rule,
         file_notes=file_notes, numbering_gaps=gaps,
