@@ -23,6 +23,7 @@ The same for checkers PDN (the first mover, Red or Black, makes the odd plies): 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -58,6 +59,14 @@ class Slot:
 
     def to_json(self, sides: tuple[str, str]) -> dict[str, Any]:
         return {"number": self.number, "side": sides[0] if self.first else sides[1]}
+
+
+@functools.lru_cache(maxsize=4096)
+def _index(written: str) -> int:
+    """:attr:`Slot.index` of the slot a written move number names, -1 for none (a record's numbers repeat
+    across games: read each spelling once)."""
+    slot = read_number(written)
+    return -1 if slot is None else slot.index
 
 
 def read_number(written: str | None) -> Slot | None:
@@ -136,20 +145,22 @@ def gaps_in(
     gaps: list[NumberingGap] = []
     base: int | None = None if move_number is None else Slot(move_number, first_to_move).index
     start_first = first_to_move
-    for ply, (written, token) in enumerate(zip(numbers, tokens, strict=False), start=1):
-        numbered = read_number(written)
-        if numbered is None:
+    for ply, written in enumerate(numbers, start=1):  # ints until a gap: this runs on every game replayed
+        if not written:
+            continue
+        index = _index(written)
+        if index < 0:
             continue
         if base is None:  # a set-up position: the first numbered move sets the count if its side is right
-            mover_first = start_first == (ply % 2 == 1)
-            if numbered.first == mover_first:
-                base = numbered.index - (ply - 1)
+            if (index % 2 == 0) == (start_first == (ply % 2 == 1)):
+                base = index - (ply - 1)
                 continue
             # the other side is to move: in order, the move is the one before the numbered one
-            base = numbered.index - 1 - (ply - 1)
-        in_order = Slot.at(base + ply - 1)
-        if numbered.index != in_order.index:
-            missing = tuple(Slot.at(i) for i in range(in_order.index, numbered.index))
-            gaps.append(NumberingGap(ply, token, written or "", in_order, numbered, missing, sides))
-            base = numbered.index - (ply - 1)
+            base = index - 1 - (ply - 1)
+        expected = base + ply - 1
+        if index != expected:
+            missing = tuple(Slot.at(i) for i in range(expected, index))
+            token = tokens[ply - 1] if ply <= len(tokens) else ""
+            gaps.append(NumberingGap(ply, token, written, Slot.at(expected), Slot.at(index), missing, sides))
+            base = index - (ply - 1)
     return tuple(gaps)
