@@ -30,7 +30,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from adjudicator.checkers import pdn
 from adjudicator.checkers.replay import replay_checkers
@@ -109,7 +108,7 @@ def one_game(case: Case) -> None:
 # -- missing moves given by the TD ----------------------------------------------------------------
 
 
-def _supplied(text: str, sides: tuple[str, str], checkers: bool) -> list[tuple[Slot, str]]:
+def _supplied(text: str, checkers: bool) -> list[tuple[Slot, str]]:
     """The TD's missing moves, each with its place: ``2... Nc6 3. e3`` (a move without a number follows the
     one before it)."""
     words = re.findall(r"\d+\s*(?:\.|…)+|[^\s.…]+", text)
@@ -141,7 +140,7 @@ def fill_missing(case: Case) -> Case:
     if read is None or not read.gaps:
         raise ContractError("invalid_field", "missing_moves: the record's move numbers leave no move out",
                             "missing_moves")
-    supplied = _supplied(given, case.sides, case.game == "checkers")
+    supplied = _supplied(given, case.game == "checkers")
     text = case.record
     inserts: dict[int, list[str]] = {}
     for slot, move in supplied:
@@ -306,9 +305,3 @@ def weigh_gaps(
         claim=ruling.claim, verdict=Verdict.DEFERRED, result=None, rule_refs=unique([*refs, *ruling.rule_refs]),
         reasons=tuple(deferred_reasons), instructions=instructions, evidence=evidence, confidence=1.0,
     )
-
-
-def gaps_json(case: Case) -> list[dict[str, Any]]:
-    """The record's numbering gaps as the ruling's evidence shows them (for pages that show a case)."""
-    read = _read(case) if case.record else None
-    return [gap.to_json() for gap in read.gaps] if read else []

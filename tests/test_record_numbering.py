@@ -199,3 +199,13 @@ def test_every_move_number_is_kept_with_its_move() -> None:
         ("e4", "1."), ("e5", None), ("Nf3", "2."), ("Nc6", "2..."), ("Bb5", "3."),
     ]
     assert chess.Board().fullmove_number == 1
+
+
+def test_two_missing_moves_are_given_in_one_field_in_the_records_own_numbering(book: RulesetBook) -> None:
+    record = "1. e4 2... c6 3. d4 d5"
+    result = ruling(book, claimant="black", record=record, missing_moves="1... e5 2. Nf3")
+    assert result.verdict == "rejected" and "numbering_gaps" not in result.evidence
+    assert result.evidence["missing_moves_given"] == "1... e5 2. Nf3"
+    with pytest.raises(ContractError) as unnumbered:
+        ruling(book, claimant="black", record=record, missing_moves="e5 Nf3")
+    assert unnumbered.value.field == "missing_moves" and "number each missing move" in unnumbered.value.message
