@@ -79,6 +79,19 @@ class Facts:
         return found
 
     @property
+    def missing_moves(self) -> str | None:
+        """The moves a numbering gap leaves out, as the TD reads them on the scoresheet, numbered
+        (``2... Nc6``; ``2... 24-20`` in checkers), or ``none`` when the number is a slip and no move is
+        missing (:mod:`adjudicator.record_gaps`)."""
+        value = self._extra.get("missing_moves")
+        if value is None or (isinstance(value, str) and not value.strip()):
+            return None
+        if not isinstance(value, str) or len(value) > 200:
+            raise _invalid("missing_moves must be text of at most 200 characters: the missing moves, numbered as on "
+                           "the scoresheet (2... Nc6), or none", "missing_moves")
+        return value.strip()
+
+    @property
     def flag_order_known(self) -> bool:
         """With two flags down, the clock shows which fell first (``clock.flagged`` lists it first)."""
         return self._bool("flag_order_known") or False

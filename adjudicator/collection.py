@@ -25,6 +25,7 @@ from adjudicator.chess import bulk
 from adjudicator.chess.bulk.check import check_clean
 from adjudicator.chess.bulk.games import CleanGame, split_mixed
 from adjudicator.chess.collection import check_chess, looks_like_chess_game
+from adjudicator.chess.marks import continues
 from adjudicator.chess.movetext import RESULT_DASH, TAG_NAME, RawGame, split_games
 from adjudicator.contract import ContractError
 from adjudicator.findings import GameCheck
@@ -58,11 +59,22 @@ _RESULT_REACH = 16
 only (a search of the whole line tries every place of a long line of moves)."""
 
 
+_LEADING_NUMBER = re.compile(r"[0-9]+[ \t]*(?:\.|…)+")
+
+
+def _goes_on(line: str) -> bool:
+    """Whether a line after a result and a blank line goes on with the game: it starts with a move number
+    other than White's ``1.`` (a result mark before the last move, :mod:`adjudicator.chess.marks`)."""
+    number = _LEADING_NUMBER.match(line)
+    return number is not None and continues(number.group())
+
+
 def records(lines: Iterable[str]) -> Iterator[str]:
     """The game records of a file's lines, in order, one held at a time.
 
     A tag line after move text starts the next record, and so does a line after a blank
-    line that follows a result token ending a line (games written without tags). A
+    line that follows a result token ending a line (games written without tags), unless it
+    starts with a move number that goes on with the game (``3.``, not ``1.``). A
     record still holding several games is split further by the game's own splitter. A
     record of more than :data:`MAX_RECORD_LINES` lines is cut there (the reader then
     reports what it makes of the pieces), and so is one of :data:`MAX_RECORD_CHARS` characters, so
@@ -100,7 +112,7 @@ def record_spans(lines: Iterable[tuple[str, int]]) -> Iterator[Span]:
                 current, size, has_moves, start = [], 0, False, place
             ended = False
         elif stripped:
-            if ended and not current[-1].strip():
+            if ended and not current[-1].strip() and not _goes_on(stripped):
                 yield Span("".join(current), start, place)
                 current, size, start = [], 0, place
             has_moves = True

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from adjudicator.chess.numbering import NumberingGap
 
 
 @dataclass(frozen=True)
@@ -59,3 +62,10 @@ def later_plies(count: int) -> str:
     if count <= 0:
         return ""
     return f" {count} more {'ply was' if count == 1 else 'plies were'} recorded after it; they do not count."
+
+
+def numbering_gap(gap: NumberingGap, article: str) -> Finding:
+    """A ``numbering-gap`` finding: the move numbers part from the order of the moves (a move not written, a
+    number repeated), with both readings."""
+    return Finding("numbering-gap", gap.ply, article, f"Ply {gap.ply} ({gap.token!r}): {gap.text}.",
+                   {"token": gap.token, "written": gap.written, "missing": gap.to_json()["missing"]})

@@ -13,6 +13,8 @@ from adjudicator.chess.claims import table as chess
 from adjudicator.chess.readings import case_language, weigh_readings
 from adjudicator.contract import Case, ContractError
 from adjudicator.next_steps import with_steps
+from adjudicator.record_gaps import decide as decide_read
+from adjudicator.record_gaps import fill_missing, one_game, weigh_gaps
 from adjudicator.rulesets import CheckersRuleset, ChessRuleset, Ruleset, RulesetBook
 from adjudicator.ruling import Ruling
 from adjudicator.services import Services
@@ -56,11 +58,30 @@ def rule(case: Case, book: RulesetBook, services: Services | None = None) -> Rul
 
     The record is read in the case's language, else the ruleset's ``record.language``;
     without either, the record's other full readings are weighed
-    (:mod:`adjudicator.chess.readings`).
+    (:mod:`adjudicator.chess.readings`). Its move numbers are weighed too, and a record of two
+    games is refused (:mod:`adjudicator.record_gaps`).
 
     :raises ContractError: as :func:`check`, or input the claim cannot use.
     """
     ruleset = check(case, book)
+    one_game(case)  # a second game in the record is refused, naming where it starts (adjudicator.record_gaps)
+    case = fill_missing(case)
     decide = _decider(case.claim, ruleset, services or Services())
     case = case_language(case, ruleset)
-    return with_steps(weigh_readings(case, decide(case), decide), case)
+    refs = _record_refs(ruleset)
+    ruling = weigh_readings(case, decide_read(case, decide, refs), decide)
+    return with_steps(weigh_gaps(case, ruling, decide, refs, _window(ruleset)), case)
+
+
+def _window(ruleset: Ruleset) -> int | None:
+    """The last-moves window of an illegal-move correction in plies (US Chess 11A), else None."""
+    if isinstance(ruleset, ChessRuleset) and ruleset.illegal_move.correction_window == "last-moves":
+        return 2 * ruleset.illegal_move.correction_window_moves
+    return None
+
+
+def _record_refs(ruleset: Ruleset) -> tuple[str, ...]:
+    """The ruleset's article on keeping the score (FIDE 8.1.1, US Chess 15A), cited when a move is missing."""
+    if isinstance(ruleset, ChessRuleset):
+        return (ruleset.ref("15A" if ruleset.is_a("uschess") else "8.1.1"),)
+    return ()

@@ -16,7 +16,7 @@ from web.cli import main
 ROOT = Path(__file__).resolve().parent.parent
 KEYS = [
     "plies", "start_fen", "final_fen", "illegal", "unreadable", "repetitions", "counter",
-    "language", "notation", "notations", "alternative_readings", "notes",
+    "language", "notation", "notations", "alternative_readings", "notes", "numbering_gaps",
 ]
 
 

@@ -20,7 +20,7 @@ from adjudicator.checkers.claims import ART_IMPROPER_MOVE
 from adjudicator.checkers.pdn import RESULTS, PdnGame, read_game
 from adjudicator.checkers.replay import CheckersRecordError, CheckersReplay, replay_game
 from adjudicator.contract import quoted
-from adjudicator.findings import Finding, GameCheck, later_plies
+from adjudicator.findings import Finding, GameCheck, later_plies, numbering_gap
 
 ART_NO_MOVES = "Standard Laws, a player who cannot move loses"
 ART_RECORD = "ACF tournament rules (recording the game)"
@@ -53,6 +53,7 @@ def check_checkers(text: str) -> GameCheck:
                 "spacing; together it is the only legal reading.", {"token": j.written})
         for j in replay.joined
     )
+    findings.extend(numbering_gap(gap, ART_RECORD) for gap in replay.numbering_gaps)
     stopped = bool(replay.plies) and not replay.plies[-1].is_made
     ended = _no_moves(replay)
     if ended is not None:

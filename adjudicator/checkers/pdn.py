@@ -31,10 +31,12 @@ Nothing here knows the rules; :mod:`adjudicator.checkers.replay` plays the moves
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from adjudicator.chess.marks import continues, result_mark_note
 from adjudicator.chess.movetext import DASHES, TAG_NAME
 from adjudicator.chess.stream import MAX_GAME_CHARS, OversizedGame
 
@@ -88,6 +90,9 @@ class MoveToken:
     """Text glued to the move without a space or braces, as it stood."""
     unreadable: str | None = None
     """Why the token cannot be a move on a 1-32 board; None for a move."""
+    number: str | None = None
+    """The move number written since the previous move (``12.`` the first mover's, ``12...`` the second's), or
+    None (:mod:`adjudicator.chess.numbering`)."""
 
 
 @dataclass(frozen=True)
@@ -101,6 +106,8 @@ class PdnGame:
     """The result token as written (any dash read as a hyphen), or None."""
     first_comment: str | None = None
     notes: tuple[str, ...] = field(default=())
+    marks: tuple[tuple[int, str], ...] = ()
+    """(ply, note) of each result written before the last move, the numbered moves going on after it."""
 
     def tag(self, name: str) -> str | None:
         for key, value in self.tags:
@@ -120,7 +127,7 @@ def _ends_after_result(body: str) -> int | None:
         elif kind == "close" and depth:
             depth -= 1
         elif kind in ("word", "stray", "close") and not depth:
-            if seen_result:
+            if seen_result and not _goes_on(m.group()):
                 return m.start()
             seen_result = m.group().translate(_DASHES) in _RESULT_TOKENS
     return None
@@ -213,6 +220,18 @@ def _lines(pieces: Iterable[str], max_chars: int) -> Iterator[str]:
         yield "".join(partial)
 
 
+def _glued_number(word: str) -> str | None:
+    """The move number glued to a move (``1.11-15``), if any."""
+    m = _MOVE.fullmatch(word)
+    return m.group("number") if m else None
+
+
+def _goes_on(word: str) -> bool:
+    """Whether a word after a result goes on with the game: a move number (alone or glued to its move) other
+    than the first mover's ``1.`` (:mod:`adjudicator.chess.marks`)."""
+    return continues(word if _NUMBER.fullmatch(word) else _glued_number(word))
+
+
 def _read_word(word: str) -> tuple[str, MoveToken | None]:
     """Classify one main-line word: (kind, move token); kind is number, result, annotation or move."""
     if _NUMBER.fullmatch(word):
@@ -254,7 +273,8 @@ def join_split(parts: list[MoveToken]) -> MoveToken | None:
     if kind != "move" or token is None or token.unreadable is not None or token.comment:
         return None  # no move together either, or text glued on
     comments = [part.comment for part in parts if part.comment]
-    return MoveToken(token.text, token.squares, token.is_capture_written, " ".join(comments) or None, token.glued)
+    return MoveToken(token.text, token.squares, token.is_capture_written, " ".join(comments) or None, token.glued,
+                     number=parts[0].number)
 
 
 def read_game(text: str) -> PdnGame:
@@ -285,6 +305,7 @@ def read_game(text: str) -> PdnGame:
     depth = 0
     opened_at = 0
     unclosed: tuple[int, str] | None = None
+    number: str | None = None
 
     def attach(comment: str) -> None:
         nonlocal first_comment
@@ -295,10 +316,21 @@ def read_game(text: str) -> PdnGame:
         else:
             first_comment = comment if first_comment is None else f"{first_comment} {comment}"
 
+    marks: list[tuple[int, str]] = []
+    written = ""
     for lexeme in _LEXEME.finditer(body):
         kind, raw = lexeme.lastgroup, lexeme.group()
         if kind == "space":
             continue
+        if result is not None:  # after a result: the game's moves go on only under a move number that goes on
+            if kind != "word":
+                continue
+            if not _goes_on(raw):
+                break
+            last = moves[-1].text if moves else ""
+            marks.append((len(moves) + 1, result_mark_note(written, len(moves), last)))
+            notes.append(f"ply {len(moves) + 1}: {marks[-1][1]}")
+            result = None
         if kind == "open":
             if not depth:
                 opened_at = lexeme.start()
@@ -323,9 +355,13 @@ def read_game(text: str) -> PdnGame:
         else:
             word_kind, token = _read_word(raw)
             if word_kind == "result":
-                result = raw.translate(_DASHES)
-                break
+                result, written = raw.translate(_DASHES), raw
+                continue
+            if word_kind == "number":
+                number = raw
             if token is not None:
+                token = dataclasses.replace(token, number=_glued_number(raw) or number)
+                number = None
                 moves.append(token)
                 if token.glued and token.comment:
                     notes.append(f"text glued to move {token.text}: {token.glued!r}")
@@ -335,7 +371,7 @@ def read_game(text: str) -> PdnGame:
         start, what = unclosed
         shown = re.sub(r"\s+", " ", body[start:start + 24]).strip()
         moves.append(MoveToken(shown, (), False, unreadable=f"a {what} is opened here and never closed"))
-    return PdnGame(tuple(tags), tuple(moves), result, first_comment, tuple(notes))
+    return PdnGame(tuple(tags), tuple(moves), result, first_comment, tuple(notes), tuple(marks))
 
 
 __all__ = ["MoveToken", "PdnGame", "RESULTS", "join_split", "read_game", "split_games"]

@@ -39,6 +39,7 @@ from adjudicator.checkers.ballots import three_move
 from adjudicator.checkers.board import START, FenError, Position
 from adjudicator.checkers.pdn import RESULTS, MoveToken, PdnGame, join_split, read_game, split_games
 from adjudicator.checkers.played import RED_CROWN, WHITE_CROWN, Move, physical, play_token, push_as_played
+from adjudicator.chess.numbering import NumberingGap, gaps_in
 from adjudicator.contract import ContractError, quoted
 
 MAX_PLIES = 20_000
@@ -162,6 +163,13 @@ class CheckersReplay:
     """What was odd about the record (glued text, a ballot start, quiet moves written with x, a split move)."""
     joined: tuple[Joined, ...] = ()
     """Moves written split by spacing and read joined, by ply (each also in :attr:`notes`)."""
+    result_marks: tuple[tuple[int, str], ...] = ()
+    """(ply, note) of each result written before the last move (:attr:`adjudicator.checkers.pdn.PdnGame.marks`;
+    in :attr:`notes` too)."""
+    numbering_gaps: tuple[NumberingGap, ...] = ()
+    """Where the written move numbers and the order of the moves part (PDN numbers mark the sides as chess's
+    do: ``12.`` the first mover's, ``12...`` the second's; :mod:`adjudicator.chess.numbering`); in
+    :attr:`notes` too."""
 
     @property
     def final(self) -> Position:
@@ -216,6 +224,7 @@ class CheckersReplay:
             "counter": self.counter,
             "result": self.result,
             "notes": list(self.notes),
+            "numbering_gaps": [gap.to_json() for gap in self.numbering_gaps],
         }
 
 
@@ -258,11 +267,13 @@ def replay_game(game: PdnGame, start_fen: str | None = None, ballot: int | None 
     """Replay one read game. ``start_fen`` applies when the record has no FEN tag."""
     if len(game.moves) > MAX_PLIES:
         raise CheckersRecordError(f"the record has {len(game.moves):,} moves, more than any game can have")
+    set_up = True
     if start_fen and not game.tag("FEN"):
         position: Position = parse_position(start_fen, "start_fen")
         notes: list[str] = []
     else:
-        position, notes, _ = _ballot_start(game, ballot)
+        position, notes, before = _ballot_start(game, ballot)
+        set_up = bool(game.tag("FEN")) or before > 0
     notes.extend(game.notes)
     start = position
     plies: list[Ply] = []
@@ -271,10 +282,12 @@ def replay_game(game: PdnGame, start_fen: str | None = None, ballot: int | None 
     x_quiet = 0
     tokens = game.moves
     joined: list[Joined] = []
+    written: list[MoveToken] = []
     number = at = 0
     while at < len(tokens):
         number += 1
         token, used = _split_move(position, tokens, at)
+        written.append(token)
         if used > 1:
             joined.append(Joined(number, " ".join(t.text for t in tokens[at:at + used]), token.text))
             notes.append(joined[-1].note)
@@ -300,7 +313,11 @@ def replay_game(game: PdnGame, start_fen: str | None = None, ballot: int | None 
     if x_quiet:
         notes.append(f"{x_quiet} quiet move(s) written with x were read by their squares")
     result = RESULTS.get(game.result or "")
-    return CheckersReplay(start, tuple(plies), game.tags, tuple(unreadable), result, tuple(notes), tuple(joined))
+    gaps = gaps_in([t.number for t in written], [t.text for t in written], start.red_to_move,
+                   None if set_up else 1, ("red", "white"))
+    notes.extend(f"ply {gap.ply}: {gap.text}" for gap in gaps)
+    return CheckersReplay(start, tuple(plies), game.tags, tuple(unreadable), result, tuple(notes), tuple(joined),
+                          game.marks, gaps)
 
 
 def _split_move(position: Position, tokens: tuple[MoveToken, ...], at: int) -> tuple[MoveToken, int]:

@@ -15,8 +15,9 @@ The rules a finding rests on are the claims' own, reused here, not rewritten:
   helpmate, US Chess 14E), :func:`adjudicator.clocks.no_win.win_chance`, on the position
   the flag claim would judge (FIDE 7.5.1 applied to an impossible final position);
 - illegal and unreadable moves come from the record reader (:mod:`adjudicator.chess.replay`), and so
-  does what it read past by a stated rule (a stray bracket, a game ended at a blank line): a
-  ``reading`` finding at its ply.
+  does what it read past by a stated rule (a stray bracket, a game ended at a blank line, a result
+  mark before the last move, a draw offer): a ``reading`` finding at its ply; a move number that
+  parts from the order of the moves (:mod:`adjudicator.chess.numbering`) is a ``numbering-gap`` finding.
 
 A finding is given only where the recorded result differs from the lawful one, or the
 record itself is faulty (an illegal move, an unreadable token, no result). An illegal
@@ -40,7 +41,7 @@ from adjudicator.chess.replay import RecordError, Replay, UnsupportedVariant, re
 from adjudicator.clocks.game_end import Deadness, GameEnd, game_end
 from adjudicator.clocks.no_win import win_chance
 from adjudicator.contract import quoted
-from adjudicator.findings import Finding, GameCheck, later_plies
+from adjudicator.findings import Finding, GameCheck, later_plies, numbering_gap
 from adjudicator.rulesets import ChessRuleset, Ruleset
 from adjudicator.services import MateOracle, Services
 
@@ -107,6 +108,7 @@ def check_chess(
     findings = [_illegal(replay, ply, ruleset, choices) for ply in (p.number for p in replay.illegal)]
     findings.extend(choices)
     findings.extend(_read_past(note, ruleset) for note in replay.file_notes)
+    findings.extend(numbering_gap(gap, _ref(ruleset, "8.1.1", "15A")) for gap in replay.numbering_gaps)
     tag = recorded_result(game.tag("Result"))
     if tag is not None and recorded is not None and tag != recorded:
         findings.append(

@@ -44,6 +44,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from adjudicator.chess.marks import HEADERS_ONLY_NOTE, continues, draw_offer_note, result_mark_note
+
 TokenKind = Literal[
     "tag", "move-number", "result", "comment", "clock-comment", "nag", "glyph", "variation", "stray", "move",
     "unreadable",
@@ -138,6 +140,9 @@ class MoveToken:
     emt: float | None = None
     unreadable: str | None = None
     """Why the splitter already knows this token is no move (a stray bracket, an unclosed variation)."""
+    number: str | None = None
+    """The move number written since the previous move (``12.``, ``12...``), or None: the scoresheet's own
+    evidence of which side made the move (:mod:`adjudicator.chess.numbering`)."""
 
 
 @dataclass(frozen=True)
@@ -151,7 +156,10 @@ class Note:
     text: str
     """The rule applied, in an arbiter's words."""
     kind: str = "read-past"
-    """``read-past`` (a bracket that encloses or closes nothing) or ``new-game`` (a blank line, then ``1.``)."""
+    """``read-past`` (a bracket that encloses or closes nothing), ``new-game`` (a blank line, then ``1.``),
+    ``result-mark`` (a result written before the last move: ``½``, ``1/2``, ``1-0`` with the numbered moves
+    going on after it), ``draw-offer`` (FIDE's ``(=)``, Appendix C.13) or ``numbering-gap``
+    (:mod:`adjudicator.chess.numbering`)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"ply": self.ply, "token": self.token, "kind": self.kind, "note": self.text}
@@ -286,6 +294,9 @@ def _scan(text: str) -> Iterator[tuple[TokenKind, str, int]]:
             word = "move" if plain(value) else word_kind(value)
             started = started or word == "move"
             yield word, value, start
+        elif kind == "open" and text.startswith("(=)", start):  # FIDE's draw-offer mark (C.13), no variation
+            skip = start + 3
+            yield "glyph", "(=)", start
         elif kind == "open":
             if started:
                 depth, held = 1, [match]
@@ -329,12 +340,12 @@ _FIRST_MOVE_NUMBER = re.compile(r"1[ \t]*\.")
 _SPACING = " \t\r\n\f\v"
 
 
-def _after_blank_line(text: str, offset: int) -> bool:
-    """Whether the spacing before ``offset`` holds a blank line."""
+def _after_blank_line(text: str, offset: int, lines: int = 1) -> bool:
+    """Whether the spacing before ``offset`` holds ``lines`` blank lines (or more)."""
     start = offset
     while start and text[start - 1] in _SPACING:
         start -= 1
-    return text.count("\n", start, offset) >= 2
+    return text.count("\n", start, offset) >= lines + 1
 _NEW_GAME_NOTE = (
     "a blank line followed by move number 1 ends this game: what follows is read as the next game "
     "(python-chess ends a game at a blank line)"
@@ -357,17 +368,39 @@ def split_games(text: str, *, ended: list[bool] | None = None) -> Iterator[RawGa
     moves or a result), so that a tag pair after the text would start a game of its own
     (:func:`adjudicator.chess.bulk.games.split_mixed` splits a text in parts by it)."""
     game = RawGame()
+    number: str | None = None  # the move number written since the last move
+    result_token = ""  # the result as written
     for kind, value, offset in _scan(text):
         if kind == "move":
-            if game.result is not None:  # moves after a result: the next game, without tags
+            if game.result is not None:
+                if game.moves and continues(number):  # a result mark before the last move: the game goes on
+                    note = result_mark_note(result_token, len(game.moves), game.moves[-1].text)
+                    game.notes.append(Note(len(game.moves) + 1, result_token, note, "result-mark"))
+                    game.result = None
+                else:  # moves after a result: the next game, without tags
+                    yield game
+                    game = RawGame(offset=offset)
+            game.moves.append(MoveToken(value, offset, number=number))
+            number = None
+        elif kind == "move-number":
+            number = value
+            if game.moves and _FIRST_MOVE_NUMBER.fullmatch(value) and _after_blank_line(text, offset):
+                # untagged games apart by a blank line
+                game.notes.append(Note(len(game.moves) + 1, value, _NEW_GAME_NOTE, "new-game"))
                 yield game
                 game = RawGame(offset=offset)
-            game.moves.append(MoveToken(value, offset))
+        elif kind == "glyph" and value == "(=)":
+            written = game.moves[-1].text if game.moves else ""
+            game.notes.append(Note(len(game.moves) + 1, value, draw_offer_note(len(game.moves), written), "draw-offer"))
         elif kind == "tag":
-            if game.moves or game.result is not None:
+            headers_only = game.tags and not game.moves and game.result is None and _after_blank_line(text, offset, 2)
+            if game.moves or game.result is not None or headers_only:
+                if headers_only:
+                    game.notes.append(Note(1, value, HEADERS_ONLY_NOTE, "new-game"))
                 if not game.is_empty:
                     yield game
                 game = RawGame(offset=offset)
+                number = None
             pair = _tag_pair(value)
             if pair is not None:
                 game.tags.append(pair)
@@ -385,6 +418,7 @@ def split_games(text: str, *, ended: list[bool] | None = None) -> Iterator[RawGa
                 yield game
                 game = RawGame(offset=offset)
             game.result = _RESULTS.get(value.translate(_RESULT_DASHES), value)
+            result_token, number = value, None
         elif kind == "unreadable":
             if game.result is not None:
                 yield game
@@ -398,12 +432,6 @@ def split_games(text: str, *, ended: list[bool] | None = None) -> Iterator[RawGa
                 game.notes[-1] = Note(last.ply, last.token + value, why)
             else:
                 game.notes.append(Note(len(game.moves) + 1, value, why))
-        elif kind == "move-number" and game.moves and _FIRST_MOVE_NUMBER.fullmatch(value) and _after_blank_line(
-            text, offset
-        ):  # untagged games apart by a blank line
-            game.notes.append(Note(len(game.moves) + 1, value, _NEW_GAME_NOTE, "new-game"))
-            yield game
-            game = RawGame(offset=offset)
     if ended is not None:
         ended.append(bool(game.moves) or game.result is not None)
     if not game.is_empty:

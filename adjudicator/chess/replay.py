@@ -28,6 +28,7 @@ import chess
 from adjudicator.chess.language_choice import choose, language_note
 from adjudicator.chess.movetext import Note, RawGame, split_games
 from adjudicator.chess.notation import LANGUAGES, ReadingNote, notations_of, writes_upper_case_pieces
+from adjudicator.chess.numbering import NumberingGap, gaps_in
 from adjudicator.chess.san import describe, read_move
 from adjudicator.contract import Case, ContractError, quoted
 
@@ -201,6 +202,14 @@ class Replay:
         """The record's notation: the one its moves are written in, ``mixed`` for several, None for no move."""
         found = self.notations
         return found[0] if len(found) == 1 else ("mixed" if found else None)
+    numbering_gaps: tuple[NumberingGap, ...] = ()
+    """Where the written move numbers and the order of the moves part, up to where the replay stopped
+    (:mod:`adjudicator.chess.numbering`); in :attr:`notes` too."""
+
+    def gap_before(self, ply: int) -> NumberingGap | None:
+        """The first numbering gap at or before ``ply``: the moves from there on may not be whose the replay
+        says they are."""
+        return next((gap for gap in self.numbering_gaps if gap.ply <= ply), None)
 
     @property
     def is_reading_decided(self) -> bool:
@@ -289,6 +298,7 @@ class Replay:
             found.append(PlyNote(*chosen))
         found.extend(PlyNote(p.number, p.token, note) for p in self.plies for note in p.notes)
         found.extend(PlyNote(n.ply, n.token, ReadingNote(n.kind, n.text)) for n in self.file_notes)
+        found.extend(PlyNote(g.ply, g.token, ReadingNote("numbering-gap", g.text)) for g in self.numbering_gaps)
         return tuple(sorted(found, key=lambda n: n.ply))
 
     def alternative_json(self, other: Replay) -> dict[str, Any]:
@@ -323,6 +333,7 @@ class Replay:
             "notations": self.notations,
             "alternative_readings": [self.alternative_json(other) for other in self.alternatives],
             "notes": [note.to_json() for note in self.notes],
+            "numbering_gaps": [gap.to_json() for gap in self.numbering_gaps],
         }
 
 
@@ -380,6 +391,8 @@ def replay_game(
     """
     stated = {ply: (text, STATED) for ply, text in (readings or {}).items()}
     board, chess960 = _start(game, start_fen)
+    fen = game.tag("FEN")
+    set_up = bool((fen if fen is not None else start_fen or "").strip())  # its numbers: only the side is weighed
     if len(game.moves) > MAX_PLIES:
         raise RecordError(f"the record has {len(game.moves)} moves, more than any game can have")
     start = board.fen()
@@ -388,10 +401,10 @@ def replay_game(
             raise ContractError(
                 "invalid_field", f"language must be one of {', '.join(LANGUAGES)}, not {language!r}", "language"
             )
-        return _whole_record(game, board, chess960, start, language, "stated", stated)
+        return _whole_record(game, board, chess960, start, language, "stated", stated, set_up)
 
     def replay_in(lang: str, rule: str) -> Replay:
-        return _whole_record(game, board, chess960, start, lang, rule, stated)
+        return _whole_record(game, board, chess960, start, lang, rule, stated, set_up)
 
     choice = choose([token.text for token in game.moves], replay_in)
     chosen = choice.chosen
@@ -438,7 +451,7 @@ def _two_way(replay: Replay, after: int, before: int, skip: Mapping[int, object]
 
 def _whole_record(
     game: RawGame, board: chess.Board, chess960: bool, start: str, lang: str, rule: str,
-    stated: Mapping[int, tuple[str, str]],
+    stated: Mapping[int, tuple[str, str]], set_up: bool = False,
 ) -> Replay:
     """The record replayed in ``lang``, each two-way token read by its first reading (the file, as SAN; the
     piece for ``bb5``) unless another reading keeps the record legal further: every move legal, else up to a
@@ -446,7 +459,7 @@ def _whole_record(
     unreadable invents a move nobody wrote). Readings changing as few tokens as possible, the earliest first,
     are tried within :data:`SEARCH_BUDGET` replays; the token's note names the other reading and why (a claim
     weighs both: :mod:`adjudicator.chess.readings`)."""
-    plain = _replay_in(game, board.copy(stack=False), chess960, start, lang, rule, stated)
+    plain = _replay_in(game, board.copy(stack=False), chess960, start, lang, rule, stated, set_up)
     bad = _first_irregular(plain)
     if bad is None or not any(n.kind == "two-readings" for p in plain.plies for n in p.notes):
         return plain
@@ -465,7 +478,8 @@ def _whole_record(
                 return False
             budget[0] -= 1
             trial_flips = {**flips, ply: other}
-            trial = _replay_in(game, board.copy(stack=False), chess960, start, lang, rule, forced_by(trial_flips, ""))
+            trial = _replay_in(game, board.copy(stack=False), chess960, start, lang, rule, forced_by(trial_flips, ""),
+                               set_up)
             reached = _first_irregular(trial)
             score = math.inf if reached is None else reached
             if score > best[0][0]:
@@ -485,15 +499,16 @@ def _whole_record(
                 else f"every move before ply {int(score)} is legal")
     why = (f"read so, {this_way}; read the other way, {other_way} (the record is evidence of the moves made, "
            "FIDE 8.1)")
-    return _replay_in(game, board.copy(stack=False), chess960, start, lang, rule, forced_by(flips, why))
+    return _replay_in(game, board.copy(stack=False), chess960, start, lang, rule, forced_by(flips, why), set_up)
 
 
 def _replay_in(
     game: RawGame, board: chess.Board, chess960: bool, start: str, lang: str, rule: str,
-    forced: Mapping[int, tuple[str, str]] | None = None,
+    forced: Mapping[int, tuple[str, str]] | None = None, set_up: bool = False,
 ) -> Replay:
     """Replay the tokens of ``game`` in one language of piece letters (``forced``: ply -> (the move meant, why)
-    for tokens with two legal readings)."""
+    for tokens with two legal readings; ``set_up``: from a FEN tag or a given start, whose move number is not
+    weighed, only the side of the first numbered move)."""
     start_key = repetition_key(board)
     plies: list[Ply] = []
     unreadable: list[Unreadable] = []
@@ -534,9 +549,11 @@ def _replay_in(
     stop = unreadable[0].ply if unreadable else MAX_PLIES + 1
     file_notes = tuple(note for note in game.notes if note.ply <= stop)
     unmatched += [f"the record has no ply {ply}" for ply in (forced or {}) if ply > len(game.moves)]
+    gaps = gaps_in([token.number for token in game.moves[:stop]], [token.text for token in game.moves[:stop]],
+                   chess.Board(start, chess960=chess960).turn == chess.WHITE, None if set_up else 1)
     return Replay(
         start, tuple(plies), tuple(game.tags), start_key, tuple(unreadable), lang, chess960, result, rule,
-        file_notes=file_notes, unmatched=tuple(unmatched),
+        file_notes=file_notes, unmatched=tuple(unmatched), numbering_gaps=gaps,
     )
 
 

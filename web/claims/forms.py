@@ -13,7 +13,9 @@ from typing import Any
 
 from werkzeug.datastructures import FileStorage, MultiDict
 
+from adjudicator.checkers.replay import replay_checkers
 from adjudicator.chess.notation import LANGUAGE_NAMES, LANGUAGES
+from adjudicator.chess.replay import replay_chess
 from adjudicator.claim_registry import IN_FORM_ORDER
 from adjudicator.contract import SIDES, ContractError, parse_seconds
 from adjudicator.rule import claim_ids
@@ -29,7 +31,8 @@ NEEDS: dict[str, tuple[str, ...]] = {claim.id: claim.needs for claim in IN_FORM_
 GAME_LABELS = {"chess": "Chess", "checkers": "Checkers"}
 MAX_UPLOAD_BYTES = 1_000_000
 
-TEXT_FIELDS = ("record", "opponent_record", "fen", "intended_move", "time_control", "alleged_illegal_ply", *META_FIELDS)
+TEXT_FIELDS = ("record", "opponent_record", "fen", "intended_move", "time_control", "alleged_illegal_ply",
+               "missing_moves", *META_FIELDS)
 SCORESHEETS = {"claimant": "the claimant's scoresheet", "opponent": "the opponent's scoresheet"}
 """Which scoresheet the claim is ruled on (``ruled_on``), when the TD gives the opponent's too (US Chess 14C9)."""
 
@@ -47,7 +50,8 @@ FIDE 7.5.5: they count towards the loss)."""
 FINDING_CHECKS = ("opponent_bonus", "postponed")
 """The finding's yes/no facts: the opponent's 2 minutes (III.5.2), a claim postponed earlier and decided now."""
 
-FIELD_ORDER = ("event_slug", "game", "ruleset", "claim", "claimant", "record", "record_file", "language",
+FIELD_ORDER = ("event_slug", "game", "ruleset", "claim", "claimant", "record", "record_file", "missing_moves",
+               "language",
                "opponent_record", "opponent_record_file", "ruled_on", "fen",
                "intended_move", "alleged_illegal_ply", "previous_illegal_moves",
                "clock_white", "clock_red", "clock_black", "flagged", "time_control",
@@ -165,12 +169,28 @@ class ClaimForm:
 
         return [(code, f"{LANGUAGE_NAMES[code]} ({letters(code)})") for code in LANGUAGES]
 
+    @property
+    def record_gaps(self) -> list[dict[str, Any]]:
+        """The numbering gaps of the record typed (:mod:`adjudicator.chess.numbering`): where its move numbers
+        say a move is not written. The form then asks for the missing moves, in one field."""
+        record = self.values.get("record")
+        if not isinstance(record, str) or not record.strip() or len(record) > MAX_UPLOAD_BYTES:
+            return []
+        try:
+            if self.game == "checkers":
+                return [gap.to_json() for gap in replay_checkers(record).numbering_gaps]
+            return [gap.to_json() for gap in replay_chess(record, allow_unreadable=True).numbering_gaps]
+        except ContractError:
+            return []
+
     def visible_fields(self) -> set[str]:
         shown = {"game", "ruleset", "claim", *META_FIELDS}
         if self.offer is None or self.offer.asks_claimant(self.claim):
             shown.add("claimant")
         if self.needs("position"):
             shown |= {"record", "record_file", "fen", "opponent_record", "opponent_record_file", "ruled_on"}
+            if self.values.get("missing_moves") or self.record_gaps:
+                shown.add("missing_moves")
             if self.game == "chess":
                 shown.add("language")
         for name in ("intended_move", "time_control", "alleged_illegal_ply"):
@@ -297,6 +317,8 @@ def to_case(claim_form: ClaimForm, default_ruleset: str) -> tuple[dict[str, Any]
             raise ContractError("missing_field", "paste or upload the record, or set up the position", "record")
         if claim_form.game == "chess" and text("language"):
             case["language"] = text("language")  # the contract checks it is a known language
+    if claim_form.needs("position") and text("missing_moves") is not None:
+        case["missing_moves"] = text("missing_moves")  # the moves a numbering gap leaves out (adjudicator.record_gaps)
     if claim_form.needs("intended_move"):
         case["intended_move"] = text("intended_move")
     if claim_form.needs("time_control"):

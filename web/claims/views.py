@@ -298,6 +298,7 @@ def _values_from_case(row: CaseRow) -> dict[str, Any]:
         intended_move=data.get("intended_move"),
         time_control=data.get("time_control"),
         alleged_illegal_ply=data.get("alleged_illegal_ply"),
+        missing_moves=data.get("missing_moves"),
         previous_illegal_moves=data.get("previous_illegal_moves"),
         td_finding=data.get("td_finding"),
         request=data.get("request"),

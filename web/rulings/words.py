@@ -22,6 +22,7 @@ HIDDEN = frozenset({
     "nodes", "proof_nodes", "proof_size", "depth", "seconds", "elapsed", "time_ms", "duration_ms", "nps",
     "notes", "record_notes", "token_readings", "game_end", "td_may_end", "needed", "engine_error",
     "flag_order_known", "method_details", "uci", "helpmate", "pv", "line", "best_line", "mate_line", "forced_win",
+    "in_order_ruling", "in_order_error", "unreadable_ply",
 })
 """Keys shown elsewhere (the diagram, the header, the lines, the game-over card) or only for machines."""
 
@@ -50,6 +51,8 @@ LABELS = {
     "delay_seconds": "Delay", "claimant_new_seconds": "Claimant's clock after", "increment_seconds": "Increment",
     "td_finding": "The arbiter's finding", "postponed": "Postponed earlier",
     "unproven_reason": "Why nothing is proven", "wdl": "Database: win, draw or loss", "favours": "Favours",
+    "numbering_gaps": "The move numbers", "missing_moves": "Not written on the record",
+    "missing_moves_given": "Missing moves given by the arbiter", "result_marks": "Result marks before the end",
 }
 UNPROVEN = {
     "budget": "the search ran out of its budget before every line reached a result",
@@ -57,6 +60,25 @@ UNPROVEN = {
     "out-of-database": "no endgame database is installed for the lines to end in",
 }
 """Why an adjudication proved nothing, in plain words (the stored codes: :mod:`adjudicator.checkers.analysis`)."""
+
+
+def _missing(value: Any) -> str:
+    """``Black's move 2 (2...), before ply 4`` for each move a numbering gap leaves out."""
+    items = value if isinstance(value, list) else []
+    return "; ".join(
+        f"{str(m.get('side', '?')).capitalize()}'s move {m.get('number')}, before ply {m.get('ply')}"
+        for m in items if isinstance(m, Mapping)
+    )
+
+
+def _gaps(value: Any) -> str:
+    """Each numbering gap by its ply, its number as written and what it leaves out (or repeats)."""
+    items = value if isinstance(value, list) else []
+    return "; ".join(
+        f"ply {g.get('ply')} ({g.get('written')} {g.get('token')}): "
+        + (_missing(g.get("missing")) + " not written" if g.get("missing") else "the number repeats")
+        for g in items if isinstance(g, Mapping)
+    )
 
 RESULTS = {"1-0": "1–0", "0-1": "0–1", "1/2-1/2": "½–½"}
 
@@ -208,6 +230,12 @@ def _word(key: str, value: Any, game: Line | None, lines: set[str]) -> str | Non
         found = ", ".join(_side(v) for v in (value if isinstance(value, list) else [value]))
     elif key == "signs" and isinstance(value, list):
         found = " ".join(str(v) for v in value)
+    elif key == "numbering_gaps":
+        found = _gaps(value)
+    elif key == "missing_moves":
+        found = _missing(value)
+    elif key == "result_marks" and isinstance(value, list):
+        found = "; ".join(f"ply {m.get('ply')}" for m in value if isinstance(m, Mapping))
     elif key == "record_reading" and isinstance(value, Mapping):
         found = f"in {value.get('language_name') or value.get('language') or 'English'}"
     elif key == "engine" and isinstance(value, Mapping):

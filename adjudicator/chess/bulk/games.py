@@ -281,6 +281,7 @@ class BulkReplay:
             "notations": ["san"] if self.scanned.plies else [],
             "alternative_readings": [],
             "notes": self.notes(),
+            "numbering_gaps": [],  # a clean game's numbers follow its moves (scan.py reads the rest as unclean)
         }
 
 

@@ -1069,6 +1069,27 @@ def ends_with_result(text: str, i: cython.Py_ssize_t, e: cython.Py_ssize_t) -> c
     return result_before(text, s, b)
 
 
+@cython.cfunc
+@cython.exceptval(check=False)
+def goes_on(text: str, i: cython.Py_ssize_t, e: cython.Py_ssize_t) -> cython.bint:
+    """``collection._goes_on``: the line from ``i`` starts with a move number other than White's ``1.``."""
+    k: cython.Py_ssize_t = i
+    value: cython.int = 0
+    dots: cython.int = 0
+    while k < e and "0" <= text[k] <= "9":
+        if value < 100000:
+            value = value * 10 + (ord(text[k]) - 48)
+        k += 1
+    if k == i:
+        return False
+    while k < e and (text[k] == " " or text[k] == "\t"):
+        k += 1
+    while k < e and (text[k] == "." or text[k] == "…"):
+        dots += 2 if text[k] == "…" else 1
+        k += 1
+    return dots > 0 and not (value == 1 and dots == 1)
+
+
 def record_cuts(text: str, state: list[int], max_lines: int, max_chars: int) -> list[int]:
     """Where ``adjudicator.collection.record_spans`` starts a record in ``text`` (whole lines of a file, each
     ending with a newline but perhaps the file's last): offsets, ``len(text)`` where a record is cut after
@@ -1096,7 +1117,7 @@ def record_cuts(text: str, state: list[int], max_lines: int, max_chars: int) -> 
                 lines, chars, has_moves, has_text = 0, 0, False, False
             ended = False
         elif past_space(text, i, e) < e:
-            if ended and last_blank:
+            if ended and last_blank and not goes_on(text, past_space(text, i, e), e):
                 cuts.append(i)
                 lines, chars, has_text = 0, 0, False
             has_moves = True
@@ -1292,6 +1313,40 @@ def is_iccf(text: str, a: cython.Py_ssize_t, b: cython.Py_ssize_t) -> cython.bin
 
 @cython.cfunc
 @cython.exceptval(check=False)
+def blank_lines(text: str, offset: cython.Py_ssize_t) -> cython.int:
+    """How many blank lines the spacing before ``offset`` holds (``movetext._after_blank_line``'s count)."""
+    lines: cython.int = 0
+    k: cython.Py_ssize_t = offset
+    c: cython.Py_UCS4
+    while k > 0:
+        c = text[k - 1]
+        if c == "\n":
+            lines += 1
+        elif not (c == " " or c == "\t" or c == "\r" or c == "\x0c" or c == "\x0b"):
+            break
+        k -= 1
+    return lines - 1 if lines else 0
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def number_slot(text: str, i: cython.Py_ssize_t, j: cython.Py_ssize_t) -> cython.int:
+    """The place a move number ``text[i:j]`` names (``adjudicator.chess.numbering.Slot.index``: 2 (n - 1) for
+    the first mover's ``n.``, one more for ``n...``), -1 for a number too large to weigh."""
+    value: cython.int = 0
+    k: cython.Py_ssize_t = i
+    while "0" <= text[k] <= "9":
+        if value > 100000:
+            return -1
+        value = value * 10 + (ord(text[k]) - 48)
+        k += 1
+    if value < 1:
+        return -1
+    return 2 * (value - 1) + (1 if j - 2 >= i and text[j - 2] == "." else 0)
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
 def is_move_word(text: str, a: cython.Py_ssize_t, b: cython.Py_ssize_t) -> cython.bint:
     """``movetext.word_kind(word) == "move"`` for an ASCII word (digits and dots are move numbers,
     ``N``, ``TN``, ``ep``... and glyphs are annotations; ``--`` and ``0000`` are null moves)."""
@@ -1372,6 +1427,8 @@ def scan(text: str, pos: int, given_start: bool = False) -> tuple:  # type: igno
     state: cython.int
     mover: cython.int = 1
     end: cython.Py_ssize_t = n
+    slot: cython.int
+    base: cython.int = -1 if given_start else 0  # the numbers' place of the first move (-1: not known yet)
     reset(given_start)
     record(0)
     while True:
@@ -1386,6 +1443,8 @@ def scan(text: str, pos: int, given_start: bool = False) -> tuple:  # type: igno
                 if text[i - 1] == "\n" and tag_end(text, i, n) > 0:
                     end = i
                     break
+                return (1, pos)
+            if tags and blank_lines(text, i) >= 2:  # a game of tags alone ends here: the lenient splitter notes it
                 return (1, pos)
             j = tag_end(text, i, n)
             if j < 0:
@@ -1420,7 +1479,7 @@ def scan(text: str, pos: int, given_start: bool = False) -> tuple:  # type: igno
                 i += 1
             continue
         if c == "(":
-            if not moves:
+            if not moves or (i + 2 < n and text[i + 1] == "=" and text[i + 2] == ")"):  # (=): a draw offer, noted
                 return (1, pos)
             i = variation_end(text, i, n)
             if i < 0:
@@ -1450,6 +1509,16 @@ def scan(text: str, pos: int, given_start: bool = False) -> tuple:  # type: igno
                         k += 1
                     if k == j - 1 and after_blank_line(text, i):
                         return (1, pos)
+                slot = number_slot(text, i, j)
+                if reading and slot >= 0:  # a number the order of the moves does not give: the lenient reader's
+                    if base < 0:  # a set-up position: the first number's side must be the side to move's
+                        if (slot % 2 == 0) == ((START_TURN == 1) == (moves % 2 == 0)):
+                            base = slot - moves
+                        else:
+                            slot = -2
+                    if slot != base + moves:
+                        reading = False
+                        fail = text[i]
                 i = j
                 continue
         j = word_end(text, i, n)
