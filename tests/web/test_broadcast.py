@@ -219,6 +219,7 @@ def test_a_checkers_event_reads_pdn(tmp_path: Path) -> None:
     assert (board.board, board.first_player, board.second_player, board.last_move) == ("4", "Tinsley, M", "Long, A",
                                                                                          "2. 8-11")
     assert "{[%clk 1:29:50]}" in board.record
+    assert (board.first_clock, board.second_clock) == ("1:29:50", None), "Red's last clock; White's move has none"
 
 
 def _twelve_boards_without_board_tags() -> str:
