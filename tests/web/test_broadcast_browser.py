@@ -241,6 +241,9 @@ def test_a_round_without_board_tags_is_numbered_from_its_round_tags_and_a_pick_f
         phone.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(null))))")
         bar = phone.locator("#claim-bar").bounding_box()
         assert bar["y"] >= 0 and bar["y"] + bar["height"] <= PHONE["height"], f"the claim bar left the screen: {bar}"
+        board = phone.locator('[data-move-entry="chess"]').bounding_box()
+        assert board["y"] >= bar["y"] + bar["height"] - 1 and board["y"] < PHONE["height"] / 2, \
+            f"the game's board is shown under the claim bar: board {board}, bar {bar}"
         shot(phone, "broadcast-picked-board-11")
     finally:
         dgt.stop()
