@@ -1,7 +1,7 @@
 """Entering a record by taps: how often the scoresheet's move is among the entry board's candidates,
 what that costs in taps, and how long one candidate list takes (issue 21).
 
-    python bench/entry.py [--games N] [--nodes N] [--compare]
+    python bench/entry.py [--games N] [--nodes N] [--compare] [--game chess|checkers|both] [--tap-seconds S]
 
 The games are real, not random: the 500 production lichess games of scalachess's test fixtures
 (``tests/data/lichess-prod500.txt``, see tests/data/README.md), and the standard-chess games of the
@@ -24,6 +24,11 @@ at most 1.3 taps a ply. Milliseconds per candidate list are the server's time to
 (book, engine, heuristic), without the HTTP round trip. ``--compare`` also prints the heuristic alone,
 the engine alone and the book alone, measured on the same plies.
 The machine may be shared: the timings then are an upper bound.
+
+Model B (issue 37; bench/entry_model.py): the candidate row scanned at 0.15 s a place until the move is
+found, then one tap, against the board's taps alone; the rank of the move in the row is printed beside
+it. ``--game checkers`` (or ``both``, the default) prints the same for checkers, by bench/entry_checkers.py
+(the page's own ranking under node) on its games, ``--games`` of each file.
 """
 
 from __future__ import annotations
@@ -44,6 +49,8 @@ sys.path.insert(0, str(ROOT))
 
 from adjudicator.chess.candidates import SHOWN, Candidate, rank  # noqa: E402
 from adjudicator.chess.replay import RepetitionKey, repetition_key  # noqa: E402
+from bench import entry_checkers  # noqa: E402
+from bench.entry_model import TAP_SECONDS, model_lines  # noqa: E402
 from engines.chess.entry import Candidates  # noqa: E402
 
 LICHESS = ROOT / "tests" / "data" / "lichess-prod500.txt"
@@ -95,9 +102,13 @@ class Tally:
         self.two_taps = 0
         self.within = {1: 0, 3: 0, 6: 0, SHOWN: 0}
         self.ms: list[float] = []
+        self.ranks: list[int | None] = []
+        self.board_taps: list[int] = []
 
     def add(self, ranked: list[chess.Move], move: chess.Move, ms: float) -> None:
         position = ranked.index(move) if move in ranked else None
+        self.ranks.append(position)
+        self.board_taps.append(2 + (1 if move.promotion else 0))
         self.plies += 1
         self.taps += taps(position, move)
         self.two_taps += 2 + (1 if move.promotion else 0)
@@ -105,7 +116,7 @@ class Tally:
             self.within[k] += position is not None and position < k
         self.ms.append(ms)
 
-    def lines(self, name: str) -> list[str]:
+    def lines(self, name: str, tap: float = TAP_SECONDS) -> list[str]:
         n = max(1, self.plies)
         shares = ", ".join(f"first {k}: {100 * v / n:.1f} %" for k, v in sorted(self.within.items()))
         ms = sorted(self.ms) or [0.0]
@@ -115,6 +126,7 @@ class Tally:
             f"  plies whose move is among the candidates: {shares}",
             f"  ms per candidate list: median {statistics.median(ms):.1f}, p90 {ms[int(0.9 * (len(ms) - 1))]:.1f}, "
             f"mean {statistics.fmean(ms):.1f}",
+            *model_lines(self.ranks, self.board_taps, SHOWN, tap),
         ]
 
 
@@ -145,7 +157,18 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=None, help="at most this many games (default: all)")
     parser.add_argument("--nodes", type=int, default=None, help="the engine's nodes per list (default: the app's)")
     parser.add_argument("--compare", action="store_true", help="also the heuristic, the engine and the book alone")
+    parser.add_argument("--game", choices=("chess", "checkers", "both"), default="both")
+    parser.add_argument("--tap-seconds", type=float, default=TAP_SECONDS, help="model B's seconds a tap")
     args = parser.parse_args()
+    if args.game in ("chess", "both"):
+        chess_figures(args)
+    if args.game in ("checkers", "both"):
+        print("\ncheckers (the page's own ranking, 6 candidates shown)")
+        entry_checkers.report("both", args.games, tap=args.tap_seconds)
+
+
+def chess_figures(args: argparse.Namespace) -> None:
+    """The chess figures of the module's docstring."""
     config = tomllib.loads((ROOT / "config.toml").read_text())
     if args.nodes is not None:
         config.setdefault("entry", {})["engine_nodes"] = args.nodes
@@ -176,7 +199,7 @@ def main() -> None:
         print(f"{count} real games ({', '.join(sorted(sources))}), {tallies['product'].plies} plies; "
               f"{SHOWN} candidates shown; book: {service.book.path if service.book else 'none'}; engine: {described}")
         for name, tally in tallies.items():
-            print("\n".join(tally.lines(name)))
+            print("\n".join(tally.lines(name, args.tap_seconds)))
     finally:
         service.close()
 

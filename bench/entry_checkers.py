@@ -8,7 +8,9 @@ then a shallow search (2 plies after the move). The bench prints
 - taps per ply with the candidates (6 buttons: one tap when the move is one of them, else the
   two-tap entry) and with two taps alone (the piece and its last square; one more to choose when
   two jumps of that piece end on the same square; a forced move still takes its two taps);
-- milliseconds per candidate list (node's clock; meaningless on a loaded machine).
+- milliseconds per candidate list (node's clock; meaningless on a loaded machine);
+- the rank of the move in the row and model B's seconds per ply with the row and by the board alone
+  (bench/entry_model.py: 0.15 s a scanned place, ``--tap-seconds`` a tap).
 
 The games: ``tests/data/checkers/acf_archive_sample500.pdn`` (500 real ACF-archive games, E. C. Joyce's
 "Checkers Transcripts", MIT) and ``tests/data/checkers/tinsley.pdn`` (724 games of Marion Tinsley);
@@ -33,6 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from adjudicator.checkers.replay import replay_pdn  # noqa: E402
+from bench.entry_model import TAP_SECONDS, model_lines  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "checkers"
 FILES = {"acf": DATA / "acf_archive_sample500.pdn", "tinsley": DATA / "tinsley.pdn"}
@@ -99,23 +102,37 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=None, help="at most this many games of each file")
     parser.add_argument("--depth", type=int, default=2, help="plies searched after each candidate (the page: 2)")
     parser.add_argument("--nodes", type=int, default=None, help="the search's budget (the page: SEARCH_NODES)")
+    parser.add_argument("--tap-seconds", type=float, default=TAP_SECONDS, help="model B's seconds a tap")
     args = parser.parse_args()
-    names = ["acf", "tinsley"] if args.file == "both" else [args.file]
-    for name in names:
-        batch = games([name], args.games)
-        rows = measure(batch, args.depth, args.nodes or page_budget())
-        plies = len(rows)
-        within = {k: sum(1 for i, _, _ in rows if 0 <= i < k) / plies for k in (1, 3, 6)}
-        with_candidates = sum(1 if 0 <= i < 6 else two for i, _, two in rows) / plies
-        two_taps = sum(two for _, _, two in rows) / plies
-        ms = sorted(m for _, m, _ in rows)
-        print(f"{name}: {len(batch)} games, {plies} plies (search depth {args.depth}, "
-              f"at most {args.nodes or page_budget()} positions)")
-        print(f"  move among the first 1 / 3 / 6 candidates: {within[1]:.1%} / {within[3]:.1%} / {within[6]:.1%}")
-        print(f"  taps per ply: {with_candidates:.3f} with candidates, {two_taps:.3f} with two taps alone")
-        print(f"  ms per candidate list: median {ms[len(ms) // 2]:.2f}, p95 {ms[int(len(ms) * 0.95)]:.2f}, "
-              f"max {ms[-1]:.1f}")
+    report(args.file, args.games, args.depth, args.nodes, args.tap_seconds)
     return 0
+
+
+def report(file: str = "both", limit: int | None = None, depth: int = 2, nodes: int | None = None,
+           tap: float = TAP_SECONDS) -> None:
+    """Print the figures of the module's docstring for ``file``'s games."""
+    names = ["acf", "tinsley"] if file == "both" else [file]
+    for name in names:
+        batch = games([name], limit)
+        rows = measure(batch, depth, nodes or page_budget())
+        print_rows(name, len(batch), rows, depth, nodes or page_budget(), tap)
+
+
+def print_rows(name: str, count: int, rows: list[tuple[int, float, int]], depth: int, nodes: int,
+               tap: float) -> None:
+    """One file's figures, as printed."""
+    plies = len(rows)
+    within = {k: sum(1 for i, _, _ in rows if 0 <= i < k) / plies for k in (1, 3, 6)}
+    with_candidates = sum(1 if 0 <= i < 6 else two for i, _, two in rows) / plies
+    two_taps = sum(two for _, _, two in rows) / plies
+    ms = sorted(m for _, m, _ in rows)
+    print(f"{name}: {count} games, {plies} plies (search depth {depth}, at most {nodes} positions)")
+    print(f"  move among the first 1 / 3 / 6 candidates: {within[1]:.1%} / {within[3]:.1%} / {within[6]:.1%}")
+    print(f"  taps per ply: {with_candidates:.3f} with candidates, {two_taps:.3f} with two taps alone")
+    print(f"  ms per candidate list: median {ms[len(ms) // 2]:.2f}, p95 {ms[int(len(ms) * 0.95)]:.2f}, "
+          f"max {ms[-1]:.1f}")
+    print("\n".join(model_lines([i if i >= 0 else None for i, _, _ in rows], [two for _, _, two in rows], 6,
+                                 tap)))
 
 
 if __name__ == "__main__":

@@ -69,3 +69,15 @@ def test_a_position_with_no_moves_has_no_candidates() -> None:
 
 def test_earlier_positions_given_as_fens_skip_what_is_no_position() -> None:
     assert earlier_keys([chess.STARTING_FEN, "not a fen"]) == [repetition_key(chess.Board())]
+
+
+def test_no_candidate_captures_a_king_left_in_check_by_an_illegal_move() -> None:
+    """1. e4 f6 2. Qh5+ and Black, in check, played 2... a6 (illegal, entered for the claim): White may
+    'take' the king in python-chess's generator; no candidate offers it, from the book, the engine or the
+    heuristic."""
+    board = chess.Board("rnbqkbnr/1pppp1pp/p4p2/7Q/4P3/8/PPPP1PPP/RNB1KBNR w KQkq - 0 3")
+    king_capture = chess.Move.from_uci("h5e8")
+    assert king_capture in board.legal_moves, "the generator offers it"
+    ranked = rank(board, book=[king_capture], engine=[king_capture])
+    assert ranked and all(c.move != king_capture for c in ranked)
+    assert all(board.piece_type_at(c.move.to_square) != chess.KING for c in ranked)

@@ -260,3 +260,18 @@ def test_us_14f_a_written_capture_after_fifty_completed_moves_is_still_a_correct
     result = ruling(book, ruleset="uschess", claimant="black", fen=fen, intended_move="Bxa1")
     assert (result.verdict, result.result) == ("upheld", "1/2-1/2")
     assert result.evidence["route"] == "completed" and "US Chess 14F" in result.rule_refs
+
+
+def test_a_claim_one_move_short_says_that_a_written_quiet_move_would_have_completed_it(book: RulesetBook) -> None:
+    """9.3.1: 99 half-moves on the board; Black, on move, claims without writing a move. Rejected, and the ruling
+    says that any written move that is neither a pawn move nor a capture would have made the claim correct,
+    naming such moves."""
+    fen = "8/8/4k3/8/8/2b5/4K3/R7 b - - 99 120"
+    result = ruling(book, ruleset="fide-standard", claimant="black", fen=fen)
+    assert result.verdict == "rejected"
+    said = " ".join(result.reasons)
+    assert "Had Black written a move such as 120...B" in said and "would have been correct" in said
+    assert "Bxa1" not in result.evidence["completing_moves"] and "Bd4" in result.evidence["completing_moves"]
+    assert "FIDE 9.3.1" in result.rule_refs
+    far = ruling(book, ruleset="fide-standard", claimant="black", fen="8/8/4k3/8/8/2b5/4K3/R7 b - - 90 120")
+    assert "completing_moves" not in far.evidence

@@ -236,3 +236,20 @@ def test_a_stalemate_given_as_a_fen_ended_the_game_as_its_record_shows(book: Rul
     for result in (from_fen, from_record):
         assert (result.verdict, result.result, result.adjustments) == ("upheld", "1/2-1/2", ())
         assert "FIDE 5.2.1" in result.rule_refs
+
+
+def test_a_claim_without_the_written_move_that_would_have_completed_it_says_so_and_names_the_move(
+        book: RulesetBook) -> None:
+    """9.2.1: Black, on move after 4. Ng1, claims without writing 4...Ng8, which would bring the start position
+    about the third time. The claim is rejected (on the board the position stands twice), and the ruling says
+    that writing 4...Ng8 would have made it correct."""
+    result = ruling(book, ruleset="fide-standard", claimant="black", record=numbered(SHUFFLE[:7]))
+    assert result.verdict == "rejected"
+    assert result.evidence["completing_moves"] == ["Ng8"]
+    said = " ".join(result.reasons)
+    assert "Had Black written 4...Ng8" in said and "would have been correct" in said
+    assert "FIDE 9.2.1" in result.rule_refs
+    white = ruling(book, ruleset="fide-standard", claimant="white", record=numbered(SHUFFLE[:7]))
+    assert "completing_moves" not in white.evidence, "only the player on move can write the move"
+    short = ruling(book, ruleset="fide-standard", claimant="white", record=numbered(SHUFFLE[:2]))
+    assert "completing_moves" not in short.evidence, "no move would make it the third time"

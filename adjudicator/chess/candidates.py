@@ -103,8 +103,10 @@ def rank(
     count: int = SHOWN,
 ) -> tuple[Candidate, ...]:
     """The first ``count`` candidates in the order of the module's docstring; moves that are not
-    legal in ``board`` (a stale book entry, say) are left out."""
-    legal = set(board.legal_moves)
+    legal in ``board`` (a stale book entry, say) are left out, and so is a capture of the king: after an
+    illegal move that left a king in check (entered for an illegal-move claim, FIDE 7.5.1), the other side
+    may take it in python-chess's generator, but that is no move a player can make or a scoresheet hold."""
+    legal = {move for move in board.legal_moves if board.piece_type_at(move.to_square) != chess.KING}
     chosen: list[Candidate] = []
     taken: set[chess.Move] = set()
     groups: tuple[tuple[Source, Iterable[chess.Move]], ...] = (

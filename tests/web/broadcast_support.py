@@ -16,13 +16,16 @@ CLOCKS = [f"0:{59 - i // 2:02d}:{50 - (i % 2) * 5:02d}" for i in range(60)]
 """``[%clk]`` readings for the plies, as a DGT board writes them."""
 
 
-def pgn_game(board: int, white: str, black: str, moves: list[str], result: str = "*", round_: str = "3") -> str:
-    """One game of a round's PGN, each move with its clock comment."""
+def pgn_game(board: int, white: str, black: str, moves: list[str], result: str = "*", round_: str = "3",
+             board_tag: bool = True) -> str:
+    """One game of a round's PGN, each move with its clock comment; without ``board_tag`` the board is only in
+    ``[Round "r.b"]``, as DGT LiveChess writes it."""
     body = []
     for i, move in enumerate(moves):
         number = f"{i // 2 + 1}. " if i % 2 == 0 else ""
         body.append(f"{number}{move} {{[%clk {CLOCKS[i]}]}}")
-    tags = (f'[Event "Club Open"]\n[Round "{round_}.{board}"]\n[Board "{board}"]\n[White "{white}"]\n'
+    board_line = f'[Board "{board}"]\n' if board_tag else ""
+    tags = (f'[Event "Club Open"]\n[Round "{round_}.{board}"]\n{board_line}[White "{white}"]\n'
             f'[Black "{black}"]\n[Result "{result}"]\n')
     return f"{tags}\n{' '.join(body)} {result}\n"
 

@@ -104,12 +104,20 @@ def short_links(page: Any, selector: str = "main a") -> list[str]:
     return [str(t) for t in page.evaluate(SHORT_LINKS, selector)]
 
 
+def set_up_position(page: Any) -> None:
+    """Open the claim form's position editor ("or set up the position"): a mode, closed unless a position is set
+    up, so that one board is on the screen while a record is entered (issue 37)."""
+    if page.get_attribute("#position-setup", "open") is None:
+        page.locator("#position-setup > summary").click()
+
+
 def refused_flag_claim(page: Any, base: str) -> None:
     """A flag claim with no flag ticked and no clock at 0 (White 0:01:10, Black 0:00:20), submitted from
     ``/claims/new``: the form's refusal (``#flagged-error``) is on the page when this returns."""
     page.goto(f"{base}/claims/new")
     page.select_option("#f-claim", "flag")
     page.wait_for_selector("#f-clock_black")
+    set_up_position(page)
     page.fill("#f-fen", "4k3/8/8/8/8/8/8/4K2R b K - 0 1")
     page.check('input[name="claimant"][value="white"]', force=True)
     page.fill("#f-clock_white", "0:01:10")

@@ -219,3 +219,39 @@ def test_a_checkers_event_reads_pdn(tmp_path: Path) -> None:
     assert (board.board, board.first_player, board.second_player, board.last_move) == ("4", "Tinsley, M", "Long, A",
                                                                                          "2. 8-11")
     assert "{[%clk 1:29:50]}" in board.record
+    assert (board.first_clock, board.second_clock) == ("1:29:50", None), "Red's last clock; White's move has none"
+
+
+def _twelve_boards_without_board_tags() -> str:
+    """A round as DGT LiveChess writes it: the board only in ``[Round "1.b"]``, the games in text order."""
+    order = sorted(range(1, 13), key=str)  # 1, 10, 11, 12, 2, 3, ...
+    return "\n".join(pgn_game(b, f"White {b}", f"Black {b}", ["e4", "e5", "Nf3"][: 1 + b % 3], round_="1",
+                              board_tag=False) for b in order)
+
+
+def test_boards_without_a_board_tag_are_numbered_from_the_round_tag_in_number_order(tmp_path: Path) -> None:
+    folder = tmp_path / "round"
+    folder.mkdir()
+    (folder / "round-1.pgn").write_text(_twelve_boards_without_board_tags())
+    copy = Broadcasts({"ttl_seconds": 0}).refresh(str(folder)).copy
+    assert copy is not None
+    boards, shown = round_boards(games_of(copy), None)
+    assert shown == 1
+    assert [b.board for b in boards] == [str(n) for n in range(1, 13)], "numbers, in number order"
+    assert all(b.first_player == f"White {b.board}" and f'[Round "1.{b.board}"]' in b.record for b in boards)
+
+
+def test_each_sides_last_clock_comes_with_the_board() -> None:
+    from web.broadcast import Copy
+
+    text = pgn_game(4, "Ann", "Bob", ["e4", "e5", "Nf3"], round_="2", board_tag=False)
+    [board] = games_of(Copy((("round.pgn", text),), 0.0))
+    assert (board.board, board.first_clock, board.second_clock) == ("4", "0:58:50", "0:59:45")
+    assert board.matches("4") and board.matches("board 4") and board.matches("ann") and not board.matches("40")
+    assert not board.matches("carl")
+
+
+def test_a_clock_reading_keeps_its_tenths() -> None:
+    from web.broadcast.boards import clock_text
+
+    assert [clock_text(s) for s in (0.4, 0.0, 3725.0, None)] == ["0:00:00.4", "0:00:00", "1:02:05", None]

@@ -20,7 +20,7 @@ from flask.testing import FlaskClient
 
 from tests.web.broadcast_support import LOOPBACK, PgnServer, pgn_game
 from tests.web.committee_support import add_user
-from tests.web.conftest import make_app, serve
+from tests.web.conftest import PHONE, make_app, serve, shot
 from tests.web.events_support import add_event, assign
 from tests.web.phone_support import check_page
 from tests.web.test_security_browser import violations
@@ -184,3 +184,86 @@ def test_only_the_events_staff_see_its_broadcast(tmp_path: Path, source: PgnServ
         assert chosen.status_code == (200 if sees else 403), name
         assert ("Alpha, Ann" in chosen.get_data(as_text=True)) is sees, name
     app.extensions["adjudicator"].shutdown()
+
+
+def twelve_boards() -> str:
+    """Round 1 as DGT LiveChess writes it: no ``[Board]`` tag, the board only in ``[Round "1.b"]``, the games in
+    the order a text sort gives (1, 10, 11, 12, 2, ...); board b has 1 + b % 3 plies, each with its clock."""
+    return "\n".join(pgn_game(b, f"White {b:02d}", f"Black {b:02d}", ["e4", "e5", "Nf3"][: 1 + b % 3], round_="1",
+                              board_tag=False) for b in sorted(range(1, 13), key=str))
+
+
+LISTED = """() => [...document.querySelectorAll('#broadcast [data-broadcast-board]')]
+  .map((b) => [b.dataset.broadcastBoard, b.querySelector('.board-no').textContent.trim(),
+               b.querySelector('.players').textContent.trim()])"""
+
+
+def flag_form(page: Any, site: str) -> None:
+    """The claim form of the event ``open`` for a flag claim, its broadcast's boards listed."""
+    open_form(page, site)
+    page.wait_for_selector('#broadcast [data-broadcast-board="12"]')  # the event's redraw is in
+    page.select_option("#f-claim", "flag")
+    page.wait_for_selector("#f-clock_white")
+    page.wait_for_selector('#broadcast [data-broadcast-board="12"]')
+
+
+@pytest.mark.browser
+def test_a_round_without_board_tags_is_numbered_from_its_round_tags_and_a_pick_fills_board_and_clocks(
+        app_and_site: tuple[Flask, str], browser: Any, phone: Any) -> None:
+    app, site = app_and_site
+    dgt = PgnServer(twelve_boards())
+    try:
+        set_broadcast(app, "open", dgt.url)
+        log_in(phone, site, "tina")
+        flag_form(phone, site)
+        listed = phone.evaluate(LISTED)
+        assert listed == [[str(b), f"Board {b}", f"White {b:02d} – Black {b:02d}"] for b in range(1, 13)], \
+            "each board's number and game are its [Round]'s, in number order"
+        assert "round 1" in phone.inner_text("#broadcast h3")
+        height = phone.locator("#broadcast").bounding_box()["height"]
+        assert height <= PHONE["height"], f"the panel of 12 boards is {height} px tall"
+        check_page(phone, site, "broadcast-twelve-boards")
+        flag_form(phone, site)  # afresh (axe-core's style="" left aside)
+
+        phone.fill("#f-broadcast_q", "black 07")  # by player
+        phone.wait_for_function("() => document.querySelectorAll('#broadcast [data-broadcast-board]').length === 1")
+        assert phone.evaluate(LISTED)[0][0] == "7"
+        phone.fill("#f-broadcast_q", "11")  # by board: 11, not 1
+        phone.wait_for_function("() => document.querySelector('#broadcast [data-broadcast-board]')"
+                                "?.dataset.broadcastBoard === '11'")
+        assert len(phone.evaluate(LISTED)) == 1
+        phone.locator('#broadcast [data-broadcast-board="11"]').tap()
+        phone.wait_for_function("() => document.querySelector('#f-record').value.includes('[Round \"1.11\"]')")
+        assert '[White "White 11"]' in phone.input_value("#f-record")
+        assert phone.input_value("#f-board") == "11" and phone.input_value("#f-round") == "1"
+        # board 11: 3 plies, White's last clock after 2. Nf3, Black's after 1... e5 (broadcast_support.CLOCKS)
+        assert (phone.input_value("#f-clock_white"), phone.input_value("#f-clock_black")) == ("0:58:50", "0:59:45")
+        phone.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(null))))")
+        bar = phone.locator("#claim-bar").bounding_box()
+        assert bar["y"] >= 0 and bar["y"] + bar["height"] <= PHONE["height"], f"the claim bar left the screen: {bar}"
+        board = phone.locator('[data-move-entry="chess"]').bounding_box()
+        assert board["y"] >= bar["y"] + bar["height"] - 1 and board["y"] < PHONE["height"] / 2, \
+            f"the game's board is shown under the claim bar: board {board}, bar {bar}"
+        shot(phone, "broadcast-picked-board-11")
+    finally:
+        dgt.stop()
+
+    # without JavaScript the search is the form's, posted by its button
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    page = context.new_page()
+    try:
+        dgt = PgnServer(twelve_boards())
+        set_broadcast(app, "open", dgt.url)
+        app.extensions["broadcasts"].refresh(dgt.url)
+        log_in(page, site, "tina")
+        page.goto(f"{site}/claims/new")
+        page.select_option("#f-event_slug", "open")
+        page.click("noscript button, button:has-text('Show the fields')")
+        page.wait_for_selector('#broadcast [data-broadcast-board="12"]')
+        page.fill("#f-broadcast_q", "White 03")
+        page.click("[data-broadcast-find]")
+        page.wait_for_load_state()
+        assert page.evaluate(LISTED) == [["3", "Board 3", "White 03 – Black 03"]]
+    finally:
+        dgt.stop()
+        context.close()

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import shot
-from tests.web.phone_support import check_page
+from tests.web.phone_support import check_page, set_up_position
 
 pytestmark = pytest.mark.browser
 
@@ -23,6 +23,7 @@ def open_form(page: Any, base: str, claim: str) -> None:
 
 def flag_claim(page: Any, base: str, black: str) -> None:
     open_form(page, base, "flag")
+    set_up_position(page)
     page.fill("#f-fen", "4k3/8/8/8/8/8/8/4K2R b K - 0 1")
     page.check('input[name="claimant"][value="white"]', force=True)
     page.fill("#f-clock_white", "0:01:10")
@@ -69,6 +70,7 @@ def test_the_td_s_finding_on_the_form_changes_the_ilc_ruling(live_server: str, p
         phone.wait_for_selector('#f-claim option[value="insufficient-losing-chances"]', state="attached")
         phone.select_option("#f-claim", "insufficient-losing-chances")
         phone.wait_for_selector('#f-claim option[value="insufficient-losing-chances"][selected]', state="attached")
+        set_up_position(phone)
         phone.fill("#f-fen", "8/8/8/4k3/8/8/3NK3/7r b - - 0 60")  # K+R v K+N: K+N v K alone would be dead (5.2.2)
         phone.check('input[name="claimant"][value="black"]', force=True)
         phone.fill("#f-clock_white", "0:05:00")

@@ -15,7 +15,7 @@ import pytest
 from committee_support import add_user, bearer, checkers_case, make_app
 from werkzeug.serving import make_server
 
-from tests.web.phone_support import check_page, log_in, phone_page, refused_flag_claim
+from tests.web.phone_support import check_page, log_in, phone_page, refused_flag_claim, set_up_position
 
 pytestmark = pytest.mark.browser
 
@@ -90,8 +90,10 @@ def test_the_td_pages_fit_a_phone_and_pass_axe(site: Site, phone_as: Any) -> Non
     page.wait_for_selector("#f-clock_black")
     check_page(page, site.base, "phone-claim-flag")
     page.select_option("#f-game", "checkers")
-    page.wait_for_selector("#checkers-editor")
+    page.wait_for_selector("#checkers-editor", state="attached")
     check_page(page, site.base, "phone-claim-checkers")
+    set_up_position(page)  # the position editor, a mode (issue 37): its page too
+    check_page(page, site.base, "phone-claim-checkers-set-up")
     page.goto(f"{site.base}/rulings/{site.ruling}")
     check_page(page, site.base, "phone-ruling")
     page.goto(f"{site.base}/history")
@@ -169,6 +171,7 @@ def test_a_job_a_refused_slip_and_a_missing_page_fit_a_phone_and_pass_axe(
     page.goto(f"{site.base}/claims/new")
     page.select_option("#f-claim", stand_ins["slow"])
     page.wait_for_selector(f'#f-claim option[value="{stand_ins["slow"]}"][selected]', state="attached")
+    set_up_position(page)
     page.fill("#f-fen", "8/8/8/4k3/8/8/4K3/7R w - - 0 1")
     page.click("#claim-submit")
     page.wait_for_url(re.compile(r"/cases/\d+$"))

@@ -18,6 +18,7 @@ from flask import Flask, request
 from sqlalchemy import select
 
 from tests.web.conftest import make_app, serve
+from tests.web.phone_support import set_up_position
 from web.audit import now
 from web.events.models import DEFAULT_SLUG, Event
 from web.events.pairings import Pairing
@@ -67,6 +68,7 @@ def flag_form(page: Any, base: str) -> None:
     page.goto(f"{base}/claims/new")
     page.select_option("#f-claim", "flag")
     page.wait_for_selector('#f-claim option[value="flag"][selected]', state="attached")
+    set_up_position(page)
     page.fill("#f-fen", "4k3/8/8/8/8/8/8/4K2R b K - 0 1")
     page.check('input[name="claimant"][value="white"]', force=True)
     page.fill("#f-clock_white", "0:01:10")
@@ -130,6 +132,7 @@ def test_without_javascript_the_typed_names_and_the_pairings_fill_on_submit(
     try:
         page = context.new_page()
         page.goto(f"{base}/claims/new?claim=flag")
+        set_up_position(page)
         page.fill("#f-fen", "4k3/8/8/8/8/8/8/4K2R b K - 0 1")
         page.check('input[name="claimant"][value="white"]')
         page.fill("#f-clock_white", "0:01:10")

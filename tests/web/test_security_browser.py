@@ -15,6 +15,7 @@ from flask import Flask
 from playwright.sync_api import expect
 
 from tests.web.conftest import make_app
+from tests.web.phone_support import set_up_position
 from web.auth.models import create_user
 
 pytestmark = pytest.mark.browser
@@ -97,7 +98,8 @@ def test_the_board_editor_runs_under_the_policy(served: tuple[str, Flask], phone
     seen = violations(phone)
     phone.goto(f"{base}/claims/new")
     phone.select_option("#f-claim", "flag")
-    phone.wait_for_selector("[data-board-editor][data-ready='2']")
+    phone.wait_for_selector("[data-board-editor][data-ready='2']", state="attached")
+    set_up_position(phone)
     phone.click('[data-board-editor] [data-piece="wq"]')
     phone.click('[data-board-editor] [data-board] rect[data-square="d4"]', force=True)
     expect(phone.locator("#f-fen")).to_have_value(re.compile(r"^\S*Q"))

@@ -21,7 +21,7 @@ from events_support import add_event, assign
 from werkzeug.serving import make_server
 
 from tests.web.conftest import ARTIFACTS, PHONE, shot
-from tests.web.phone_support import log_in, phone_page
+from tests.web.phone_support import log_in, phone_page, set_up_position
 from web.store import RulingRow
 
 pytestmark = pytest.mark.browser
@@ -181,7 +181,6 @@ def first_error_in_view(page: Any, name: str, message: str = ".error, #form-erro
     page.wait_for_selector(message)
     settle(page)
     screen(page, name)
-    shot(page, name)
     focused = page.evaluate("""() => { const e = document.activeElement; const r = e.getBoundingClientRect();
       const box = e.type === 'radio' && e.closest('label') ? e.closest('label').getBoundingClientRect() : r;
       return {tag: e.tagName, id: e.id, name: e.name || '', invalid: e.getAttribute('aria-invalid'),
@@ -194,6 +193,7 @@ def first_error_in_view(page: Any, name: str, message: str = ".error, #form-erro
     words = f"#{described[0]}" if described else "#form-errors"
     box = page.evaluate(IN_VIEW, words)
     assert box is not None and box["top"] >= 0 and box["bottom"] <= box["height"], f"{name}: {words} at {box}"
+    shot(page, name)  # last: Chromium's full-page capture moves the scroll of a page with a sticky bar (the claim bar)
     return dict(focused)
 
 
@@ -382,7 +382,8 @@ def test_the_checkers_board_flips_and_still_places_pieces_where_tapped(site: Sit
     page = phone_as("tina")
     page.goto(f"{site.base}/claims/new")
     page.select_option("#f-game", "checkers")
-    page.wait_for_selector("#checkers-editor")
+    page.wait_for_selector("#checkers-editor", state="attached")
+    set_up_position(page)
     first = "() => document.querySelector('#checkers-editor .checkers-grid [data-square]').dataset.square"
     assert page.evaluate(first) == "1", "Red's side at the top"
     page.locator("#checkers-editor [data-flip]").tap()

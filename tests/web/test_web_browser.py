@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import shot
+from tests.web.phone_support import set_up_position
 
 pytestmark = pytest.mark.browser
 
@@ -32,6 +33,7 @@ def open_form(page: Any, base: str, claim: str) -> None:
     page.wait_for_selector(f'#f-claim option[value="{claim}"][selected]', state="attached")
     # the choice redraws the form (htmx); wait until the new form is in, or what is typed next is lost with the old
     page.wait_for_load_state("networkidle")
+    set_up_position(page)  # the position editor is a mode (issue 37): the record field stays in view beside it
 
 
 def test_paste_a_record_and_get_the_threefold_draw(live_server: str, phone: Any) -> None:
@@ -170,7 +172,8 @@ def test_a_flag_claim_from_a_clocked_record_charts_both_clocks(live_server: str,
 def test_set_up_a_checkers_position_by_tapping_squares(live_server: str, phone: Any) -> None:
     phone.goto(f"{live_server}/claims/new")
     phone.select_option("#f-game", "checkers")
-    phone.wait_for_selector("#checkers-editor")
+    phone.wait_for_selector("#checkers-editor", state="attached")
+    set_up_position(phone)
     phone.click("#checkers-editor button[value=clear]")
     phone.wait_for_function("() => document.querySelector('#f-fen').value === 'B:W:B'")
     for piece, square in (("R", 14), ("w", 30), ("W", 23)):

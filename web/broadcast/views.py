@@ -4,7 +4,10 @@
 asks again every 20 s, and when the event or round changes); the full form draws the same panel
 inline (:func:`broadcast_panel`), from the last copy, without waiting for the source.
 ``POST /claims/broadcast/choose`` (the whole form, plus ``broadcast_game``) fills the record with
-that game's text, ``[%clk]`` comments included, and round, board and players from its tags.
+that game's text, ``[%clk]`` comments included, round, board and players from its tags (the board from
+``[Board]``, else the ``b`` of ``[Round "r.b"]``: :mod:`adjudicator.live.boards`), and the clock fields
+with each side's last ``[%clk]``. ``broadcast_q`` (the panel's search: a board number or a player's name)
+narrows the list; without JavaScript the search is posted with the form to ``POST /claims/form``.
 
 Only the event's staff see its broadcast (:func:`web.events.access.roles_in`: its TDs, committee
 and appeals members, admins; in an open event every user in their own role). To anyone else the
@@ -58,9 +61,9 @@ def _ago(stamp: float | None) -> str:
 
 @bp.app_template_global()
 def broadcast_panel(slug: str | None, round_wanted: str | None, game: str,
-                    fresh: bool = False) -> dict[str, Any] | None:
+                    fresh: bool = False, query: str = "") -> dict[str, Any] | None:
     """What the form shows of the event's broadcast now (None: no broadcast, or not for this user);
-    ``fresh``: the TD asked to read it again."""
+    ``fresh``: the TD asked to read it again; ``query``: the TD's search (a board or a player)."""
     event = staff_event(slug)
     if event is None or event.broadcast is None:
         return None
@@ -69,7 +72,10 @@ def broadcast_panel(slug: str | None, round_wanted: str | None, game: str,
     chosen = None
     if snapshot.copy is not None:
         boards, chosen = round_boards(games_of(snapshot.copy, game), round_wanted)
-    return {"snapshot": snapshot, "boards": boards, "round": chosen, "read_at": _clock(
+    query = query.strip()[:60]
+    shown = [b for b in boards if b.matches(query)]
+    return {"snapshot": snapshot, "boards": shown, "all": len(boards), "query": query, "round": chosen,
+            "read_at": _clock(
         snapshot.copy.read_at if snapshot.copy else None), "read_ago": _ago(snapshot.copy.read_at if snapshot.copy
                                                                             else None),
             "problem_at": _clock(snapshot.problem_at), "waiting": snapshot.copy is None and snapshot.problem is None}
@@ -83,7 +89,7 @@ def panel() -> Response | str:
     return render_template("claims/_broadcast.html", event_slug=request.args.get("event_slug", ""),
                            round_wanted=request.args.get("round", ""),
                            game="checkers" if request.args.get("game") == "checkers" else "chess",
-                           fresh=request.args.get("fresh") == "1")
+                           fresh=request.args.get("fresh") == "1", query=request.args.get("broadcast_q", ""))
 
 
 @bp.post("/claims/broadcast/choose")
@@ -109,4 +115,9 @@ def choose() -> tuple[str, int]:
                         ("second_player", found.second_player)):
         if value:
             claim_form.values[name] = value.split(".")[0] if name == "round" else value
+        elif name == "board":
+            claim_form.values[name] = ""  # no board in the tags: never the board of the game picked before
+    for side, reading in zip(claim_form.sides, (found.first_clock, found.second_clock), strict=True):
+        if reading is not None:
+            claim_form.values[f"clock_{side}"] = reading
     return render_form(claim_form)

@@ -9,7 +9,9 @@ moves are likeliest next.
   (:func:`adjudicator.chess.candidates.rank`). ``seen``: the earlier positions of the record that a
   move could return to (the page sends those since the last capture or pawn move, same side to move);
   ``last``: the move just played (UCI), for the recapture. Answer: ``{"fen", "candidates": [{"uci",
-  "san", "source"}], "ms", "engine_problem"}`` (why the engine gave no moves, else null). Served here
+  "san", "source"}], "ms", "engine_problem"}`` (why the engine gave no moves, else null). The page draws
+  its own first candidates at once (static/chess-candidates.js: this ranking without the engine), so that
+  the next tap never waits for this answer, which replaces them when it comes (issue 37). Served here
   rather than computed in the page because the measured best predictor is an engine (bench/entry.py):
   the heuristic alone, which a page could run, finds the move among eight candidates half as often.
 

@@ -57,10 +57,12 @@ async function initEntry(root) {
   if (root.dataset.ready || !VENDOR) return
   root.dataset.ready = "1"
   const [{Chessboard, INPUT_EVENT_TYPE, COLOR}, {Markers, MARKER_TYPE}, {PromotionDialog, PROMOTION_DIALOG_RESULT_TYPE},
-    {Chess}, {RecordSync, renderChips, markChip, CandidateBar}, {allowStylesUnderCsp, nameBoard}, {Keypad}] = await Promise.all([
+    {Chess}, {RecordSync, renderChips, markChip, CandidateBar}, {allowStylesUnderCsp, nameBoard}, {Keypad},
+    {localCandidates}] = await Promise.all([
     import(VENDOR + "src/Chessboard.js"), import(VENDOR + "src/extensions/markers/Markers.js"),
     import(VENDOR + "src/extensions/promotion-dialog/PromotionDialog.js"), import(root.dataset.chessJs),
-    import(here("record-sync.js")), import(here("cm-csp.js")), import(here("chess-keypad.js"))])
+    import(here("record-sync.js")), import(here("cm-csp.js")), import(here("chess-keypad.js")),
+    import(here("chess-candidates.js"))])
   await allowStylesUnderCsp(VENDOR)
   const form = root.closest("form")
   const field = form.querySelector("#f-record")
@@ -126,8 +128,12 @@ async function initEntry(root) {
     const seen = []
     for (let ply = sync.cursor - 1; ply >= Math.max(0, sync.cursor - halfmoves); ply -= 2) seen.unshift(sync.positionAt(ply))
     seen.slice(-100).forEach((fen) => params.append("seen", fen))  // oldest first
-    if (sync.cursor > 0) params.set("last", sync.plies[sync.cursor - 1].uci)
-    bar.show(params, sync.cursor, (c) => written(c.san, writing()))
+    const last = sync.cursor > 0 ? sync.plies[sync.cursor - 1].uci : null
+    if (last) params.set("last", last)
+    // the page's own candidates at once (the next tap waits for nothing), the server's when they come
+    let local = null
+    try { local = localCandidates(rules, {seen: seen.slice(-100), last}) } catch { local = null }
+    bar.show(params, sync.cursor, (c) => written(c.san, writing()), local)
   }
 
   // -- drawing the shown position

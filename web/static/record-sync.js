@@ -192,9 +192,12 @@ export function markChip(list, sync) {
   if (current) list.scrollLeft = Math.max(0, current.offsetLeft - list.clientWidth / 2 + current.offsetWidth / 2)
 }
 
-// The candidate buttons of the shown position: asked of the server (one request per position, answers
-// kept), drawn as buttons carrying data-candidate="<id>", best first. The bar carries data-ply (the ply
-// whose position its buttons belong to) once they are in, and aria-busy while they are asked for.
+// The candidate buttons of the shown position. The page's own candidates (``local``, worked out in the page:
+// chess-candidates.js) are drawn at once, and carry data-local-ply (the ply they are for): the next tap never
+// waits for the network (issue 37). The server's ranking is asked for meanwhile (one request per position,
+// answers kept) and replaces them when it arrives, if that position is still shown; then the bar carries
+// data-ply and aria-busy="false" (aria-busy is "true" while the server is asked). Each button carries
+// data-candidate="<id>", best first.
 export class CandidateBar {
   constructor(bar, url, onChoose) {
     this.bar = bar
@@ -208,15 +211,22 @@ export class CandidateBar {
     })
   }
 
-  // ``params``: URLSearchParams of the question; ``ply``: the position's ply; ``label(c)``: a button's text
-  async show(params, ply, label) {
+  // ``params``: URLSearchParams of the question; ``ply``: the position's ply; ``label(c)``: a button's text;
+  // ``local``: the page's own candidates for the position, drawn before the server answers (null: none)
+  async show(params, ply, label, local = null) {
     const mine = ++this.asked
     this.bar.setAttribute("aria-busy", "true")
     delete this.bar.dataset.ply
-    this.bar.querySelectorAll("button").forEach((b) => { b.disabled = true })
     const url = `${this.url}?${params}`
+    let answer = this.cache.get(url)
+    if (local && !answer) {
+      this.draw(local, label)
+      this.bar.dataset.localPly = String(ply)
+    } else {
+      delete this.bar.dataset.localPly
+      this.bar.querySelectorAll("button").forEach((b) => { b.disabled = true })
+    }
     try {
-      let answer = this.cache.get(url)
       if (!answer) {
         const response = await fetch(url, {headers: {Accept: "application/json"}})
         if (!response.ok) throw new Error(String(response.status))
@@ -225,12 +235,13 @@ export class CandidateBar {
         if (this.cache.size > 500) this.cache.delete(this.cache.keys().next().value)
       }
       if (mine !== this.asked) return
-      this.draw(answer.candidates, label)
+      if (!local || !sameMoves(local, answer.candidates)) this.draw(answer.candidates, label)
     } catch {
-      if (mine === this.asked) this.draw([], label)
+      if (mine === this.asked && !local) this.draw([], label)
     } finally {
       if (mine === this.asked) {
         this.bar.dataset.ply = String(ply)
+        this.bar.dataset.localPly = String(ply)
         this.bar.setAttribute("aria-busy", "false")
       }
     }
@@ -249,7 +260,12 @@ export class CandidateBar {
 
   clear() {
     ++this.asked
+    delete this.bar.dataset.localPly
     this.bar.replaceChildren()
     this.bar.setAttribute("aria-busy", "false")
   }
+}
+
+function sameMoves(a, b) {
+  return a.length === b.length && a.every((c, i) => (c.uci ?? c.id) === (b[i].uci ?? b[i].id))
 }

@@ -65,6 +65,24 @@ def read_intended(case: Case, replay: Replay, board: chess.Board) -> Intended | 
     )
 
 
+def move_label(board: chess.Board, move: chess.Move) -> str:
+    """A move of ``board`` as the rulings write a written move: ``12.Nf3``, ``12...Nf6``."""
+    dots = "." if board.turn == chess.WHITE else "..."
+    return f"{board.fullmove_number}{dots}{board.san(move)}"
+
+
+def had_written(claimant: str, labels: Sequence[str], outcome: str, article: str) -> str:
+    """The reason a rejected claim gives when writing a move would have made it correct (FIDE 9.2.1 / 9.3.1:
+    the claimant writes the move, declares it and does not play it): it names the move(s)."""
+    shown = list(labels[:3])
+    moves = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
+    if len(labels) > 3:
+        moves = f"a move such as {moves}"
+    return (f"Had {claimant.capitalize()} written {moves} on the scoresheet and declared it to the arbiter "
+            f"without playing it, the claim would have been correct: {outcome} ({article}). "
+            f"A claim made without the written move is decided on the board as it stands.")
+
+
 def list_plies(replay: Replay, plies: Sequence[int], n: int) -> str:
     """``the start (ply 0), after 2...Ng8 (ply 4) and after 4...Ng8 (ply 8)``."""
     parts = []

@@ -119,6 +119,15 @@ def _rule(case: Case, ruleset: ChessRuleset, replay: Replay) -> Ruling:
         if can_claim_fifty_moves(counter, moves):
             return _upheld(replay, ruleset, refs, evidence, counter, None)
         reasons = [_short_reason(replay, counter, moves, reset)]
+        completing = [m for m in sorted(board.legal_moves, key=lambda m: m.uci()) if not board.is_zeroing(m)]
+        if can_claim_fifty_moves(counter + 1, moves) and completing and claimant == common.side_name(board.turn):
+            article = ruleset.ref("14F") if us else ruleset.ref("9.3.1")
+            evidence["completing_moves"] = [board.san(m) for m in completing]
+            reasons.append(common.had_written(
+                claimant, [common.move_label(board, m) for m in completing],
+                f"any move that is neither a pawn move nor a capture completes {moves} moves by each player",
+                article))
+            refs = [*refs, article]
     else:
         evidence["intended_move"] = intended.san
         refs = [*base] if us else [ruleset.ref("9.3.1")]

@@ -51,6 +51,25 @@ def can_claim_threefold(replay: Replay, needed: int = 3) -> bool:
     return len(occurrences_of(replay, replay.keys[-1])) >= needed
 
 
+def completing_moves(replay: Replay, needed: int = 3) -> list[chess.Move]:
+    """The legal moves after which a position of the record would stand for the ``needed``-th time: the moves a
+    claimant on move could have written to claim by 9.2.1 (in UCI order)."""
+    board = replay.final_board
+    counts: dict[RepetitionKey, int] = {}
+    for key in replay.keys:
+        counts[key] = counts.get(key, 0) + 1
+    found = []
+    for move in sorted(board.legal_moves, key=lambda m: m.uci()):
+        if board.is_zeroing(move):
+            continue  # a capture or a pawn move never returns to an earlier position
+        board.push(move)
+        key = repetition_key(board)
+        board.pop()
+        if counts.get(key, 0) + 1 >= needed:
+            found.append(move)
+    return found
+
+
 def _near_misses(
     replay: Replay, target: chess.Board, plies: list[int], castling_ref: str, ep_ref: str
 ) -> list[str]:
@@ -182,6 +201,15 @@ def _rule(case: Case, ruleset: ChessRuleset, replay: Replay) -> Ruling:
     else:
         castling_ref, ep_ref = "9.2.3.2", "9.2.3.1"
     reasons.extend(_near_misses(replay, target, plies, castling_ref, ep_ref))
+    if intended is None:
+        completing = completing_moves(replay, needed)
+        if completing and claimant == common.side_name(board.turn):
+            evidence["completing_moves"] = [board.san(m) for m in completing]
+            article = ruleset.ref("14C2") if us else ruleset.ref("9.2.1")
+            reasons.append(common.had_written(
+                claimant, [common.move_label(board, m) for m in completing],
+                f"the position after it would occur for the {ordinal(needed)} time", article))
+            route_refs = [*route_refs, article]
     return common.rejected(
         CLAIM, case, ruleset, replay, claimant, opponent, reasons, [*base_refs, *route_refs], evidence, intended
     )
