@@ -31,12 +31,15 @@ PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture
-def stand_ins(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
-    """Stand-in claims in place of fifty-move (quick), unfinished-game (slow) and illegal-move (broken)."""
-    monkeypatch.setitem(chess_claims.CLAIMS, "fifty-move", fake_claims.QuickClaim.rule)
+def stand_ins(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, str]]:
+    """The claims the web machinery is tested with: "quick" is the real threefold-repetition claim (it
+    rules on the tests' record ``1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8`` for real); only the
+    failures are stand-ins (tests/web/fake_claims.py): "slow" (unfinished-game) stands for a search
+    that runs to its time limit, "broken" (illegal-move) for a crash in a claim module."""
     monkeypatch.setitem(chess_claims.CLAIMS, "unfinished-game", fake_claims.SlowClaim.rule)
     monkeypatch.setitem(chess_claims.CLAIMS, "illegal-move", fake_claims.BrokenClaim.rule)
-    return {"quick": "fifty-move", "slow": "unfinished-game", "broken": "illegal-move"}
+    yield {"quick": "threefold-repetition", "slow": "unfinished-game", "broken": "illegal-move"}
+    fake_claims.HOLD.set()  # a test that held the slow claim and failed does not hold the next one
 
 
 @pytest.fixture(autouse=True)
