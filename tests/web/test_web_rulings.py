@@ -25,7 +25,8 @@ def rule(client: FlaskClient, claim: str, *, follow: bool = True, **fields: str)
     return location
 
 
-def wait_for_ruling(client: FlaskClient, job_url: str, seconds: float = 20) -> str:
+def wait_for_ruling(client: FlaskClient, job_url: str, seconds: float = 120) -> str:
+    """The ruling's URL once the job gives one: polled; the deadline only bounds a hang."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         response = client.get(job_url)
