@@ -32,6 +32,7 @@ import engines.collection
 from adjudicator.collection import block_spans, record_spans, records
 from engines.collection import PartUnreadable, Stamp, numbered, part_records, parts
 from tests.conftest import ROOT
+from tests.parts import missing
 from tests.test_check_games import CHESS_GAMES
 from web.commands.check_games import lines, sized_lines
 
@@ -107,7 +108,7 @@ def blocked(data: bytes, cuts: list[int]) -> list[bytes]:
 def test_records_cut_a_block_at_a_time_are_those_cut_a_line_at_a_time(
         chosen: list[tuple[str, bool]], cuts: list[int], compiled: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     if compiled and not bulk.COMPILED:
-        pytest.skip("the compiled reader is not built")
+        missing("the compiled bulk record reader", "setup.py builds it with the C compiler (pip install -e .)")
     if not compiled:
         monkeypatch.setattr(bulk, "scanner", PLAIN)
     data = as_bytes([p for p, _ in chosen], [old for _, old in chosen])

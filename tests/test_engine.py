@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import re
 import signal
-import threading
 import time
 from typing import Any
 
@@ -112,11 +111,10 @@ def test_progress_is_reported_and_a_raise_cancels_the_search(pool: StockfishPool
         if len(seen) >= 2:
             raise UserCancelled("user pressed cancel")
 
-    started = time.monotonic()
     with pytest.raises(UserCancelled):
         pool.analyse(chess.Board(MIDDLEGAME), AnalysisLimits(nodes=50_000_000), progress=progress)
-    assert time.monotonic() - started < 20  # stopped long before the 50M nodes asked for
-    assert all(0.0 <= f <= 1.0 for f in seen)
+    assert len(seen) == 2, "the search stopped at the raise: no report after it"
+    assert all(0.0 <= f < 1.0 for f in seen)  # stopped long before the 50M nodes asked for
     # the engine is still usable afterwards
     evidence = pool.analyse(chess.Board(ROOK_ENDING), AnalysisLimits(nodes=5_000))
     assert evidence.nodes >= 5_000
@@ -150,10 +148,8 @@ def test_progress_says_depth_nodes_score_and_the_current_best_line(pool: Stockfi
 def test_an_engine_that_hangs_is_killed_and_reported_within_the_limit() -> None:
     hanging = StockfishPool(settings(command("hang"), timeout=1.0))
     try:
-        started = time.monotonic()
-        with pytest.raises(EngineUnavailable, match="hard limit"):
+        with pytest.raises(EngineUnavailable, match="hard limit"):  # the limit, not the hang, ended the wait
             hanging.analyse(chess.Board(), AnalysisLimits(nodes=1_000))
-        assert time.monotonic() - started < 15  # two attempts of one second each, plus two start-ups
         assert hanging.pids() == []  # the hung processes were killed
     finally:
         hanging.close()
@@ -162,10 +158,9 @@ def test_an_engine_that_hangs_is_killed_and_reported_within_the_limit() -> None:
 def test_an_engine_that_never_finishes_its_handshake_is_reported() -> None:
     silent = StockfishPool(settings(command("silent"), start=1.0))
     try:
-        started = time.monotonic()
-        with pytest.raises(EngineUnavailable, match="did not start"):
+        with pytest.raises(EngineUnavailable, match="did not start"):  # the start limit ended the wait
             silent.analyse(chess.Board(), AnalysisLimits(nodes=1_000))
-        assert time.monotonic() - started < 10
+        assert silent.pids() == []
     finally:
         silent.close()
 
@@ -185,17 +180,15 @@ def test_stockfish_killed_mid_analysis_is_restarted_and_the_analysis_retried(poo
     pool.analyse(board, AnalysisLimits(nodes=1_000))  # the process is running now
     (victim,) = pool.pids()
 
-    def kill() -> None:
-        time.sleep(0.3)
-        os.kill(victim, signal.SIGKILL)
+    killed: list[int] = []
 
-    killer = threading.Thread(target=kill)
-    killer.start()
-    started = time.monotonic()
-    evidence = pool.analyse(board, AnalysisLimits(nodes=None, seconds=1.5))  # runs well past the kill
-    killer.join()
-    assert evidence.depth > 0
-    assert time.monotonic() - started < 40  # within the two hard limits of 20 s
+    def kill_at_the_first_report(done: float, message: str) -> None:  # the search is under way
+        if not killed:
+            os.kill(victim, signal.SIGKILL)
+            killed.append(victim)
+
+    evidence = pool.analyse(board, AnalysisLimits(nodes=None, seconds=1.5), progress=kill_at_the_first_report)
+    assert killed and evidence.depth > 0
     assert pool.pids() and victim not in pool.pids()
 
 
@@ -206,7 +199,7 @@ def test_closing_the_services_ends_the_engine_processes(config: dict[str, Any]) 
     pids = services.engine.pids()  # type: ignore[attr-defined]
     assert pids
     services.close()
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 10  # polled; the deadline only bounds a hang
     while time.monotonic() < deadline and any(_alive(pid) for pid in pids):
         time.sleep(0.05)
     assert not any(_alive(pid) for pid in pids)
@@ -233,21 +226,13 @@ def test_an_engine_that_died_idle_in_the_pool_is_replaced_and_the_retry_is_kept(
     os.kill(idle, signal.SIGKILL)
     killed: list[int] = []
 
-    def kill_the_fresh_one() -> None:
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            fresh = [pid for pid in pool.pids() if pid != idle]
-            if fresh:
-                time.sleep(0.3)
-                os.kill(fresh[0], signal.SIGKILL)
-                killed.append(fresh[0])
-                return
-            time.sleep(0.01)
+    def kill_the_fresh_one_mid_search(done: float, message: str) -> None:  # at its first report
+        fresh = [pid for pid in pool.pids() if pid != idle]
+        if fresh and not killed:
+            os.kill(fresh[0], signal.SIGKILL)
+            killed.append(fresh[0])
 
-    killer = threading.Thread(target=kill_the_fresh_one)
-    killer.start()
-    evidence = pool.analyse(board, AnalysisLimits(nodes=None, seconds=1.5))
-    killer.join()
+    evidence = pool.analyse(board, AnalysisLimits(nodes=None, seconds=1.5), progress=kill_the_fresh_one_mid_search)
     assert killed, "no fresh engine was started"
     assert evidence.depth > 0
     assert idle not in pool.pids() and killed[0] not in pool.pids()

@@ -23,6 +23,7 @@ from engines.chess.unwinnable import UnwinnabilityAnalyser, replays_to_mate
 from engines.chess.unwinnable.certificate import COMPILED, find_certificate, kernel_position, uci
 from engines.chess.unwinnable.certificate import kernel as loaded_kernel
 from tests.conftest import TEST_DATA
+from tests.parts import missing
 
 KERNEL_SOURCE = Path(loaded_kernel.__file__).with_name("kernel.py")
 
@@ -164,8 +165,9 @@ def test_the_kernel_replay_check_agrees_with_python_chess_on_good_and_spoilt_lin
     assert compared > 500 and rejected > 300
 
 
-@pytest.mark.skipif(not COMPILED, reason="the kernel is not compiled here (setup.py builds it)")
 def test_the_compiled_kernel_and_its_source_as_python_find_the_same_lines() -> None:
+    if not COMPILED:
+        missing("the compiled helpmate kernel", "setup.py builds it with the C compiler (pip install -e .)")
     python = pure_kernel()
     assert not python.COMPILED
     cases = [(board, not board.turn) for board in real_boards(12)]
@@ -185,8 +187,9 @@ def test_the_kernel_as_plain_python_generates_the_legal_moves() -> None:
         assert python.perft(depth) == leaves
 
 
-@pytest.mark.skipif(not COMPILED, reason="the kernel is not compiled here: the analysis runs without it")
 def test_the_verdicts_are_the_same_with_and_without_the_kernel() -> None:
+    if not COMPILED:
+        missing("the compiled helpmate kernel", "setup.py builds it with the C compiler (pip install -e .)")
     with_kernel = UnwinnabilityAnalyser(use_kernel=True)
     without = UnwinnabilityAnalyser(use_kernel=False)
     rows = public_rows()

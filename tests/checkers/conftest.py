@@ -4,9 +4,10 @@
 5-piece file is built there too, so "beyond the database" means 5 pieces), else built
 once here. ``checkers_db5``: up to 5 pieces, where it is built (``adjudicator build-db
 --pieces 5``) in the data folder or in the folder ``ADJUDICATOR_CHECKERS_DB5`` names;
-the tests that need it are skipped elsewhere. ``checkers_db6``: up to 6 pieces, where
-it is built (``CHECKERS_DB_PIECES=6`` at set-up, or ``adjudicator build-db --pieces 6``)
-in the data folder or in the folder ``ADJUDICATOR_CHECKERS_DB6`` names; skipped elsewhere.
+the tests that need it fail in CI without it and are skipped elsewhere (:mod:`tests.parts`).
+``checkers_db6``: up to 6 pieces, where it is built (CI's set-up builds it; elsewhere
+``CHECKERS_DB_PIECES=6`` at set-up, or ``adjudicator build-db --pieces 6``) in the data folder
+or in the folder ``ADJUDICATOR_CHECKERS_DB6`` names; a failure in CI without it, skipped elsewhere.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from engines.checkers.database import EndgameDatabase, available_pieces, build_database
+from tests.parts import missing
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -43,7 +45,7 @@ def checkers_db5(checkers_db_folder: Path) -> EndgameDatabase:
     for folder in (checkers_db_folder, Path(os.environ.get("ADJUDICATOR_CHECKERS_DB5", checkers_db_folder))):
         if available_pieces(folder) >= 5:
             return EndgameDatabase.open(folder, max_pieces=5)
-    pytest.skip("the 5-piece database is not built here (adjudicator build-db --pieces 5)")
+    missing("the 5-piece checkers database", "adjudicator build-db --pieces 5 (.ci/install.d)")
 
 
 @pytest.fixture(scope="session")
@@ -51,4 +53,5 @@ def checkers_db6(checkers_db_folder: Path) -> EndgameDatabase:
     for folder in (checkers_db_folder, Path(os.environ.get("ADJUDICATOR_CHECKERS_DB6", checkers_db_folder))):
         if available_pieces(folder) >= 6:
             return EndgameDatabase.open(folder, max_pieces=6)
-    pytest.skip("the 6-piece database is not built here (adjudicator build-db --pieces 6)")
+    missing("the 6-piece checkers database", "CI builds it (.ci/install.d/30-checkers-db.sh with CI set); elsewhere "
+            "CHECKERS_DB_PIECES=6 bash .ci/install.d/30-checkers-db.sh, or adjudicator build-db --pieces 6")

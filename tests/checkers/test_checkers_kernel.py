@@ -28,8 +28,11 @@ from engines.checkers.index import (
     slices,
 )
 from engines.checkers.store import BlockFile, key
+from tests.parts import missing
 
-pytestmark = pytest.mark.skipif(not compiled.COMPILED, reason="the compiled checkers kernel is not built here")
+if not compiled.COMPILED:
+    missing("the compiled checkers kernel", "setup.py builds it with the C compiler (pip install -e ., .ci/install)",
+            module=True)
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +69,7 @@ def test_five_piece_pairs_solved_by_the_kernel_are_the_numpy_builders(checkers_d
     both builders on the same slices below (the set-up's file, which the kernel itself may have built): the
     same bytes. The smallest pair of each kind, so that the NumPy builder takes a few seconds."""
     if available_pieces(checkers_db_folder) < 5:
-        pytest.skip("the 5-piece database is not built here")
+        missing("the 5-piece checkers database", "adjudicator build-db --pieces 5 (.ci/install.d)")
     solved = Solved()
     load_into(solved, checkers_db_folder, 5)
     chosen = [((0, 1, 0, 4), (0, 4, 0, 1)), ((1, 0, 4, 0), (4, 0, 1, 0)), ((0, 1, 4, 0), (4, 0, 0, 1))]

@@ -19,6 +19,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from adjudicator.chess.claims import table as chess_claims
+from tests.parts import missing
 from tests.web import fake_claims, opened_apps
 from tests.web.migrated import migrated
 from tests.web.opened_apps import opened
@@ -30,12 +31,15 @@ PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture
-def stand_ins(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
-    """Stand-in claims in place of fifty-move (quick), unfinished-game (slow) and illegal-move (broken)."""
-    monkeypatch.setitem(chess_claims.CLAIMS, "fifty-move", fake_claims.QuickClaim.rule)
+def stand_ins(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, str]]:
+    """The claims the web machinery is tested with: "quick" is the real threefold-repetition claim (it
+    rules on the tests' record ``1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8`` for real); only the
+    failures are stand-ins (tests/web/fake_claims.py): "slow" (unfinished-game) stands for a search
+    that runs to its time limit, "broken" (illegal-move) for a crash in a claim module."""
     monkeypatch.setitem(chess_claims.CLAIMS, "unfinished-game", fake_claims.SlowClaim.rule)
     monkeypatch.setitem(chess_claims.CLAIMS, "illegal-move", fake_claims.BrokenClaim.rule)
-    return {"quick": "fifty-move", "slow": "unfinished-game", "broken": "illegal-move"}
+    yield {"quick": "threefold-repetition", "slow": "unfinished-game", "broken": "illegal-move"}
+    fake_claims.HOLD.set()  # a test that held the slow claim and failed does not hold the next one
 
 
 @pytest.fixture(autouse=True)
@@ -117,7 +121,7 @@ def live_engine_server(tmp_path: Path) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     if not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM} (Debian package chromium)")
+        missing(f"Chromium ({CHROMIUM})", "Debian package chromium (.ci/install)")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
@@ -206,10 +210,13 @@ def postgres_database(server: str) -> Iterator[str]:
 @contextlib.contextmanager
 def postgres_cluster() -> Iterator[str]:
     """Start a throw-away PostgreSQL cluster; its URL; stopped and removed afterwards (skips where there is none)."""
-    pytest.importorskip("psycopg", reason="psycopg is not installed")
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        missing("psycopg", "PyPI package psycopg (pip install -e '.[dev]', .ci/install)")
     initdb = shutil.which("initdb") or next(iter(sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))), None)
     if initdb is None:
-        pytest.skip("PostgreSQL is not installed (Debian package postgresql): the PostgreSQL path is untested here")
+        missing("PostgreSQL (initdb)", "Debian package postgresql (.ci/install)")
     bindir = Path(initdb).resolve().parent
     workdir = Path(tempfile.mkdtemp(prefix="adjudicator-pg-"))
     data = workdir / "data"
@@ -217,7 +224,7 @@ def postgres_cluster() -> Iterator[str]:
     run_as: list[str] = []
     if os.geteuid() == 0:  # PostgreSQL refuses to run as root
         if shutil.which("runuser") is None or subprocess.run(["id", "postgres"], capture_output=True).returncode:
-            pytest.skip("running as root without a postgres user: cannot start PostgreSQL")
+            missing("PostgreSQL's postgres user (running as root)", "Debian package postgresql makes it (.ci/install)")
         shutil.chown(workdir, "postgres")
         run_as = ["runuser", "-u", "postgres", "--"]
     try:
@@ -248,7 +255,7 @@ def postgres_cluster() -> Iterator[str]:
         )
     except (subprocess.SubprocessError, OSError) as exc:
         shutil.rmtree(workdir, ignore_errors=True)
-        pytest.skip(f"PostgreSQL could not start here: {exc}")
+        missing(f"a PostgreSQL cluster that starts ({exc})", "Debian package postgresql (.ci/install)")
     try:
         yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
     finally:

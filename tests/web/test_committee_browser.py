@@ -13,11 +13,13 @@ import pytest
 from committee_support import add_user, bearer, checkers_case, make_app
 from werkzeug.serving import make_server
 
+from tests.parts import missing
+
 pytestmark = pytest.mark.browser
 
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 if not Path(CHROMIUM).exists():
-    pytest.skip("Chromium is not installed", allow_module_level=True)
+    missing(f"Chromium ({CHROMIUM})", "Debian package chromium (.ci/install)", module=True)
 
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
 

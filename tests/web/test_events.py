@@ -121,9 +121,8 @@ def test_whoever_entered_a_claim_cancels_its_job(app: Flask, stand_ins: dict[str
     assert 'id="cancel"' in submitter.get(job_page).get_data(as_text=True)
     assert app.test_client().post(job_page + "/cancel").status_code == 403  # another browser
     assert submitter.post(job_page + "/cancel").status_code == 303
-    for _ in range(50):  # the analysis stops at its next progress report
-        if "Cancelled" in submitter.get(job_page).get_data(as_text=True):
-            break
+    deadline = time.monotonic() + 120  # polled: the analysis stops at its next progress report (bounds a hang)
+    while "Cancelled" not in submitter.get(job_page).get_data(as_text=True) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert "Cancelled" in submitter.get(job_page).get_data(as_text=True)
 

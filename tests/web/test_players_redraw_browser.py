@@ -8,7 +8,6 @@ A field nobody touched still takes the pairing's name."""
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -50,6 +49,12 @@ class SlowRedraw:
                 with self.lock:
                     self.answered += 1
 
+        @app.after_request
+        def _number(response: Any) -> Any:
+            if request.method == "POST" and request.path == "/claims/form" and request.form.get("board"):
+                response.headers["X-Redraw-Number"] = str(self.answered)  # the page's swap reports it (SETTLED)
+            return response
+
 
 @pytest.fixture
 def slow_site(tmp_path: Path) -> Iterator[tuple[str, Flask, SlowRedraw]]:
@@ -74,14 +79,22 @@ def flag_form(page: Any, base: str) -> None:
     page.fill("#f-clock_white", "0:01:10")
     page.fill("#f-clock_black", "0:00:00")
     page.locator("#game-details summary").tap()
+    page.evaluate(SETTLED)
+
+
+SETTLED = """() => document.addEventListener("htmx:afterSettle", (event) => {
+    const number = event.detail.xhr && event.detail.xhr.getResponseHeader("X-Redraw-Number");
+    if (number) (window.redrawsSettled = window.redrawsSettled || []).push(Number(number));
+})"""
+"""Records on the page the number of each held redraw whose answer htmx has swapped in and settled."""
 
 
 def wait_answered(slow: SlowRedraw, count: int, page: Any) -> None:
-    deadline = time.monotonic() + HOLD_LIMIT
-    while slow.answered < count and time.monotonic() < deadline:
-        page.wait_for_timeout(100)
-    assert slow.answered >= count, "the redraw was never answered"
-    page.wait_for_timeout(300)  # the swap after the answer
+    """Wait until the ``count``-th held redraw was answered and its answer swapped into the page (the
+    deadline only bounds a hang)."""
+    page.wait_for_function("(count) => (window.redrawsSettled || []).includes(count)", arg=count,
+                           timeout=HOLD_LIMIT * 1000)
+    assert slow.answered >= count
 
 
 def test_a_name_typed_while_the_redraw_is_on_its_way_survives_into_the_ruling(

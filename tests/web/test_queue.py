@@ -45,6 +45,8 @@ REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 MIDDLEGAME = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
 """An opening position: the engine has to search its whole node budget (no tablebase, no book)."""
 KRK = "8/8/8/4k3/8/8/4K3/7R w - - 0 1"
+NODES = re.compile(r"([\d,]+) of ([\d,]+) nodes")
+"""A search's progress report: nodes searched of its budget (engines.chess.stockfish.progress_message)."""
 
 
 def _free_port() -> int:
@@ -202,7 +204,8 @@ def test_an_engine_claim_is_ruled_on_by_a_worker_with_its_progress_on_the_page(q
     shown = re.search(r'<progress id="job-progress" max="100" value="(\d+)"', page.text)
     assert shown and int(shown.group(1)) > 0, page.text  # the worker's progress, read from the database
     assert "engine depth" in page.text
-    done = _wait(lambda: (r := queue.row(case_id)) is not None and r.is_finished and r, 40, "the ruling")
+    # the deadline only bounds a hang: a 3,000,000-node search takes seconds idle, minutes beside busy processes
+    done = _wait(lambda: (r := queue.row(case_id)) is not None and r.is_finished and r, 600, "the ruling")
     assert done.status == "done", done.error
     [ruling] = queue.rulings(case_id)
     assert done.ruling_id == ruling.id and ruling.verdict == "adjudicated"
@@ -356,20 +359,27 @@ def test_a_worker_killed_mid_job_leaves_the_job_to_the_other(queue: Queue) -> No
     assert len(queue.rulings(case_id)) == 1
     # the dead worker's unacknowledged message comes back one day: a task for a case ruled on does nothing
     queue.app.extensions["adjudicator"].remote.publish(claim_job_id(case_id))
-    time.sleep(1.5)
+    said = f"job {claim_job_id(case_id)}: finished or held by another worker; nothing to do"
+    _wait(lambda: any(said in w.log.read_text(errors="replace") for w in queue.alive()), 120,
+          "a worker to take the message sent again and leave the finished job alone")
     assert len(queue.rulings(case_id)) == 1
     assert queue.row(case_id).ruling_id == done.ruling_id  # type: ignore[union-attr]
 
 
 def test_a_cancel_from_the_web_stops_the_job_on_its_worker(queue: Queue) -> None:
+    """The cancel stops the search where it is (at the worker's next heartbeat), not at the end of its
+    budget: the job's last progress report counts fewer nodes than the search was given."""
     case_id = queue.claim()
     queue.running(case_id)
-    asked = time.monotonic()
+    _wait(lambda: NODES.search((queue.row(case_id) or JobRow()).message or ""), 120, "a report of nodes searched")
     response = queue.client.post(f"/cases/{case_id}/cancel")
     assert response.status_code == 303
-    ended = _wait(lambda: (r := queue.row(case_id)) is not None and r.is_finished and r, 20, "the cancel")
+    # the deadline only bounds a hang
+    ended = _wait(lambda: (r := queue.row(case_id)) is not None and r.is_finished and r, 120, "the cancel")
     assert ended.status == "cancelled"
-    assert time.monotonic() - asked < 5  # stopped at its next heartbeat, not at the end of the search
+    searched = NODES.search(ended.message)
+    assert searched, ended.message
+    assert int(searched.group(1).replace(",", "")) < int(searched.group(2).replace(",", "")), ended.message
     assert queue.rulings(case_id) == []
     page = queue.client.get(f"/cases/{case_id}")
     assert "Cancelled." in page.text

@@ -17,7 +17,6 @@ import re
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -134,11 +133,17 @@ def test_a_check_waiting_for_the_workers_stops_within_seconds_of_a_cancel(world:
     from web.queue.remote import Stopped
 
     remote = world.app.extensions["adjudicator"].remote
-    asked = time.monotonic()
+    asked: list[bool] = []
+
+    def stop() -> bool:
+        asked.append(True)
+        return True
+
+    # without the stop the wait would end at [queue] wait_seconds in a QueueTimeout, not in Stopped
     with pytest.raises(Stopped):
         list(check_parts_on_queue(text_parts(['[Event "x"]\n\n1. e4 e5 1-0\n'], 64), game="chess",
-                                  ruleset="fide-standard", remote=remote, stop=lambda: True))
-    assert time.monotonic() - asked < 5
+                                  ruleset="fide-standard", remote=remote, stop=stop))
+    assert asked == [True], "the first look at the cancel ended the wait"
     with world.app.extensions["db_sessions"]() as session:
         assert session.query(JobRow).filter(JobRow.kind == "check-chunk").count() == 0
 
@@ -148,14 +153,13 @@ def test_jobs_queued_on_a_broker_that_dies_are_sent_again_and_ruled_on(world: Wo
     assert {world.row(c).status for c in cases} == {"queued"}
     world.broker.kill()  # without persistence: the three messages are gone
     world.broker.start()
-    lost_at = time.monotonic()
     worker = world.worker(tmp_path / "worker.log")
     try:
+        # the deadline only bounds a hang; that each job was sent again once, not more, is publications == 2
         done = _wait(lambda: all(world.row(c).is_finished for c in cases) and [world.row(c) for c in cases],
-                     REQUEUE * 3 + 40, "the lost jobs to be ruled on")
+                     REQUEUE * 3 + 300, "the lost jobs to be ruled on")
         assert [row.status for row in done] == ["done"] * 3, [row.error for row in done]
         assert all(row.publications == 2 for row in done)  # sent once, lost, sent again once
-        assert time.monotonic() - lost_at < REQUEUE * 3 + 40
         page = world.app.test_client().get(f"/cases/{cases[0]}")
         assert page.status_code == 303 and "/rulings/" in page.headers["Location"]
     finally:
@@ -166,13 +170,12 @@ def test_jobs_queued_on_a_broker_that_stays_away_fail_with_the_reason(world: Wor
     cases = [world.claim() for _ in range(2)]
     assert {world.row(c).status for c in cases} == {"queued"}
     world.broker.kill()  # and it does not come back
-    killed = time.monotonic()
+    # the deadlines only bound a hang: that the jobs waited [queue] give_up_seconds first is the message
     seen_waiting = _wait(lambda: LOST not in world.row(cases[0]).message and world.row(cases[0]).message,
-                         GIVE_UP + 10, "the page to say the queue cannot be reached")
+                         GIVE_UP + 120, "the page to say the queue cannot be reached")
     assert "cannot be reached now" in seen_waiting
     failed = _wait(lambda: all(world.row(c).is_finished for c in cases) and [world.row(c) for c in cases],
-                   GIVE_UP + REQUEUE * 3 + 15, "the lost jobs to fail")
-    assert time.monotonic() - killed < GIVE_UP + REQUEUE * 3 + 15
+                   GIVE_UP + REQUEUE * 3 + 300, "the lost jobs to fail")
     for row in failed:
         assert row.status == "failed" and row.error is not None
         assert row.error["code"] == "queue_unavailable" and "given up" in row.error["message"]

@@ -68,7 +68,12 @@ def test_an_uploaded_scoresheet_is_compared_and_kept_like_a_typed_one(app: Flask
     response = client.post("/claims", data={**CLAIM, "record": CLAIMANT, "ruled_on": "opponent",
                                             "opponent_record_file": (io.BytesIO(OPPONENT.encode()), "theirs.pgn")},
                            content_type="multipart/form-data")
-    assert "rejected" in ruling_page(client, response)
+    page = ruling_page(client, response)
+    assert re.search(r'id="verdict">([^<]*)', page).group(1) == "rejected"  # type: ignore[union-attr]
+    case = stored_case(app, int(re.search(r"on case (\d+)", page).group(1)))  # type: ignore[union-attr]
+    assert case["record"] == OPPONENT, "ruled on the uploaded scoresheet, as confirmed"
+    assert case["scoresheets"] == {"claimant": CLAIMANT, "opponent": OPPONENT, "ruled_on": "opponent"}
+    assert "The claim was ruled on the opponent's scoresheet." in page
 
 
 def test_the_ruling_page_reads_what_was_ruled_on_from_the_record(client: FlaskClient) -> None:

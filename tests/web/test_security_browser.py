@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -58,9 +59,11 @@ def served(tmp_path: Path, stand_ins: dict[str, str]) -> Iterator[tuple[str, Fla
 def test_the_listener_reports_an_inline_script_the_policy_blocks(served: tuple[str, Flask], phone: Any) -> None:
     base, _app = served
     seen = violations(phone)
-    phone.goto(f"{base}/test-only/inline")
-    phone.click("button")
-    phone.wait_for_timeout(200)
+    phone.goto(f"{base}/test-only/inline")  # the inline script is blocked
+    phone.click("button")  # the inline handler is blocked
+    deadline = time.monotonic() + 30  # polled for the two reports; the deadline only bounds a hang
+    while len(seen) < 2 and time.monotonic() < deadline:
+        phone.wait_for_timeout(50)
     assert phone.title() == "inline"  # neither the script nor the handler ran
     assert len(seen) >= 2, seen
 
@@ -89,7 +92,7 @@ def test_the_main_pages_run_with_no_policy_violation(
     phone.goto(f"{base}/appeals/")
     phone.click("text=Log out")
     phone.wait_for_url(re.compile(r"/login"))
-    phone.wait_for_timeout(300)  # late htmx work (polling, swaps) would report here
+    phone.wait_for_load_state("networkidle")  # late htmx work (polling, swaps) would report before this
     assert seen == [], seen
 
 
@@ -106,7 +109,7 @@ def test_the_board_editor_runs_under_the_policy(served: tuple[str, Flask], phone
     # the coordinates keep the size cm-chessboard gives them (through the style object, which CSP allows)
     size = phone.eval_on_selector("[data-board-editor] [data-board] text.coordinate", "e => e.style.fontSize")
     assert size.endswith("px"), size
-    phone.wait_for_timeout(300)
+    phone.wait_for_load_state("networkidle")  # the editor's late work would report before this
     assert seen == [], seen
 
 
@@ -143,7 +146,9 @@ def test_a_committee_case_page_runs_under_the_policy(
         phone.check("input[name=position_verified]")
         phone.click("#vote button[type=submit]")
         expect(phone.locator("#tally .count")).to_have_text("1 of 3 votes cast")
-        phone.wait_for_timeout(500)
+        with phone.expect_response(re.compile(rf"/committee/cases/{case_id}/tally")):
+            pass  # the count polls itself again after the vote: its swap would report before this
+        expect(phone.locator("#tally .count")).to_have_text("1 of 3 votes cast")
         assert seen == [], seen
     finally:
         server.shutdown()

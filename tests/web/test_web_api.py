@@ -13,7 +13,7 @@ from tests.web.conftest import make_app
 CASE = {
     "game": "chess",
     "ruleset": "fide-standard",
-    "claim": "fifty-move",
+    "claim": "threefold-repetition",
     "claimant": "white",
     "record": "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8",
 }

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from tests.parts import missing
 from tests.web.conftest import shot
 from tests.web.phone_support import set_up_position
 
@@ -193,7 +194,7 @@ def test_a_real_engine_claim_with_stockfish(live_engine_server: str, phone: Any)
     """Unfinished game: Stockfish works as a job (a large node budget so the bar shows), then
     the ruling shows the engine's line, playable move by move."""
     if shutil.which("stockfish") is None and not Path("/usr/games/stockfish").exists():
-        pytest.skip("Stockfish is not installed (Debian package stockfish)")
+        missing("Stockfish", "Debian package stockfish (.ci/install)")
     open_form(phone, live_engine_server, "unfinished-game")
     phone.fill("#f-fen", "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 9")
     phone.click("button[type=submit].primary")

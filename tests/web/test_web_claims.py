@@ -121,4 +121,4 @@ def test_edit_and_claim_again_fills_the_form_from_the_stored_case(
     again = re.search(r'href="(/claims/new\?from=\d+)"', page).group(1)  # type: ignore[union-attr]
     filled = client.get(again).get_data(as_text=True)
     assert RECORD in filled and 'value="Nf3"' in filled and 'value="9"' in filled
-    assert re.search(r'value="fifty-move"\s+selected', filled)
+    assert re.search(r'value="threefold-repetition"\s+selected', filled)

@@ -25,7 +25,8 @@ def rule(client: FlaskClient, claim: str, *, follow: bool = True, **fields: str)
     return location
 
 
-def wait_for_ruling(client: FlaskClient, job_url: str, seconds: float = 20) -> str:
+def wait_for_ruling(client: FlaskClient, job_url: str, seconds: float = 120) -> str:
+    """The ruling's URL once the job gives one: polled; the deadline only bounds a hang."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         response = client.get(job_url)
@@ -53,26 +54,51 @@ def test_a_step_is_an_htmx_fragment_and_a_plain_link(client: FlaskClient, stand_
     assert "After 1. Nf3" in client.get(plain.headers["Location"]).get_data(as_text=True)
 
 
-def test_the_helpmate_is_playable_move_by_move(client: FlaskClient, stand_ins: dict[str, str]) -> None:
-    url = rule(client, stand_ins["quick"], record="", fen="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+def test_the_helpmate_is_playable_move_by_move(client: FlaskClient) -> None:
+    """The real flag claim: White's flag fell after 1. f3 e5 2. g4 and Black can still mate, so Black wins;
+    the helpmate the win test found is a line of the page, played one move at a time to its mate."""
+    url = rule(client, "flag", claimant="black", record="1. f3 e5 2. g4", clock_white="0:00:00",
+               clock_black="0:01:00")
     ruling_id = url.rsplit("/", 1)[1]
-    client_page = client.get(url).get_data(as_text=True)
-    assert "Helpmate" in client_page
-    mate = client.get(f"/rulings/{ruling_id}/board?line=helpmate&ply=4", headers={"HX-Request": "true"})
-    assert "After 2... Qh4#" in mate.get_data(as_text=True)
+    ruling = client.get(f"/api/v1/rulings/{ruling_id}").get_json()
+    assert ruling["verdict"] == "upheld" and ruling["result"] == "0-1"
+    helpmate = ruling["evidence"]["win_test"]["helpmate_san"]
+    assert helpmate[-1].endswith("#")
+    assert "Helpmate" in client.get(url).get_data(as_text=True)
+    board = f"/rulings/{ruling_id}/board?line=win_test-helpmate"
+    first = client.get(f"{board}&ply=1", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert f"After 2... {helpmate[0]}" in first
+    mate = client.get(f"{board}&ply={len(helpmate)}", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert f" {helpmate[-1]}" in mate and "After" in mate
 
 
 def test_an_engine_job_reports_progress_then_gives_its_ruling(client: FlaskClient, stand_ins: dict[str, str]) -> None:
+    """The bar shows the analysis's own figure: the slow claim is held after reporting 1,000 of 40,000
+    nodes, so the widget is read while the job runs, whatever the machine's load."""
+    from tests.web import fake_claims
+
+    fake_claims.HOLD.clear()
     job_url = rule(client, stand_ins["slow"], follow=False)
-    time.sleep(0.5)
-    widget = client.get(job_url, headers={"HX-Request": "true"}).get_data(as_text=True)
+    widget = wait_for_widget(client, job_url, "1,000 of 40,000 nodes")
     value = int(re.search(r'<progress id="job-progress" max="100" value="(\d+)"', widget).group(1))  # type: ignore[union-attr]
-    assert 0 < value < 100 and "depth" in widget
-    reported = int(re.search(r"depth \d+, ([\d,]+) of 40,000 nodes", widget).group(1).replace(",", ""))  # type: ignore[union-attr]
-    assert value == int(100 * reported / 40_000), "the bar is the analysis's own figure, not the clock"
+    assert 0 < value < 100 and "depth 1" in widget
+    assert value == int(100 * 1_000 / 40_000), "the bar is the analysis's own figure, not the clock"
     assert "Best line so far: <span class=\"pv\">1. e4 e5 2. Nf3</span>" in widget
+    fake_claims.HOLD.set()
     page = client.get(wait_for_ruling(client, job_url)).get_data(as_text=True)
     assert "adjudicated" in page and "1–0" in page and "Engine line" in page
+
+
+def wait_for_widget(client: FlaskClient, job_url: str, text: str, seconds: float = 60) -> str:
+    """The job widget once it shows ``text``: polled; the deadline only bounds a hang."""
+    deadline = time.monotonic() + seconds
+    widget = ""
+    while time.monotonic() < deadline:
+        widget = client.get(job_url, headers={"HX-Request": "true"}).get_data(as_text=True)
+        if text in widget:
+            return widget
+        time.sleep(0.05)
+    raise AssertionError(f"the job widget never showed {text!r}; last:\n{widget[:1500]}")
 
 
 def test_before_the_analysis_measures_anything_the_bar_is_indeterminate() -> None:
@@ -92,14 +118,26 @@ def test_when_done_htmx_polling_is_redirected(client: FlaskClient, stand_ins: di
     assert response.headers["HX-Redirect"].startswith("/rulings/")
 
 
-def test_a_cancelled_job_gives_no_ruling_and_stops_polling(client: FlaskClient, stand_ins: dict[str, str]) -> None:
+def test_a_cancelled_job_gives_no_ruling_and_stops_polling(app: Flask, client: FlaskClient,
+                                                            stand_ins: dict[str, str]) -> None:
+    """A cancel stops a running analysis: the slow claim is held mid-search, cancelled, then let go; its
+    next progress report ends it. The widget says Cancelled and stops polling, the case keeps no ruling."""
+    from tests.web import fake_claims
+    from web import store
+
+    fake_claims.HOLD.clear()
     job_url = rule(client, stand_ins["slow"], follow=False)
-    time.sleep(0.2)
-    widget = client.post(f"{job_url}/cancel", headers={"HX-Request": "true"}).get_data(as_text=True)
-    time.sleep(0.3)
-    widget = client.get(job_url, headers={"HX-Request": "true"}).get_data(as_text=True)
-    assert "Cancelled" in widget and "hx-trigger" not in widget
+    wait_for_widget(client, job_url, "1,000 of 40,000 nodes")  # running, not merely queued
+    client.post(f"{job_url}/cancel", headers={"HX-Request": "true"})
+    fake_claims.HOLD.set()
+    widget = wait_for_widget(client, job_url, "Cancelled")
+    assert "hx-trigger" not in widget
     assert client.get(job_url).status_code == 200, "no ruling to redirect to"
+    case_id = int(job_url.rsplit("/", 1)[1])
+    with app.extensions["db_sessions"]() as session:
+        assert store.ruling_for_case(session, case_id) is None
+        assert [note.kind for note in store.notes_for_case(session, case_id)][-1] == "cancelled"
+    assert app.extensions["adjudicator"].job(case_id).state == "cancelled"
 
 
 def test_a_failing_analysis_is_a_plain_message_not_a_500(client: FlaskClient, stand_ins: dict[str, str]) -> None:
@@ -130,7 +168,8 @@ def test_the_sheet_shows_diagram_claim_ruling_articles_and_signatures(app: Flask
 
         ruling, case = load(int(url.rsplit("/", 1)[1]))
         html = render_template("rulings/sheet.html", **context_for(ruling, case))
-    for text in ("<svg", "Fifty-move rule", "upheld", "FIDE 9.2.2", "Carlsen", "Arbiter (name, signature)", "2... Ng8"):
+    for text in ("<svg", "Threefold repetition", "upheld", "FIDE 9.2.2", "Carlsen", "Arbiter (name, signature)",
+                 "2... Ng8"):
         assert text in html
 
 
