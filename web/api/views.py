@@ -61,7 +61,11 @@ def create() -> tuple[Response, int]:
     except ContractError as exc:
         return jsonify(exc.to_json()), 422
     if not job.wait(submit.adjudicator().api_timeout_seconds):
-        submit.adjudicator().persist(job)
+        case_id = submit.adjudicator().persist(job)
+        if actor.user is None:  # an anonymous request's work ends with its time limit (issue 39): stopped, kept
+            submit.adjudicator().cancel(case_id)
+            return api_error(503, "not_ready", f"the ruling takes longer than the API waits, so the analysis was "
+                             f"stopped (case {case_id} is kept); a TD's token lets a long analysis go on", None)
     if job.error is not None:
         status = 503 if job.error.get("code") in UNAVAILABLE else 422
         return jsonify({"error": job.error}), status
