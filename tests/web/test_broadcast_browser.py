@@ -130,17 +130,15 @@ def test_the_form_lists_the_rounds_boards_follows_new_moves_and_fills_the_record
         open_form(phone, site)
         phone.wait_for_selector("#broadcast .broadcast-status")
         assert "Reading the broadcast" in phone.inner_text("#broadcast .broadcast-status")
-        deadline = time.monotonic() + 10
-        while not slow.asked and time.monotonic() < deadline:
+        deadline = time.monotonic() + 60  # bounds a hang only: the reading starts with the form
+        while not slow.asked:
+            assert time.monotonic() < deadline, "the slow source is never asked"
             time.sleep(0.05)
-        assert slow.asked, "the slow source is being read"
         phone.fill("#f-record", "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *")
         phone.check('input[name="claimant"][value="white"]', force=True)
-        started = time.monotonic()
         phone.click("#claim-submit")
         phone.wait_for_selector("#verdict")
-        assert time.monotonic() - started < 3, "the claim did not wait for the slow source"
-        assert slow.statuses == [], "ruled while the source had not answered yet"
+        assert slow.statuses == [], "ruled while the source had not answered yet: the claim did not wait for it"
         assert phone.inner_text("#verdict").lower() == "upheld"
         open_form(phone, site)
         phone.wait_for_function("() => document.querySelector('#broadcast .broadcast-status')"
@@ -172,9 +170,10 @@ def test_only_the_events_staff_see_its_broadcast(tmp_path: Path, source: PgnServ
     fragment = {"HX-Request": "true"}
     for name, sees in (("tina", True), ("mona", True), ("otto", False), (None, False)):
         found = client(name)
-        for _ in range(20):  # the first look starts the reading; it is there a moment later
+        deadline = time.monotonic() + 60  # bounds a hang only: the first look starts the reading
+        while True:
             text = found.get("/claims/broadcast?event_slug=open&game=chess", headers=fragment).get_data(as_text=True)
-            if "Alpha, Ann" in text or not sees:
+            if "Alpha, Ann" in text or not sees or time.monotonic() > deadline:
                 break
             time.sleep(0.1)
         assert ("Alpha, Ann" in text) is sees, name

@@ -42,6 +42,10 @@ WATCH = """() => {
   Object.defineProperty(field, 'value', {configurable: true, get() { return native.get.call(this) },
     set(v) { native.set.call(this, v); window.__writes.push(performance.now()) }})
   document.addEventListener('pointerdown', () => window.__taps.push(performance.now()), {capture: true})
+  // the network answers a write waited for: requests sent at or after the tap and answered by the write
+  performance.setResourceTimingBufferSize(100000)
+  window.__waited = (tap, write) => performance.getEntriesByType('resource')
+    .filter((e) => e.startTime >= tap && e.responseEnd > 0 && e.responseEnd <= write).map((e) => e.name)
 }"""
 
 CSP_WATCH = """window.__csp = [];
@@ -161,9 +165,11 @@ def test_a_real_45_move_game_entered_by_taps_ends_in_threefold_and_the_claim_is_
             f"[window.__taps.length, document.querySelector('[data-candidate=\"{move.uci()}\"]') !== null]")
         how[tap_move(phone, board, move, is_candidate)] += 1
         board.push(move)
-        taps, writes = when(phone, f'{BOARD}[data-ply="{ply + 1}"]',  # shown (shown_ply), then the times
-                            "[window.__taps, window.__writes]")
+        taps, writes, waited = when(phone, f'{BOARD}[data-ply="{ply + 1}"]',  # shown (shown_ply), then the times
+                                    "[window.__taps, window.__writes,"
+                                    " window.__waited(window.__taps.at(-1), window.__writes.at(-1))]")
         latencies.append(writes[-1] - taps[-1] if len(taps) > taps_before else float("nan"))
+        assert waited == [], f"ply {ply + 1} was written only after the network answered {waited}"
         if ply == 30:
             shot(phone, "entry-1-game-in-progress")
             check_page(phone, live_server, "entry-1-game-in-progress-axe")
@@ -172,7 +178,7 @@ def test_a_real_45_move_game_entered_by_taps_ends_in_threefold_and_the_claim_is_
           f"({(how['candidate'] + 2 * how['two taps']) / len(sans):.2f} taps a ply); first move accepted "
           f"{latencies[0]:.1f} ms after its tap, median {sorted(latencies)[len(latencies) // 2]:.1f} ms, "
           f"max {max(latencies):.1f} ms; load average {load:.2f} on {os.cpu_count()} cores")
-    assert latencies[0] < 100, f"the first move took {latencies[0]:.1f} ms (load {load:.2f})"
+    # the cause, not the milliseconds (issue 41; the times are bench/entry.py's): no move waited for the network
     assert how["candidate"] > 0 and how["two taps"] > 0, how
     text = phone.input_value("#f-record")
     assert record_moves(text) == sans, "the record field holds the game, move for move"
@@ -329,11 +335,13 @@ def test_the_form_with_the_entry_board_fits_the_phone_and_shows_board_and_candid
     square(phone, "e2").tap(force=True)
     square(phone, "e4").tap(force=True)
     shown_ply(phone, 1)
-    taps, writes = phone.evaluate("() => [window.__taps, window.__writes]")
+    taps, writes, waited = phone.evaluate(
+        "() => [window.__taps, window.__writes, window.__waited(window.__taps.at(-1), window.__writes[0])]")
     took = writes[0] - taps[-1]
     print(f"\nfirst move by two taps accepted {took:.1f} ms after the second tap; "
           f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
-    assert phone.input_value("#f-record") == "1. e4" and took < 100
+    assert phone.input_value("#f-record") == "1. e4"
+    assert waited == [], f"the move was written only after the network answered {waited}"  # the cause, not a time
     no_csp_violation(phone, complaints)
 
 

@@ -140,22 +140,29 @@ def phone_as(browser: Any, site: Site) -> Iterator[Any]:
     assert seen == [], f"Content-Security-Policy violations or page errors: {seen}"
 
 
+STILL = """async () => {
+  // the page has stopped moving: the scroll, its height and the focus the same over five frames in a row
+  let last = null, same = 0
+  while (same < 5) {
+    await new Promise((r) => requestAnimationFrame(r))
+    const now = JSON.stringify([scrollY, document.body.scrollHeight, document.activeElement?.id])
+    same = now === last ? same + 1 : 0
+    last = now
+  }
+}"""
+
+
 def settle(page: Any) -> None:
-    """Wait until the page has stopped moving (htmx's settle, the boards drawn, the scroll done)."""
+    """Wait until the page has stopped moving (htmx's settle, the boards drawn, the scroll done): a state waited
+    for, frame by frame, not a fixed sleep (issue 41)."""
     page.wait_for_load_state("networkidle")
-    last = None
-    for _ in range(20):
-        now = page.evaluate("() => [scrollY, document.body.scrollHeight, document.activeElement?.id]")
-        if now == last:
-            return
-        last = now
-        page.wait_for_timeout(150)
+    page.evaluate(STILL)
 
 
 def to_the_bottom_and_submit(page: Any, button: str = "#claim-submit") -> None:
     """As a TD does: the form filled in, scrolled down to its button, tapped."""
     page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
-    page.wait_for_timeout(100)
+    page.evaluate(STILL)
     page.locator(button).tap()
 
 
