@@ -122,10 +122,15 @@ class CaseFields(BaseModel):
     time_control: Annotated[str | None, Text(examples=["40/5400+30:1800+30", "G/30;d5"], max_length=200)] = None
     alleged_illegal_ply: Annotated[int | None, Field(ge=1, le=MAX_NUMBER)] = None
     language: Annotated[str | None, Text(max_length=10)] = None
-    readings: Annotated[dict[str, Annotated[str, Text(max_length=40)]] | None, Field(
+    readings: Annotated[Annotated[dict[str, Annotated[str, Text(max_length=40)]], Field(
+        max_length=1000, json_schema_extra={"propertyNames": {"pattern": NO_NUL}})] | None, Field(
         description="the TD's choice where a token of the record reads two ways: ply -> the move meant, in "
-                    "English SAN or coordinates (docs/reading-records.md)",
-        examples=[{"18": "Bxc6"}], max_length=1000)] = None
+                    "English SAN or coordinates (docs/reading-records.md); keys without NUL",
+        examples=[{"18": "Bxc6"}])] = None
+    missing_moves: Annotated[str | None, Text(
+        description="the moves a numbering gap of the record leaves out, numbered as on the scoresheet "
+                    "(2... Nc6; 2... 24-20 in checkers), or none when no move is missing (docs/reading-records.md)",
+        examples=["2... Nc6"], max_length=200)] = None
     event: Annotated[str | None, Text(
         description="the event's short name (adjudicator events list); default: the install's default event",
         max_length=40)] = None

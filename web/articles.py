@@ -28,6 +28,7 @@ SUMMARIES: dict[str, dict[str, str]] = {
         "7.5.3": "Pressing the clock without making a move counts as an illegal move.",
         "7.5.4": "Using two hands for one move counts as an illegal move.",
         "7.5.5": "First completed illegal move: +2 min to the opponent; the second loses (draw if no mate possible).",
+        "8.1": "The scoresheet: each player records the moves made, both players', as they are made.",
         "8.1.1": "Each player records the moves of both players, move after move, correctly and legibly.",
         "8.4": "Under 5 minutes and without a 30 s increment a player need not record the moves.",
         "9.1.1": "Event regulations may forbid draw offers before a set move.",

@@ -497,8 +497,8 @@ def _whole_record(
                  else f"{plain.label(bad)} (ply {bad}) is illegal")
     this_way = ("every move of the record is legal" if score == math.inf
                 else f"every move before ply {int(score)} is legal")
-    why = (f"read so, {this_way}; read the other way, {other_way} (the record is evidence of the moves made, "
-           "FIDE 8.1)")
+    why = (f"read so, {this_way}; read the other way, {other_way} "
+           "(the record is evidence of the moves made, FIDE 8.1)")
     return _replay_in(game, board.copy(stack=False), chess960, start, lang, rule, forced_by(flips, why), set_up)
 
 

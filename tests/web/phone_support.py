@@ -81,8 +81,16 @@ def small_targets(page: Any) -> list[str]:
 
 def check_page(page: Any, base: str, name: str) -> None:
     """The page fits a 390 px screen, has no WCAG 2 A/AA violation and no tap target under 44 px;
-    its screenshot is saved."""
-    shot(page, name)
+    its screenshot is saved, after the checks: a full-page screenshot resizes the viewport, and Chromium can put
+    the page back at another scroll position (24 px lower on the claim form), so that the checks judged a page
+    the user never saw (the sticky claim bar over the position editor's palette, issue 37)."""
+    try:
+        _check(page, base, name)
+    finally:
+        shot(page, name)
+
+
+def _check(page: Any, base: str, name: str) -> None:
     width = scroll_width(page)
     assert width <= PHONE["width"], f"{name}: {width} px wide on a {PHONE['width']} px screen"
     violations = axe_violations(page, base)

@@ -27,6 +27,7 @@ UNKNOWN = "See the event's rules for this article."
         ("ACF Master Division local rules (Lowder Rule)", "one minute"),
         ("ACF Master Division local rules (games not started 30 minutes before the end of the round)", "drawn"),
         ("FIDE Guidelines III.2.1", "announced"),
+        ("FIDE 8.1", "records the moves made"),  # a two-way token's reading (adjudicator.chess.replay)
     ],
 )
 def test_a_cited_article_has_its_summary(reference: str, words: str) -> None:
