@@ -189,10 +189,14 @@ def _read(case: Case) -> _Read | None:
 def decide(case: Case, rule: Rule, refs: tuple[str, ...] = ()) -> Ruling:
     """``rule(case)``; where the record cannot be read at a ply at or after a numbering gap, a ruling that
     :func:`weigh_gaps` defers (the token may be unreadable only because a move before it is not written),
-    instead of the error."""
+    instead of the error. Not where the TD found no move missing (``missing_moves: none``): the record is
+    then read in order, and a token it cannot read is the error it is without a gap."""
     try:
         return rule(case)
     except RecordError as exc:
+        given = case.facts.missing_moves
+        if given is not None and given.lower() == NONE:
+            raise
         read = _read(case) if exc.ply is not None else None
         if read is None or not read.gaps or exc.ply is None or read.gaps[0].ply > exc.ply:
             raise

@@ -30,6 +30,7 @@ from adjudicator.checkers.board import START, Position
 from adjudicator.checkers.replay import replay_checkers
 from adjudicator.chess.replay import replay_chess
 from adjudicator.contract import _KNOWN, ContractError, parse_case
+from adjudicator.record_gaps import fill_missing
 from adjudicator.rule import claim_ids, rule
 from adjudicator.rulesets import RulesetBook
 from adjudicator.ruling import Ruling
@@ -352,6 +353,7 @@ EXTRA_VALUES: dict[str, st.SearchStrategy[Any]] = {
         st.lists(st.one_of(st.integers(-100_000, 100_000), st.floats()), max_size=12),
         max_size=2)),
     "tablebase_claim": st.sampled_from(["win", "draw", "loss"]),
+    "missing_moves": st.sampled_from(["none", "None", "2... Nc6", "1. e4", "3... Kxe8 4. Nf3", "12... 24-20"]),
     # checkers
     "ballot": st.one_of(st.integers(-1, 200), st.just(10**18)), "count_requested_ply": st.integers(-1, 300),
     "count_side": st.sampled_from(["red", "white", "black", "blue"]),
@@ -441,26 +443,39 @@ def check_answer(data: dict[str, Any], book: RulesetBook, services: Services) ->
         assert isinstance(adjustment["seconds"], int | float) and adjustment["reason"]
     assert 0.0 <= body["confidence"] <= 1.0
     if data["claim"] != "insufficient-losing-chances":  # its admissibility (ruleset, clock) is settled first
-        assert not _has_unreadable_move(data, case.game), "a ruling on a record the replay could not read to its end"
+        # the record as ruled: with the moves the TD gave for its gaps (missing_moves) written in
+        unreadable, gap = _first_unreadable_and_gap({**data, "record": fill_missing(case).record}, case.game)
+        if unreadable is not None:
+            # the one ruling on such a record: deferred where a numbering gap comes first, since the token may be
+            # unreadable only because a move before it is not written; the TD is asked for it (adjudicator.record_gaps)
+            assert gap is not None and gap <= unreadable, "a ruling on a record the replay could not read to its end"
+            assert body["verdict"] == "deferred" and body["result"] is None, "a verdict resting on an unreadable move"
+            assert body["evidence"]["missing_moves"] and "missing_moves" in body["instructions"][0]
     return f"ruling: {body['verdict']}"
 
 
-def _has_unreadable_move(data: dict[str, Any], game: str) -> bool:
-    """Whether the case's record has a token the replay cannot read (the replay stops there).
+def _first_unreadable_and_gap(data: dict[str, Any], game: str) -> tuple[int | None, int | None]:
+    """The ply of the case's record's first token the replay cannot read (the replay stops there), and of its
+    first numbering gap (a move number that skips or repeats); None for none.
 
     ``game`` is the case's game as the contract reads it (:func:`parse_case`: a ``game`` given as
     null is chess), not the raw field, which the property test may have spoilt."""
     record = data.get("record")
     if not record or not record.strip() or (game, data["claim"]) == ("checkers", "flag"):
-        return False  # a checkers flag claim does not read the record
+        return None, None  # a checkers flag claim does not read the record
     try:
         if game == "chess":
-            return bool(replay_chess(record, data.get("start_fen"), data.get("language"),
-                                     allow_unreadable=True).unreadable)
-        ballot = data.get("ballot")
-        return bool(replay_checkers(record, data.get("start_fen"), ballot if isinstance(ballot, int) else 1).unreadable)
+            replay = replay_chess(record, data.get("start_fen"), data.get("language"), allow_unreadable=True)
+            unreadable = [u.ply for u in replay.unreadable]
+            gaps = [g.ply for g in replay.numbering_gaps]
+        else:
+            ballot = data.get("ballot")
+            checkers = replay_checkers(record, data.get("start_fen"), ballot if isinstance(ballot, int) else 1)
+            unreadable = [u.ply for u in checkers.unreadable]
+            gaps = [g.ply for g in checkers.numbering_gaps]
     except ValueError:
-        return False
+        return None, None
+    return min(unreadable, default=None), min(gaps, default=None)
 
 
 def _rulesets(book: RulesetBook, game: str) -> list[str]:

@@ -141,6 +141,32 @@ def test_a_token_unreadable_only_after_a_gap_defers_instead_of_refusing(book: Ru
     assert result.verdict == "deferred" and result.evidence["missing_moves"][0]["side"] == "black"
 
 
+def test_a_token_unreadable_after_a_gap_the_td_finds_no_move_missing_is_refused_as_unreadable(
+    book: RulesetBook,
+) -> None:
+    # missing_moves: none reads the moves in order, and in order 3. Nd4 cannot be read: the record's error, as
+    # without a gap (once a deferral with nothing left to ask)
+    with pytest.raises(ContractError) as refused:
+        ruling(book, claim="threefold-repetition", claimant="white", record="1. Nf3 Nf6 2. Nc3 3. Nd4 Nc6",
+               missing_moves="none")
+    assert (refused.value.code, refused.value.field) == ("unreadable_record", "record")
+    assert "ply 4 ('Nd4')" in refused.value.message
+
+
+def test_a_record_english_reads_up_to_its_gap_is_not_read_in_other_letters_that_break_a_move_before_it(
+    book: RulesetBook,
+) -> None:
+    # Black's 2nd move deleted (a property seed found it): in order English reads 2. Nh3 legally, then stops
+    # after the gap; Romanian letters (N: nebun, a bishop) read every token, with 2. Bf1-h3 illegal before the
+    # gap. The gap's token may be unreadable only because of the missing move: English stays, the claim defers
+    record = "1. a4 h5 2. Nh3 3. c3 d6 4. e3 Rh7 5. a5 Nd7"
+    replay = replay_chess(record, allow_unreadable=True)
+    assert (replay.language, replay.reading) == ("en", "english")
+    result = ruling(book, claimant="black", record=record)
+    assert result.verdict == "deferred" and result.evidence["missing_moves"][0] == {"ply": 4, "number": 2,
+                                                                                    "side": "black"}
+
+
 def test_an_illegal_move_before_the_gap_is_ruled_and_the_slip_named(book: RulesetBook) -> None:
     # 2.Bg5 jumps the d2 pawn (illegal, ply 3); Black's 3rd move is not written later (ply 6)
     record = "1. e4 e5 2. Bg5 Nc6 3. Nf3 4. d3"  # in order, 4. d3 is Black's d7-d3: illegal too

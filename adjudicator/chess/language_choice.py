@@ -30,12 +30,20 @@ class _Ply(Protocol):
     def move(self) -> Any: ...
 
 
+class _AtPly(Protocol):
+    @property
+    def ply(self) -> int: ...
+
+
 class _Replayed(Protocol):
     @property
     def plies(self) -> Sequence[_Ply]: ...
 
     @property
-    def unreadable(self) -> Sequence[object]: ...
+    def unreadable(self) -> Sequence[_AtPly]: ...
+
+    @property
+    def numbering_gaps(self) -> Sequence[_AtPly]: ...
 
     @property
     def language(self) -> str: ...
@@ -92,13 +100,25 @@ def alike(lang: str, letters: Iterable[str]) -> list[str]:
     return [other for other in LANGUAGES if other != lang and _meaning(other, letters) == meaning]
 
 
+def _reads_up_to_a_gap(replay: _Replayed) -> bool:
+    """Whether ``replay`` reads every token, or stops only at or after a numbering gap: read in order, a token
+    there may be unreadable only because a move before it is not written (FIDE 8.1;
+    :mod:`adjudicator.record_gaps` defers the claim asking for that move)."""
+    if not replay.unreadable:
+        return True
+    return bool(replay.numbering_gaps) and min(g.ply for g in replay.numbering_gaps) <= replay.unreadable[0].ply
+
+
 def choose(tokens: Sequence[str], replay_in: Callable[[str, str], R]) -> Choice[R]:
     """The reading of a record whose move tokens are ``tokens``; ``replay_in(language, rule)`` replays it.
 
     1. Script first: only languages of :func:`family` are tried (a Cyrillic ``К`` is never
        an English king, a Cyrillic ``Ф`` never a French bishop);
     2. English (rule ``english``), when the record's letters are Latin and English reads every
-       token (an illegal move is still a reading);
+       token (an illegal move is still a reading), or stops only at or after a numbering gap (a
+       token there may be unreadable only because the move the numbers say is missing is not
+       written: another language reading it, with moves English reads as legal before the gap,
+       is no ground to leave English);
     3. else a language of the family whose letters cover every letter used and that reads
        every token (``only``); when several do with different moves, the first in
        :data:`~adjudicator.chess.notation.LANGUAGES` order is replayed and the others are
@@ -118,7 +138,7 @@ def choose(tokens: Sequence[str], replay_in: Callable[[str, str], R]) -> Choice[
     letters = letters_used(tokens)
     candidates = family(letters, scripts_used(letters, tokens))
     english = in_english if "en" in candidates else None
-    if english is not None and not english.unreadable:
+    if english is not None and _reads_up_to_a_gap(english):
         return Choice(english, "english", _full_readings(candidates, letters, english, replay_in))
     full = _full_readings(candidates, letters, None, replay_in)
     if full:
