@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import importlib.util
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -25,6 +25,7 @@ import threading
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 SHUFFLE = ("Nf3", "Nf6", "Ng1", "Ng8")
@@ -39,25 +40,14 @@ def long_record(plies: int = 250_000) -> str:
     return " ".join(words) + " *"
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def wait_ready(port: int, server: subprocess.Popen[bytes], seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise SystemExit(f"the server exited with status {server.returncode}")
-        try:
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            connection.request("GET", "/login")
-            if connection.getresponse().status == 200:
-                return
-        except OSError:
-            time.sleep(0.2)
-    raise SystemExit("the server did not answer within a minute")
+def _bench_web() -> Any:
+    """bench/web.py, loaded by its path (its name would be the project's web package's): its free port and its
+    wait for the served app."""
+    spec = importlib.util.spec_from_file_location("bench_web", Path(__file__).resolve().parent / "web.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def cpu_seconds(pid: int) -> float:
@@ -79,14 +69,15 @@ def main() -> None:
             config = config.replace("rulings_anonymous = 20", "rulings_anonymous = 0")
         (Path(folder) / "config.toml").write_text(config.replace('url = "sqlite:///instance/adjudicator.db"',
                                                                  f'url = "sqlite:///{folder}/bench.db"'))
-        port = free_port()
+        helpers = _bench_web()
+        port = helpers.free_port()
         env = {**os.environ, "ADJUDICATOR_CONFIG": str(Path(folder) / "config.toml"), "PYTHONPATH": str(ROOT)}
         env.pop("ADJUDICATOR_BROKER_URL", None)
         env.pop("ADJUDICATOR_DATABASE_URL", None)
         server = subprocess.Popen([sys.executable, "-m", "adjudicator", "serve", "--host", "127.0.0.1", "--port",
                                    str(port)], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
-            wait_ready(port, server)
+            helpers.wait_ready(port, server)
             began_cpu = cpu_seconds(server.pid)
             stop = time.monotonic() + args.seconds
             answers: Counter[int] = Counter()
