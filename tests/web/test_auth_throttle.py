@@ -323,3 +323,22 @@ def test_a_name_no_user_can_have_is_a_plain_refusal(app: Flask, clock: Clock) ->
     nul = log_in(client, "alice\x00", PASSWORD)  # a NUL in any form value is refused before any view (web.inputs)
     assert nul.status_code == 400 and b"name" in nul.data
     assert log_in(client, "a" * 5000, PASSWORD).status_code == 401
+
+
+def test_the_per_name_slow_down_holds_on_postgresql_with_the_owner_unaffected(postgres_url: str,
+                                                                               tmp_path: Path) -> None:
+    """Issue 39, item 3, on PostgreSQL: twenty guesses at one name from twenty addresses in all, then the name
+    waits at new addresses; its owner, at the address they logged in from before, is not slowed."""
+    app = make_app(tmp_path, DATABASE_URL=postgres_url)
+    assert app.extensions["db_engine"].dialect.name == "postgresql"
+    with app.extensions["db_sessions"]() as session:
+        create_user(session, "alice", "td", PASSWORD, hash_method="pbkdf2:sha256:1000")
+        session.commit()
+    client = app.test_client()
+    assert log_in(client, "alice", PASSWORD, OWNER).status_code == 303
+    client.post("/logout")
+    codes = [log_in(client, "alice", f"pg-guess-{i}", address=f"203.0.113.{i}").status_code for i in range(40)]
+    assert codes[:20] == [401] * 20 and set(codes[20:]) == {429}
+    assert log_in(client, "alice", PASSWORD, OWNER).status_code == 303
+    assert log_in(app.test_client(), "alice", PASSWORD, "198.51.100.201").status_code == 429
+    app.extensions["adjudicator"].shutdown()
