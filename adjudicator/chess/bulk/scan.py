@@ -1285,17 +1285,7 @@ def reset(given_start: cython.bint) -> cython.void:
 @cython.exceptval(check=False)
 def after_blank_line(text: str, offset: cython.Py_ssize_t) -> cython.bint:
     """``movetext._after_blank_line``: the spacing before ``offset`` holds a blank line."""
-    lines: cython.int = 0
-    k: cython.Py_ssize_t = offset
-    c: cython.Py_UCS4
-    while k > 0:
-        c = text[k - 1]
-        if c == "\n":
-            lines += 1
-        elif not (c == " " or c == "\t" or c == "\r" or c == "\x0c" or c == "\x0b"):
-            break
-        k -= 1
-    return lines >= 2
+    return blank_lines(text, offset) >= 1
 
 
 @cython.cfunc
