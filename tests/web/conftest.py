@@ -137,8 +137,32 @@ def browser() -> Iterator[Any]:
                 "--no-first-run",
             ],
         )
+        _bound_hangs(instance)
         yield instance
         instance.close()
+
+
+HANG_BOUND_MS = 180_000
+"""How long any Playwright wait or ``expect`` may take before the test fails (issue 41). It bounds a
+hang only: each wait is for a state the page must reach, and on a loaded machine (two CPU-bound
+processes beside the suite) it comes late, not never; Playwright's own 30 s (5 s for ``expect``)
+failed good runs there. Timings belong to ``bench/``."""
+
+
+def _bound_hangs(browser: Any) -> None:
+    """Give every context the browser opens, and every ``expect``, :data:`HANG_BOUND_MS`."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=HANG_BOUND_MS)
+    opened = browser.new_context
+
+    def new_context(*args: Any, **kwargs: Any) -> Any:
+        context = opened(*args, **kwargs)
+        context.set_default_timeout(HANG_BOUND_MS)
+        context.set_default_navigation_timeout(HANG_BOUND_MS)
+        return context
+
+    browser.new_context = new_context
 
 
 @pytest.fixture

@@ -36,7 +36,7 @@ def wait_status(page: Any, text: str) -> None:
 
 def fen_is(page: Any, fen: str) -> bool:
     """Wait until the editor has written ``fen`` (it writes after the board has redrawn)."""
-    page.wait_for_function("(fen) => document.querySelector('#f-fen').value === fen", arg=fen, timeout=5000)
+    page.wait_for_function("(fen) => document.querySelector('#f-fen').value === fen", arg=fen)
     return True
 
 

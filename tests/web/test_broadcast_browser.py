@@ -100,7 +100,7 @@ def test_the_form_lists_the_rounds_boards_follows_new_moves_and_fills_the_record
     source.write(round_pgn([*REPEAT, "Ng1", "Ng8"]))  # the game goes on while the TD looks
     phone.click("#broadcast button.refresh")
     phone.wait_for_function("() => document.querySelector('#broadcast [data-broadcast-board=\"1\"]')"
-                            "?.textContent.includes('4... Ng8')", timeout=15_000)
+                            "?.textContent.includes('4... Ng8')")
     phone.click('#broadcast [data-broadcast-board="1"]')
     phone.wait_for_function("() => document.querySelector('#f-record').value.includes('Ng8')")
     record = phone.input_value("#f-record")
@@ -117,7 +117,7 @@ def test_the_form_lists_the_rounds_boards_follows_new_moves_and_fills_the_record
     source.stop()  # the source goes down
     open_form(phone, site)
     phone.wait_for_function("() => document.querySelector('#broadcast .broadcast-status')"
-                            "?.textContent.includes('could not be read')", timeout=15_000)
+                            "?.textContent.includes('could not be read')")
     status = phone.inner_text("#broadcast .broadcast-status")
     assert "cannot be reached" in status and "The boards below are the copy read at" in status
     assert "4... Ng8" in board_text(phone, 1), "the last copy is kept"
@@ -142,7 +142,7 @@ def test_the_form_lists_the_rounds_boards_follows_new_moves_and_fills_the_record
         assert phone.inner_text("#verdict").lower() == "upheld"
         open_form(phone, site)
         phone.wait_for_function("() => document.querySelector('#broadcast .broadcast-status')"
-                                "?.textContent.includes('no answer within 2 s')", timeout=20_000)
+                                "?.textContent.includes('no answer within 2 s')")
     finally:
         slow.stop()
     assert seen == [], seen

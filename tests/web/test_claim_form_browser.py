@@ -79,6 +79,6 @@ def test_the_td_s_finding_on_the_form_changes_the_ilc_ruling(live_server: str, p
         phone.select_option("#f-td_finding", finding)
         shot(phone, f"form-ilc-{finding}")
         phone.click("#claim-submit")
-        phone.wait_for_url(re.compile(r"/rulings/\d+"), timeout=60_000)
+        phone.wait_for_url(re.compile(r"/rulings/\d+"))
         verdicts[finding] = phone.inner_text("#verdict").lower()
     assert verdicts == {"clear": "upheld", "incorrect": "rejected"}

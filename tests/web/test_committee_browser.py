@@ -69,7 +69,7 @@ def cast(page: Page, result: str, comment: str) -> None:
 
 def expect_blind_count(pages: list[Page], count: int) -> None:
     for page in pages:  # every screen, including the ones nobody reloaded, shows the count and nothing else
-        expect(page.locator("#tally .count")).to_have_text(f"{count} of 3 votes cast", timeout=10_000)
+        expect(page.locator("#tally .count")).to_have_text(f"{count} of 3 votes cast")
         expect(page.locator("#tally table.votes")).to_have_count(0)
         expect(page.locator("#tally [data-result]")).to_have_count(0)
 
@@ -84,7 +84,7 @@ def test_a_two_to_one_vote_for_a_win_gives_a_draw(browser: Browser, site: tuple[
     expect_blind_count(pages, 2)
     cast(pages[2], "1/2-1/2", "White reaches the double corner")
     for page in pages:
-        expect(page.locator("#tally [data-result]")).to_have_text("1/2-1/2", timeout=10_000)
+        expect(page.locator("#tally [data-result]")).to_have_text("1/2-1/2")
         expect(page.locator("#tally table.votes tr")).to_have_count(4)  # header + three votes, revealed together
         expect(page.locator("#tally")).to_contain_text("a win needs a unanimous vote")
         expect(page.locator("#tally")).to_contain_text("White reaches the double corner")
@@ -99,7 +99,7 @@ def test_a_unanimous_vote_gives_the_win(browser: Browser, site: tuple[str, list[
     for page in pages:
         cast(page, "1-0", "verified the winning line on a board")
     for page in pages:
-        expect(page.locator("#tally [data-result]")).to_have_text("1-0", timeout=10_000)
+        expect(page.locator("#tally [data-result]")).to_have_text("1-0")
     pages[0].click("#tally a.exports")  # the record with the ruling, and the TRF codes
     expect(pages[0].locator("#exports")).to_contain_text("TRF code 1 for Red, 0 for White")
     for page in pages:

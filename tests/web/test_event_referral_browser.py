@@ -157,7 +157,7 @@ def test_an_event_is_created_and_staffed_from_the_web_and_a_td_rules_in_it(site:
     td.check('input[name="claimant"][value="white"]', force=True)
     td.fill("#f-record", "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *")
     to_the_bottom_and_submit(td)
-    td.wait_for_selector("#verdict", timeout=60_000)
+    td.wait_for_selector("#verdict")
     settle(td)
     screen(td, "event-web-td-ruled")
     assert "Autumn Rapid" in td.inner_text("#event-name") and "fide-rapid" in td.inner_text("section.verdict")
@@ -183,7 +183,7 @@ def test_a_ruling_referred_to_the_committee_carries_its_players_clocks_and_posit
     for name in ("m1", "m2", "m3"):
         page.check(f"input[name=members][value={name}]")
     to_the_bottom_and_submit(page, "#open-case")
-    page.wait_for_url(lambda url: "/committee/cases/" in url and "/new" not in url, timeout=90_000)
+    page.wait_for_url(lambda url: "/committee/cases/" in url and "/new" not in url)
     settle(page)
     text = page.inner_text("main")
     assert "Alice Alpha" in text and "Bob Beta" in text

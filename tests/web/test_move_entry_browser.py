@@ -188,7 +188,7 @@ def test_a_real_45_move_game_entered_by_taps_ends_in_threefold_and_the_claim_is_
     shot(phone, "entry-2-game-entered")
     no_csp_violation(phone, complaints)
     phone.click("#claim-submit")
-    phone.wait_for_url(re.compile(r"/rulings/\d+"), timeout=60_000)
+    phone.wait_for_url(re.compile(r"/rulings/\d+"))
     assert phone.inner_text("#verdict").lower() == "upheld"
     assert phone.inner_text("#result") == "½–½"
     shot(phone, "entry-3-threefold-upheld")

@@ -57,7 +57,7 @@ def test_a_fivefold_reaches_the_phone_and_its_acknowledgement_is_stored(
     assert page.locator('.watch-alert[data-action="act"]').count() == 0
     write_board_one(folder, 16)  # 8...Ng8: the start position for the fifth time
     alert = page.locator('.watch-alert[data-action="act"]')
-    alert.wait_for(timeout=60_000)
+    alert.wait_for()
     assert "Act now" in alert.text_content() and "Fivefold repetition" in alert.text_content()
     assert "8...Ng8" in page.locator("#board-1").inner_text()
     page.wait_for_function("() => window.__vibrations.length > 0")

@@ -173,7 +173,7 @@ def screen(page: Any, name: str) -> None:
 
 def verdict_in_view(page: Any, name: str, left: str = "") -> None:
     """The ruling has loaded (a page other than ``left``) with its verdict on the first screen."""
-    page.wait_for_url(lambda url: re.search(r"/rulings/\d+$", url) is not None and url != left, timeout=90_000)
+    page.wait_for_url(lambda url: re.search(r"/rulings/\d+$", url) is not None and url != left)
     page.wait_for_selector("#verdict")
     settle(page)
     box = page.evaluate(IN_VIEW, "section.verdict")

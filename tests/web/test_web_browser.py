@@ -97,7 +97,7 @@ def test_an_engine_claim_shows_progress_then_the_ruling(
         "() => document.querySelector('#job-progress') && document.querySelector('#job-progress').value > 0"
     )
     shot(phone, "engine-1-progress")
-    phone.wait_for_url(re.compile(r"/rulings/\d+"), timeout=30_000)
+    phone.wait_for_url(re.compile(r"/rulings/\d+"))
     assert phone.inner_text("#verdict").lower() == "adjudicated"
     shot(phone, "engine-2-ruling")
 
@@ -201,7 +201,7 @@ def test_a_real_engine_claim_with_stockfish(live_engine_server: str, phone: Any)
     phone.wait_for_url(re.compile(r"/cases/\d+"))
     phone.wait_for_selector("#job-progress")
     shot(phone, "engine-4-stockfish-progress")
-    phone.wait_for_url(re.compile(r"/rulings/\d+"), timeout=120_000)
+    phone.wait_for_url(re.compile(r"/rulings/\d+"))
     assert phone.inner_text("#verdict").lower() == "adjudicated"
     line = phone.locator("[id^='line-engine']").first
     assert "Stockfish" in line.inner_text()
