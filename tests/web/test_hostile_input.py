@@ -255,7 +255,8 @@ def test_no_form_answers_a_hostile_value_with_a_5xx_and_a_nul_names_the_field(wo
                                   "/api/v1/rulings/9223372036854775808", "/checks/2147483648",
                                   "/committee/cases/99999999999999999999"])
 def test_an_id_in_a_path_beyond_any_column_is_404(world: World, path: str) -> None:
-    """The README: "an id beyond 2^31-1 in a URL is 404" (the id is no row's, and is never sent to the database)."""
+    """docs/web-app.md (*Hostile input*): "an id beyond 2^31-1 in a URL is 404" (the id is no row's, and is never
+    sent to the database)."""
     assert world.client("tina").get(path).status_code == 404
 
 
@@ -263,7 +264,7 @@ def test_an_id_in_a_path_beyond_any_column_is_404(world: World, path: str) -> No
                                          ("/claims/new?from=2147483648", "from"),
                                          ("/history?round=2147483648&board=%C2%B9", "round")])
 def test_an_id_in_a_query_beyond_any_column_is_400_naming_it(world: World, path: str, field: str) -> None:
-    """The README: a query's id beyond 2^31-1 is 400 naming the parameter."""
+    """docs/web-app.md (*Hostile input*): a query's id beyond 2^31-1 is 400 naming the parameter."""
     response = world.client("tina").get(path)
     assert response.status_code == 400
     assert f"the query parameter {field} is a number beyond 2147483647" in response.get_data(as_text=True)
