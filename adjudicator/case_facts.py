@@ -1,6 +1,6 @@
 """The case's facts beyond the contract's core, typed: one property per field a claim reads.
 
-The fields are those of the README's "Case fields beyond the core contract". Each is read leniently
+The fields are those of docs/case-fields.md, "Case fields beyond the core contract". Each is read leniently
 and checked when its claim reads it (a fact no claim reads is never refused, as the contract keeps
 fields beyond its core for the claims that read them); a wrong type or range is an ``invalid_field``
 :class:`~adjudicator.contract.ContractError` naming the field. A fact whose default depends on the
