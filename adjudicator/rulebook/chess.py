@@ -26,8 +26,8 @@ class Record(Section):
     language: str = Field(
         "",
         description="The event's scoresheet letters (en, de, fr, es, it, nl, ru, pt, pl, cs, hu, ro, sv, da, no, "
-        "fi, is, et, lt, tr, uk, bg, el); empty: English when English reads every move, else by rule (README "
-        "'Reading records'). A case's language comes first.",
+        "fi, is, et, lt, tr, uk, bg, el); empty: English when English reads every move, else by rule "
+        "(docs/reading-records.md). A case's language comes first.",
     )
 
     @field_validator("language")
