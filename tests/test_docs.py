@@ -21,7 +21,7 @@ import pytest
 from web.cli import UsageError, build_parser
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "web").glob("README.md"))]
 
 SERVE = "bash .ci/install && python3 -m adjudicator serve"
 TEST = "bash .ci/install && python3 -m pytest -q"
@@ -259,6 +259,13 @@ def test_the_pages_link_each_other() -> None:
     for name in ("setup", "command-line", "web-app", "roles", "case-fields", "reading-records", "rulesets",
                  "collections", "queue", "security", "checkers-proofs"):
         assert f"docs/{name}.md" in readme, f"the README does not link docs/{name}.md"
+
+
+def test_the_readme_links_every_docs_page() -> None:
+    """A page nobody can reach from the tour is lost: every docs/*.md is linked from the README."""
+    readme = {target.partition("#")[0] for page, _, target in LINKS if page.name == "README.md" and page.parent == ROOT}
+    unlinked = [p.name for p in sorted((ROOT / "docs").glob("*.md")) if f"docs/{p.name}" not in readme]
+    assert not unlinked, f"README.md links no {unlinked}"
 
 
 @pytest.mark.parametrize(("page", "line", "target"), LINKS,
