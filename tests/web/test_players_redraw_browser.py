@@ -89,7 +89,7 @@ SETTLED = """() => document.addEventListener("htmx:afterSettle", (event) => {
 """Records on the page the number of each held redraw whose answer htmx has swapped in and settled."""
 
 
-def wait_answered(slow: SlowRedraw, count: int, page: Any) -> None:
+def wait_answered(slow: SlowRedraw | HeldClaimRedraw, count: int, page: Any) -> None:
     """Wait until the ``count``-th held redraw was answered and its answer swapped into the page (the
     deadline only bounds a hang)."""
     page.wait_for_function("(count) => (window.redrawsSettled || []).includes(count)", arg=count,
@@ -161,3 +161,54 @@ def test_without_javascript_the_typed_names_and_the_pairings_fill_on_submit(
     with app.extensions["db_sessions"]() as session:
         row = session.scalars(select(CaseRow)).one()
         assert (row.first_player, row.second_player) == ("Ann", None), "a name typed wins over the pairing"
+
+
+class HeldClaimRedraw:
+    """The app, with the redraws of the whole form (``POST /claims/form`` for a claim picked) held until the
+    test lets them go (:attr:`go`): what the TD enters meanwhile is entered while the answer is on its way,
+    however loaded the machine; counts the redraws answered and notes the claimant each one carried."""
+
+    def __init__(self, app: Flask) -> None:
+        self.answered = 0
+        self.sent_claimants: list[str | None] = []
+        self.go = threading.Event()
+        self.go.set()
+
+        @app.before_request
+        def _hold() -> None:
+            if request.method == "POST" and request.path == "/claims/form" and not request.form.get("board"):
+                self.sent_claimants.append(request.form.get("claimant"))
+                self.go.wait(HOLD_LIMIT)
+                self.answered += 1
+
+        @app.after_request
+        def _number(response: Any) -> Any:
+            if request.method == "POST" and request.path == "/claims/form" and not request.form.get("board"):
+                response.headers["X-Redraw-Number"] = str(self.answered)
+            return response
+
+
+def test_a_claimant_ticked_and_a_record_pasted_while_the_claim_redraw_is_on_its_way_survive_into_the_ruling(
+    tmp_path: Path, phone: Any
+) -> None:
+    """Picking the claim redraws the whole form; a TD who ticks the claimant and pastes the record before
+    that answer arrives (a venue's slow network) keeps both: the ruling is the threefold claimed by White."""
+    app = make_app(tmp_path, WTF_CSRF_ENABLED=True, TESTING=False)
+    held = HeldClaimRedraw(app)
+    for base in serve(app):
+        phone.goto(f"{base}/claims/new?claim=flag")
+        phone.evaluate(SETTLED)
+        held.go.clear()
+        phone.select_option("#f-claim", "threefold-repetition")  # the redraw leaves, and is held
+        phone.check('input[name="claimant"][value="white"]', force=True)
+        phone.fill("#f-record", "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *")
+        assert held.answered == 0, "both were entered before the redraw was answered"
+        held.go.set()
+        wait_answered(held, 1, phone)
+        assert held.sent_claimants == [None], "the redraw left before the claimant was ticked"
+        assert phone.is_checked('input[name="claimant"][value="white"]'), "the late redraw kept the claimant"
+        assert phone.input_value("#f-record").startswith("1. Nf3 Nf6"), "and the record"
+        phone.click("#claim-submit")
+        phone.wait_for_url(lambda url: "/rulings/" in url)
+        verdict = phone.inner_text("main")
+        assert "UPHELD" in verdict.upper() and "claimed by White" in verdict
