@@ -14,19 +14,22 @@ fixed number of examples per operation and a fixed seed (about a minute each on 
 from __future__ import annotations
 
 import contextlib
+import copy
 import os
 import re
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from committee_support import add_user, bearer, checkers_case
 from flask import Flask
 
 from tests.web.conftest import make_app, serve
-from web.api.openapi import openapi
+from web.api.openapi import path_of
+from web.api.operations import described, operation_of
 
 CONFIG = Path(__file__).resolve().parent / "schemathesis.toml"
 EXAMPLES = int(os.environ.get("ADJUDICATOR_OPENAPI_EXAMPLES", "10"))
@@ -115,23 +118,65 @@ def test_schemathesis_with_every_check_finds_nothing(runs: dict[str, tuple[int, 
     print(f"schemathesis on {database}: {counted.group(0)}")
 
 
-def test_every_api_route_of_the_app_is_in_the_document(tmp_path: Path) -> None:
-    """A route added under /api/ must be documented (add its area to web.api.openapi.AREAS)."""
-    app = make_app(tmp_path)
-    document = openapi()["paths"]
+def drift(app: Flask, document: dict[str, Any]) -> list[str]:
+    """Every way the app's routes and its API document part: an /api/ route not described, a documented operation
+    no route answers, a described route outside /api/, an operation id given twice, a link to no operation."""
+    problems: list[str] = []
+    routes: set[tuple[str, str]] = set()
     for rule in app.url_map.iter_rules():
-        if not rule.rule.startswith("/api/"):
-            continue
-        path = re.sub(r"<(?:[a-z]+:)?[a-z_]*id>", "{id}", rule.rule)
-        path = re.sub(r"<(?:[a-z]+:)?([a-z_]+)>", r"{\1}", path)
-        assert path in document, f"{rule.rule} is not in the API document"
-        for method in (rule.methods or set()) - {"HEAD", "OPTIONS"}:
-            assert method.lower() in document[path], f"{method} {rule.rule} is not in the API document"
+        is_described = operation_of(app.view_functions[rule.endpoint]) is not None
+        if rule.rule.startswith("/api/") and not is_described:
+            problems.append(f"{rule.rule} is not described (web.api.operations.described)")
+        elif is_described and not rule.rule.startswith("/api/"):
+            problems.append(f"{rule.rule} is described but not an API route")
+        methods = (rule.methods or set()) - {"HEAD", "OPTIONS"}
+        routes.update((path_of(rule.rule)[0], method.lower()) for method in methods)
+    documented = [(path, method, operation) for path, methods in document["paths"].items()
+                  for method, operation in methods.items()]
+    problems += [f"{method.upper()} {path} is documented but no route answers it"
+                 for path, method, _operation in documented if (path, method) not in routes]
+    ids = [operation["operationId"] for _path, _method, operation in documented]
+    problems += [f"operationId {name} is given twice" for name in sorted({n for n in ids if ids.count(n) > 1})]
+    problems += [f"{path}: link {name} names no operation" for path, _method, operation in documented
+                 for response in operation["responses"].values()
+                 for name, link in response.get("links", {}).items() if link["operationId"] not in ids]
+    return problems
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Flask, dict[str, Any]]]:
+    """An app and the document it serves."""
+    app = make_app(tmp_path_factory.mktemp("openapi-routes"))
+    yield app, app.test_client().get("/api/v1/openapi.json").get_json()
     app.extensions["adjudicator"].shutdown()
 
 
-def test_the_committee_api_and_its_token_scheme_are_documented() -> None:
-    document = openapi()
+def test_every_api_route_is_described_and_every_documented_operation_is_a_route(
+        served: tuple[Flask, dict[str, Any]]) -> None:
+    app, document = served
+    assert drift(app, document) == []
+    assert len([m for methods in document["paths"].values() for m in methods]) == 10
+
+
+def test_a_route_added_without_its_description_or_a_path_left_behind_is_drift(
+        served: tuple[Flask, dict[str, Any]], tmp_path: Path) -> None:
+    app, document = make_app(tmp_path), copy.deepcopy(served[1])
+    document["paths"]["/api/v1/rulings/{id}/retract"] = {"post": {"operationId": "retractRuling", "responses": {}}}
+    document["paths"]["/api/v1/appeals"]["post"]["responses"]["201"]["links"]["Decide"]["operationId"] = "decide"
+    app.add_url_rule("/api/v1/rulings/<int:ruling_id>/notes", "notes", lambda ruling_id: "", methods=["POST"])
+    app.add_url_rule("/claims/<int:case_id>/described", "page", described(
+        "A page", "getRuling", gives=(200, {"type": "object"}, "a page"))(lambda case_id: ""))
+    assert drift(app, document) == [
+        "/api/v1/rulings/<int:ruling_id>/notes is not described (web.api.operations.described)",
+        "/claims/<int:case_id>/described is described but not an API route",
+        "POST /api/v1/rulings/{id}/retract is documented but no route answers it",
+        "/api/v1/appeals: link Decide names no operation",
+    ]
+    app.extensions["adjudicator"].shutdown()
+
+
+def test_the_committee_api_and_its_token_scheme_are_documented(served: tuple[Flask, dict[str, Any]]) -> None:
+    document = served[1]
     assert document["components"]["securitySchemes"]["bearerAuth"] == {
         "type": "http", "scheme": "bearer", "description": "a user's API token, from `adjudicator users add`"}
     for path in ("/api/v1/committee-cases", "/api/v1/committee-cases/{id}", "/api/v1/committee-cases/{id}/votes"):

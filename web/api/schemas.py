@@ -1,5 +1,5 @@
-"""The schemas of the API document (:mod:`web.api.openapi`): what the server takes and gives, generated
-from models.
+"""The models of the API document (:mod:`web.api.openapi`): what the server takes and gives. A route names
+the models it takes and gives (:func:`web.api.operations.described`) and the document generates their schemas.
 
 The case and the ruling are the domain's (:mod:`adjudicator.documents`); the committee's and the
 appeals' bodies are modelled here. Each request model states every structural rule the server keeps
@@ -16,17 +16,13 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field
 
 from adjudicator.documents import (
-    JSON_VALUE,
     MAX_NUMBER,
     NOT_BLANK,
     ONE_LINE,
-    CaseDocument,
     CaseFields,
-    ErrorDocument,
     RulingDocument,
     Text,
     open_object,
-    schemas,
 )
 from adjudicator.ruling import Result
 
@@ -179,20 +175,3 @@ class Appeal(BaseModel):
     reasons: str | None
     decided_by: str | None
     decided_at: str | None
-
-
-REQUESTS: dict[str, type[BaseModel]] = {
-    "Case": CaseDocument, "Vote": Vote, "CommitteeCaseIn": CommitteeCaseIn, "AppealIn": AppealIn,
-    "AppealDecision": AppealDecision,
-}
-"""What the API takes, by its name in the document (an area adds its own: ``REQUESTS["Event"] = ...``)."""
-RESPONSES: dict[str, type[BaseModel]] = {
-    "Ruling": StoredRuling, "Error": ErrorDocument, "CommitteeCase": CommitteeCase, "Appeal": Appeal,
-}
-"""What the API gives, by its name in the document."""
-
-
-def all_schemas() -> dict[str, dict[str, Any]]:
-    """Every schema of the document: the models' (requests as they are validated, responses as they are
-    given) and ``JsonValue``, the one schema with no model (any JSON value the server stores)."""
-    return {"JsonValue": JSON_VALUE, **schemas(REQUESTS, "validation"), **schemas(RESPONSES, "serialization")}

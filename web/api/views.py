@@ -9,8 +9,11 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, url_for
 
 from adjudicator.contract import ContractError
+from adjudicator.documents import CaseDocument
 from web import submit
 from web.api.openapi import openapi
+from web.api.operations import described
+from web.api.schemas import StoredRuling
 from web.auth.models import User
 from web.committee.gate import hiding_case, redacted
 from web.db import get_session
@@ -31,6 +34,12 @@ META = ("event", "round", "board", "first_player", "second_player")
 
 
 @bp.post("/rulings")
+@described("Rule on a case", "createRuling", takes=CaseDocument, gives=(201, StoredRuling, "the ruling, stored"),
+           links={"GetRuling": "getRuling"}, errors={
+               422: "the case breaks the contract or lacks a fact the claim needs (the field is named; nothing is "
+                    "stored)",
+               503: "no ruling now: the analysis cannot be done (engine_unavailable), failed, or took longer than the "
+                    "API waits (not_ready); nothing is stored as a ruling"})
 def create() -> tuple[Response, int]:
     """Rule on a case; 201 with the ruling and its stored ``id``."""
     data: Any = json_body()  # decoded and checked before the view (web.inputs)
@@ -77,6 +86,10 @@ def create() -> tuple[Response, int]:
 
 
 @bp.get("/rulings/<int:ruling_id>")
+@described("A stored ruling", "getRuling", gives=(
+    200, StoredRuling, "the ruling as it was given, with its outcome (the result that stands now and who decided it)"),
+    errors={401: "a bearer token was sent and is not valid",
+            404: "no such ruling (or a private event's, for anyone but its staff)"})
 def show(ruling_id: int) -> tuple[Response, int]:
     """A stored ruling, as it was given, with its id (a private event's only for its staff's tokens)."""
     try:
@@ -93,6 +106,8 @@ def show(ruling_id: int) -> tuple[Response, int]:
 
 
 @bp.get("/shared/<code>")
+@described("A ruling through its share link (how a player of a private event gets it)", "getSharedRuling",
+           gives=(200, StoredRuling, "the ruling"), errors={404: "no ruling has this code"})
 def shared(code: str) -> tuple[Response, int]:
     """A ruling through its share link's code (how a player of a private event gets it): no token needed."""
     session = get_session()
@@ -133,5 +148,10 @@ def _ruling_json(row: RulingRow, event: EventFacts, user: User | None = None) ->
 
 
 @bp.get("/openapi.json")
+@described("This document", "getOpenApi", gives=(200, {"type": "object"}, "the OpenAPI document"))
 def openapi_document() -> Response:
-    return jsonify(openapi())
+    """The API document, written from the app's described routes once per app (:mod:`web.api.openapi`)."""
+    document = current_app.extensions.get("openapi")
+    if document is None:
+        document = current_app.extensions["openapi"] = openapi(current_app)
+    return jsonify(document)

@@ -17,6 +17,9 @@ from flask import Blueprint, Response, current_app, g, jsonify, request, url_for
 
 from adjudicator.contract import ContractError
 from adjudicator.rulesets import RulesetBook
+from web.api.operations import QUEUE_ERROR, described
+from web.api.schemas import Appeal as AppealBody
+from web.api.schemas import AppealDecision, AppealIn
 from web.appeals.models import Appeal
 from web.appeals.service import appealed_case_id, decide_appeal, file_appeal
 from web.auth.tokens import api_user, token_required
@@ -76,6 +79,11 @@ def _readable(appeal_id: int) -> Appeal | tuple[Response, int]:
 
 
 @bp.post("")
+@described("File an appeal against a committee decision or a ruling (a TD or appeals member of its event)",
+           "fileAppeal", bearer=True, takes=AppealIn, gives=(201, AppealBody, "the appeal, with the re-run compared"),
+           links={"GetAppeal": "getAppeal", "Decide": "decideAppeal"},
+           errors={404: "no such subject", 409: "the subject cannot be appealed now",
+                   422: "the appeal is refused (the field is named)", 503: QUEUE_ERROR})
 @token_required()
 def create() -> tuple[Response, int]:
     try:
@@ -90,6 +98,8 @@ def create() -> tuple[Response, int]:
 
 
 @bp.get("/<int:appeal_id>")
+@described("An appeal", "getAppeal", bearer=True, gives=(200, AppealBody, "the appeal"),
+           errors={404: "no such appeal"})
 @token_required()
 def show(appeal_id: int) -> Response | tuple[Response, int]:
     found = _readable(appeal_id)
@@ -97,6 +107,10 @@ def show(appeal_id: int) -> Response | tuple[Response, int]:
 
 
 @bp.post("/<int:appeal_id>/decision")
+@described("Decide an appeal (the event's appeals committee; never a member who voted on the appealed decision)",
+           "decideAppeal", bearer=True, takes=AppealDecision, gives=(201, AppealBody, "the appeal, decided"),
+           errors={404: "no such appeal", 409: "the appeal is already decided",
+                   422: "not an outcome or result (the field is named)"})
 @token_required()
 def decide(appeal_id: int) -> tuple[Response, int]:
     found = _readable(appeal_id)

@@ -8,6 +8,9 @@ from flask import Blueprint, Response, current_app, g, jsonify, url_for
 
 from adjudicator.contract import ContractError
 from adjudicator.rulesets import RulesetBook, RulesetError
+from web.api.operations import QUEUE_ERROR, described
+from web.api.schemas import CommitteeCase as CaseBody
+from web.api.schemas import CommitteeCaseIn, Vote
 from web.auth.tokens import api_user, token_required
 from web.committee.gate import HIDDEN_REASON, hides_engine
 from web.committee.models import CommitteeCase
@@ -46,6 +49,10 @@ def _scope() -> int | None:
 
 
 @bp.post("")
+@described("Open a committee case (role td or admin)", "openCommitteeCase", bearer=True, takes=CommitteeCaseIn,
+           gives=(201, CaseBody, "the case, voting, with its recommendation"),
+           links={"GetCommitteeCase": "getCommitteeCase", "Vote": "voteOnCommitteeCase"},
+           errors={422: "the case or its members are refused (the field is named)", 503: QUEUE_ERROR})
 @token_required()
 def create() -> tuple[Response, int] | Response:
     """Open a case (a TD of the case's event, or an admin)."""
@@ -61,6 +68,10 @@ def create() -> tuple[Response, int] | Response:
 
 
 @bp.post("/<int:case_id>/votes")
+@described("Vote (an assigned member)", "voteOnCommitteeCase", bearer=True, takes=Vote,
+           gives=(201, CaseBody, "the case with the vote counted (decided after the last)"),
+           errors={404: "no such case", 409: "a second vote by the same member, or the case is decided",
+                   422: "not a result"})
 @token_required()
 def vote(case_id: int) -> tuple[Response, int] | Response:
     try:
@@ -77,6 +88,8 @@ def vote(case_id: int) -> tuple[Response, int] | Response:
 
 
 @bp.get("/<int:case_id>")
+@described("A committee case: status, votes cast, the votes once all are in, the result", "getCommitteeCase",
+           bearer=True, gives=(200, CaseBody, "the case"), errors={404: "no such case"})
 @token_required()
 def show(case_id: int) -> tuple[Response, int] | Response:
     """A case: for its seated members, the event's TDs and appeals committee, and admins (else 403; 404 for
