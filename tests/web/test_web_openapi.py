@@ -1,5 +1,7 @@
-"""The API document covers every API route, and the served app keeps to it: schemathesis with
-``--checks all`` (issues 11 and 23).
+"""The API document covers every API route and only them, and the served app keeps to it: schemathesis with
+``--checks all`` (issues 11 and 23). The document is written from the routes (``web.api.operations.described``,
+issue 38): :func:`drift` finds an ``/api/`` route not described and a documented operation no route answers,
+and ``docs/api.md`` lists the same operations.
 
 ``st run`` (schemathesis's command line, every phase: examples, coverage, fuzzing, and the stateful
 phase that follows the document's links from a created case, ruling or appeal to its other
@@ -173,6 +175,14 @@ def test_a_route_added_without_its_description_or_a_path_left_behind_is_drift(
         "/api/v1/appeals: link Decide names no operation",
     ]
     app.extensions["adjudicator"].shutdown()
+
+
+def test_the_api_page_lists_every_operation_and_no_other(served: tuple[Flask, dict[str, Any]]) -> None:
+    """docs/api.md's table of operations is the document's: method, path and operation id."""
+    page = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text(encoding="utf-8")
+    listed = set(re.findall(r"^\| `([A-Z]+) (/api/\S+)` \| (\w+) \|", page, re.MULTILINE))
+    assert listed == {(method.upper(), path, operation["operationId"])
+                      for path, methods in served[1]["paths"].items() for method, operation in methods.items()}
 
 
 def test_the_committee_api_and_its_token_scheme_are_documented(served: tuple[Flask, dict[str, Any]]) -> None:
