@@ -6,6 +6,7 @@ bodies' schemas generated from the models it names (:mod:`web.api.schemas`, the 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from flask import Flask
@@ -14,6 +15,7 @@ from pydantic import BaseModel
 from adjudicator.documents import JSON_VALUE, CaseDocument, ErrorDocument, schemas
 from web.api.operations import Body, Operation, operation_of
 from web.api.schemas import StoredRuling
+from web.auth.tokens import NEEDS_TOKEN
 
 BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 ID: dict[str, Any] = {"name": "id", "in": "path", "required": True,
@@ -73,12 +75,15 @@ def operation_json(operation: Operation, parameters: list[dict[str, Any]]) -> di
 
 
 def operations(app: Flask) -> dict[tuple[str, str], tuple[str, Operation]]:
-    """Every described route of ``app``: (path in the document, method) -> (its Flask rule, its operation)."""
+    """Every described route of ``app``: (path in the document, method) -> (its Flask rule, its operation, with
+    the bearer token it needs when it is behind :func:`~web.auth.tokens.token_required`)."""
     found: dict[tuple[str, str], tuple[str, Operation]] = {}
     for rule in app.url_map.iter_rules():
-        operation = operation_of(app.view_functions[rule.endpoint])
+        view = app.view_functions[rule.endpoint]
+        operation = operation_of(view)
         if operation is None:
             continue
+        operation = replace(operation, bearer=getattr(view, NEEDS_TOKEN, False) is True)
         path, _parameters = path_of(rule.rule)
         for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
             found[(path, method.lower())] = (rule.rule, operation)

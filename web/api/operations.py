@@ -1,17 +1,18 @@
 """What an API route is, said once beside its route decorator: :func:`described` records the operation (its
-summary, id, the model it takes, the model it gives, its error answers, its token and links) on the view,
-and :func:`web.api.openapi.openapi` reads the app's URL map to write the document's paths from them.
+summary, id, the model it takes, the model it gives, its error answers and links) on the view, and
+:func:`web.api.openapi.openapi` reads the app's URL map to write the document's paths from them.
 
     @bp.post("/<int:case_id>/votes")
-    @described("Vote (an assigned member)", "voteOnCommitteeCase", takes=Vote, bearer=True,
+    @described("Vote (an assigned member)", "voteOnCommitteeCase", takes=Vote,
                gives=(201, CommitteeCase, "the case with the vote counted"), errors={404: "no such case"})
     @token_required()
     def vote(case_id: int) -> ...
 
 The path and its parameters come from the route (an ``int`` converter named ``..._id`` is the document's
 ``{id}``, a stored id); a body taken adds the answers :mod:`web.inputs` gives before the view (400, 413,
-415); ``bearer`` adds the token's security and its 401 and 403. Nothing is validated here: the views keep
-their own checks and errors, and schemathesis (``tests/web/test_web_openapi.py``) checks they keep to this.
+415); a view behind :func:`web.auth.tokens.token_required` gets the token's security and its 401 and 403.
+Nothing is validated here: the views keep their own checks and errors, and schemathesis
+(``tests/web/test_web_openapi.py``) checks they keep to this.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ class Operation:
     takes: type[BaseModel] | None = None
     """The JSON body's model (required when given)."""
     bearer: bool = False
-    """The route needs a bearer token (:func:`web.auth.tokens.token_required`)."""
+    """The route needs a bearer token: set from the route (:func:`web.auth.tokens.token_required`), not by hand."""
     links: Mapping[str, str] = field(default_factory=dict)
     """OpenAPI links from the resource the success made, by its ``id``: link name -> operation id."""
 
@@ -66,10 +67,9 @@ class Operation:
 
 
 def described(summary: str, operation_id: str, *, gives: tuple[int, Body, str], errors: Mapping[int, str] | None = None,
-              takes: type[BaseModel] | None = None, bearer: bool = False,
-              links: Mapping[str, str] | None = None) -> Callable[[F], F]:
+              takes: type[BaseModel] | None = None, links: Mapping[str, str] | None = None) -> Callable[[F], F]:
     """Record the view's :class:`Operation` on it (put it under the route decorator)."""
-    operation = Operation(summary, operation_id, gives, dict(errors or {}), takes, bearer, dict(links or {}))
+    operation = Operation(summary, operation_id, gives, dict(errors or {}), takes, links=dict(links or {}))
 
     def record(view: F) -> F:
         setattr(view, ATTRIBUTE, operation)

@@ -80,7 +80,7 @@ def _readable(appeal_id: int) -> Appeal | tuple[Response, int]:
 
 @bp.post("")
 @described("File an appeal against a committee decision or a ruling (a TD or appeals member of its event)",
-           "fileAppeal", bearer=True, takes=AppealIn, gives=(201, AppealBody, "the appeal, with the re-run compared"),
+           "fileAppeal", takes=AppealIn, gives=(201, AppealBody, "the appeal, with the re-run compared"),
            links={"GetAppeal": "getAppeal", "Decide": "decideAppeal"},
            errors={404: "no such subject", 409: "the subject cannot be appealed now",
                    422: "the appeal is refused (the field is named)", 503: QUEUE_ERROR})
@@ -98,7 +98,7 @@ def create() -> tuple[Response, int]:
 
 
 @bp.get("/<int:appeal_id>")
-@described("An appeal", "getAppeal", bearer=True, gives=(200, AppealBody, "the appeal"),
+@described("An appeal", "getAppeal", gives=(200, AppealBody, "the appeal"),
            errors={404: "no such appeal"})
 @token_required()
 def show(appeal_id: int) -> Response | tuple[Response, int]:
@@ -108,7 +108,7 @@ def show(appeal_id: int) -> Response | tuple[Response, int]:
 
 @bp.post("/<int:appeal_id>/decision")
 @described("Decide an appeal (the event's appeals committee; never a member who voted on the appealed decision)",
-           "decideAppeal", bearer=True, takes=AppealDecision, gives=(201, AppealBody, "the appeal, decided"),
+           "decideAppeal", takes=AppealDecision, gives=(201, AppealBody, "the appeal, decided"),
            errors={404: "no such appeal", 409: "the appeal is already decided",
                    422: "not an outcome or result (the field is named)"})
 @token_required()

@@ -21,6 +21,10 @@ from web.events.access import resolve_token
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+NEEDS_TOKEN = "needs_token"
+"""The attribute :func:`token_required` sets on the view: the API document gives it the bearer security
+(:mod:`web.api.openapi`)."""
+
 
 def token_required(*roles: str) -> Callable[[F], F]:
     """The API view needs a valid bearer token, and one of ``roles`` when given (admin always passes)."""
@@ -41,6 +45,7 @@ def token_required(*roles: str) -> Callable[[F], F]:
             g.api_user, g.api_scope = user, scope  # scope: the one event an event-scoped token acts in
             return view(*args, **kwargs)
 
+        setattr(wrapped, NEEDS_TOKEN, True)
         return cast(F, wrapped)
 
     return decorate

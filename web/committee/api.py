@@ -49,7 +49,7 @@ def _scope() -> int | None:
 
 
 @bp.post("")
-@described("Open a committee case (role td or admin)", "openCommitteeCase", bearer=True, takes=CommitteeCaseIn,
+@described("Open a committee case (role td or admin)", "openCommitteeCase", takes=CommitteeCaseIn,
            gives=(201, CaseBody, "the case, voting, with its recommendation"),
            links={"GetCommitteeCase": "getCommitteeCase", "Vote": "voteOnCommitteeCase"},
            errors={422: "the case or its members are refused (the field is named)", 503: QUEUE_ERROR})
@@ -68,7 +68,7 @@ def create() -> tuple[Response, int] | Response:
 
 
 @bp.post("/<int:case_id>/votes")
-@described("Vote (an assigned member)", "voteOnCommitteeCase", bearer=True, takes=Vote,
+@described("Vote (an assigned member)", "voteOnCommitteeCase", takes=Vote,
            gives=(201, CaseBody, "the case with the vote counted (decided after the last)"),
            errors={404: "no such case", 409: "a second vote by the same member, or the case is decided",
                    422: "not a result"})
@@ -89,7 +89,7 @@ def vote(case_id: int) -> tuple[Response, int] | Response:
 
 @bp.get("/<int:case_id>")
 @described("A committee case: status, votes cast, the votes once all are in, the result", "getCommitteeCase",
-           bearer=True, gives=(200, CaseBody, "the case"), errors={404: "no such case"})
+           gives=(200, CaseBody, "the case"), errors={404: "no such case"})
 @token_required()
 def show(case_id: int) -> tuple[Response, int] | Response:
     """A case: for its seated members, the event's TDs and appeals committee, and admins (else 403; 404 for
