@@ -34,7 +34,7 @@ from web import (
     timefmt,
 )
 from web.admin import bp as admin_bp
-from web.api import bp as api_bp
+from web.api.views import bp as api_bp
 from web.appeals.api import bp as appeals_api_bp
 from web.appeals.views import bp as appeals_pages_bp
 from web.claims import bp as claims_bp

@@ -1,5 +1,5 @@
-"""The JSON API of the contract: ``POST /api/v1/rulings``, ``GET /api/v1/rulings/<id>``."""
+"""The JSON API: the rulings' routes (:mod:`web.api.views`), how a route is described (:mod:`web.api.operations`),
+the models it takes and gives (:mod:`web.api.schemas`) and the document written from them (:mod:`web.api.openapi`).
 
-from web.api.views import bp
-
-__all__ = ["bp"]
+The package imports nothing, so the committee's and the appeals' API routes use :mod:`web.api.operations` and
+:mod:`web.api.schemas` without loading the rulings' pages (docs/api.md)."""
