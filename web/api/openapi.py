@@ -46,7 +46,7 @@ def path_of(rule: str) -> tuple[str, list[dict[str, Any]]]:
 
     def parameter(match: re.Match[str]) -> str:
         converter, name = match.group(1) or "string", match.group(2)
-        if converter == "int" and name.endswith("id"):
+        if converter == "int" and (name == "id" or name.endswith("_id")):
             parameters.append(ID)
             return "{id}"
         parameters.append({"name": name, "in": "path", "required": True, "schema": {"type": "string"}})
