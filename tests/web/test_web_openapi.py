@@ -1,7 +1,7 @@
 """The API document covers every API route and only them, and the served app keeps to it: schemathesis with
 ``--checks all`` (issues 11 and 23). The document is written from the routes (``web.api.operations.described``,
 issue 38): :func:`drift` finds an ``/api/`` route not described and a documented operation no route answers,
-and ``docs/api.md`` lists the same operations.
+and ``docs/web-app.md`` (*The JSON API*) lists the same operations.
 
 ``st run`` (schemathesis's command line, every phase: examples, coverage, fuzzing, and the stateful
 phase that follows the document's links from a created case, ruling or appeal to its other
@@ -198,9 +198,9 @@ def test_a_new_route_is_one_decorator_away_from_the_document(tmp_path: Path) -> 
     app.extensions["adjudicator"].shutdown()
 
 
-def test_the_api_page_lists_every_operation_and_no_other(served: tuple[Flask, dict[str, Any]]) -> None:
-    """docs/api.md's table of operations is the document's: method, path and operation id."""
-    page = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text(encoding="utf-8")
+def test_the_web_app_page_lists_every_operation_and_no_other(served: tuple[Flask, dict[str, Any]]) -> None:
+    """docs/web-app.md's table of operations (*The JSON API*) is the document's: method, path and operation id."""
+    page = (Path(__file__).resolve().parents[2] / "docs" / "web-app.md").read_text(encoding="utf-8")
     listed = set(re.findall(r"^\| `([A-Z]+) (/api/\S+)` \| (\w+) \|", page, re.MULTILINE))
     assert listed == {(method.upper(), path, operation["operationId"])
                       for path, methods in served[1]["paths"].items() for method, operation in methods.items()}
