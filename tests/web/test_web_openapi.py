@@ -28,9 +28,10 @@ from typing import Any
 import pytest
 from committee_support import add_user, bearer, checkers_case
 from flask import Flask
+from pydantic import create_model
 
 from tests.web.conftest import make_app, serve
-from web.api.openapi import ID, openapi, path_of
+from web.api.openapi import ID, SchemaNameTaken, openapi, path_of
 from web.api.operations import described, operation_of
 from web.api.schemas import CommitteeCase, Vote
 from web.auth.tokens import token_required
@@ -195,6 +196,17 @@ def test_a_new_route_is_one_decorator_away_from_the_document(tmp_path: Path) -> 
         "$ref": "#/components/schemas/CommitteeCase"}
     assert sorted(operation["responses"]) == ["201", "400", "401", "403", "404", "413", "415"]
     assert {"Vote", "CommitteeCase", "Error"} <= set(document["components"]["schemas"])
+    app.extensions["adjudicator"].shutdown()
+
+
+def test_two_models_of_one_name_are_refused_not_one_dropped(tmp_path: Path) -> None:
+    """A second model called Vote (say, an area's own) would silently replace the committee's in the document."""
+    app = make_app(tmp_path)
+    other = create_model("Vote", note=(str, ...))
+    app.add_url_rule("/api/v1/rulings/<int:ruling_id>/votes", "votes", described(
+        "Vote on a ruling", "voteOnRuling", gives=(200, other, "the vote"))(lambda ruling_id: ""))
+    with pytest.raises(SchemaNameTaken, match="are both Vote"):
+        openapi(app)
     app.extensions["adjudicator"].shutdown()
 
 

@@ -27,8 +27,22 @@ VARIABLE = re.compile(r"<(?:(\w+)(?:\([^)]*\))?:)?(\w+)>")
 """A variable of a Flask route: ``<int:case_id>``, ``<code>``."""
 
 
+class SchemaNameTaken(ValueError):
+    """Two models the routes name would share one name in the document."""
+
+
 def name_of(model: type[BaseModel]) -> str:
     return NAMES.get(model, model.__name__)
+
+
+def _add(found: dict[str, type[BaseModel]], model: type[BaseModel], named: dict[str, type[BaseModel]]) -> None:
+    """``model`` into ``found`` under its name, which no other model of the document (``named``) has."""
+    name = name_of(model)
+    other = named.setdefault(name, model)
+    if other is not model:
+        raise SchemaNameTaken(f"{model.__module__}.{model.__qualname__} and {other.__module__}.{other.__qualname__} "
+                              f"are both {name} in the document (give one a name in NAMES)")
+    found[name] = model
 
 
 def _schema(body: Body) -> dict[str, Any]:
@@ -96,12 +110,13 @@ def openapi(app: Flask) -> dict[str, Any]:
     paths: dict[str, dict[str, Any]] = {}
     takes: dict[str, type[BaseModel]] = {}
     gives: dict[str, type[BaseModel]] = {"Error": ErrorDocument}
+    named = dict(gives)
     for (path, method), (rule, operation) in sorted(operations(app).items()):
         paths.setdefault(path, {})[method] = operation_json(operation, path_of(rule)[1])
         if operation.takes is not None:
-            takes[name_of(operation.takes)] = operation.takes
+            _add(takes, operation.takes, named)
         if not isinstance(operation.gives[1], dict):
-            gives[name_of(operation.gives[1])] = operation.gives[1]
+            _add(gives, operation.gives[1], named)
     return {
         "openapi": "3.1.0",
         "info": {
