@@ -6,6 +6,12 @@
 // victim, least valuable attacker), a queen's promotion, checks, then the rest in UCI order.
 // A king is never captured: after an illegal move that left a king in check, capturing it is no move.
 // No DOM here; ``chess`` is a chess.js instance of the shown position (left as it was found).
+//
+// The row as the board shows it (``rowLayout``, issue 37 item 4) is a split row: the likeliest move first,
+// then the others in a fixed order, by piece (king and castling, queen, rook, bishop, knight, pawn), then
+// by the square the move goes to (file, then rank), then the square it comes from: the TD looks for a
+// written "Nf3" among the knight's moves, and the same move keeps its place among the others whatever its
+// rank. The server lays it out the same way (adjudicator/chess/candidates.py, row_order) for the bench.
 
 const VALUE = {p: 1, n: 3, b: 3, r: 5, q: 9, k: 0}
 
@@ -58,4 +64,28 @@ export function localCandidates(chess, {seen = [], last = null, count = 8} = {})
     }
   }
   return chosen
+}
+
+const PIECES = "KQRBNP"
+
+// A candidate's place in the split row's fixed part: its piece (the SAN's first letter; castling is the
+// king's), the square it goes to, the square it comes from, the promotion piece
+export function rowKey({san, uci}) {
+  const letter = san.startsWith("O") ? "K" : "KQRBN".includes(san[0]) ? san[0] : "P"
+  return [PIECES.indexOf(letter), uci.slice(2, 4), uci.slice(0, 2), uci.slice(4)]
+}
+
+const compareKeys = (a, b) => {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1
+  return 0
+}
+
+// The candidates (best first) as the row shows them: [{candidate, group}], ``group`` "first" for the
+// ``first`` likeliest, else the piece's letter (K Q R B N P)
+export function rowLayout(candidates, first = 1) {
+  const head = candidates.slice(0, first).map((candidate) => ({candidate, group: "first"}))
+  const rest = candidates.slice(first).map((candidate) => ({candidate, key: rowKey(candidate)}))
+    .sort((a, b) => compareKeys(a.key, b.key))
+    .map(({candidate, key}) => ({candidate, group: PIECES[key[0]]}))
+  return [...head, ...rest]
 }
