@@ -254,6 +254,7 @@ def test_the_candidate_row_shows_the_likeliest_first_then_the_others_by_piece_an
     groups = [PIECE_ORDER[key[0]] for key in keys]
     assert [group for _, group, _, _ in row[1:]] == groups
     assert [start for _, _, start, _ in row[1:]] == [i == 0 or groups[i] != groups[i - 1] for i in range(len(groups))]
+    shot(phone, "entry-5-split-row")
     phone.locator('[data-candidate="g8f6"]').tap()
     shown_ply(phone, 6)
     assert record_moves(phone.input_value("#f-record"))[-1] == "Nf6"
