@@ -8,9 +8,10 @@ large buttons so that the written move is usually one tap (issue 21). The order:
    repetition is reading exactly those; the position seen most often first, then the
    most recent;
 2. an opening book's moves, by weight (when a book is given);
-3. the engine's first choice, then a recapture on the square just taken on (the least valuable
-   piece taking), then the engine's other principal variations, best first (MultiPV at a small
-   node budget): players recapture more often than a few-node engine ranks it (issue 37, measured);
+3. the engine's first choice, then a recapture on the square just taken on (the heuristic's first:
+   the least valuable piece taking), then the engine's other principal variations, best first
+   (MultiPV at a small node budget): players recapture more often than a few-node engine ranks it
+   (issue 37, measured);
 4. the rest by a cheap heuristic: a recapture on the square just taken on, then
    captures of the most valuable piece by the least valuable one, then checks.
 
@@ -102,15 +103,12 @@ def heuristic_moves(board: chess.Board, last_move: chess.Move | None = None) -> 
 
 
 def recaptures(board: chess.Board, last_move: chess.Move | None) -> list[chess.Move]:
-    """The captures on the square the last move went to, the least valuable piece taking first
-    (then UCI order); none without a last move."""
+    """The captures on the square the last move went to, in the heuristic's order (the least valuable
+    piece taking first, the king counted least); none without a last move."""
     if last_move is None:
         return []
-    square = last_move.to_square
-    found = [move for move in board.legal_moves if move.to_square == square and board.is_capture(move)]
-    found.sort(key=lambda move: (_VALUE[board.piece_type_at(move.from_square) or chess.PAWN]
-                                 + (10 if board.piece_type_at(move.from_square) == chess.KING else 0), move.uci()))
-    return found
+    return [move for move in heuristic_moves(board, last_move)
+            if move.to_square == last_move.to_square and board.is_capture(move)]
 
 
 def rank(

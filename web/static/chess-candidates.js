@@ -1,9 +1,10 @@
 // The chess entry board's first candidates, worked out in the page (issue 37, item 3): drawn at once after
 // each move, before the server's richer ranking (GET /claims/candidates: the engine's moves too) arrives,
-// so that the next tap never waits for the network. The order is the server's without its engine
+// so that the next tap never waits for the network. The order is the server's without its book and engine
 // (adjudicator/chess/candidates.py): moves returning to an earlier position of the record (the most often
-// seen first, then the most recent), then a recapture on the square just taken on, captures (most valuable
-// victim, least valuable attacker), a queen's promotion, checks, then the rest in UCI order.
+// seen first, then the most recent), then the first recapture on the square just taken on, then captures
+// (most valuable victim, least valuable attacker; a recapture scores more), a queen's promotion, checks,
+// then the rest in UCI order.
 // A king is never captured: after an illegal move that left a king in check, capturing it is no move.
 // No DOM here; ``chess`` is a chess.js instance of the shown position (left as it was found).
 //
@@ -53,8 +54,11 @@ export function localCandidates(chess, {seen = [], last = null, count = 8} = {})
   }
   const rest = moves.map((m) => [-score(m), uciOf(m), m])
     .sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0))
+  const heuristic = rest.map((r) => r[2])
+  const retake = heuristic.find((m) => m.captured && m.to === recapture)
   const chosen = [], taken = new Set()
-  for (const [source, list] of [["repetition", returning.map((r) => r[3])], ["heuristic", rest.map((r) => r[2])]]) {
+  for (const [source, list] of [["repetition", returning.map((r) => r[3])],
+    ["heuristic", retake ? [retake, ...heuristic] : heuristic]]) {
     for (const m of list) {
       if (chosen.length >= count) return chosen
       const uci = uciOf(m)
