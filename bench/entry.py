@@ -27,7 +27,10 @@ The machine may be shared: the timings then are an upper bound.
 
 Model B (issue 37; bench/entry_model.py): the candidate row scanned at 0.15 s a place until the move is
 found, then one tap, against the board's taps alone; the rank of the move in the row is printed beside
-it. ``--game checkers`` (or ``both``, the default) prints the same for checkers, by bench/entry_checkers.py
+it. For chess it is printed twice: on the row best first (as it was) and on the split row the entry board
+now shows (``adjudicator.chess.candidates.row_order``: the likeliest first, then by piece and square, a
+search that skips the groups of other pieces), with model B's floor (every move at place 1).
+``--game checkers`` (or ``both``, the default) prints the same for checkers, by bench/entry_checkers.py
 (the page's own ranking under node) on its games, ``--games`` of each file.
 """
 
@@ -47,10 +50,10 @@ import chess.pgn
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from adjudicator.chess.candidates import SHOWN, Candidate, rank  # noqa: E402
+from adjudicator.chess.candidates import SHOWN, Candidate, rank, row_key, row_order  # noqa: E402
 from adjudicator.chess.replay import RepetitionKey, repetition_key  # noqa: E402
 from bench import entry_checkers  # noqa: E402
-from bench.entry_model import TAP_SECONDS, model_lines  # noqa: E402
+from bench.entry_model import TAP_SECONDS, model_lines, split_row_places  # noqa: E402
 from engines.chess.entry import Candidates  # noqa: E402
 
 LICHESS = ROOT / "tests" / "data" / "lichess-prod500.txt"
@@ -104,9 +107,13 @@ class Tally:
         self.ms: list[float] = []
         self.ranks: list[int | None] = []
         self.board_taps: list[int] = []
+        self.split: list[tuple[int, bool]] = []
 
-    def add(self, ranked: list[chess.Move], move: chess.Move, ms: float) -> None:
+    def add(self, ranked: list[chess.Move], move: chess.Move, ms: float, board: chess.Board) -> None:
         position = ranked.index(move) if move in ranked else None
+        laid_out = row_order([Candidate(m, board.san(m), "heuristic") for m in ranked[:SHOWN]])
+        self.split.append(split_row_places([row_key(c.san, c.move.uci()) for c in laid_out],
+                                           row_key(board.san(move), move.uci()), SHOWN))
         self.ranks.append(position)
         self.board_taps.append(2 + (1 if move.promotion else 0))
         self.plies += 1
@@ -126,7 +133,7 @@ class Tally:
             f"  plies whose move is among the candidates: {shares}",
             f"  ms per candidate list: median {statistics.median(ms):.1f}, p90 {ms[int(0.9 * (len(ms) - 1))]:.1f}, "
             f"mean {statistics.fmean(ms):.1f}",
-            *model_lines(self.ranks, self.board_taps, SHOWN, tap),
+            *model_lines(self.ranks, self.board_taps, SHOWN, tap, split=self.split),
         ]
 
 
@@ -140,7 +147,7 @@ def walk(game: list[chess.Move], rankers: dict[str, Ranker], tallies: dict[str, 
         for name, ranker in rankers.items():
             started = time.perf_counter()
             ranked = ranker(board, earlier, last)
-            tallies[name].add(ranked, move, (time.perf_counter() - started) * 1000)
+            tallies[name].add(ranked, move, (time.perf_counter() - started) * 1000, board)
         if board.is_zeroing(move):
             history = []
         board.push(move)

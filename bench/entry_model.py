@@ -6,6 +6,24 @@ one tap); a move not in the row costs the whole row's scan, then the board's tap
 the board's taps alone. A tap costs ``TAP_SECONDS``: an assumption (0.5 s, a tap on a phone including the
 aim), given on the command line (``--tap-seconds``) and printed with the figures. Reading the scoresheet
 costs the same in both and is left out, so the saving printed is the share of the entry's own time.
+
+Model B on the split row (chess's entry board since issue 37: :func:`adjudicator.chess.candidates.row_order`,
+the likeliest move first, then the rest grouped by piece and ordered by the square they go to). The
+TD looks at place 1; if the move is not there, he goes through the groups in their fixed order (king,
+queen, rook, bishop, knight, pawn), one place for each group he passes (its first button: a group is told
+at a glance by its piece letter and the mark at its start), then through his move's group place by place
+until the move, or until a square beyond the move's (the group is ordered, so he stops there), or the
+group's end; a group beyond his move's piece ends the search too. Each place looked at costs ``SCAN_SECONDS``.
+The evidence that an order the user knows buys a directed search instead of a linear one: Card (1984,
+"Visual search of computer command menus", Attention and Performance X) found search in alphabetically
+ordered menus much faster than in randomly ordered ones; Sears and Shneiderman (1994, "Split menus:
+effectively using selection frequency to organize menus", ACM TOCHI 1(1)) found a few frequent items on
+top of a stable order faster than either order alone. Skipping a group for one place is this model's
+assumption, not a measurement; the linear model on the same row is printed beside it.
+
+The floor of model B: every move at place 1 costs ``SCAN_SECONDS + TAP_SECONDS`` (0.65 s), 35 % less than
+two taps of the board; printed with the share of plies the goal (30 % faster) needs at place 1 when every
+other ply costs what it costs now.
 """
 
 from __future__ import annotations
@@ -24,6 +42,46 @@ def model_b(rank: int | None, shown: int, board_taps: int, tap: float = TAP_SECO
     return shown * scan + board_taps * tap
 
 
+RowKey = tuple[int, str, str, str]
+"""A button's key in the split row: its group, then its order in the group (chess: candidates.row_key)."""
+
+
+def split_row_places(row: Sequence[RowKey], played: RowKey, shown: int,
+                     first: int = 1) -> tuple[int, bool]:
+    """Places looked at in a split row, as the module's docstring says, and whether the move was found.
+    ``row``: the keys of the row's buttons as laid out, the first ``first`` being the likeliest; a key is
+    (group, then the order within the group), comparable; ``played``: the written move's key."""
+    row = list(row[:shown])
+    for place, key in enumerate(row[:first], start=1):
+        if key == played:
+            return place, True
+    places = min(first, len(row))
+    group: int | None = None
+    for key in row[first:]:
+        if key[0] != group:  # a group's first button
+            group = key[0]
+            places += 1
+            if key[0] != played[0]:
+                if key[0] > played[0]:
+                    return places, False
+                continue
+        elif key[0] != played[0]:
+            continue  # inside a group passed over
+        else:
+            places += 1
+        if key == played:
+            return places, True
+        if key > played:
+            return places, False
+    return places, False
+
+
+def split_row_seconds(places: int, found: bool, board_taps: int, tap: float = TAP_SECONDS,
+                      scan: float = SCAN_SECONDS) -> float:
+    """Seconds to enter one ply with the split row: the places looked at, then one tap or the board's."""
+    return places * scan + (tap if found else board_taps * tap)
+
+
 def board_only(board_taps: int, tap: float = TAP_SECONDS) -> float:
     """Seconds to enter one ply by the board's taps alone."""
     return board_taps * tap
@@ -38,13 +96,37 @@ def rank_line(ranks: Sequence[int | None], shown: int) -> str:
         f" not shown:{missing:.1%}"
 
 
+def _versus(with_row: float, alone: float) -> str:
+    saving = 1 - with_row / alone if alone else 0.0
+    return f"{abs(saving):.1%} {'faster' if saving >= 0 else 'slower'} with the row"
+
+
 def model_lines(ranks: Sequence[int | None], board_taps: Sequence[int], shown: int, tap: float = TAP_SECONDS,
-                scan: float = SCAN_SECONDS) -> list[str]:
-    """Model B's seconds per ply with the row and by the board alone, and the saving, as printed."""
+                scan: float = SCAN_SECONDS, split: Sequence[tuple[int, bool]] | None = None) -> list[str]:
+    """Model B's seconds per ply with the row and by the board alone, and the saving, as printed;
+    ``split``: each ply's (places looked at, found) in the split row, when the row is laid out so."""
     n = max(1, len(ranks))
     with_row = sum(model_b(r, shown, t, tap, scan) for r, t in zip(ranks, board_taps, strict=True)) / n
     alone = sum(board_only(t, tap) for t in board_taps) / n
-    saving = 1 - with_row / alone if alone else 0.0
-    return [rank_line(ranks, shown),
-            f"  model B ({scan:.2f} s a scanned place, {tap:.2f} s a tap): {with_row:.3f} s a ply with the row, "
-            f"{alone:.3f} s by the board alone: {abs(saving):.1%} {'faster' if saving >= 0 else 'slower'} with the row"]
+    lines = [rank_line(ranks, shown),
+             f"  model B, row best first ({scan:.2f} s a scanned place, {tap:.2f} s a tap): {with_row:.3f} s a ply "
+             f"with the row, {alone:.3f} s by the board alone: {_versus(with_row, alone)}"]
+    if split is not None:
+        seconds = sum(split_row_seconds(p, f, t, tap, scan) for (p, f), t in zip(split, board_taps, strict=True)) / n
+        looked = sum(p for p, _ in split) / n
+        lines.append(f"  model B, split row (likeliest first, then by piece and square): {looked:.2f} places looked "
+                     f"at a ply, {seconds:.3f} s a ply: {_versus(seconds, alone)}")
+    floor = scan + tap
+    # the share x at place 1 (floor each) the goal needs, the other plies costing their mean now
+    goal = 0.7 * alone
+    if split is not None:
+        others = [split_row_seconds(p, f, t, tap, scan) for (p, f), t, r in zip(split, board_taps, ranks, strict=True)
+                  if r != 0]
+    else:
+        others = [model_b(r, shown, t, tap, scan) for r, t in zip(ranks, board_taps, strict=True) if r != 0]
+    rest = sum(others) / len(others) if others else floor
+    needed = (rest - goal) / (rest - floor) if rest > floor else 0.0
+    lines.append(f"  model B's floor: {floor:.2f} s a ply with every move at place 1 ({_versus(floor, alone)}); "
+                 f"30 % faster needs {min(max(needed, 0.0), 1.0):.0%} of the moves at place 1 (now "
+                 f"{sum(1 for r in ranks if r == 0) / n:.0%})")
+    return lines

@@ -54,7 +54,7 @@ class EnginesSettings(Section):
 class EntrySettings(Section):
     """``[entry]``: the claim form's move-entry board (its candidate moves)."""
 
-    engine_nodes: int = Field(1000, description="Stockfish's budget per candidate list (MultiPV 8); 0: no "
+    engine_nodes: int = Field(300, description="Stockfish's budget per candidate list (MultiPV 8); 0: no "
                               "engine, book and heuristic only")
     book: str | None = Field(None, description="a Polyglot opening book; unset: Debian's gnuchess-book when "
                              "installed; empty: none")

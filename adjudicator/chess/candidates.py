@@ -8,9 +8,17 @@ large buttons so that the written move is usually one tap (issue 21). The order:
    repetition is reading exactly those; the position seen most often first, then the
    most recent;
 2. an opening book's moves, by weight (when a book is given);
-3. the engine's principal variations, best first (MultiPV at a small node budget);
+3. the engine's first choice, then a recapture on the square just taken on (the heuristic's first:
+   the least valuable piece taking), then the engine's other principal variations, best first
+   (MultiPV at a small node budget): players recapture more often than a few-node engine ranks it
+   (issue 37, measured);
 4. the rest by a cheap heuristic: a recapture on the square just taken on, then
    captures of the most valuable piece by the least valuable one, then checks.
+
+The entry board lays the candidates out as a *split row* (:func:`row_order`, issue 37 item 4): the
+likeliest move first, then the others in a fixed order, by piece (king and castling, queen, rook,
+bishop, knight, pawn) and then by the square the move goes to (file, then rank), so that the TD
+looks for a written "Nf3" among the knight's moves and knows where it would be.
 
 Which of these predicts human moves best at what cost was measured, not guessed:
 ``bench/entry.py`` prints the share of real plies found in the first 1, 3 and 6 candidates
@@ -94,6 +102,15 @@ def heuristic_moves(board: chess.Board, last_move: chess.Move | None = None) -> 
     return sorted(board.legal_moves, key=score)
 
 
+def recaptures(board: chess.Board, last_move: chess.Move | None) -> list[chess.Move]:
+    """The captures on the square the last move went to, in the heuristic's order (the least valuable
+    piece taking first, the king counted least); none without a last move."""
+    if last_move is None:
+        return []
+    return [move for move in heuristic_moves(board, last_move)
+            if move.to_square == last_move.to_square and board.is_capture(move)]
+
+
 def rank(
     board: chess.Board,
     earlier: Sequence[RepetitionKey] = (),
@@ -112,7 +129,9 @@ def rank(
     groups: tuple[tuple[Source, Iterable[chess.Move]], ...] = (
         ("repetition", returning_moves(board, earlier)),
         ("book", book),
-        ("engine", engine),
+        ("engine", engine[:1]),
+        ("heuristic", recaptures(board, last_move)[:1]),
+        ("engine", engine[1:]),
         ("heuristic", heuristic_moves(board, last_move)),
     )
     for source, moves in groups:
@@ -123,6 +142,26 @@ def rank(
                 taken.add(move)
                 chosen.append(Candidate(move, board.san(move), source))
     return tuple(chosen)
+
+
+PIECE_ORDER = "KQRBNP"
+"""The split row's order of pieces (:func:`row_order`): the order of SAN's piece letters, pawns last."""
+
+
+def row_key(san: str, uci: str) -> tuple[int, str, str, str]:
+    """A candidate's place in the split row's fixed part: its piece (from the SAN's first letter; castling is
+    the king's), the square it goes to (file, then rank: "c3" before "d2"), the square it comes from, the
+    promotion piece."""
+    letter = "K" if san.startswith("O") else san[0] if san[:1] in PIECE_ORDER[:-1] else "P"
+    return (PIECE_ORDER.index(letter), uci[2:4], uci[:2], uci[4:])
+
+
+def row_order(candidates: Sequence[Candidate], first: int = 1) -> tuple[Candidate, ...]:
+    """The candidates as the entry board lays them out (issue 37, item 4): the ``first`` likeliest where the
+    ranking put them, then the rest by :func:`row_key`. The page does the same
+    (``web/static/chess-candidates.js``, ``rowOrder``); the server's answer stays best first."""
+    head, rest = tuple(candidates[:first]), candidates[first:]
+    return head + tuple(sorted(rest, key=lambda c: row_key(c.san, c.move.uci())))
 
 
 def earlier_keys(fens: Iterable[str]) -> list[RepetitionKey]:

@@ -23,6 +23,7 @@ import chess
 import chess.pgn
 import pytest
 
+from adjudicator.chess.candidates import PIECE_ORDER, SHOWN, row_key
 from adjudicator.chess.replay import replay_chess
 from tests.web.conftest import ARTIFACTS, PHONE, shot
 from tests.web.phone_support import check_page
@@ -231,6 +232,32 @@ def test_a_typed_record_redraws_the_board_and_the_chips_and_any_ply_can_be_shown
     phone.wait_for_selector(f'{BOARD}[data-orientation="white"]', state="attached")
     shot(phone, "entry-4-typed-record-stepped")
     no_csp_violation(phone, complaints)
+
+
+def test_the_candidate_row_shows_the_likeliest_first_then_the_others_by_piece_and_square(
+        live_server: str, phone: Any) -> None:
+    """The split row (issue 37, item 4): after 1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3, Black's move back to the position
+    after 1...Nf6 is the likeliest and stands first; the other seven follow by piece (king, queen, rook,
+    bishop, knight, pawn) and by the square they go to, each piece's group marked at its start."""
+    open_entry(phone, live_server)
+    phone.fill("#f-record", "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3")
+    candidates_ready(phone, 5)
+    board = chess.Board()
+    for san in ("Nf3", "Nf6", "Ng1", "Ng8", "Nf3"):
+        board.push_san(san)
+    row = phone.evaluate("""() => [...document.querySelectorAll('[data-candidates] button[data-candidate]')]
+        .map((b) => [b.dataset.candidate, b.dataset.group, 'groupStart' in b.dataset, b.dataset.source])""")
+    assert len(row) == SHOWN
+    assert row[0] == ["g8f6", "first", True, "repetition"], "Nf6, back to an earlier position, first"
+    keys = [row_key(board.san(chess.Move.from_uci(uci)), uci) for uci, *_ in row[1:]]
+    assert keys == sorted(keys), [board.san(chess.Move.from_uci(uci)) for uci, *_ in row]
+    groups = [PIECE_ORDER[key[0]] for key in keys]
+    assert [group for _, group, _, _ in row[1:]] == groups
+    assert [start for _, _, start, _ in row[1:]] == [i == 0 or groups[i] != groups[i - 1] for i in range(len(groups))]
+    shot(phone, "entry-5-split-row")
+    phone.locator('[data-candidate="g8f6"]').tap()
+    shown_ply(phone, 6)
+    assert record_moves(phone.input_value("#f-record"))[-1] == "Nf6"
 
 
 def test_a_move_entered_while_stepped_back_steps_on_or_asks_before_replacing(live_server: str, phone: Any) -> None:

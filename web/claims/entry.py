@@ -14,6 +14,8 @@ moves are likeliest next.
   the next tap never waits for this answer, which replaces them when it comes (issue 37). Served here
   rather than computed in the page because the measured best predictor is an engine (bench/entry.py):
   the heuristic alone, which a page could run, finds the move among eight candidates half as often.
+  The answer stays best first; the page lays the row out split (the likeliest first, then by piece and
+  square: :func:`adjudicator.chess.candidates.row_order`, static/chess-candidates.js ``rowLayout``).
 
 Both answer a bad field with 422 and ``{"code", "message", "field"}``.
 """

@@ -13,7 +13,8 @@
 //   (the record is never changed silently).
 // - The notation keypad (chess-keypad.js) for those who type.
 // Hooks other tests rely on: [data-move-entry] is the board (White at the bottom, a-file on the left,
-// unless flipped); each candidate button carries data-candidate="<uci>", best first.
+// unless flipped); each candidate button carries data-candidate="<uci>": the likeliest first, then the others
+// by piece and square (chess-candidates.js rowLayout; data-group, data-group-start).
 const VENDOR = document.querySelector('meta[name="cm-chessboard"]')?.content
 const here = (name) => new URL("./" + name + new URL(import.meta.url).search, import.meta.url).href
 const START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -58,7 +59,7 @@ async function initEntry(root) {
   root.dataset.ready = "1"
   const [{Chessboard, INPUT_EVENT_TYPE, COLOR}, {Markers, MARKER_TYPE}, {PromotionDialog, PROMOTION_DIALOG_RESULT_TYPE},
     {Chess}, {RecordSync, renderChips, markChip, CandidateBar}, {allowStylesUnderCsp, nameBoard}, {Keypad},
-    {localCandidates}] = await Promise.all([
+    {localCandidates, rowLayout}] = await Promise.all([
     import(VENDOR + "src/Chessboard.js"), import(VENDOR + "src/extensions/markers/Markers.js"),
     import(VENDOR + "src/extensions/promotion-dialog/PromotionDialog.js"), import(root.dataset.chessJs),
     import(here("record-sync.js")), import(here("cm-csp.js")), import(here("chess-keypad.js")),
@@ -119,7 +120,7 @@ async function initEntry(root) {
   const bar = new CandidateBar(root.querySelector("[data-candidates]"), root.dataset.candidatesUrl, (uci) => {
     const move = rules.moves({verbose: true}).find((m) => m.lan === uci || m.from + m.to + (m.promotion || "") === uci)
     if (move) enter(move)
-  })
+  }, {layout: (candidates) => rowLayout(candidates)})
   const showCandidates = () => {
     if (!sync.position || rules.isCheckmate() || rules.isStalemate()) { bar.clear(); return }
     const params = new URLSearchParams({fen: sync.position})

@@ -197,12 +197,16 @@ export function markChip(list, sync) {
 // waits for the network (issue 37). The server's ranking is asked for meanwhile (one request per position,
 // answers kept) and replaces them when it arrives, if that position is still shown; then the bar carries
 // data-ply and aria-busy="false" (aria-busy is "true" while the server is asked). Each button carries
-// data-candidate="<id>", best first.
+// data-candidate="<id>". ``layout`` lays the candidates (best first) out as the row shows them:
+// [{candidate, group}] (default: best first, no groups); each button carries data-group, and the first
+// button of each group data-group-start (chess: chess-candidates.js rowLayout, the likeliest first, then
+// by piece and square). The row is redrawn only when its layout changes.
 export class CandidateBar {
-  constructor(bar, url, onChoose) {
+  constructor(bar, url, onChoose, {layout = (candidates) => candidates.map((candidate) => ({candidate, group: ""}))} = {}) {
     this.bar = bar
     this.url = url
     this.onChoose = onChoose
+    this.layout = layout
     this.cache = new Map()
     this.asked = 0
     bar.addEventListener("click", (event) => {
@@ -235,7 +239,7 @@ export class CandidateBar {
         if (this.cache.size > 500) this.cache.delete(this.cache.keys().next().value)
       }
       if (mine !== this.asked) return
-      if (!local || !sameMoves(local, answer.candidates)) this.draw(answer.candidates, label)
+      if (!local || !this.sameRow(local, answer.candidates)) this.draw(answer.candidates, label)
     } catch {
       if (mine === this.asked && !local) this.draw([], label)
     } finally {
@@ -248,14 +252,27 @@ export class CandidateBar {
   }
 
   draw(candidates, label) {
-    this.bar.replaceChildren(...candidates.map((candidate) => {
+    let group = null
+    this.bar.replaceChildren(...this.layout(candidates).map(({candidate, group: its}) => {
       const button = document.createElement("button")
       button.type = "button"
       button.dataset.candidate = candidate.uci ?? candidate.id
       button.dataset.source = candidate.source || ""
+      if (its) {
+        button.dataset.group = its
+        if (its !== group) button.dataset.groupStart = ""
+      }
+      group = its
       button.textContent = label(candidate)
       return button
     }))
+  }
+
+  // The same buttons in the same places (the page's own candidates and the server's may be ranked apart
+  // and still be laid out alike: then the row stays as the TD is reading it)
+  sameRow(a, b) {
+    const one = this.layout(a), other = this.layout(b)
+    return one.length === other.length && one.every((x, i) => id(x.candidate) === id(other[i].candidate))
   }
 
   clear() {
@@ -266,6 +283,4 @@ export class CandidateBar {
   }
 }
 
-function sameMoves(a, b) {
-  return a.length === b.length && a.every((c, i) => (c.uci ?? c.id) === (b[i].uci ?? b[i].id))
-}
+const id = (candidate) => candidate.uci ?? candidate.id

@@ -1,0 +1,36 @@
+"""bench/entry_model.py's split-row model (issue 37, item 4): how many places of the entry board's
+candidate row the TD looks at before he finds the written move, or knows it is not there."""
+
+from __future__ import annotations
+
+from bench.entry_model import split_row_places, split_row_seconds
+
+QE2, RF1, BB5, NE5, NG5, PA3, PD3 = ((1, "e2", "d1", ""), (2, "f1", "h1", ""), (3, "b5", "c4", ""),
+                                     (4, "e5", "f3", ""), (4, "g5", "f3", ""), (5, "a3", "a2", ""),
+                                     (5, "d3", "d2", ""))
+ROW = [PD3, QE2, RF1, BB5, NE5, NG5, PA3]
+"""d3 first (the likeliest), then queen, rook, bishop, the knight's two moves, a pawn's."""
+
+
+def test_the_likeliest_move_is_found_at_the_first_place() -> None:
+    assert split_row_places(ROW, PD3, 8) == (1, True)
+
+
+def test_groups_of_other_pieces_cost_one_place_each() -> None:
+    """Ng5: place 1, then the queen's, rook's and bishop's groups passed (one place each), then the
+    knight's two moves."""
+    assert split_row_places(ROW, NG5, 8) == (1 + 3 + 2, True)
+
+
+def test_an_ordered_group_ends_the_search_at_the_square_beyond_the_move() -> None:
+    nf5 = (4, "f5", "e3", "")
+    assert split_row_places(ROW, nf5, 8) == (1 + 3 + 2, False), "Ne5, then Ng5: f5 would stand between"
+    king = (0, "g1", "e1", "")
+    assert split_row_places(ROW, king, 8) == (2, False), "the queen's group comes after the king's"
+    assert split_row_places(ROW, (5, "h4", "h2", ""), 8) == (1 + 5, False), "the pawns' group to its end"
+
+
+def test_only_the_shown_places_count() -> None:
+    assert split_row_places(ROW, PA3, 3) == (3, False)
+    assert split_row_seconds(1, True, 2) == 0.15 + 0.5
+    assert split_row_seconds(3, False, 3) == 3 * 0.15 + 3 * 0.5
