@@ -18,9 +18,12 @@ from adjudicator.chess.notation import LANGUAGE_NAMES, LANGUAGES
 from adjudicator.chess.replay import replay_chess
 from adjudicator.claim_registry import IN_FORM_ORDER
 from adjudicator.contract import SIDES, ContractError, parse_seconds
+from adjudicator.requirements import checked_case
 from adjudicator.rule import claim_ids
+from adjudicator.rulesets import RulesetBook
 from web.claims.offers import Offer
 from web.store import META_FIELDS
+from web.submit import Submission
 
 CLAIM_LABELS: dict[str, str] = {claim.id: claim.label for claim in IN_FORM_ORDER}
 """Each claim's words on the form, in the form's order (:mod:`adjudicator.claim_registry`)."""
@@ -280,11 +283,15 @@ def clock_reading(typed: str, field: str) -> str:
     return f"{int(parts[0])}:{int(parts[1]):02d}"
 
 
-def to_case(claim_form: ClaimForm, default_ruleset: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The contract's case and the game's details, from the fields the claim needs.
+def to_case(claim_form: ClaimForm, default_ruleset: str, book: RulesetBook, event: str | None = None) -> Submission:
+    """The typed case, checked once (:func:`adjudicator.requirements.checked_case`), with the contract JSON it is
+    stored as and the game's details (``event``: the event's name, None for the default event), from the fields
+    the claim needs. The players are the form's own, filled in once when it was read
+    (:func:`web.claims.views.fill_players`).
 
-    Empty fields are left out; whatever the contract rejects comes back as a
-    :class:`ContractError` from validation, naming the field.
+    Empty fields are left out. The form's own readings (a clock as typed, a choice) raise
+    :class:`ContractError` naming the field; whatever the contract rejects comes back as
+    :class:`~adjudicator.requirements.CaseRefused`, every problem named.
     """
     v = claim_form.values
     visible = claim_form.visible_fields()
@@ -337,13 +344,8 @@ def to_case(claim_form: ClaimForm, default_ruleset: str) -> tuple[dict[str, Any]
             clock["flagged"] = claim_form.flagged()
         case["clock"] = clock or None
     if claim_form.needs("alleged_illegal_ply"):
-        ply = text("alleged_illegal_ply")
-        if ply is not None:
-            if not (ply.isascii() and ply.isdigit() and len(ply) <= 9):
-                raise ContractError(
-                    "invalid_field", "alleged_illegal_ply must be a whole number of at least 1", "alleged_illegal_ply"
-                )
-            case["alleged_illegal_ply"] = int(ply)
+        ply = text("alleged_illegal_ply")  # not a whole number: as typed, for the contract to refuse
+        case["alleged_illegal_ply"] = int(ply) if ply and ply.isascii() and ply.isdigit() and len(ply) <= 9 else ply
     if "previous_illegal_moves" in visible:
         previous = text("previous_illegal_moves")
         if previous is not None and previous != "0":
@@ -366,5 +368,7 @@ def to_case(claim_form: ClaimForm, default_ruleset: str) -> tuple[dict[str, Any]
         for name in claim_form.finding_checks:
             if v.get(name) is True:
                 case[name] = True
+    data = {k: val for k, val in case.items() if val is not None}
     meta = {name: text(name) for name in META_FIELDS}
-    return {k: val for k, val in case.items() if val is not None}, meta
+    meta["event"] = event
+    return Submission(checked_case(data, book), data, meta)

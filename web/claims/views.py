@@ -256,9 +256,9 @@ def create() -> Response | tuple[str, int]:
     visible = claim_form.visible_fields() | {EVENT_FIELD}
     try:
         event = resolve_event(claim_form.value(EVENT_FIELD) or None, EVENT_FIELD)
-        data, meta = to_case(claim_form, event.ruleset or default_ruleset(claim_form.game))
-        meta["event"] = event.name if event.slug != DEFAULT_SLUG else None  # the event chosen, by its name
-        job = submit.start(data, meta, "web", event, current_actor())
+        entered = to_case(claim_form, event.ruleset or default_ruleset(claim_form.game), submit.book(),
+                          event.name if event.slug != DEFAULT_SLUG else None)  # the event chosen, by its name
+        job = submit.start_submission(entered, "web", event, current_actor())
     except AccessRefused as exc:
         claim_form.general_errors.append(exc.message)
         return render_form(claim_form, exc.status if exc.status != 401 else 403)
