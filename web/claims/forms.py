@@ -16,7 +16,7 @@ from werkzeug.datastructures import FileStorage, MultiDict
 from adjudicator.checkers.replay import replay_checkers
 from adjudicator.chess.notation import LANGUAGE_NAMES, LANGUAGES
 from adjudicator.chess.replay import replay_chess
-from adjudicator.claim_registry import IN_FORM_ORDER
+from adjudicator.claim_registry import ASKED_BY_NAME, ASKED_FACTS, IN_FORM_ORDER, AskedFact
 from adjudicator.contract import SIDES, ContractError, parse_seconds
 from adjudicator.requirements import checked_case
 from adjudicator.rule import claim_ids
@@ -34,8 +34,7 @@ NEEDS: dict[str, tuple[str, ...]] = {claim.id: claim.needs for claim in IN_FORM_
 GAME_LABELS = {"chess": "Chess", "checkers": "Checkers"}
 MAX_UPLOAD_BYTES = 1_000_000
 
-TEXT_FIELDS = ("record", "opponent_record", "fen", "intended_move", "time_control", "alleged_illegal_ply",
-               "missing_moves", *META_FIELDS)
+TEXT_FIELDS = ("record", "opponent_record", "fen", *ASKED_BY_NAME, "time_control", "missing_moves", *META_FIELDS)
 SCORESHEETS = {"claimant": "the claimant's scoresheet", "opponent": "the opponent's scoresheet"}
 """Which scoresheet the claim is ruled on (``ruled_on``), when the TD gives the opponent's too (US Chess 14C9)."""
 
@@ -56,7 +55,7 @@ FINDING_CHECKS = ("opponent_bonus", "postponed")
 FIELD_ORDER = ("event_slug", "game", "ruleset", "claim", "claimant", "record", "record_file", "missing_moves",
                "language",
                "opponent_record", "opponent_record_file", "ruled_on", "fen",
-               "intended_move", "alleged_illegal_ply", "previous_illegal_moves",
+               *ASKED_BY_NAME, "previous_illegal_moves",
                "clock_white", "clock_red", "clock_black", "flagged", "time_control",
                "td_finding", "request", "opponent_bonus", "postponed", *META_FIELDS)
 """The fields in the order the form shows them: focus goes to the first one in error."""
@@ -139,6 +138,11 @@ class ClaimForm:
     def needs(self, group: str) -> bool:
         return group in NEEDS.get(self.claim, ())
 
+    @property
+    def asked_facts(self) -> tuple[AskedFact, ...]:
+        """The one-field facts the claim asks for (:data:`adjudicator.claim_registry.ASKED_FACTS`), in order."""
+        return tuple(fact for fact in ASKED_FACTS if self.needs(fact.name))
+
     def value(self, name: str, default: str = "") -> str:
         value = self.values.get(name)
         return default if value is None else str(value)
@@ -196,7 +200,7 @@ class ClaimForm:
                 shown.add("missing_moves")
             if self.game == "chess":
                 shown.add("language")
-        for name in ("intended_move", "time_control", "alleged_illegal_ply"):
+        for name in (*ASKED_BY_NAME, "time_control"):
             if self.needs(name):
                 shown.add(name)
         counts = self.offer is None or self.offer.illegal_count is not None
@@ -326,8 +330,8 @@ def to_case(claim_form: ClaimForm, default_ruleset: str, book: RulesetBook, even
             case["language"] = text("language")  # the contract checks it is a known language
     if claim_form.needs("position") and text("missing_moves") is not None:
         case["missing_moves"] = text("missing_moves")  # the moves a numbering gap leaves out (adjudicator.record_gaps)
-    if claim_form.needs("intended_move"):
-        case["intended_move"] = text("intended_move")
+    for fact in claim_form.asked_facts:
+        case[fact.name] = fact.read(text(fact.name))  # not a whole number: as typed, for the contract to refuse
     if claim_form.needs("time_control"):
         case["time_control"] = text("time_control")
     if claim_form.needs("clocks"):
@@ -343,9 +347,6 @@ def to_case(claim_form: ClaimForm, default_ruleset: str, book: RulesetBook, even
         ):
             clock["flagged"] = claim_form.flagged()
         case["clock"] = clock or None
-    if claim_form.needs("alleged_illegal_ply"):
-        ply = text("alleged_illegal_ply")  # not a whole number: as typed, for the contract to refuse
-        case["alleged_illegal_ply"] = int(ply) if ply and ply.isascii() and ply.isdigit() and len(ply) <= 9 else ply
     if "previous_illegal_moves" in visible:
         previous = text("previous_illegal_moves")
         if previous is not None and previous != "0":

@@ -8,6 +8,7 @@ from typing import Any
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response
 
+from adjudicator.claim_registry import ASKED_FACTS
 from adjudicator.contract import ContractError
 from adjudicator.requirements import CaseRefused
 from web import submit
@@ -294,10 +295,9 @@ def _not_offered(claim_form: ClaimForm) -> str:
 def _values_from_case(row: CaseRow) -> dict[str, Any]:
     data = row.data
     values: dict[str, Any] = {k: data.get(k) for k in ("game", "ruleset", "claim", "claimant", "record", "fen")}
+    values.update({fact.name: data.get(fact.name) for fact in ASKED_FACTS})
     values.update(
-        intended_move=data.get("intended_move"),
         time_control=data.get("time_control"),
-        alleged_illegal_ply=data.get("alleged_illegal_ply"),
         missing_moves=data.get("missing_moves"),
         previous_illegal_moves=data.get("previous_illegal_moves"),
         td_finding=data.get("td_finding"),
