@@ -50,8 +50,8 @@ def test_a_whole_number_fact_is_read_as_a_number_and_a_slip_in_it_is_the_contrac
 
 def test_the_players_filled_in_on_the_form_are_the_ones_stored(app: Flask, client: FlaskClient) -> None:
     record = f'[White "Carlsen, Magnus"]\n[Black "Nepomniachtchi, Ian"]\n[Round "5"]\n\n{RECORD}'
-    response = client.post("/claims", data={"game": "chess", "ruleset": "fide-standard", "claim": "threefold-repetition",
-                                            "claimant": "white", "record": record})
+    response = client.post("/claims", data={"game": "chess", "ruleset": "fide-standard",
+                                            "claim": "threefold-repetition", "claimant": "white", "record": record})
     assert response.status_code == 303
     with app.extensions["db_sessions"]() as session:
         case = session.scalars(select(CaseRow)).one()
