@@ -213,7 +213,9 @@ class Evidence(Mapping[str, Any]):
     lines: tuple[FoundLine, ...] = ()
     checkers_line: CheckersLine | None = None
     position_fen: str | None = None
-    """A position the evidence names (``final_fen``, ``position``, ``fen``), when it is a FEN."""
+    """A position the evidence names (``final_fen``, ``position``, ``fen``), when it is a chess FEN."""
+    fen: str | None = None
+    """The position the ruling or analysis was made on (``fen``, chess or checkers)."""
 
     @classmethod
     def read(cls, data: object) -> Evidence:
@@ -234,6 +236,7 @@ class Evidence(Mapping[str, Any]):
             lines=tuple(found_lines(facts)),
             checkers_line=CheckersLine.read(facts),
             position_fen=next((fen for key in POSITION_KEYS if "/" in (fen := _str(facts.get(key)) or "")), None),
+            fen=_str(facts.get("fen")),
         )
 
     def to_json(self) -> dict[str, Any]:
