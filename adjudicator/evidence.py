@@ -195,6 +195,30 @@ class CheckersLine:
         return self.leaf.ply if self.leaf is not None and self.method == "proof" and self.leaf.ply else None
 
 
+@dataclass(frozen=True)
+class Finding:
+    """The finding on an insufficient-losing-chances claim (Guidelines III.5, US Chess 14H): its value, whose
+    it is (``td`` or ``app``), what the player asks for, and the ruling the app's finding would give."""
+
+    value: str | None
+    """``clear``, ``unclear``, ``incorrect`` (``finding``)."""
+    by: str | None
+    """``td``: the arbiter's own; ``app``: recommended (``finding_by``)."""
+    request: str | None = "draw"
+    """What the player asks for (``request``; a draw unless the evidence says otherwise)."""
+    recommended: tuple[str, str | None] | None = None
+    """(verdict, result) of the ruling the recommended finding gives (``recommendation``)."""
+
+    @classmethod
+    def read(cls, evidence: Mapping[str, Any]) -> Finding:
+        recommended = evidence.get("recommendation")
+        ruling = None
+        if isinstance(recommended, Mapping):
+            ruling = (str(recommended.get("verdict")), _str(recommended.get("result")))
+        request = _str(evidence.get("request")) if "request" in evidence else "draw"
+        return cls(_str(evidence.get("finding")), _str(evidence.get("finding_by")), request, ruling)
+
+
 @dataclass(frozen=True, eq=False)
 class Evidence(Mapping[str, Any]):
     """A ruling's evidence: the contract's object (read as a mapping, as before) and what a page draws, typed."""
@@ -216,6 +240,7 @@ class Evidence(Mapping[str, Any]):
     """A position the evidence names (``final_fen``, ``position``, ``fen``), when it is a chess FEN."""
     fen: str | None = None
     """The position the ruling or analysis was made on (``fen``, chess or checkers)."""
+    finding: Finding = Finding(None, None)
 
     @classmethod
     def read(cls, data: object) -> Evidence:
@@ -237,6 +262,7 @@ class Evidence(Mapping[str, Any]):
             checkers_line=CheckersLine.read(facts),
             position_fen=next((fen for key in POSITION_KEYS if "/" in (fen := _str(facts.get(key)) or "")), None),
             fen=_str(facts.get("fen")),
+            finding=Finding.read(facts),
         )
 
     def to_json(self) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from adjudicator.evidence import Evidence, GameEnd
+from adjudicator.evidence import Evidence, Finding, GameEnd
 from adjudicator.requirements import checked_case
 from adjudicator.rule import rule
 from adjudicator.rulesets import RulesetBook
@@ -66,3 +66,11 @@ def test_engine_lines_in_the_evidence_are_drawn_with_their_search() -> None:
     line = shown.lines["engine-0"]
     assert line.title == "Stockfish 15.1 line: mate in 1 for White (depth 3)"
     assert [s.label for s in line.steps] == ["1. Ra8#"]
+
+
+def test_the_apps_recommended_finding_reads_typed() -> None:
+    recommended = Evidence.read({"finding": "clear", "finding_by": "app",
+                                 "recommendation": {"verdict": "upheld", "result": "1/2-1/2"}}).finding
+    assert recommended == Finding("clear", "app", "draw", ("upheld", "1/2-1/2"))
+    asked = Evidence.read({"finding": "unclear", "finding_by": "td", "request": "increment"}).finding
+    assert (asked.by, asked.request, asked.recommended) == ("td", "increment", None)
