@@ -43,7 +43,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from adjudicator.claim_registry import BY_ID, REGISTRY
+from adjudicator.claim_registry import ASKED_BY_NAME, BY_ID, REGISTRY
 from adjudicator.clocks.notation import parse_time_control
 from adjudicator.contract import Case, ContractError, parse_case
 from adjudicator.rulesets import RulesetBook, RulesetError
@@ -89,6 +89,11 @@ def missing_facts(data: Mapping[str, Any]) -> list[MissingFactError]:
     missing: list[MissingFactError] = []
     if claim in CLAIMANT_ALWAYS and not data.get("claimant"):
         missing.append(MissingFactError("say who makes the claim", "claimant"))
+    needed = BY_ID.get(claim or "")
+    for name in needed.needs if needed is not None else ():
+        fact = ASKED_BY_NAME.get(name)
+        if fact is not None and fact.required and data.get(name) in (None, ""):
+            missing.append(MissingFactError(fact.required, name))  # declared once (claim_registry.ASKED_FACTS)
     if claim == "flag":
         clock = data.get("clock")
         if isinstance(clock, Mapping) and "flagged" in clock and not clock.get("flagged"):

@@ -10,6 +10,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from adjudicator.evidence import Evidence
+
 Result = Literal["1-0", "0-1", "1/2-1/2"]
 """A game result, first mover's score first (White in chess, Red in checkers)."""
 
@@ -52,7 +54,18 @@ class Ruling:
     adjustments: tuple[Adjustment, ...] = ()
     instructions: tuple[str, ...] = ()
     evidence: Mapping[str, Any] = field(default_factory=dict)
+    """Given as the claim module's mapping; kept as typed :class:`~adjudicator.evidence.Evidence` (:attr:`shown`)."""
     confidence: float = 1.0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.evidence, Evidence):
+            object.__setattr__(self, "evidence", Evidence.read(self.evidence))
+
+    @property
+    def shown(self) -> Evidence:
+        """The evidence, typed: what a page draws (:mod:`adjudicator.evidence`)."""
+        assert isinstance(self.evidence, Evidence)
+        return self.evidence
 
     @property
     def is_upheld(self) -> bool:
@@ -68,7 +81,7 @@ class Ruling:
             "instructions": list(self.instructions),
             "rule_refs": list(self.rule_refs),
             "reasons": list(self.reasons),
-            "evidence": dict(self.evidence),
+            "evidence": self.shown.to_json(),
             "confidence": self.confidence,
         }
 

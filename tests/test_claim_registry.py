@@ -7,7 +7,7 @@ import re
 
 from adjudicator.checkers.claims.table import CLAIMS as CHECKERS
 from adjudicator.chess.claims.table import CLAIMS as CHESS
-from adjudicator.claim_registry import BY_ID, FACT_GROUPS, IN_FORM_ORDER, REGISTRY
+from adjudicator.claim_registry import ASKED_BY_NAME, BY_ID, FACT_GROUPS, IN_FORM_ORDER, REGISTRY
 from adjudicator.contract import CLAIMS
 from adjudicator.requirements import CLAIMANT_ALWAYS, CLAIMANT_NEEDED
 from web.claims.forms import CLAIM_LABELS, NEEDS, claims_for
@@ -37,8 +37,11 @@ def test_the_form_offers_every_claim_of_each_game() -> None:
 
 
 def test_every_fact_group_is_a_part_of_the_claim_form() -> None:
-    """Each group is asked for by the form's template or its views (``needs("...")``)."""
+    """Each group is asked for by the form's template or its views (``needs("...")``); the one-field facts
+    (``ASKED_FACTS``) by the template's one loop over ``form.asked_facts``, and by nothing else."""
     web = PROJECT_ROOT / "web"
     paths = [*(web / "templates" / "claims").glob("*.html"), *(web / "claims").glob("*.py")]
     shown = {m for path in paths for m in re.findall(r"needs\(['\"](\w+)['\"]\)", path.read_text())}
-    assert shown == set(FACT_GROUPS)
+    template = (web / "templates" / "claims" / "_form.html").read_text()
+    assert "{% for fact in form.asked_facts %}" in template
+    assert shown | set(ASKED_BY_NAME) == set(FACT_GROUPS) and not shown & set(ASKED_BY_NAME)

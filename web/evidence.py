@@ -1,39 +1,28 @@
 """The evidence made visible: the game as played with the plies that matter marked,
 the helpmate or engine lines as playable lines, and the clocks.
 
-Built from the stored case and ruling (contract JSON), so a page shows the same
-thing whenever it is opened. Claim modules put different facts in ``evidence``;
-this reads the common shapes (``occurrences``, ``plies``, ``ply``, ``helpmate``,
-``pv``, ``lines``) and lists whatever else there is as plain facts.
+Drawing only. What the ruling established comes typed (:class:`adjudicator.evidence.Evidence`, read from
+the stored ruling's JSON, so a ruling kept before it existed draws the same); the game's positions come
+from :mod:`adjudicator.played`, read in the language and with the readings the ruling used. Whatever else
+the evidence holds is listed as plain facts.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import chess
 
 from adjudicator.case_facts import Facts
-from adjudicator.checkers.replay import replay_checkers
-from adjudicator.chess.replay import replay_chess
 from adjudicator.clocks.dead_position import METHOD_WORDS
+from adjudicator.evidence import CheckersLine, DatabaseLeaf, Evidence, FoundLine, GameEnd
+from adjudicator.played import PlayedGame, PlayedMove, ReadingNote, played_checkers, played_chess, played_line
 from web.charts import ClockSeries
 
-PLY_KEYS = (
-    "ended_at_ply",
-    "occurrences",
-    "plies",
-    "repeated_plies",
-    "ply",
-    "illegal_ply",
-    "illegal_plies",
-    "alleged_illegal_ply",
-    "claim_ply",
-)
-LINE_KEYS = {
+LINE_TITLES = {
     "helpmate": "Helpmate: a series of legal moves that mates",
     "pv": "Engine line",
     "line": "Engine line",
@@ -100,17 +89,8 @@ class GameOver:
     """False: the TD may declare the draw (US 14D under ``material-then-td``)."""
 
 
-@dataclass(frozen=True)
-class ReadingShown:
-    """A reading of the record beyond plain SAN, for the page: where, the move as read, and what was assumed."""
-
-    ply: int
-    label: str
-    """The move as read (``4. O-O``)."""
-    token: str
-    """As written."""
-    kind: str
-    text: str
+ReadingShown = ReadingNote
+"""A reading of the record beyond plain SAN, as the page lists it (:class:`adjudicator.played.ReadingNote`)."""
 
 
 @dataclass(frozen=True)
@@ -132,79 +112,6 @@ class Presentation:
         return self.lines.get("game") or next(iter(self.lines.values()), None)
 
 
-def _ints(value: Any) -> Iterator[int]:
-    if isinstance(value, bool):
-        return
-    if isinstance(value, int):
-        yield value
-    elif isinstance(value, list | tuple):
-        for item in value:
-            yield from _ints(item)
-    elif isinstance(value, Mapping):
-        for key in ("plies", "ply", "occurrences"):
-            if key in value:
-                yield from _ints(value[key])
-
-
-def marked_plies(evidence: Mapping[str, Any]) -> set[int]:
-    """The plies the evidence points at (repeated positions, the illegal move, ...)."""
-    marked: set[int] = set()
-    for key in PLY_KEYS:
-        marked.update(_ints(evidence.get(key)))
-    for key in ("repetitions", "illegal", "illegal_moves"):
-        marked.update(_ints(evidence.get(key)))
-    return {p for p in marked if p >= 0}
-
-
-def illegal_plies(evidence: Mapping[str, Any]) -> set[int]:
-    found: set[int] = set()
-    for key in ("ply", "illegal_ply", "illegal_plies", "alleged_illegal_ply"):
-        found.update(_ints(evidence.get(key)))
-    for key in ("illegal", "illegal_moves"):
-        found.update(_ints(evidence.get(key)))
-    return found
-
-
-def move_label(board: chess.Board, text: str) -> str:
-    number = board.fullmove_number
-    return f"{number}. {text}" if board.turn == chess.WHITE else f"{number}... {text}"
-
-
-def _replay_game(
-    record: str, start_fen: str | None, language: str | None = None, stated: Mapping[int, str] | None = None
-) -> tuple[str, list[tuple[str, str, str | None, bool]], list[float | None], tuple[ReadingShown, ...]]:
-    """(start FEN, [(label, fen after, uci, is_illegal)], clocks, readings beyond plain SAN) from the
-    record, read leniently in the language the ruling read it in, with the readings the case states."""
-
-    replay = replay_chess(record, start_fen, language, allow_unreadable=True, readings=stated)
-    steps: list[tuple[str, str, str | None, bool]] = []
-    for number, ply in enumerate(replay.plies, start=1):
-        label = replay.label(number).replace(".", ". ", 1) if ply.mover == chess.WHITE else replay.label(number)
-        label = label.replace("...", "... ", 1) if ply.mover == chess.BLACK else label
-        uci = ply.move.uci() if ply.move else None
-        steps.append((label, ply.fen_after, uci, not ply.is_legal))
-    readings = tuple(
-        ReadingShown(n.ply, steps[n.ply - 1][0] if n.ply <= len(steps) else "", n.token, n.note.kind, n.note.text)
-        for n in replay.notes
-    )
-    return replay.start_fen, steps, [p.clock for p in replay.plies], readings
-
-
-def _replay_checkers(record: str, start_fen: str | None) -> tuple[str, list[tuple[str, str, str | None, bool]]]:
-    """(start FEN, [(label, fen after, the squares ``11-15`` / ``18x11x4``, is_illegal)]) of a checkers record."""
-
-    replay = replay_checkers(record, start_fen)
-    steps: list[tuple[str, str, str | None, bool]] = []
-    first = replay.start.fen().startswith("B")
-    for ply in replay.plies:
-        number = (ply.number + (0 if first else 1) + 1) // 2
-        is_first_mover = ply.side in ("red", "black")
-        label = f"{number}. {ply.token}" if is_first_mover else f"{number}... {ply.token}"
-        squares = str(ply.move) if ply.move is not None else None
-        steps.append((label, ply.after.fen(), squares, not ply.is_legal))
-    return replay.start.fen(), steps
-
-
 _METHOD_TITLES = {
     "database": "Best play from the endgame database",
     "proof": "Main line of the proof",
@@ -212,236 +119,168 @@ _METHOD_TITLES = {
 }
 
 
-def leaf_note(leaf: Mapping[str, Any]) -> str:
+def leaf_note(leaf: DatabaseLeaf) -> str:
     """``in the endgame database: Red to move wins in 23 plies`` for a proof's ``database_leaf``."""
-    fen = str(leaf.get("fen", ""))
-    mover = "Red" if fen.startswith("B") else "White"
-    value, plies = leaf.get("value"), leaf.get("plies")
-    said = "a draw" if value == "draw" else f"{mover} to move {'wins' if value == 'win' else 'loses'} in {plies} plies"
+    mover = "Red" if leaf.fen.startswith("B") else "White"
+    outcome = "wins" if leaf.value == "win" else "loses"
+    said = "a draw" if leaf.value == "draw" else f"{mover} to move {outcome} in {leaf.plies} plies"
     return f"in the endgame database: {said}"
+
+
+def _steps(moves: Sequence[PlayedMove], marked: frozenset[int] | set[int] = frozenset(),
+           illegal: frozenset[int] | set[int] = frozenset()) -> tuple[Step, ...]:
+    return tuple(Step(m.ply, m.label, m.fen, m.move, m.is_illegal or m.ply in illegal, m.ply in marked) for m in moves)
 
 
 def checkers_line(evidence: Mapping[str, Any], fen: str | None) -> Line | None:
     """The checkers analysis's ``line`` from its ``fen`` as a steppable line; the move where a proof's line enters
     the endgame database (``database_leaf``) marked, with the database's value and distance there."""
-    moves = evidence.get("line")
-    start = evidence.get("fen") if isinstance(evidence.get("fen"), str) else fen
-    if not start or not isinstance(moves, list) or not moves or not all(isinstance(m, str) for m in moves):
+    found = evidence.checkers_line if isinstance(evidence, Evidence) else CheckersLine.read(evidence)
+    return _checkers_line(found, fen)
+
+
+def _checkers_line(found: CheckersLine | None, fen: str | None) -> Line | None:
+    start = found.fen if found is not None and found.fen is not None else fen
+    if found is None or not start:
         return None
     try:
-        origin, raw = _replay_checkers(" ".join(moves), start)
+        played = played_checkers(" ".join(found.moves), start)
     except Exception:  # a line that cannot be replayed is still listed in the evidence
         return None
-    leaf = evidence.get("database_leaf")
-    leaf_ply = leaf.get("ply") if isinstance(leaf, Mapping) and evidence.get("method") == "proof" else None
-    note = leaf_note(leaf) if isinstance(leaf, Mapping) and leaf_ply else ""
-    steps = tuple(Step(n, label, after, squares, is_illegal, n == leaf_ply, note if n == leaf_ply else "")
-                  for n, (label, after, squares, is_illegal) in enumerate(raw, start=1))
+    leaf_ply = found.leaf_ply
+    note = leaf_note(found.leaf) if found.leaf is not None and leaf_ply else ""
+    steps = tuple(Step(m.ply, m.label, m.fen, m.move, m.is_illegal, m.ply == leaf_ply,
+                       note if m.ply == leaf_ply else "") for m in played.moves)
     if not steps:
         return None
-    title = _METHOD_TITLES.get(str(evidence.get("method")), "Line")
-    return Line("line", title, origin, steps, 0, note)
+    return Line("line", _METHOD_TITLES.get(found.method, "Line"), played.start_fen, steps, 0, note)
 
 
-def _play_line(start_fen: str, moves: Sequence[Any]) -> list[Step]:
-    try:
-        board = chess.Board(start_fen)
-    except ValueError:
-        return []
-    steps: list[Step] = []
-    for number, text in enumerate(moves, start=1):
-        if not isinstance(text, str):
-            break
-        try:
-            move = chess.Move.from_uci(text)
-            if move not in board.legal_moves:
-                raise ValueError(text)
-        except ValueError:
-            try:
-                move = board.parse_san(text)
-            except ValueError:
-                break
-        label = move_label(board, board.san(move))
-        board.push(move)
-        steps.append(Step(number, label, board.fen(), move.uci()))
-    return steps
-
-
-def _engine_title(item: Mapping[str, Any]) -> str:
-    """``Stockfish 15.1 line: mate in 5`` / ``... line: +1.35 (depth 20)``."""
-    name = item.get("engine") if isinstance(item.get("engine"), str) else "Engine"
-    title = f"{name} line"
-    mate, score = item.get("mate"), item.get("score_cp", item.get("score"))
-    if isinstance(mate, int) and not isinstance(mate, bool):
-        title += f": mate in {abs(mate)} for {'White' if mate > 0 else 'Black'}"
-    elif isinstance(score, int | float) and not isinstance(score, bool):
-        title += f": {score / 100:+.2f}"
-    if isinstance(item.get("depth"), int):
-        title += f" (depth {item['depth']})"
+def _line_title(line: FoundLine) -> str:
+    """``Helpmate: ...``, or ``Stockfish 15.1 line: mate in 5`` / ``... line: +1.35 (depth 20)``."""
+    if line.kind != "engine":
+        return LINE_TITLES[line.kind]
+    title = f"{line.engine or 'Engine'} line"
+    if line.mate is not None:
+        title += f": mate in {abs(line.mate)} for {'White' if line.mate > 0 else 'Black'}"
+    elif line.score is not None:
+        title += f": {line.score / 100:+.2f}"
+    if line.depth is not None:
+        title += f" (depth {line.depth})"
     return title
-
-
-def _found_lines(evidence: Mapping[str, Any], depth: int = 0) -> Iterator[tuple[str, str, Sequence[Any], str | None]]:
-    """(key, title, moves, start fen) for every move list in the evidence."""
-    fen = evidence.get("fen") if isinstance(evidence.get("fen"), str) else None
-    for key, value in evidence.items():
-        if key in LINE_KEYS and isinstance(value, list) and value and all(isinstance(m, str) for m in value):
-            yield key, LINE_KEYS[key], value, fen
-        elif isinstance(value, list) and any(isinstance(i, Mapping) and ("pv" in i or "moves" in i) for i in value):
-            for index, item in enumerate(value):
-                if isinstance(item, Mapping):
-                    pv = item.get("pv") or item.get("moves")
-                    if isinstance(pv, list) and pv:
-                        start = item.get("fen") if isinstance(item.get("fen"), str) else fen
-                        yield f"{key}-{index}", _engine_title(item), pv, start
-        elif isinstance(value, Mapping) and depth < 2:
-            for sub_key, title, moves, start in _found_lines(value, depth + 1):
-                yield f"{key}-{sub_key}", title, moves, start
-
-
-def _facts(evidence: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
-    facts: list[tuple[str, str]] = []
-    for key, value in evidence.items():
-        label = key.replace("_", " ")
-        if isinstance(value, str | int | float | bool) or value is None:
-            facts.append((label, "—" if value is None else str(value)))
-        elif isinstance(value, list) and len(value) <= 20 and all(isinstance(v, str | int | float) for v in value):
-            facts.append((label, ", ".join(str(v) for v in value)))
-        else:
-            text = json.dumps(value, ensure_ascii=False, default=str)
-            facts.append((label, text if len(text) <= 300 else text[:297] + "..."))
-    return tuple(facts)
 
 
 def facts(evidence: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
     """The evidence's plain facts as (label, text), for a page to list."""
-    return _facts(evidence)
-
-
-def _proof_words(end: Mapping[str, Any]) -> tuple[str, ...]:
-    """The proof of a dead position (``evidence.game_end``) in an arbiter's words."""
-
-    proof = end.get("proof")
-    words: list[str] = []
-    if isinstance(proof, Mapping):
-        listed = proof.get("listed")
-        if isinstance(listed, str):
-            words.append(f"{listed[0].upper()}{listed[1:]}: neither player can checkmate with this material.")
+    listed: list[tuple[str, str]] = []
+    for key, value in evidence.items():
+        label = key.replace("_", " ")
+        if isinstance(value, str | int | float | bool) or value is None:
+            listed.append((label, "—" if value is None else str(value)))
+        elif isinstance(value, list) and len(value) <= 20 and all(isinstance(v, str | int | float) for v in value):
+            listed.append((label, ", ".join(str(v) for v in value)))
         else:
-            for side in ("white", "black"):
-                found = proof.get(side)
-                if isinstance(found, Mapping):
-                    method = str(found.get("method", ""))
-                    words.append(
-                        f"{side.capitalize()} cannot checkmate by any series of legal moves: "
-                        f"{METHOD_WORDS.get(method, method)}."
-                    )
-    alive = end.get("alive_before")
-    if isinstance(alive, Mapping) and isinstance(alive.get("side"), str):
+            text = json.dumps(value, ensure_ascii=False, default=str)
+            listed.append((label, text if len(text) <= 300 else text[:297] + "..."))
+    return tuple(listed)
+
+
+def _proof_words(end: GameEnd) -> tuple[str, ...]:
+    """The proof of a dead position (``evidence.game_end``) in an arbiter's words."""
+    words: list[str] = []
+    if end.listed is not None:
+        words.append(f"{end.listed[0].upper()}{end.listed[1:]}: neither player can checkmate with this material.")
+    else:
+        for side, method in end.methods:
+            words.append(f"{side.capitalize()} cannot checkmate by any series of legal moves: "
+                         f"{METHOD_WORDS.get(method, method)}.")
+    if end.alive_before is not None:
+        ply, side = end.alive_before
         words.append(
-            f"One ply earlier (ply {alive.get('ply')}) {alive['side'].capitalize()} could still checkmate: the "
+            f"One ply earlier (ply {ply}) {side.capitalize()} could still checkmate: the "
             "helpmate below shows how, so the game ended here and not before."
         )
     return tuple(words)
 
 
-def _game_over(evidence: Mapping[str, Any], game: Line | None) -> GameOver | None:
+def _game_over(end: GameEnd | None, game: Line | None) -> GameOver | None:
     """What ended the game, from ``evidence.game_end`` (every claim) or ``evidence.td_may_end``."""
-    end, mandatory = evidence.get("game_end"), True
-    if not isinstance(end, Mapping):
-        end, mandatory = evidence.get("td_may_end"), False
-    if not isinstance(end, Mapping) or not isinstance(end.get("ply"), int):
+    if end is None:
         return None
-    ply = int(end["ply"])
-    step = game.step(ply) if game is not None else None
+    step = game.step(end.ply) if game is not None else None
     if step is not None:
-        where = f"after {step.label} (ply {ply})"
-    elif ply == 0 and game is not None:
+        where = f"after {step.label} (ply {end.ply})"
+    elif end.ply == 0 and game is not None:
         where = "at the start of the record (ply 0)"
     else:
-        where = f"in the position given (ply {ply})"
-    kind = str(end.get("kind", ""))
-    proof = _proof_words(end) if kind == "dead-position" else ()
-    return GameOver(ply, where, ENDINGS.get(kind, kind), proof, mandatory)
+        where = f"in the position given (ply {end.ply})"
+    proof = _proof_words(end) if end.kind == "dead-position" else ()
+    return GameOver(end.ply, where, ENDINGS.get(end.kind, end.kind), proof, end.is_mandatory)
+
+
+def _focus(evidence: Evidence, illegal: frozenset[int], length: int) -> int:
+    """The ply the board opens on: where the game ended, else the illegal move, else the last ply marked."""
+    ended, marked = evidence.ended_at_ply, evidence.marked_plies
+    if ended is not None and 0 <= ended <= length:
+        return ended  # the game ended there: the board opens on that position
+    if illegal:
+        return min(p for p in illegal if p <= length) if any(p <= length for p in illegal) else length
+    return min(max(marked), length) if marked else length
+
+
+def _played(case: Mapping[str, Any], evidence: Evidence) -> PlayedGame:
+    """The record as the ruling read it: in its language, with the readings the case states."""
+    if case.get("game") == "checkers":
+        return played_checkers(case["record"], case.get("start_fen"))
+    stated = Facts({"readings": case.get("readings")}).readings  # the TD's choice (docs/reading-records.md)
+    return played_chess(case["record"], case.get("start_fen"), evidence.language or case.get("language"), stated)
 
 
 def present(case: Mapping[str, Any], ruling: Mapping[str, Any] | None) -> Presentation:
-    """What to show for a case and its ruling."""
+    """What to show for a case and its ruling (the ruling's JSON, as stored: its evidence read typed)."""
     game = str(case.get("game") or "chess")
-    evidence: Mapping[str, Any] = (ruling or {}).get("evidence") or {}
-    if not isinstance(evidence, Mapping):
-        evidence = {}
+    evidence = Evidence.read((ruling or {}).get("evidence"))
     lines: dict[str, Line] = {}
     clocks = None
     note = ""
     final_fen = case.get("fen") or case.get("start_fen")
     readings: tuple[ReadingShown, ...] = ()
-    if game == "chess" and isinstance(case.get("record"), str) and case["record"].strip():
+    if game in ("chess", "checkers") and isinstance(case.get("record"), str) and case["record"].strip():
         try:
-            reading = evidence.get("record_reading")
-            language = reading.get("language") if isinstance(reading, Mapping) else None
-            stated = Facts({"readings": case.get("readings")}).readings  # the TD's choice (docs/reading-records.md)
-            start, raw, clock_values, readings = _replay_game(
-                case["record"], case.get("start_fen"), language or case.get("language"), stated
-            )
+            played = _played(case, evidence)
         except Exception as exc:
             note = f"The record could not be replayed for display: {exc}"
         else:
-            marked = marked_plies(evidence)
-            illegal = illegal_plies(evidence) if case.get("claim") == "illegal-move" else set()
-            steps = tuple(
-                Step(n, label, fen, uci, is_illegal or n in illegal, n in marked)
-                for n, (label, fen, uci, is_illegal) in enumerate(raw, start=1)
-            )
-            ended = evidence.get("ended_at_ply")
-            if isinstance(ended, int) and not isinstance(ended, bool) and 0 <= ended <= len(steps):
-                focus = ended  # the game ended there: the board opens on that position
-            elif illegal:
-                focus = (
-                    min(p for p in illegal if p <= len(steps)) if any(p <= len(steps) for p in illegal) else len(steps)
-                )
-            elif marked:
-                focus = min(max(marked), len(steps))
+            illegal = evidence.illegal_plies if game == "chess" and case.get("claim") == "illegal-move" else frozenset()
+            steps = _steps(played.moves, evidence.marked_plies, illegal)
+            if game == "chess":
+                focus = _focus(evidence, illegal, len(steps))
+                clocks = ClockSeries.from_plies(chess.Board(played.start_fen).turn == chess.WHITE, played.clocks)
+                readings = played.readings
             else:
-                focus = len(steps)
-            lines["game"] = Line("game", "The game as played", start, steps, focus)
-            final_fen = steps[-1].fen if steps else start
-            clocks = ClockSeries.from_plies(chess.Board(start).turn == chess.WHITE, clock_values)
-    if game == "checkers" and isinstance(case.get("record"), str) and case["record"].strip():
-        try:
-            start, raw = _replay_checkers(case["record"], case.get("start_fen"))
-        except Exception as exc:
-            note = f"The record could not be replayed for display: {exc}"
-        else:
-            marked = marked_plies(evidence)
-            steps = tuple(
-                Step(n, label, fen, squares, is_illegal, n in marked)
-                for n, (label, fen, squares, is_illegal) in enumerate(raw, start=1)
-            )
-            focus = min(max(marked), len(steps)) if marked else len(steps)
-            lines["game"] = Line("game", "The game as played", start, steps, focus)
-            final_fen = steps[-1].fen if steps else start
+                focus = min(max(evidence.marked_plies), len(steps)) if evidence.marked_plies else len(steps)
+            lines["game"] = Line("game", "The game as played", played.start_fen, steps, focus)
+            final_fen = steps[-1].fen if steps else played.start_fen
     if game == "checkers" and case.get("claim") == "unfinished-game":
-        proof_line = checkers_line(evidence, final_fen)
+        proof_line = _checkers_line(evidence.checkers_line, final_fen)
         if proof_line is not None:
             lines["line"] = proof_line
     if game == "chess":
         base = final_fen or chess.STARTING_FEN
-        for key, title, moves, line_start in _found_lines(evidence):
-            origin = line_start or base
-            steps_list = _play_line(origin, moves)
-            if steps_list:
-                lines[key] = Line(key, title, origin, tuple(steps_list), 0)
-    for key in ("final_fen", "position", "fen"):
-        if not final_fen and isinstance(evidence.get(key), str) and "/" in evidence[key]:
-            final_fen = evidence[key]
+        for found in evidence.lines:
+            origin = found.start_fen or base
+            line_steps = _steps(played_line(origin, found.moves))
+            if line_steps:
+                lines[found.key] = Line(found.key, _line_title(found), origin, line_steps, 0)
+    if not final_fen:
+        final_fen = evidence.position_fen
     return Presentation(
         game=game,
         lines=lines,
         position_fen=final_fen,
         clocks=clocks,
-        facts=_facts(evidence),
+        facts=facts(evidence),
         record_note=note,
-        game_over=_game_over(evidence, lines.get("game")) if game == "chess" else None,
+        game_over=_game_over(evidence.game_end, lines.get("game")) if game == "chess" else None,
         readings=readings,
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from flask import current_app
@@ -37,6 +38,27 @@ def validate(data: object) -> Case:
     return checked_case(data, book())
 
 
+@dataclass(frozen=True)
+class Submission:
+    """A claim as it enters, in one shape for every way in: the case checked once (:func:`validate`), the
+    contract JSON it was read from (stored as given), and the game's details with the players nobody typed
+    filled in once (:func:`web.players.completed_meta`)."""
+
+    case: Case
+    data: Mapping[str, Any]
+    meta: Mapping[str, Any] = field(default_factory=dict)
+
+
+def submission(data: object, meta: Mapping[str, Any], event: EventFacts | None) -> Submission:
+    """The JSON API's and the ruling page's way in: the case validated, the players nobody gave filled in.
+
+    :raises CaseRefused: every problem, the first one's field named.
+    """
+    case = validate(data)
+    assert isinstance(data, Mapping)  # a case was read from it
+    return Submission(case, data, completed_meta(get_session(), event, data, meta))
+
+
 def start(data: Mapping[str, Any], meta: Mapping[str, Any], source: str, event: EventFacts | None = None,
           actor: Actor | None = None) -> Job:
     """Validate the case and start ruling on it in ``event`` (default: the default event) for ``actor``.
@@ -45,12 +67,17 @@ def start(data: Mapping[str, Any], meta: Mapping[str, Any], source: str, event: 
 
     :raises AccessRefused: the actor may not rule in the event.
     """
-
-    case = validate(data)
     event = event or resolve_event(None)
+    return start_submission(submission(data, meta, event), source, event, actor)
+
+
+def start_submission(entered: Submission, source: str, event: EventFacts, actor: Actor | None = None) -> Job:
+    """Start ruling on a case already checked and completed (:class:`Submission`), in ``event`` for ``actor``.
+
+    :raises AccessRefused: the actor may not rule in the event.
+    """
     actor = actor or ANONYMOUS
-    session = get_session()
-    check_may_rule(session, actor, event, case.ruleset)
+    check_may_rule(get_session(), actor, event, entered.case.ruleset)
     submitter = actor.user.id if actor.user is not None else None
-    meta = completed_meta(session, event, data, meta)  # the players nobody typed
-    return adjudicator().submit(case, data, meta, source, event_id=event.id, submitted_by_id=submitter)
+    return adjudicator().submit(entered.case, entered.data, entered.meta, source, event_id=event.id,
+                                submitted_by_id=submitter)

@@ -16,11 +16,14 @@ from werkzeug.datastructures import FileStorage, MultiDict
 from adjudicator.checkers.replay import replay_checkers
 from adjudicator.chess.notation import LANGUAGE_NAMES, LANGUAGES
 from adjudicator.chess.replay import replay_chess
-from adjudicator.claim_registry import IN_FORM_ORDER
+from adjudicator.claim_registry import ASKED_BY_NAME, ASKED_FACTS, IN_FORM_ORDER, AskedFact
 from adjudicator.contract import SIDES, ContractError, parse_seconds
+from adjudicator.requirements import checked_case
 from adjudicator.rule import claim_ids
+from adjudicator.rulesets import RulesetBook
 from web.claims.offers import Offer
 from web.store import META_FIELDS
+from web.submit import Submission
 
 CLAIM_LABELS: dict[str, str] = {claim.id: claim.label for claim in IN_FORM_ORDER}
 """Each claim's words on the form, in the form's order (:mod:`adjudicator.claim_registry`)."""
@@ -31,8 +34,7 @@ NEEDS: dict[str, tuple[str, ...]] = {claim.id: claim.needs for claim in IN_FORM_
 GAME_LABELS = {"chess": "Chess", "checkers": "Checkers"}
 MAX_UPLOAD_BYTES = 1_000_000
 
-TEXT_FIELDS = ("record", "opponent_record", "fen", "intended_move", "time_control", "alleged_illegal_ply",
-               "missing_moves", *META_FIELDS)
+TEXT_FIELDS = ("record", "opponent_record", "fen", *ASKED_BY_NAME, "time_control", "missing_moves", *META_FIELDS)
 SCORESHEETS = {"claimant": "the claimant's scoresheet", "opponent": "the opponent's scoresheet"}
 """Which scoresheet the claim is ruled on (``ruled_on``), when the TD gives the opponent's too (US Chess 14C9)."""
 
@@ -53,7 +55,7 @@ FINDING_CHECKS = ("opponent_bonus", "postponed")
 FIELD_ORDER = ("event_slug", "game", "ruleset", "claim", "claimant", "record", "record_file", "missing_moves",
                "language",
                "opponent_record", "opponent_record_file", "ruled_on", "fen",
-               "intended_move", "alleged_illegal_ply", "previous_illegal_moves",
+               *ASKED_BY_NAME, "previous_illegal_moves",
                "clock_white", "clock_red", "clock_black", "flagged", "time_control",
                "td_finding", "request", "opponent_bonus", "postponed", *META_FIELDS)
 """The fields in the order the form shows them: focus goes to the first one in error."""
@@ -136,6 +138,11 @@ class ClaimForm:
     def needs(self, group: str) -> bool:
         return group in NEEDS.get(self.claim, ())
 
+    @property
+    def asked_facts(self) -> tuple[AskedFact, ...]:
+        """The one-field facts the claim asks for (:data:`adjudicator.claim_registry.ASKED_FACTS`), in order."""
+        return tuple(fact for fact in ASKED_FACTS if self.needs(fact.name))
+
     def value(self, name: str, default: str = "") -> str:
         value = self.values.get(name)
         return default if value is None else str(value)
@@ -193,7 +200,7 @@ class ClaimForm:
                 shown.add("missing_moves")
             if self.game == "chess":
                 shown.add("language")
-        for name in ("intended_move", "time_control", "alleged_illegal_ply"):
+        for name in (*ASKED_BY_NAME, "time_control"):
             if self.needs(name):
                 shown.add(name)
         counts = self.offer is None or self.offer.illegal_count is not None
@@ -280,11 +287,15 @@ def clock_reading(typed: str, field: str) -> str:
     return f"{int(parts[0])}:{int(parts[1]):02d}"
 
 
-def to_case(claim_form: ClaimForm, default_ruleset: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The contract's case and the game's details, from the fields the claim needs.
+def to_case(claim_form: ClaimForm, default_ruleset: str, book: RulesetBook, event: str | None = None) -> Submission:
+    """The typed case, checked once (:func:`adjudicator.requirements.checked_case`), with the contract JSON it is
+    stored as and the game's details (``event``: the event's name, None for the default event), from the fields
+    the claim needs. The players are the form's own, filled in once when it was read
+    (:func:`web.claims.views.fill_players`).
 
-    Empty fields are left out; whatever the contract rejects comes back as a
-    :class:`ContractError` from validation, naming the field.
+    Empty fields are left out. The form's own readings (a clock as typed, a choice) raise
+    :class:`ContractError` naming the field; whatever the contract rejects comes back as
+    :class:`~adjudicator.requirements.CaseRefused`, every problem named.
     """
     v = claim_form.values
     visible = claim_form.visible_fields()
@@ -319,8 +330,8 @@ def to_case(claim_form: ClaimForm, default_ruleset: str) -> tuple[dict[str, Any]
             case["language"] = text("language")  # the contract checks it is a known language
     if claim_form.needs("position") and text("missing_moves") is not None:
         case["missing_moves"] = text("missing_moves")  # the moves a numbering gap leaves out (adjudicator.record_gaps)
-    if claim_form.needs("intended_move"):
-        case["intended_move"] = text("intended_move")
+    for fact in claim_form.asked_facts:
+        case[fact.name] = fact.read(text(fact.name))  # not a whole number: as typed, for the contract to refuse
     if claim_form.needs("time_control"):
         case["time_control"] = text("time_control")
     if claim_form.needs("clocks"):
@@ -336,14 +347,6 @@ def to_case(claim_form: ClaimForm, default_ruleset: str) -> tuple[dict[str, Any]
         ):
             clock["flagged"] = claim_form.flagged()
         case["clock"] = clock or None
-    if claim_form.needs("alleged_illegal_ply"):
-        ply = text("alleged_illegal_ply")
-        if ply is not None:
-            if not (ply.isascii() and ply.isdigit() and len(ply) <= 9):
-                raise ContractError(
-                    "invalid_field", "alleged_illegal_ply must be a whole number of at least 1", "alleged_illegal_ply"
-                )
-            case["alleged_illegal_ply"] = int(ply)
     if "previous_illegal_moves" in visible:
         previous = text("previous_illegal_moves")
         if previous is not None and previous != "0":
@@ -366,5 +369,7 @@ def to_case(claim_form: ClaimForm, default_ruleset: str) -> tuple[dict[str, Any]
         for name in claim_form.finding_checks:
             if v.get(name) is True:
                 case[name] = True
+    data = {k: val for k, val in case.items() if val is not None}
     meta = {name: text(name) for name in META_FIELDS}
-    return {k: val for k, val in case.items() if val is not None}, meta
+    meta["event"] = event
+    return Submission(checked_case(data, book), data, meta)

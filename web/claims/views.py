@@ -8,6 +8,7 @@ from typing import Any
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response
 
+from adjudicator.claim_registry import ASKED_FACTS
 from adjudicator.contract import ContractError
 from adjudicator.requirements import CaseRefused
 from web import submit
@@ -256,9 +257,9 @@ def create() -> Response | tuple[str, int]:
     visible = claim_form.visible_fields() | {EVENT_FIELD}
     try:
         event = resolve_event(claim_form.value(EVENT_FIELD) or None, EVENT_FIELD)
-        data, meta = to_case(claim_form, event.ruleset or default_ruleset(claim_form.game))
-        meta["event"] = event.name if event.slug != DEFAULT_SLUG else None  # the event chosen, by its name
-        job = submit.start(data, meta, "web", event, current_actor())
+        entered = to_case(claim_form, event.ruleset or default_ruleset(claim_form.game), submit.book(),
+                          event.name if event.slug != DEFAULT_SLUG else None)  # the event chosen, by its name
+        job = submit.start_submission(entered, "web", event, current_actor())
     except AccessRefused as exc:
         claim_form.general_errors.append(exc.message)
         return render_form(claim_form, exc.status if exc.status != 401 else 403)
@@ -294,10 +295,9 @@ def _not_offered(claim_form: ClaimForm) -> str:
 def _values_from_case(row: CaseRow) -> dict[str, Any]:
     data = row.data
     values: dict[str, Any] = {k: data.get(k) for k in ("game", "ruleset", "claim", "claimant", "record", "fen")}
+    values.update({fact.name: data.get(fact.name) for fact in ASKED_FACTS})
     values.update(
-        intended_move=data.get("intended_move"),
         time_control=data.get("time_control"),
-        alleged_illegal_ply=data.get("alleged_illegal_ply"),
         missing_moves=data.get("missing_moves"),
         previous_illegal_moves=data.get("previous_illegal_moves"),
         td_finding=data.get("td_finding"),

@@ -11,6 +11,7 @@ from markupsafe import Markup
 from adjudicator.checkers.claims import game_for_case
 from adjudicator.chess.replay import board_for_case
 from adjudicator.contract import Case
+from adjudicator.evidence import Evidence
 from web.boards import checkers_svg, chess_svg
 from web.evidence import Presentation, checkers_line, present
 
@@ -53,10 +54,8 @@ def diagram(game: str, fen: str | None) -> Markup | None:
 def recommended_line(game: str, fen: str | None, recommendation: Mapping[str, Any] | None) -> Any:
     """The recommendation's line as a steppable :class:`web.evidence.Line` (chess: the deciding engine search's
     principal variation; checkers: the search's ``line``) with its :class:`~web.evidence.Presentation`, or None."""
-    evidence = (recommendation or {}).get("evidence") or {}
-    if not isinstance(evidence, Mapping):
-        return None
-    start = evidence.get("fen") if isinstance(evidence.get("fen"), str) else fen
+    evidence = Evidence.read((recommendation or {}).get("evidence"))
+    start = evidence.fen or fen
     if not start:
         return None
     if game == "chess":

@@ -23,6 +23,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from adjudicator.evidence import Evidence
 from web import store
 from web.audit import append
 from web.outcomes import COMPLETED, ILC, LINK, completion
@@ -51,19 +52,15 @@ class Recommendation:
 
 def recommendation(ruling: Mapping[str, Any]) -> Recommendation | None:
     """The app's recommended finding (None: it recommends none, e.g. no position was given)."""
-    evidence = ruling.get("evidence") if isinstance(ruling.get("evidence"), Mapping) else {}
-    assert isinstance(evidence, Mapping)
-    finding = evidence.get("finding")
-    if finding not in CHOICES or evidence.get("finding_by") != "app":
+    finding = Evidence.read(ruling.get("evidence")).finding
+    if finding.value not in CHOICES or finding.by != "app":
         return None
-    recommended = evidence.get("recommendation")
-    if isinstance(recommended, Mapping):
-        outcome = OUTCOME_WORDS.get(str(recommended.get("verdict")), "rule")
-        result = recommended.get("result")
-        words = f"{outcome}{', a draw' if result == '1/2-1/2' else ''}"
+    if finding.recommended is not None:
+        verdict, result = finding.recommended
+        words = f"{OUTCOME_WORDS.get(verdict, 'rule')}{', a draw' if result == '1/2-1/2' else ''}"
     else:
         words = OUTCOME_WORDS["deferred"]
-    return Recommendation(str(finding), words)
+    return Recommendation(str(finding.value), words)
 
 
 def completing_case(case: Mapping[str, Any], finding: str, ruling_id: int) -> dict[str, Any]:
