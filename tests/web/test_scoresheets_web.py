@@ -87,3 +87,15 @@ def test_the_ruling_page_reads_what_was_ruled_on_from_the_record(client: FlaskCl
     odd = client.post("/api/v1/rulings", json={**case, "record": "1. e4 e5 *"})
     page = html.unescape(client.get(f"/rulings/{odd.get_json()['id']}").get_data(as_text=True))
     assert "ruled on the case's record, which is neither scoresheet as kept" in page
+
+
+def test_the_players_come_from_the_scoresheet_the_claim_is_ruled_on(app: Flask, client: FlaskClient) -> None:
+    """Names nobody typed are read from the tags of the scoresheet ruled on (here only the opponent's has them)."""
+    tagged = '[White "Ann Able"]\n[Black "Bob Baker"]\n\n' + OPPONENT
+    response = client.post("/claims", data={**CLAIM, "record": CLAIMANT, "opponent_record": tagged,
+                                            "ruled_on": "opponent"})
+    assert response.status_code == 303
+    case_id = int(re.search(r"on case (\d+)", ruling_page(client, response)).group(1))  # type: ignore[union-attr]
+    with app.app_context():
+        row = get_session().get(CaseRow, case_id)
+        assert row is not None and (row.first_player, row.second_player) == ("Ann Able", "Bob Baker")

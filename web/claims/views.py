@@ -159,7 +159,10 @@ def fill_players(claim_form: ClaimForm) -> None:
     elif remembered:
         claim_form.values[REMEMBERED_ROUND] = ""  # the TD typed another round
     keys = ("round", "board", "first_player", "second_player")
-    meta = completed_meta(get_session(), event, {"game": claim_form.game, "record": claim_form.value("record")},
+    ruled = claim_form.value("record")
+    if claim_form.value("opponent_record").strip() and claim_form.value("ruled_on") == "opponent":
+        ruled = claim_form.value("opponent_record")  # the tags of the scoresheet the claim is ruled on
+    meta = completed_meta(get_session(), event, {"game": claim_form.game, "record": ruled},
                           {k: claim_form.value(k) for k in keys})
     for key in keys:
         claim_form.values[key] = meta.get(key) or ""
