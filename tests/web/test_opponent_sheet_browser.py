@@ -1,0 +1,102 @@
+"""The opponent's scoresheet on the entry board (issue 37, item 5), on a 390x844 touch phone in Debian's Chromium.
+
+The TD enters the claimant's scoresheet by taps, switches the board to the opponent's scoresheet and enters it
+by the same taps. As the TD reaches the first ply where the two differ, the page says so (the ply, both moves as
+written) while every answer of the server is held: it waits for nothing. The server's comparison (the details
+under the record, adjudicator.scoresheets) then names the same ply and the same two moves, a switch back shows
+the claimant's game again, and the claim is ruled on the scoresheet confirmed. Rule stays on the screen."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import chess
+import pytest
+
+from tests.web.conftest import ARTIFACTS, PHONE
+from tests.web.phone_support import check_page
+from tests.web.test_move_entry_browser import open_entry, record_moves, shown_ply, tap_move
+
+pytestmark = pytest.mark.browser
+
+LINE = "[data-sheet-compare]"
+SERVER = "#scoresheet-compare .compare-result"
+CLAIMANT = ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"]  # the position a third time: threefold
+OPPONENT = ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nc6", "Ng1", "Nb8"]  # differs at ply 6 (3...Nc6)
+IN_VIEW = """(selector) => { const r = document.querySelector(selector).getBoundingClientRect();
+  return r.top >= 0 && r.bottom <= innerHeight && r.height > 0 }"""
+
+
+def enter_chess(page: Any, sans: list[str], after: Any = None) -> None:
+    """Each move by taps (its candidate button or the piece and its square), then ``after(ply)``."""
+    board = chess.Board()
+    for ply, san in enumerate(sans, start=1):
+        move = board.parse_san(san)
+        tap_move(page, board, move, False)
+        board.push(move)
+        shown_ply(page, ply)
+        if after:
+            after(ply)
+
+
+def line(page: Any) -> tuple[str | None, str]:
+    """The page's comparison: (the first difference, or None), its words."""
+    return page.get_attribute(LINE, "data-first-difference"), page.inner_text(LINE)
+
+
+def test_the_opponents_chess_scoresheet_entered_by_taps_shows_the_first_difference_at_once(
+        live_server: str, phone: Any) -> None:
+    open_entry(phone, live_server)
+    phone.check('input[name="claimant"][value="white"]', force=True)
+    enter_chess(phone, CLAIMANT)
+    assert record_moves(phone.input_value("#f-record")) == CLAIMANT
+    assert not phone.locator(LINE).is_visible(), "no comparison while the opponent's scoresheet is empty"
+    phone.locator('[data-sheet-switch] [data-sheet="opponent"]').tap()
+    shown_ply(phone, 0)
+    phone.wait_for_selector('[data-chess-entry][aria-busy="false"]', state="attached")
+    assert phone.get_attribute('[data-sheet-switch] [data-sheet="opponent"]', "aria-pressed") == "true"
+    assert line(phone) == (None, "Opponent's sheet: enter its moves (the claimant's has 8 plies).")
+
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:  # the server answers nothing while the opponent's sheet is entered
+        held.append(route)
+
+    phone.route("**/claims/**", hold)
+    seen: dict[int, tuple[str | None, str]] = {}
+
+    def compared(ply: int) -> None:  # the page compares as the move is written, before the board is drawn
+        seen[ply] = line(phone)
+        assert phone.evaluate(IN_VIEW, "#claim-submit"), f"ply {ply}: Rule is on the screen"
+        if ply == 6:
+            assert phone.evaluate(IN_VIEW, LINE), "the first difference is on the screen as it is reached"
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            phone.screenshot(path=str(ARTIFACTS / "opponent-sheet-chess-difference.png"))
+
+    enter_chess(phone, OPPONENT, compared)
+    assert seen[5] == (None, "Opponent's sheet: agrees with the claimant's up to ply 5 (of 8).")
+    difference = (
+        "6", "Ply 6 differs: the claimant's sheet has 3...Nf6, the opponent's has 3...Nc6.")
+    assert seen[6] == difference and seen[7] == difference and seen[8] == difference, seen
+    assert held and all(not route.request.failure for route in held), "the server's answers were held"
+    assert record_moves(phone.input_value("#f-opponent_record")) == OPPONENT
+    assert record_moves(phone.input_value("#f-record")) == CLAIMANT, "the claimant's scoresheet is untouched"
+    for route in list(held):
+        route.continue_()
+    phone.unroute("**/claims/**", hold)
+
+    # the server's comparison, the authority, agrees with the page: the same ply, the same two moves
+    phone.wait_for_selector(f"{SERVER}[data-first-difference='6']")
+    assert phone.inner_text(SERVER) == ("They agree up to ply 5; at ply 6 the claimant's scoresheet has 3...Nf6 "
+                                        "(legal), the opponent's 3...Nc6 (legal).")
+    check_page(phone, live_server, "opponent-sheet-chess")
+
+    phone.locator('[data-sheet-switch] [data-sheet="claimant"]').tap()  # back: the claimant's game, at once
+    shown_ply(phone, 8)
+    assert line(phone) == difference
+    phone.check('input[name="ruled_on"][value="claimant"]', force=True)
+    phone.click("#claim-submit")
+    phone.wait_for_selector("#verdict")
+    assert phone.inner_text("#verdict").lower() == "upheld", "ruled on the claimant's scoresheet: the third time"
+    assert phone.inner_text("#ruled-on") == "The claim was ruled on the claimant's scoresheet."
+    assert phone.viewport_size == PHONE
