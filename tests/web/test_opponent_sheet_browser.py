@@ -39,6 +39,27 @@ def enter_chess(page: Any, sans: list[str], after: Any = None) -> None:
             after(ply)
 
 
+class Held:
+    """Every answer of the server to ``/claims/...`` held back until :meth:`release` (a request the page makes
+    later goes on at once)."""
+
+    def __init__(self, page: Any) -> None:
+        self.routes: list[Any] = []
+        self.holding = True
+        page.route("**/claims/**", self.hold)
+
+    def hold(self, route: Any) -> None:
+        if self.holding:
+            self.routes.append(route)
+        else:
+            route.continue_()
+
+    def release(self) -> None:
+        self.holding = False
+        for route in self.routes:
+            route.continue_()
+
+
 def line(page: Any) -> tuple[str | None, str]:
     """The page's comparison: (the first difference, or None), its words."""
     return page.get_attribute(LINE, "data-first-difference"), page.inner_text(LINE)
@@ -57,12 +78,7 @@ def test_the_opponents_chess_scoresheet_entered_by_taps_shows_the_first_differen
     assert phone.get_attribute('[data-sheet-switch] [data-sheet="opponent"]', "aria-pressed") == "true"
     assert line(phone) == (None, "Opponent's sheet: enter its moves (the claimant's has 8 plies).")
 
-    held: list[Any] = []
-
-    def hold(route: Any) -> None:  # the server answers nothing while the opponent's sheet is entered
-        held.append(route)
-
-    phone.route("**/claims/**", hold)
+    held = Held(phone)  # the server answers nothing while the opponent's sheet is entered
     seen: dict[int, tuple[str | None, str]] = {}
 
     def compared(ply: int) -> None:  # the page compares as the move is written, before the board is drawn
@@ -76,19 +92,19 @@ def test_the_opponents_chess_scoresheet_entered_by_taps_shows_the_first_differen
     enter_chess(phone, OPPONENT, compared)
     assert seen[5] == (None, "Opponent's sheet: agrees with the claimant's up to ply 5 (of 8).")
     difference = (
-        "6", "Ply 6 differs: the claimant's sheet has 3...Nf6, the opponent's has 3...Nc6.")
+        "6", "Ply 6 differs: the claimant's sheet has 3...Nf6, the opponent's 3...Nc6.")
     assert seen[6] == difference and seen[7] == difference and seen[8] == difference, seen
-    assert held and all(not route.request.failure for route in held), "the server's answers were held"
+    assert held.routes, "the page asked the server (for candidates, for its comparison): no answer came"
     assert record_moves(phone.input_value("#f-opponent_record")) == OPPONENT
     assert record_moves(phone.input_value("#f-record")) == CLAIMANT, "the claimant's scoresheet is untouched"
-    for route in list(held):
-        route.continue_()
-    phone.unroute("**/claims/**", hold)
+    held.release()
 
     # the server's comparison, the authority, agrees with the page: the same ply, the same two moves
-    phone.wait_for_selector(f"{SERVER}[data-first-difference='6']")
-    assert phone.inner_text(SERVER) == ("They agree up to ply 5; at ply 6 the claimant's scoresheet has 3...Nf6 "
-                                        "(legal), the opponent's 3...Nc6 (legal).")
+    server = ("They agree up to ply 5; at ply 6 the claimant's scoresheet has 3...Nf6 (legal), the opponent's "
+              "3...Nc6 (legal).")
+    phone.wait_for_function("([sel, said]) => document.querySelector(sel)?.textContent.trim() === said",
+                            arg=[SERVER, server])
+    assert phone.get_attribute(SERVER, "data-first-difference") == "6"
     check_page(phone, live_server, "opponent-sheet-chess")
 
     phone.locator('[data-sheet-switch] [data-sheet="claimant"]').tap()  # back: the claimant's game, at once
@@ -100,3 +116,65 @@ def test_the_opponents_chess_scoresheet_entered_by_taps_shows_the_first_differen
     assert phone.inner_text("#verdict").lower() == "upheld", "ruled on the claimant's scoresheet: the third time"
     assert phone.inner_text("#ruled-on") == "The claim was ruled on the claimant's scoresheet."
     assert phone.viewport_size == PHONE
+
+
+CHECKERS_CLAIMANT = ["11-15", "23-19", "8-11", "22-17", "4-8", "17-13"]
+CHECKERS_OPPONENT = ["11-15", "23-19", "8-11", "22-18", "15x22", "25x18"]  # differs at ply 4 (22-18)
+
+
+def enter_checkers(page: Any, moves: list[str], after: Any = None) -> None:
+    """Each move by two taps on the board (the piece, then its square), then ``after(ply)``."""
+    for ply, move in enumerate(moves, start=1):
+        start, end = move.replace("x", "-").split("-")
+        page.locator(f'[data-move-entry="checkers"] [data-square="{start}"]').tap()
+        page.locator(f'[data-move-entry="checkers"] [data-square="{end}"]').tap()
+        page.wait_for_selector(f'[data-checkers-entry] [data-chips] [data-ply="{ply}"][aria-current="step"]',
+                               state="attached")
+        if after:
+            after(ply)
+
+
+def test_the_opponents_checkers_scoresheet_entered_by_taps_shows_the_first_difference_at_once(
+        live_server: str, phone: Any) -> None:
+    phone.goto(f"{live_server}/claims/new?game=checkers&claim=threefold-repetition")
+    phone.wait_for_selector("[data-checkers-entry][data-ready='1']")
+    phone.check('input[name="claimant"][value="red"]', force=True)
+    enter_checkers(phone, CHECKERS_CLAIMANT)
+    assert phone.input_value("#f-record") == "1. 11-15 23-19 2. 8-11 22-17 3. 4-8 17-13"
+    phone.locator('[data-sheet-switch] [data-sheet="opponent"]').tap()
+    phone.wait_for_selector('[data-checkers-entry] [data-chips] [data-ply="0"][aria-current="step"]', state="attached")
+    assert line(phone) == (None, "Opponent's sheet: enter its moves (the claimant's has 6 plies).")
+
+    held = Held(phone)  # the server answers nothing while the opponent's sheet is entered
+    seen: dict[int, tuple[str | None, str]] = {}
+
+    def compared(ply: int) -> None:
+        seen[ply] = line(phone)
+        assert phone.evaluate(IN_VIEW, "#claim-submit"), f"ply {ply}: Rule is on the screen"
+        if ply == 4:
+            assert phone.evaluate(IN_VIEW, LINE), "the first difference is on the screen as it is reached"
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            phone.screenshot(path=str(ARTIFACTS / "opponent-sheet-checkers-difference.png"))
+
+    with phone.expect_request(lambda r: r.url.endswith("/claims/form")):  # the server's comparison, after a pause
+        enter_checkers(phone, CHECKERS_OPPONENT, compared)
+    assert seen[3] == (None, "Opponent's sheet: agrees with the claimant's up to ply 3 (of 6).")
+    difference = ("4", "Ply 4 differs: the claimant's sheet has White's 22-17, the opponent's 22-18.")
+    assert seen[4] == difference and seen[6] == difference, seen
+    assert phone.input_value("#f-opponent_record") == "1. 11-15 23-19 2. 8-11 22-18 3. 15x22 25x18"
+    held.release()
+
+    # the server's comparison, the authority, agrees with the page (its answer on the last move: an earlier
+    # pause may have asked about fewer moves)
+    server = ("They agree up to ply 3; at ply 4 the claimant's scoresheet has White's 22-17 (legal), the "
+              "opponent's White's 22-18 (legal).")
+    phone.wait_for_function("([sel, said]) => document.querySelector(sel)?.textContent.trim() === said",
+                            arg=[SERVER, server])
+    assert phone.get_attribute(SERVER, "data-first-difference") == "4"
+    phone.locator('[data-sheet-switch] [data-sheet="claimant"]').tap()
+    phone.wait_for_selector('[data-checkers-entry] [data-chips] [data-ply="6"][aria-current="step"]', state="attached")
+    assert phone.locator("[data-checkers-entry] [data-chips] button").count() == 7, "the claimant's six moves again"
+    assert line(phone) == difference
+    phone.click("#claim-submit")
+    phone.wait_for_selector("#verdict")
+    assert phone.inner_text("#ruled-on") == "The claim was ruled on the claimant's scoresheet."

@@ -104,11 +104,12 @@ export class SheetSwitch {
         : `${whose} sheet: enter its moves (the ${other}'s has ${theirs.length} plies).`, null)
       return
     }
-    const has = (side) => {
-      const reading = byside[side][ply - 1]
-      return `${WHOSE[side]} ${side === "claimant" ? "sheet " : ""}has ${reading ? reading.written : "no move there"}`
-    }
-    this.say(`Ply ${ply} differs: ${has("claimant")}, ${has("opponent")}.`, ply)
+    // both as written, the mover named once: "the claimant's sheet has White's 22-17, the opponent's 22-18"
+    const claimants = byside.claimant[ply - 1]?.written, opponents = byside.opponent[ply - 1]?.written
+    const mover = /^[A-Z][a-z]+'s /.exec(claimants || "")?.[0]
+    const said = (written) => (mover && written.startsWith(mover) ? written.slice(mover.length) : written)
+    this.say(`Ply ${ply} differs: the claimant's sheet ${claimants ? `has ${claimants}` : "ends before it"}, ` +
+      `the opponent's ${opponents ? said(opponents) : "ends before it"}.`, ply)
   }
 
   say(text, ply) {
