@@ -16,7 +16,7 @@
 //   the ruling uses) when it is typed, pasted or filled, and the board follows; taps get their
 //   answer in the page, without a round trip (checkers-rules.js).
 const rules = await import(new URL(`checkers-rules.js${new URL(import.meta.url).search}`, import.meta.url).href)
-const {SheetSwitch} = await import(new URL(`scoresheet-switch.js${new URL(import.meta.url).search}`, import.meta.url).href)
+const {SheetSwitch, checkersPlies} = await import(new URL(`scoresheet-switch.js${new URL(import.meta.url).search}`, import.meta.url).href)
 
 const SIDE = (red) => (red ? "Red" : "White")
 const PIECE_NAMES = {r: "red man", R: "red king", w: "white man", W: "white king"}
@@ -102,7 +102,7 @@ function initEntry(root) {
       button.classList.toggle("is-mover", Boolean(piece) && (piece.toLowerCase() === "r") === pos.red)
     })
     drawChips()
-    sheets?.update(sheetPlies(plies, start), written)
+    sheets?.update(checkersPlies(plies, start.red), written)
     // the candidates follow at once, after the board is drawn: a slow phone shows the move first
     // (as the chess board's bar: aria-busy while they are worked out, data-ply = the ply they are for)
     candidateBox.setAttribute("aria-busy", "true")
@@ -429,18 +429,14 @@ function initEntry(root) {
   }
   const readSheet = async (text) => {
     const reading = await readServer(text)
-    return sheetPlies(reading.plies.map((p) => ({text: p.token, path: p.path})), rules.fromFen(reading.start_fen) || rules.startPosition())
+    const first = rules.fromFen(reading.start_fen) || rules.startPosition()
+    return checkersPlies(reading.plies.map((p) => ({text: p.token, path: p.path})), first.red)
   }
   sheets = new SheetSwitch(root, {retarget, read: readSheet})
 
   let reading = null
   try { reading = JSON.parse(root.dataset.reading || "null") } catch { reading = null }
   load(reading)
-}
-
-// The plies as the two scoresheets are compared (adjudicator.scoresheets): by the squares, named as the server does
-function sheetPlies(plies, start) {
-  return plies.map((p, i) => ({key: p.path.join("-"), written: `${SIDE((i % 2 === 0) === start.red)}'s ${p.text}`}))
 }
 
 function initAll(scope) {

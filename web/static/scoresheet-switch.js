@@ -176,3 +176,10 @@ export function chessSheets(root, sync, language) {
   sync.addEventListener("busy", report)
   return sheets
 }
+
+// ---------------------------------------------------------------- checkers: checkers-entry.js keeps its own plies
+
+// Checkers plies ({text, path}) as compared: by the squares, named as the server names them ("Red's 11-15").
+export function checkersPlies(plies, redFirst) {
+  return plies.map((p, i) => ({key: p.path.join("-"), written: `${(i % 2 === 0) === redFirst ? "Red" : "White"}'s ${p.text}`}))
+}
