@@ -22,9 +22,13 @@ pytestmark = pytest.mark.browser
 LINE = "[data-sheet-compare]"
 SERVER = "#scoresheet-compare .compare-result"
 CLAIMANT = ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"]  # the position a third time: threefold
-OPPONENT = ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nc6", "Ng1", "Nb8"]  # differs at ply 6 (3...Nc6)
+OPPONENT = ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nc6", "Ng1", "Ne5"]  # differs at ply 6 (3...Nc6), no threefold
 IN_VIEW = """(selector) => { const r = document.querySelector(selector).getBoundingClientRect();
   return r.top >= 0 && r.bottom <= innerHeight && r.height > 0 }"""
+
+
+def chess_text(sans: list[str]) -> str:
+    return " ".join(f"{i // 2 + 1}. {s}" if i % 2 == 0 else s for i, s in enumerate(sans))
 
 
 def enter_chess(page: Any, sans: list[str], after: Any = None) -> None:
@@ -178,3 +182,26 @@ def test_the_opponents_checkers_scoresheet_entered_by_taps_shows_the_first_diffe
     phone.click("#claim-submit")
     phone.wait_for_selector("#verdict")
     assert phone.inner_text("#ruled-on") == "The claim was ruled on the claimant's scoresheet."
+
+
+def test_without_javascript_both_scoresheets_are_typed_compared_and_ruled_on(live_server: str, browser: Any) -> None:
+    """No board, no switch: the two fields are the form's, compared by the server (its Compare button)."""
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    page = context.new_page()
+    try:
+        page.goto(f"{live_server}/claims/new?claim=threefold-repetition")
+        assert not page.locator("[data-sheet-switch]").is_visible() and not page.locator(LINE).is_visible()
+        page.check('input[name="claimant"][value="white"]', force=True)
+        page.fill("#f-record", chess_text(CLAIMANT))
+        page.locator("details.scoresheets > summary").click()
+        page.fill("#f-opponent_record", chess_text(OPPONENT))
+        page.click("button:has-text('Compare the scoresheets')")
+        page.wait_for_selector(f"{SERVER}[data-first-difference='6']")
+        assert page.input_value("#f-opponent_record") == chess_text(OPPONENT)
+        page.check('input[name="ruled_on"][value="opponent"]', force=True)
+        page.click("#claim-submit")
+        page.wait_for_selector("#verdict")
+        assert page.inner_text("#verdict").lower() == "rejected", "the opponent's scoresheet: no third occurrence"
+        assert page.inner_text("#ruled-on") == "The claim was ruled on the opponent's scoresheet."
+    finally:
+        context.close()
