@@ -15,7 +15,7 @@ import chess
 import pytest
 
 from adjudicator.checkers.board import START, Position
-from adjudicator.scoresheets import compare_scoresheets
+from adjudicator.scoresheets import Reading, compare_scoresheets
 from web.claims.checkers_entry import reading
 from web.claims.entry import read_record
 
@@ -53,7 +53,7 @@ def random_chess(rng: random.Random, board: chess.Board, plies: int) -> list[str
 def chess_pair(rng: random.Random) -> tuple[list[str], list[str]]:
     """Two scoresheets of one game: the same, one a prefix of the other, or apart from a random ply on."""
     base = random_chess(rng, chess.Board(), rng.randint(1, 40))
-    kind = rng.choice(["same", "shorter", "longer", "apart", "apart"])
+    kind = rng.choice(["same", "shorter", "longer", "apart", "apart", "unreadable"])
     if kind == "same":
         return base, list(base)
     if kind == "shorter":
@@ -64,6 +64,8 @@ def chess_pair(rng: random.Random) -> tuple[list[str], list[str]]:
             board.push_san(san)
         return base, base + random_chess(rng, board, rng.randint(1, 6))
     at = rng.randint(0, len(base) - 1)
+    if kind == "unreadable":  # a token the reader stops at, as the server reads it: Nz9 is no square
+        return base, [*base[:at], "Nz9", *base[at + 1:]]
     board = chess.Board()
     for san in base[:at]:
         board.push_san(san)
@@ -113,13 +115,24 @@ def checkers_pair(rng: random.Random) -> tuple[list[str], list[str]]:
 def page_compares(page: Any, cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Per case, the page's first difference with the sheet ``current`` on the board, and both moves there."""
     return list(page.evaluate("""(cases) => cases.map((c) => {
-        const norm = (plies) => c.game === "chess" ? plies.map(sheets.chessPly)
-          : sheets.checkersPlies(plies.map((p) => ({text: p.token, path: p.path})), c.red_first)
+        const checkers = (plies) => sheets.checkersPlies(plies.map((p) => ({text: p.token, path: p.path})), c.red_first)
+        const norm = (read) => c.game === "chess"
+          ? sheets.withUnreadable(read.plies.map(sheets.chessPly), read.unreadable)
+          : sheets.withUnreadable(checkers(read.plies), read.unreadable, (token) => token)
         const current = norm(c.current), other = norm(c.other)
         const ply = sheets.firstDifference(current, other)
         return {ply, current: ply && current[ply - 1] ? current[ply - 1].written : null,
                 other: ply && other[ply - 1] ? other[ply - 1].written : null}
       })""", cases))
+
+
+def written(reading: Reading) -> str | None:
+    """How the page names the move of a scoresheet's reading: as the server does, or the token it cannot read."""
+    if reading.move is not None:
+        return reading.move
+    if reading.token is not None:
+        return f"“{reading.token}”, which cannot be read"
+    return None
 
 
 def check(cases: list[dict[str, Any]], found: list[dict[str, Any]]) -> int:
@@ -134,9 +147,9 @@ def check(cases: list[dict[str, Any]], found: list[dict[str, Any]]) -> int:
             assert server.claimant is not None and server.opponent is not None
             mine, theirs = (server.claimant, server.opponent) if on_board == "claimant" else \
                 (server.opponent, server.claimant)
-            assert page["current"] == mine.move and page["other"] == theirs.move, (case, server.sentence())
+            assert page["current"] == written(mine) and page["other"] == written(theirs), (case, server.sentence())
         else:
-            entered = len(case["current"])
+            entered = len(case["current"]["plies"]) + bool(case["current"]["unreadable"])
             assert server.first_difference in (None, entered + 1), (case, server.sentence())
     return differ
 
@@ -150,10 +163,12 @@ def test_the_page_finds_the_servers_first_difference_in_chess(page: Any) -> None
         on_board = "opponent" if n % 2 == 0 else "claimant"
         off = "claimant" if on_board == "opponent" else "opponent"
         cases.append({"game": "chess", "claimant_text": texts["claimant"], "opponent_text": texts["opponent"],
-                      "on_board": on_board, "current": read_record(texts[on_board], None)["plies"],
-                      "other": read_record(texts[off], None)["plies"]})
-    differ = check(cases, page_compares(page, cases))
+                      "on_board": on_board, "current": read_record(texts[on_board], None),
+                      "other": read_record(texts[off], None)})
+    found = page_compares(page, cases)
+    differ = check(cases, found)
     assert 0 < differ < CASES, "both kinds of pair: some differ, some agree so far"
+    assert any("cannot be read" in (f["current"] or "") + (f["other"] or "") for f in found), "an unreadable token"
 
 
 def test_the_page_finds_the_servers_first_difference_in_checkers(page: Any) -> None:
@@ -165,7 +180,7 @@ def test_the_page_finds_the_servers_first_difference_in_checkers(page: Any) -> N
         on_board = "opponent" if n % 2 == 0 else "claimant"
         off = "claimant" if on_board == "opponent" else "opponent"
         cases.append({"game": "checkers", "claimant_text": texts["claimant"], "opponent_text": texts["opponent"],
-                      "on_board": on_board, "current": reading(texts[on_board])["plies"],
-                      "other": reading(texts[off])["plies"], "red_first": START.red_to_move})
+                      "on_board": on_board, "current": reading(texts[on_board]),
+                      "other": reading(texts[off]), "red_first": START.red_to_move})
     differ = check(cases, page_compares(page, cases))
     assert 0 < differ < CASES, "both kinds of pair: some differ, some agree so far"

@@ -16,7 +16,7 @@
 //   the ruling uses) when it is typed, pasted or filled, and the board follows; taps get their
 //   answer in the page, without a round trip (checkers-rules.js).
 const rules = await import(new URL(`checkers-rules.js${new URL(import.meta.url).search}`, import.meta.url).href)
-const {SheetSwitch, checkersPlies} = await import(new URL(`scoresheet-switch.js${new URL(import.meta.url).search}`, import.meta.url).href)
+const {SheetSwitch, checkersPlies, withUnreadable} = await import(new URL(`scoresheet-switch.js${new URL(import.meta.url).search}`, import.meta.url).href)
 
 const SIDE = (red) => (red ? "Red" : "White")
 const PIECE_NAMES = {r: "red man", R: "red king", w: "white man", W: "white king"}
@@ -430,7 +430,8 @@ function initEntry(root) {
   const readSheet = async (text) => {
     const reading = await readServer(text)
     const first = rules.fromFen(reading.start_fen) || rules.startPosition()
-    return checkersPlies(reading.plies.map((p) => ({text: p.token, path: p.path})), first.red)
+    return withUnreadable(checkersPlies(reading.plies.map((p) => ({text: p.token, path: p.path})), first.red),
+      reading.unreadable, (token) => token)  // the server quotes it
   }
   sheets = new SheetSwitch(root, {retarget, read: readSheet})
 

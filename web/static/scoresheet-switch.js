@@ -126,6 +126,14 @@ function samePlies(a, b) {
   return a.length === b.length && a.every((p, i) => p.key === b[i].key && p.written === b[i].written)
 }
 
+// The plies, and after them the token the server's reader stopped at ({ply, token}), if any: a move as written
+// that the other sheet does not have (as adjudicator.scoresheets reads it; two sheets that stop at the same ply
+// agree there). ``shown``: the token as the line quotes it.
+export function withUnreadable(plies, unreadable, shown = (token) => `“${token}”`) {
+  if (!unreadable || unreadable.ply !== plies.length + 1) return plies
+  return [...plies, {key: "unreadable", written: `${shown(unreadable.token)}, which cannot be read`}]
+}
+
 // ---------------------------------------------------------------- chess: the board's RecordSync (record-sync.js)
 
 // A chess ply as compared: its move (UCI) and its move number with the token as written ("4.Lb5").
@@ -168,10 +176,11 @@ export function chessSheets(root, sync, language) {
     body.set("language", language())
     const response = await fetch(root.dataset.readUrl, {method: "POST", body, headers: {"X-CSRFToken": sync.csrf(), Accept: "application/json"}})
     if (!response.ok) return []
-    return (await response.json()).plies.map(chessPly)
+    const answer = await response.json()
+    return withUnreadable(answer.plies.map(chessPly), answer.unreadable)
   }
   const sheets = new SheetSwitch(root, {retarget, read})
-  const report = () => { if (!sync.busy) sheets.update(sync.plies.map(chessPly), sync.text) }
+  const report = () => { if (!sync.busy) sheets.update(withUnreadable(sync.plies.map(chessPly), sync.unreadable), sync.text) }
   sync.addEventListener("plies", report)
   sync.addEventListener("busy", report)
   return sheets
