@@ -21,6 +21,7 @@ pytestmark = pytest.mark.browser
 
 LINE = "[data-sheet-compare]"
 SERVER = "#scoresheet-compare .compare-result"
+CHIPS = "[data-chips] button"
 CLAIMANT = ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"]  # the position a third time: threefold
 OPPONENT = ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nc6", "Ng1", "Ne5"]  # differs at ply 6 (3...Nc6), no threefold
 IN_VIEW = """(selector) => { const r = document.querySelector(selector).getBoundingClientRect();
@@ -90,6 +91,7 @@ def test_the_opponents_chess_scoresheet_entered_by_taps_shows_the_first_differen
         assert phone.evaluate(IN_VIEW, "#claim-submit"), f"ply {ply}: Rule is on the screen"
         if ply == 6:
             assert phone.evaluate(IN_VIEW, LINE), "the first difference is on the screen as it is reached"
+            assert phone.locator(f"{CHIPS}.is-differs").get_attribute("data-ply") == "6", "its chip is marked"
             ARTIFACTS.mkdir(parents=True, exist_ok=True)
             phone.screenshot(path=str(ARTIFACTS / "opponent-sheet-chess-difference.png"))
 
@@ -114,6 +116,7 @@ def test_the_opponents_chess_scoresheet_entered_by_taps_shows_the_first_differen
     phone.locator('[data-sheet-switch] [data-sheet="claimant"]').tap()  # back: the claimant's game, at once
     shown_ply(phone, 8)
     assert line(phone) == difference
+    assert phone.locator(f"{CHIPS}.is-differs").get_attribute("data-ply") == "6", "on the claimant's chips too"
     phone.check('input[name="ruled_on"][value="claimant"]', force=True)
     phone.click("#claim-submit")
     phone.wait_for_selector("#verdict")
@@ -157,6 +160,7 @@ def test_the_opponents_checkers_scoresheet_entered_by_taps_shows_the_first_diffe
         assert phone.evaluate(IN_VIEW, "#claim-submit"), f"ply {ply}: Rule is on the screen"
         if ply == 4:
             assert phone.evaluate(IN_VIEW, LINE), "the first difference is on the screen as it is reached"
+            assert phone.locator(f"{CHIPS}.is-differs").get_attribute("data-ply") == "4", "its chip is marked"
             ARTIFACTS.mkdir(parents=True, exist_ok=True)
             phone.screenshot(path=str(ARTIFACTS / "opponent-sheet-checkers-difference.png"))
 

@@ -40,6 +40,7 @@ export class SheetSwitch {
     this.kept = {claimant: null, opponent: null}   // {text, plies}: each sheet's plies, as read from that text
     this.asked = 0
     this.timer = null
+    this.ply = null       // the first difference shown
     this.switcher = root.querySelector("[data-sheet-switch]")
     this.line = root.querySelector("[data-sheet-compare]")
     if (!this.fields.opponent || !this.switcher || !this.line) return
@@ -73,6 +74,7 @@ export class SheetSwitch {
   // The board's plies of the sheet it shows changed (``text``: the record they were read from).
   update(plies, text = this.target.value) {
     const kept = this.kept[this.side]
+    this.mark()  // the chips may have been drawn afresh
     if (kept && kept.text === text && samePlies(kept.plies, plies)) return
     this.kept[this.side] = {text, plies}
     this.show()
@@ -119,6 +121,15 @@ export class SheetSwitch {
     if (ply === null) delete this.line.dataset.firstDifference
     else this.line.dataset.firstDifference = String(ply)
     this.line.dataset.side = this.side
+    this.ply = ply
+    this.mark()
+  }
+
+  // The chip of the first difference is marked (is-differs), so that stepping through the game finds it.
+  mark() {
+    this.root.querySelectorAll("[data-chips] button.is-differs").forEach((b) => b.classList.remove("is-differs"))
+    const chip = this.ply ? this.root.querySelector(`[data-chips] button[data-ply="${this.ply}"]`) : null
+    chip?.classList.add("is-differs")
   }
 }
 
