@@ -209,3 +209,37 @@ def test_without_javascript_both_scoresheets_are_typed_compared_and_ruled_on(liv
         assert page.inner_text("#ruled-on") == "The claim was ruled on the opponent's scoresheet."
     finally:
         context.close()
+
+
+def test_a_pasted_opponents_scoresheet_is_played_on_the_board_after_the_switch(live_server: str, phone: Any) -> None:
+    """Both sheets typed or pasted: the comparison is in the page at once; the switch plays the opponent's on the
+    board, whose takeback and taps change that sheet only."""
+    open_entry(phone, live_server)
+    phone.fill("#f-record", chess_text(CLAIMANT))
+    shown_ply(phone, 8)
+    phone.locator("details.scoresheets > summary").click()
+    phone.fill("#f-opponent_record", chess_text(OPPONENT))
+    phone.wait_for_selector(f"{LINE}[data-first-difference='6']")
+    assert line(phone)[1] == "Ply 6 differs: the claimant's sheet has 3...Nf6, the opponent's 3...Nc6."
+    phone.locator('[data-sheet-switch] [data-sheet="opponent"]').tap()
+    phone.wait_for_selector('[data-chess-entry][aria-busy="false"] [data-move-entry][data-ply="8"]', state="attached")
+    phone.wait_for_selector(f"{CHIPS}.is-differs[data-ply='6']", state="attached")
+    for ply in (7, 6, 5):  # back to before the difference: the two agree so far
+        phone.locator("[data-chess-entry] [data-takeback]").tap()
+        shown_ply(phone, ply)
+    assert line(phone) == (None, "Opponent's sheet: agrees with the claimant's up to ply 5 (of 8).")
+    assert record_moves(phone.input_value("#f-opponent_record")) == OPPONENT[:5]
+    assert record_moves(phone.input_value("#f-record")) == CLAIMANT
+    enter_chess_from(phone, OPPONENT[:5], ["Nf6"])  # the claimant's move this time: still the same
+    assert line(phone) == (None, "Opponent's sheet: agrees with the claimant's up to ply 6 (of 8).")
+
+
+def enter_chess_from(page: Any, played: list[str], sans: list[str]) -> None:
+    board = chess.Board()
+    for san in played:
+        board.push_san(san)
+    for san in sans:
+        move = board.parse_san(san)
+        tap_move(page, board, move, False)
+        board.push(move)
+        shown_ply(page, len(board.move_stack))

@@ -47,6 +47,7 @@ function initEntry(root) {
   let readSeq = 0
   let candidateTimer = null
   let sheets = null  // the opponent's scoresheet on this board too (issue 37, item 5: see the end)
+  let stale = false  // the plies are not yet the field's text (typed, being read again)
 
   const positionAt = (ply) => (ply ? plies[ply - 1].after : start)
   const current = () => positionAt(view)
@@ -65,6 +66,7 @@ function initEntry(root) {
     view = plies.length
     selected = null
     pending = null
+    stale = false
     const trouble = reading && (reading.error || (reading.unreadable && `ply ${reading.unreadable.ply} (${
       reading.unreadable.token}) cannot be read: ${reading.unreadable.reason}`) || reading.stopped)
     draw(trouble || "")
@@ -102,7 +104,7 @@ function initEntry(root) {
       button.classList.toggle("is-mover", Boolean(piece) && (piece.toLowerCase() === "r") === pos.red)
     })
     drawChips()
-    sheets?.update(checkersPlies(plies, start.red), written)
+    if (!stale) sheets?.update(checkersPlies(plies, start.red), written)
     // the candidates follow at once, after the board is drawn: a slow phone shows the move first
     // (as the chess board's bar: aria-busy while they are worked out, data-ply = the ply they are for)
     candidateBox.setAttribute("aria-busy", "true")
@@ -346,6 +348,7 @@ function initEntry(root) {
   const typed = () => {
     if (record.value === written) return
     written = record.value
+    stale = true
     clearTimeout(timer)
     timer = setTimeout(reread, 250)
   }
@@ -410,7 +413,7 @@ function initEntry(root) {
   const listened = new Set([record])
   const retarget = (field) => {
     if (field === record) return
-    if (record.value === written) kept.set(record, {text: written, start, plies, view})
+    if (record.value === written && !stale) kept.set(record, {text: written, start, plies, view})
     clearTimeout(timer)
     readSeq++  // a reading on its way for the other field is dropped
     record = field
@@ -424,7 +427,7 @@ function initEntry(root) {
       draw()
     } else {
       load(null)
-      if (field.value.trim()) reread()
+      if (field.value.trim()) { stale = true; reread() }
     }
   }
   const readSheet = async (text) => {
