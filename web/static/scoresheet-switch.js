@@ -43,7 +43,8 @@ export class SheetSwitch {
     this.ply = null       // the first difference shown
     this.switcher = root.querySelector("[data-sheet-switch]")
     this.line = root.querySelector("[data-sheet-compare]")
-    if (!this.fields.opponent || !this.switcher || !this.line) return
+    this.off = !this.fields.opponent || !this.switcher || !this.line  // a form without the opponent's field
+    if (this.off) return
     this.switcher.hidden = false
     this.switcher.addEventListener("click", (event) => {
       const button = event.target.closest("button[data-sheet]")
@@ -73,6 +74,7 @@ export class SheetSwitch {
 
   // The board's plies of the sheet it shows changed (``text``: the record they were read from).
   update(plies, text = this.target.value) {
+    if (this.off) return
     const kept = this.kept[this.side]
     this.mark()  // the chips may have been drawn afresh
     if (kept && kept.text === text && samePlies(kept.plies, plies)) return
@@ -82,6 +84,7 @@ export class SheetSwitch {
 
   // The comparison, once the sheet not on the board is known (read again only when its text changed).
   async show() {
+    if (this.off) return
     const other = this.side === "claimant" ? "opponent" : "claimant"
     const mine = ++this.asked
     const text = this.fields[other].value
