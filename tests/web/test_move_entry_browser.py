@@ -335,6 +335,8 @@ def test_the_keypad_enables_only_keys_that_continue_a_legal_move_and_enters_it_w
     enabled = phone.eval_on_selector_all(keys, "bs => bs.filter(b => !b.disabled).map(b => b.dataset.key)")
     assert "K" in enabled and "Q" in enabled and "R" not in enabled and "O-O" not in enabled
     assert phone.inner_text('[data-keypad] button[data-key="N"]') == "S", "German letters"
+    # the keypad as the TD sees it, under the claim bar (the fill above scrolled to the record field, below the board)
+    phone.locator("[data-entry-status]").evaluate("(e) => e.scrollIntoView({block: 'start'})")
     check_page(phone, live_server, "entry-8-keypad")
     for key in ("N", "f"):
         phone.locator(f'{keys}[data-key="{key}"]').tap()

@@ -16,6 +16,7 @@
 //   the ruling uses) when it is typed, pasted or filled, and the board follows; taps get their
 //   answer in the page, without a round trip (checkers-rules.js).
 const rules = await import(new URL(`checkers-rules.js${new URL(import.meta.url).search}`, import.meta.url).href)
+const {SheetSwitch, checkersPlies, withUnreadable} = await import(new URL(`scoresheet-switch.js${new URL(import.meta.url).search}`, import.meta.url).href)
 
 const SIDE = (red) => (red ? "Red" : "White")
 const PIECE_NAMES = {r: "red man", R: "red king", w: "white man", W: "white king"}
@@ -25,7 +26,7 @@ function initEntry(root) {
   root.dataset.ready = "1"
   root.hidden = false
   const form = root.closest("form")
-  const record = form.querySelector("#f-record")
+  let record = form.querySelector("#f-record")  // the scoresheet entered: the claimant's, or the opponent's (below)
   const grid = root.querySelector("[data-entry-board]")
   const squares = new Map([...grid.querySelectorAll("[data-square]")].map((b) => [Number(b.dataset.square), b]))
   const chips = root.querySelector("[data-chips]")
@@ -45,6 +46,8 @@ function initEntry(root) {
   let written = record.value  // the record's text as this board last read or wrote it
   let readSeq = 0
   let candidateTimer = null
+  let sheets = null  // the opponent's scoresheet on this board too (issue 37, item 5: see the end)
+  let stale = false  // the plies are not yet the field's text (typed, being read again)
 
   const positionAt = (ply) => (ply ? plies[ply - 1].after : start)
   const current = () => positionAt(view)
@@ -63,6 +66,7 @@ function initEntry(root) {
     view = plies.length
     selected = null
     pending = null
+    stale = false
     const trouble = reading && (reading.error || (reading.unreadable && `ply ${reading.unreadable.ply} (${
       reading.unreadable.token}) cannot be read: ${reading.unreadable.reason}`) || reading.stopped)
     draw(trouble || "")
@@ -100,6 +104,7 @@ function initEntry(root) {
       button.classList.toggle("is-mover", Boolean(piece) && (piece.toLowerCase() === "r") === pos.red)
     })
     drawChips()
+    if (!stale) sheets?.update(checkersPlies(plies, start.red), written)
     // the candidates follow at once, after the board is drawn: a slow phone shows the move first
     // (as the chess board's bar: aria-busy while they are worked out, data-ply = the ply they are for)
     candidateBox.setAttribute("aria-busy", "true")
@@ -343,6 +348,7 @@ function initEntry(root) {
   const typed = () => {
     if (record.value === written) return
     written = record.value
+    stale = true
     clearTimeout(timer)
     timer = setTimeout(reread, 250)
   }
@@ -399,6 +405,38 @@ function initEntry(root) {
     grid.replaceChildren(...[...grid.children].reverse())
     grid.setAttribute("aria-label", `checkers board, ${flipped ? "White" : "Red"} at the top`)
   }
+
+  // ---------------------------------------------------------------- the opponent's scoresheet (issue 37, item 5)
+  // The board enters either scoresheet (scoresheet-switch.js): each field's game is kept while the other is
+  // entered, so a switch back redraws at once; a field changed meanwhile is read again.
+  const kept = new Map()
+  const listened = new Set([record])
+  const retarget = (field) => {
+    if (field === record) return
+    if (record.value === written && !stale) kept.set(record, {text: written, start, plies, view})
+    clearTimeout(timer)
+    readSeq++  // a reading on its way for the other field is dropped
+    record = field
+    if (!listened.has(field)) { field.addEventListener("input", typed); field.addEventListener("change", typed); listened.add(field) }
+    const mine = kept.get(field)
+    written = field.value
+    if (mine && mine.text === field.value) {
+      ({start, plies, view} = mine)
+      selected = null
+      pending = null
+      draw()
+    } else {
+      load(null)
+      if (field.value.trim()) { stale = true; reread() }
+    }
+  }
+  const readSheet = async (text) => {
+    const reading = await readServer(text)
+    const first = rules.fromFen(reading.start_fen) || rules.startPosition()
+    return withUnreadable(checkersPlies(reading.plies.map((p) => ({text: p.token, path: p.path})), first.red),
+      reading.unreadable, (token) => token)  // the server quotes it
+  }
+  sheets = new SheetSwitch(root, {retarget, read: readSheet})
 
   let reading = null
   try { reading = JSON.parse(root.dataset.reading || "null") } catch { reading = null }

@@ -271,6 +271,10 @@ async function initEntry(root) {
   })
   languageSelect?.addEventListener("change", () => sync.schedule(0))
 
+  // -- the opponent's scoresheet on this board too (issue 37, item 5: scoresheet-switch.js)
+  const {chessSheets} = await import(here("scoresheet-switch.js"))
+  chessSheets(root, sync, () => languageSelect?.value || "")
+
   boardElement.dataset.orientation = "white"
   root.hidden = false
   renderChips(chips, sync)
