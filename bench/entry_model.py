@@ -34,6 +34,13 @@ knowing only the written move: *destination first alone* (the row ignored), and 
 destination* (look at place 1; the move there: tap it; else the destination as above). Board-only entry
 (two taps) is the yardstick, as for model B; neither strategy charges the look that checks the move went in,
 which board-only entry does not charge either.
+
+Arrows (not built; printed to weigh them): the top ``ARROWS`` candidates drawn as arrows, a tap on the square
+an arrow ends on playing the arrow's move even where other pieces could go there. The TD must look at the
+arrows on every ply (else he might tap a square an arrow of another piece ends on): one look for them all
+(the optimistic bound) or one per arrow (the cautious one). The move an arrow: its destination's tap. Not
+an arrow, but an arrow of another piece ends on its square: the piece, then the square (two taps). Else
+destination first as above.
 """
 
 from __future__ import annotations
@@ -42,6 +49,7 @@ from collections.abc import Sequence
 
 SCAN_SECONDS = 0.15
 TAP_SECONDS = 0.5
+ARROWS = 3
 
 
 def model_b(rank: int | None, shown: int, board_taps: int, tap: float = TAP_SECONDS,
@@ -115,8 +123,22 @@ def first_place_then_destination(rank: int | None, origins: int, promotion: bool
     return scan + destination_seconds(origins, promotion, tap, scan)
 
 
+def arrows_seconds(rank: int | None, is_arrow_square: bool, origins: int, promotion: bool, looks: int,
+                   tap: float = TAP_SECONDS, scan: float = SCAN_SECONDS, arrows: int = ARROWS) -> float:
+    """Seconds to enter one ply with the top ``arrows`` candidates drawn as arrows (the module's docstring):
+    ``looks`` looks at the arrows, then the arrow's destination, or the piece and its square when an arrow
+    of another piece ends on the move's square (``is_arrow_square``), or destination first."""
+    seconds = looks * scan
+    if rank is not None and rank < arrows:
+        return seconds + tap
+    if is_arrow_square:
+        return seconds + 2 * tap + (tap if promotion else 0.0)
+    return seconds + destination_seconds(origins, promotion, tap, scan)
+
+
 def destination_lines(ranks: Sequence[int | None], origins: Sequence[int], promotions: Sequence[bool],
-                      board_taps: Sequence[int], tap: float = TAP_SECONDS, scan: float = SCAN_SECONDS) -> list[str]:
+                      board_taps: Sequence[int], tap: float = TAP_SECONDS, scan: float = SCAN_SECONDS,
+                      arrow_squares: Sequence[bool] | None = None) -> list[str]:
     """The destination-first figures as printed: the share of plies one legal move ends on the move's square,
     taps and seconds a ply destination first alone, and row's place 1 then destination, against the board."""
     n = max(1, len(ranks))
@@ -127,10 +149,17 @@ def destination_lines(ranks: Sequence[int | None], origins: Sequence[int], promo
     first = sum(destination_seconds(o, p, tap, scan) for _, o, p in rows) / n
     mixed = sum(first_place_then_destination(r, o, p, tap, scan) for r, o, p in rows) / n
     mixed_taps = sum(1 if r == 0 else destination_taps(o, p) for r, o, p in rows) / n
-    return [f"  destination first: one legal move ends on the move's square in {single:.1%} of plies; "
-            f"{taps:.3f} taps a ply, {first:.3f} s a ply: {_versus(first, alone, 'destination first')}",
-            f"  row's place 1, else the destination: {mixed_taps:.3f} taps a ply, {mixed:.3f} s a ply: "
-            f"{_versus(mixed, alone, 'this strategy')}"]
+    lines = [f"  destination first: one legal move ends on the move's square in {single:.1%} of plies; "
+             f"{taps:.3f} taps a ply, {first:.3f} s a ply: {_versus(first, alone, 'destination first')}",
+             f"  row's place 1, else the destination: {mixed_taps:.3f} taps a ply, {mixed:.3f} s a ply: "
+             f"{_versus(mixed, alone, 'this strategy')}"]
+    if arrow_squares is not None:
+        for looks in (1, ARROWS):
+            seconds = sum(arrows_seconds(r, a, o, p, looks, tap, scan)
+                          for (r, o, p), a in zip(rows, arrow_squares, strict=True)) / n
+            lines.append(f"  {ARROWS} arrows (not built), {looks} look{'s' if looks > 1 else ''} at them a ply: "
+                         f"{seconds:.3f} s a ply: {_versus(seconds, alone, 'arrows')}")
+    return lines
 
 
 def board_only(board_taps: int, tap: float = TAP_SECONDS) -> float:

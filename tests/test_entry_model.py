@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bench.entry_model import (
+    arrows_seconds,
     destination_lines,
     destination_seconds,
     destination_taps,
@@ -75,3 +76,14 @@ def test_the_destination_lines_compare_with_the_board() -> None:
     lines = destination_lines([0, None], [2, 1], [False, False], [2, 2])
     assert "in 50.0% of plies" in lines[0] and "1.500 taps a ply, 0.825 s a ply: 17.5% faster" in lines[0]
     assert "1.000 taps a ply, 0.650 s a ply: 35.0% faster" in lines[1]
+
+
+def test_arrows_cost_their_looks_then_one_tap_or_the_piece_first_on_another_arrows_square() -> None:
+    """The move an arrow: the looks and its destination's tap; another piece's arrow on the move's square:
+    the piece, then the square; else destination first."""
+    assert arrows_seconds(2, False, 3, False, looks=1) == pytest.approx(0.15 + 0.5)
+    assert arrows_seconds(3, True, 1, False, looks=3) == pytest.approx(3 * 0.15 + 2 * 0.5)
+    assert arrows_seconds(None, False, 2, False, looks=1) == pytest.approx(0.15 + 0.5 + 0.15 + 0.5)
+    lines = destination_lines([0, None], [2, 1], [False, False], [2, 2], arrow_squares=[False, True])
+    assert "1 look at them a ply: 0.900 s a ply: 10.0% faster" in lines[2]
+    assert "3 looks at them a ply: 1.200 s a ply: 20.0% slower" in lines[3]
