@@ -8,11 +8,23 @@ from __future__ import annotations
 
 from typing import Any
 
+import chess
 import pytest
 
 from adjudicator.chess.replay import replay_chess
 from tests.web.phone_support import check_page
-from tests.web.test_move_entry_browser import BOARD, drawn_pieces, open_entry, pieces_of, shown_ply, square
+from tests.web.test_move_entry_browser import (
+    BOARD,
+    THREEFOLD_GAME,
+    drawn_pieces,
+    open_entry,
+    pieces_of,
+    real_game,
+    record_moves,
+    shown_ply,
+    square,
+    when,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -67,3 +79,29 @@ def test_a_promotion_by_a_destination_tap_asks_for_the_piece(live_server: str, p
     assert phone.input_value("#f-record") == record + " 5. bxa8=N"
     promoted = pieces_of(replay_chess(record + " 5. bxa8=N").final_board)
     assert drawn_pieces(phone, promoted) == promoted and promoted["a8"] == "wn"
+
+
+def test_a_real_game_entered_destination_first_comes_out_move_for_move(live_server: str, phone: Any) -> None:
+    """The 89 plies of lichess game #337 (tests/data/lichess-prod500.txt), each by its destination's tap, then
+    its origin's when the board asks (castling: the king's square): the record is the game's, and the board
+    asks exactly when several legal moves end on the square."""
+    sans = real_game(THREEFOLD_GAME)
+    open_entry(phone, live_server)
+    board = chess.Board()
+    taps = 0
+    for ply, san in enumerate(sans):
+        move = board.parse_san(san)
+        origins = sorted(chess.square_name(m.from_square) for m in board.legal_moves if m.to_square == move.to_square)
+        when(phone, f'{BOARD}[data-ply="{ply}"]', "true")
+        square(phone, chess.square_name(move.to_square)).tap(force=True)
+        taps += 1
+        if len(set(origins)) > 1:
+            asked = when(phone, f"{BOARD}[data-choosing]", f"document.querySelector('{BOARD}').dataset.origins")
+            assert asked == " ".join(sorted(set(origins))), (san, asked)
+            square(phone, chess.square_name(move.from_square)).tap(force=True)
+            taps += 1
+        board.push(move)
+    shown_ply(phone, len(sans))
+    assert record_moves(phone.input_value("#f-record")) == sans, "the record field holds the game, move for move"
+    assert drawn_pieces(phone, pieces_of(board)) == pieces_of(board)
+    print(f"\n{len(sans)} plies entered destination first in {taps} taps ({taps / len(sans):.2f} a ply)")
