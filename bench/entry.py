@@ -30,6 +30,9 @@ found, then one tap, against the board's taps alone; the rank of the move in the
 it. For chess it is printed twice: on the row best first (as it was) and on the split row the entry board
 now shows (``adjudicator.chess.candidates.row_order``: the likeliest first, then by piece and square, a
 search that skips the groups of other pieces), with model B's floor (every move at place 1).
+Then destination-first entry (bench/entry_model.py: the destination tapped, the origin too when several
+legal moves end there), alone and after a look at the row's place 1, and the top three drawn as arrows
+(not built), against the board's taps.
 ``--game checkers`` (or ``both``, the default) prints the same for checkers, by bench/entry_checkers.py
 (the page's own ranking under node) on its games, ``--games`` of each file.
 """
@@ -53,7 +56,7 @@ sys.path.insert(0, str(ROOT))
 from adjudicator.chess.candidates import SHOWN, Candidate, rank, row_key, row_order  # noqa: E402
 from adjudicator.chess.replay import RepetitionKey, repetition_key  # noqa: E402
 from bench import entry_checkers  # noqa: E402
-from bench.entry_model import TAP_SECONDS, model_lines, split_row_places  # noqa: E402
+from bench.entry_model import ARROWS, TAP_SECONDS, destination_lines, model_lines, split_row_places  # noqa: E402
 from engines.chess.entry import Candidates  # noqa: E402
 
 LICHESS = ROOT / "tests" / "data" / "lichess-prod500.txt"
@@ -98,6 +101,12 @@ def taps(rank_of_move: int | None, move: chess.Move, shown: int = SHOWN) -> int:
     return 2 + (1 if move.promotion else 0)
 
 
+def origins(board: chess.Board, move: chess.Move) -> int:
+    """The squares the legal moves ending on ``move``'s square start from: the pieces the entry board asks
+    to choose among when that square is tapped first (castling: the king's square, as python-chess's)."""
+    return len({m.from_square for m in board.legal_moves if m.to_square == move.to_square})
+
+
 class Tally:
     def __init__(self) -> None:
         self.plies = 0
@@ -108,6 +117,9 @@ class Tally:
         self.ranks: list[int | None] = []
         self.board_taps: list[int] = []
         self.split: list[tuple[int, bool]] = []
+        self.origins: list[int] = []
+        self.promotions: list[bool] = []
+        self.arrow_squares: list[bool] = []
 
     def add(self, ranked: list[chess.Move], move: chess.Move, ms: float, board: chess.Board) -> None:
         position = ranked.index(move) if move in ranked else None
@@ -115,6 +127,10 @@ class Tally:
         self.split.append(split_row_places([row_key(c.san, c.move.uci()) for c in laid_out],
                                            row_key(board.san(move), move.uci()), SHOWN))
         self.ranks.append(position)
+        self.origins.append(origins(board, move))
+        self.promotions.append(move.promotion is not None)
+        self.arrow_squares.append(any(m.to_square == move.to_square and m.from_square != move.from_square
+                                      for m in ranked[:ARROWS]))
         self.board_taps.append(2 + (1 if move.promotion else 0))
         self.plies += 1
         self.taps += taps(position, move)
@@ -134,6 +150,8 @@ class Tally:
             f"  ms per candidate list: median {statistics.median(ms):.1f}, p90 {ms[int(0.9 * (len(ms) - 1))]:.1f}, "
             f"mean {statistics.fmean(ms):.1f}",
             *model_lines(self.ranks, self.board_taps, SHOWN, tap, split=self.split),
+            *destination_lines(self.ranks, self.origins, self.promotions, self.board_taps, tap,
+                              arrow_squares=self.arrow_squares),
         ]
 
 

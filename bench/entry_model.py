@@ -24,6 +24,23 @@ assumption, not a measurement; the linear model on the same row is printed besid
 The floor of model B: every move at place 1 costs ``SCAN_SECONDS + TAP_SECONDS`` (0.65 s), 35 % less than
 two taps of the board; printed with the share of plies the goal (30 % faster) needs at place 1 when every
 other ply costs what it costs now.
+
+Destination first (chess's entry board since issue 37, docs/one-screen.md): the TD taps the square the
+written move goes to (castling: the king's); when a single legal move ends there it is played, else the
+origins of those that do are marked and he taps his piece's. The TD does not know in advance which of the
+two happens, so a choice asked costs a look (``SCAN_SECONDS``, seeing the marks) and a tap; a promotion
+not offered costs its dialog's tap, as on the board. Two strategies are printed, each one a TD can follow
+knowing only the written move: *destination first alone* (the row ignored), and *row's place 1, else the
+destination* (look at place 1; the move there: tap it; else the destination as above). Board-only entry
+(two taps) is the yardstick, as for model B; neither strategy charges the look that checks the move went in,
+which board-only entry does not charge either.
+
+Arrows (not built; printed to weigh them): the top ``ARROWS`` candidates drawn as arrows, a tap on the square
+an arrow ends on playing the arrow's move even where other pieces could go there. The TD must look at the
+arrows on every ply (else he might tap a square an arrow of another piece ends on): one look for them all
+(the optimistic bound) or one per arrow (the cautious one). The move an arrow: its destination's tap. Not
+an arrow, but an arrow of another piece ends on its square: the piece, then the square (two taps). Else
+destination first as above.
 """
 
 from __future__ import annotations
@@ -32,6 +49,7 @@ from collections.abc import Sequence
 
 SCAN_SECONDS = 0.15
 TAP_SECONDS = 0.5
+ARROWS = 3
 
 
 def model_b(rank: int | None, shown: int, board_taps: int, tap: float = TAP_SECONDS,
@@ -82,6 +100,68 @@ def split_row_seconds(places: int, found: bool, board_taps: int, tap: float = TA
     return places * scan + (tap if found else board_taps * tap)
 
 
+def destination_seconds(origins: int, promotion: bool, tap: float = TAP_SECONDS, scan: float = SCAN_SECONDS) -> float:
+    """Seconds to enter one ply destination first: the destination's tap; when ``origins`` (the squares the
+    legal moves ending there start from) are several, a look at the marks and the origin's tap; a promotion's
+    dialog tap (the module's docstring)."""
+    if origins < 1:
+        raise ValueError(f"origins: a played move starts from at least one square, not {origins}")
+    return tap + (scan + tap if origins > 1 else 0.0) + (tap if promotion else 0.0)
+
+
+def destination_taps(origins: int, promotion: bool) -> int:
+    """Taps to enter one ply destination first (as :func:`destination_seconds`)."""
+    return 1 + (1 if origins > 1 else 0) + (1 if promotion else 0)
+
+
+def first_place_then_destination(rank: int | None, origins: int, promotion: bool, tap: float = TAP_SECONDS,
+                                 scan: float = SCAN_SECONDS) -> float:
+    """Seconds to enter one ply by the strategy "look at the row's place 1; the move there: tap it; else tap
+    the destination, then the origin if asked" (``rank`` from 0, None: not among the candidates)."""
+    if rank == 0:
+        return scan + tap
+    return scan + destination_seconds(origins, promotion, tap, scan)
+
+
+def arrows_seconds(rank: int | None, is_arrow_square: bool, origins: int, promotion: bool, looks: int,
+                   tap: float = TAP_SECONDS, scan: float = SCAN_SECONDS, arrows: int = ARROWS) -> float:
+    """Seconds to enter one ply with the top ``arrows`` candidates drawn as arrows (the module's docstring):
+    ``looks`` looks at the arrows, then the arrow's destination, or the piece and its square when an arrow
+    of another piece ends on the move's square (``is_arrow_square``), or destination first."""
+    seconds = looks * scan
+    if rank is not None and rank < arrows:
+        return seconds + tap
+    if is_arrow_square:
+        return seconds + 2 * tap + (tap if promotion else 0.0)
+    return seconds + destination_seconds(origins, promotion, tap, scan)
+
+
+def destination_lines(ranks: Sequence[int | None], origins: Sequence[int], promotions: Sequence[bool],
+                      board_taps: Sequence[int], tap: float = TAP_SECONDS, scan: float = SCAN_SECONDS,
+                      arrow_squares: Sequence[bool] | None = None) -> list[str]:
+    """The destination-first figures as printed: the share of plies one legal move ends on the move's square,
+    taps and seconds a ply destination first alone, and row's place 1 then destination, against the board."""
+    n = max(1, len(ranks))
+    alone = sum(board_only(t, tap) for t in board_taps) / n
+    rows = list(zip(ranks, origins, promotions, strict=True))
+    single = sum(1 for o in origins if o == 1) / n
+    taps = sum(destination_taps(o, p) for _, o, p in rows) / n
+    first = sum(destination_seconds(o, p, tap, scan) for _, o, p in rows) / n
+    mixed = sum(first_place_then_destination(r, o, p, tap, scan) for r, o, p in rows) / n
+    mixed_taps = sum(1 if r == 0 else destination_taps(o, p) for r, o, p in rows) / n
+    lines = [f"  destination first: one legal move ends on the move's square in {single:.1%} of plies; "
+             f"{taps:.3f} taps a ply, {first:.3f} s a ply: {_versus(first, alone, 'destination first')}",
+             f"  row's place 1, else the destination: {mixed_taps:.3f} taps a ply, {mixed:.3f} s a ply: "
+             f"{_versus(mixed, alone, 'this strategy')}"]
+    if arrow_squares is not None:
+        for looks in (1, ARROWS):
+            seconds = sum(arrows_seconds(r, a, o, p, looks, tap, scan)
+                          for (r, o, p), a in zip(rows, arrow_squares, strict=True)) / n
+            lines.append(f"  {ARROWS} arrows (not built), {looks} look{'s' if looks > 1 else ''} at them a ply: "
+                         f"{seconds:.3f} s a ply: {_versus(seconds, alone, 'arrows')}")
+    return lines
+
+
 def board_only(board_taps: int, tap: float = TAP_SECONDS) -> float:
     """Seconds to enter one ply by the board's taps alone."""
     return board_taps * tap
@@ -96,9 +176,9 @@ def rank_line(ranks: Sequence[int | None], shown: int) -> str:
         f" not shown:{missing:.1%}"
 
 
-def _versus(with_row: float, alone: float) -> str:
+def _versus(with_row: float, alone: float, what: str = "the row") -> str:
     saving = 1 - with_row / alone if alone else 0.0
-    return f"{abs(saving):.1%} {'faster' if saving >= 0 else 'slower'} with the row"
+    return f"{abs(saving):.1%} {'faster' if saving >= 0 else 'slower'} with {what}"
 
 
 def model_lines(ranks: Sequence[int | None], board_taps: Sequence[int], shown: int, tap: float = TAP_SECONDS,

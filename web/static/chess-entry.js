@@ -1,6 +1,10 @@
 // The chess move-entry board on the claim form (issue 21): the record field and a board that plays it.
 //
 // - Tap a piece, then its square (or drag it); a promotion asks for the piece (cm-chessboard's dialog).
+// - Or tap the destination first (issue 37 item 4): a tap on a square that does not hold a piece of the
+//   side to move is the move's destination. One legal move ends there: it is played (a promotion asks).
+//   Several do: their origins are marked (data-choosing, data-origins on the board) and the next tap on
+//   one of them plays that move; a tap anywhere else drops the choice (and is read afresh). docs/one-screen.md.
 //   The move is written into the record as SAN with its move number, in the letters of the record's
 //   language (the form's language, else the language the server read the record in, else English).
 // - Candidate buttons above the board (the server's ranking, GET data-candidates-url): one tap.
@@ -142,6 +146,8 @@ async function initEntry(root) {
   const redraw = async () => {
     const fen = sync.position || START
     rules = rulesAt(fen)
+    endChoice()
+    inputFor(rules.turn())
     board.removeLegalMovesMarkers?.()
     board.removeMarkers?.(MARKER_TYPE.frame)
     if (drawn !== fen) { drawn = fen; await board.setPosition(fen.split(" ")[0]) }
@@ -206,6 +212,76 @@ async function initEntry(root) {
     if (move) enter(move)
   })
 
+  // -- destination first: the tap's square, read before the board's own input sees the tap (capture phase)
+  let held = null        // the square of the piece picked up: a from→to move is under way, the board's input has the tap
+  let choosing = null    // {to, moves}: a destination several legal moves end on, waiting for the origin's tap
+  let consumed = false   // this tap chose an origin: the board's input must not pick that piece up
+  let pressed = null     // the square pressed, when the tap is a destination tap (played on its click: not on a swipe)
+  let colour = null
+  const onInput = (event) => handleInput(event)
+  const inputFor = (turn) => {  // the board's own input takes only the side to move's pieces: a tap on any other
+    if (colour === turn) return  // square is left to the destination tap (and its click is not cancelled on touch)
+    if (colour !== null) board.disableMoveInput()
+    board.enableMoveInput(onInput, turn === "b" ? COLOR.black : COLOR.white)
+    colour = turn
+  }
+  const endChoice = () => {
+    if (!choosing) return
+    choosing = null
+    board.removeMarkers?.(MARKER_TYPE.circlePrimary)
+    board.removeMarkers?.(MARKER_TYPE.framePrimary)
+    delete boardElement.dataset.choosing
+    delete boardElement.dataset.origins
+    say()
+  }
+  const playTo = (move) => {
+    if (move.promotion) promote(move.from, move.to, rules.get(move.from).color, false)
+    else enter(move)
+  }
+  const squareOf = (event) => event.target?.getAttribute?.("data-square") || null
+  const destination = (to) => {
+    const moves = rules.moves({verbose: true}).filter((m) => m.to === to)
+    const origins = [...new Set(moves.map((m) => m.from))].sort()
+    const side = rules.turn() === "w" ? "White" : "Black"
+    if (!origins.length) {
+      status.textContent = `No move of ${side}'s ends on ${to}: tap a piece to move it`
+      return
+    }
+    if (origins.length === 1) { playTo(moves[0]); return }
+    choosing = {to, moves}
+    origins.forEach((square) => board.addMarker(MARKER_TYPE.circlePrimary, square))
+    board.addMarker(MARKER_TYPE.framePrimary, to)
+    boardElement.dataset.choosing = to
+    boardElement.dataset.origins = origins.join(" ")
+    const names = origins.map((square) => (rules.get(square).type === "p" ? "" : rules.get(square).type.toUpperCase()) + square)
+    status.textContent = `To ${to}: tap the piece that went there (${names.join(" or ")})`
+    status.className = "entry-status"
+  }
+  boardElement.addEventListener("pointerdown", (event) => {
+    consumed = false
+    pressed = null
+    const square = squareOf(event)
+    if (choosing) {
+      const {to, moves} = choosing
+      const chosen = square ? moves.find((m) => m.from === square) : undefined
+      endChoice()
+      if (chosen || square === to) {  // the origin: its move; the destination again: the choice dropped, nothing else
+        consumed = true
+        if (chosen) playTo(chosen)
+        return
+      }
+    }
+    if (!square || held || !mayEnter() || board.isPromotionDialogShown()) return
+    const piece = rules.get(square)
+    if (piece && piece.color === rules.turn()) return  // one's own piece: the usual from→to move
+    pressed = square
+  }, {capture: true})
+  boardElement.addEventListener("click", (event) => {
+    const square = squareOf(event), target = pressed
+    pressed = null
+    if (target && square === target && !held && mayEnter()) destination(target)
+  }, {capture: true})
+
   const promote = (from, to, color, illegal) => board.showPromotionDialog(to, color, (result) => {
     if (result?.type === PROMOTION_DIALOG_RESULT_TYPE.pieceSelected) {
       const piece = result.piece.charAt(1)
@@ -214,16 +290,18 @@ async function initEntry(root) {
       redraw()
     }
   })
-  board.enableMoveInput((event) => {
+  const handleInput = (event) => {
     switch (event.type) {
       case INPUT_EVENT_TYPE.moveInputStarted: {
-        if (!mayEnter() || board.isPromotionDialogShown()) return false
+        if (consumed || !mayEnter() || board.isPromotionDialogShown()) return false
         const piece = rules.get(event.squareFrom)
         if (!piece || piece.color !== rules.turn()) return false
         board.addLegalMovesMarkers(rules.moves({square: event.squareFrom, verbose: true}))
+        held = event.squareFrom
         return true
       }
       case INPUT_EVENT_TYPE.validateMoveInput: {
+        held = null
         board.removeLegalMovesMarkers()
         const from = event.squareFrom, to = event.squareTo
         const moves = rules.moves({square: from, verbose: true}).filter((m) => m.to === to)
@@ -240,12 +318,14 @@ async function initEntry(root) {
         return false
       }
       case INPUT_EVENT_TYPE.moveInputCanceled:
+        held = null
         board.removeLegalMovesMarkers()
         return undefined
       default:
         return undefined
     }
-  })
+  }
+  inputFor(rules.turn())
 
   // -- the controls
   root.querySelector("[data-takeback]").addEventListener("click", () => {
