@@ -37,12 +37,12 @@ from sqlalchemy import update
 from sqlalchemy.orm import Session, sessionmaker
 
 from adjudicator.checkers.pdn import split_games as split_pdn
-from adjudicator.collection import TooManyGames, chess_games, records
+from adjudicator.collection import TooManyGames, chess_games, head_records, records
 from adjudicator.contract import ContractError
 from engines.collection import Part, check_parts, text_parts
 from web.checks.collections import GameCollection
 from web.checks.models import CheckedGame, GameCheck
-from web.commands.check_games import Limits, _head, lines, open_stored, scan
+from web.commands.check_games import Limits, lines, open_stored, scan
 from web.queue.collection import check_parts_on_queue
 from web.queue.remote import QueueUnavailable, Stopped
 
@@ -84,7 +84,8 @@ def read_games(data: bytes, name: str, game: str, limits: Limits | None = None) 
     """The games of a stored collection (``name``: the TD's file name, for its suffix and for errors), one by
     one, within ``limits``.
 
-    :raises web.commands.check_games.CollectionError: the file is no game collection, or breaks, or is past
+    :raises adjudicator.collection.NotACollection: the file is no game collection; :raises
+        web.commands.check_games.CollectionError: it breaks, or is past
         a limit (``LimitExceeded``); :raises TooManyGames: it holds more games than the limit.
     """
     limits = limits or Limits()
@@ -92,7 +93,7 @@ def read_games(data: bytes, name: str, game: str, limits: Limits | None = None) 
     count = 0
     try:
         found = records(lines(stream, name, limits))
-        head = _head(found, game, name)
+        head = head_records(found, game, name)
         for record in itertools.chain(head, found):
             for part in games_of(record, game):
                 count += 1
@@ -114,7 +115,7 @@ def check_file(data: bytes, name: str, game: str, limits: Limits | None = None) 
     limits = limits or Limits()
     stream = open_stored(data, name)
     try:
-        _head(records(lines(stream, name, limits)), game, name)
+        head_records(records(lines(stream, name, limits)), game, name)
     finally:
         stream.close()
     scan(data, name, limits)
