@@ -26,11 +26,9 @@ import io
 import itertools
 import json
 import logging
-import threading
 import time
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from sqlalchemy import update
@@ -45,6 +43,7 @@ from web.checks.models import CheckedGame, GameCheck
 from web.commands.check_games import Limits, lines, open_stored, scan
 from web.queue.collection import check_parts_on_queue
 from web.queue.remote import QueueUnavailable, Stopped
+from web.runner import JobCancelled, Runner
 
 log = logging.getLogger(__name__)
 WRITE_EVERY = 16
@@ -56,13 +55,13 @@ PART_GAMES = 4
 QUEUE_PART_GAMES = 64
 """Games per part on the broker's workers (a row and a message each)."""
 DEFAULT_WORKERS = 4
-"""``[web] check_workers``: checks run at once (each on its own thread)."""
+"""``[web] check_workers``: checks run at once (each on its own thread of the runner's ``check`` pool)."""
 CSV_COLUMNS = ("index", "white", "black", "round", "recorded_result", "lawful_result", "code", "ply", "article",
                "message")
 
 
-class CheckCancelled(RuntimeError):
-    """The TD cancelled the check."""
+CheckCancelled = JobCancelled
+"""The TD cancelled the check (every job's cancel, :class:`web.runner.JobCancelled`)."""
 
 
 class MissingCollection(LookupError):
@@ -122,29 +121,34 @@ def check_file(data: bytes, name: str, game: str, limits: Limits | None = None) 
 
 
 class Checks:
-    """The app's game-check jobs: up to ``[web] check_workers`` at once, each on its own thread (each may
-    spread its games over the broker's workers)."""
+    """The app's game-check jobs, run by the app's runner (:class:`web.runner.Runner`): up to ``[web]
+    check_workers`` at once, each on its own thread of the runner's ``check`` pool (each may spread its games
+    over the broker's workers as ``check-chunk`` jobs)."""
 
-    def __init__(self, config: Mapping[str, Any], sessions: sessionmaker[Session], remote: Any = None) -> None:
+    def __init__(self, config: Mapping[str, Any], sessions: sessionmaker[Session], runner: Runner) -> None:
         self.config = config
         self.sessions = sessions
-        self.remote = remote
+        self.runner = runner
+        self.remote = runner.remote
         self.limits = Limits.from_config(config)
-        self.workers = int(config.get("web", {}).get("check_workers", DEFAULT_WORKERS))
-        self._pool: ThreadPoolExecutor | None = None
-        self._lock = threading.Lock()
 
     def start(self, check_id: int) -> None:
         """Run the check (its row is committed, naming its stored collection) on a thread of its own (or after
         one of the ``check_workers`` running ones ends)."""
-        with self._lock:
-            if self._pool is None:
-                self._pool = ThreadPoolExecutor(max(1, self.workers), thread_name_prefix="check-games")
-            self._pool.submit(self._run, check_id)
+        self.runner.submit("check", self._run, check_id)
+
+    @staticmethod
+    def cancel(check: GameCheck) -> None:
+        """Ask the check to stop (in the caller's transaction): it reads the ask at its next write, within
+        :data:`CANCEL_SECONDS`; a check nothing works on (the app was restarted) ends now."""
+        if check.is_finished:
+            return
+        check.cancel_requested = True
+        if check.is_stalled:
+            check.status, check.finished_at, check.message = "cancelled", time.time(), "cancelled by the TD"
 
     def shutdown(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+        self.runner.shutdown()
 
     def _update(self, check_id: int, **values: Any) -> bool:
         """Write ``values`` into the row; whether a cancel was asked for."""

@@ -250,11 +250,8 @@ def cancel(check_id: int) -> Response | str:
     if not _is_td(event):
         abort(403, "Only the event's TDs cancel its game checks.")
     session = get_session()
-    if not check.is_finished:
-        check.cancel_requested = True
-        if check.is_stalled:  # nothing works on it: end it now
-            check.status, check.finished_at, check.message = "cancelled", time.time(), "cancelled by the TD"
-        session.commit()
+    Checks.cancel(check)
+    session.commit()
     if is_htmx():
         return show(check_id)
     return redirect(url_for("checks.show", check_id=check_id), 303)
