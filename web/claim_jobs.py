@@ -26,7 +26,7 @@ from adjudicator.services import Services
 from web import store
 from web.failures import INVALID, error_of
 from web.queue import rows
-from web.runner import JobCancelled, JobKind, Work
+from web.runner import JobCancelled, JobKind, Progress, Work
 
 log = logging.getLogger(__name__)
 
@@ -165,3 +165,17 @@ def work(job: Work) -> None:
 
 CLAIM = JobKind("claim", work, pool="engine")
 """A claim ruled on (a quick claim runs on the ``quick`` pool, see :meth:`web.jobs.Adjudicator.submit`)."""
+
+
+def progress_of(job: Job) -> Progress:
+    """What the progress fragment shows of a claim under way: the analysis's own share done; none (an
+    indeterminate bar) before it has measured any.
+
+    No estimate from the time limit: a search on a node budget, or a mate search, says how far it is
+    or nothing, and a bar that creeps along a clock and then jumps to the ruling misleads.
+    """
+    stage, _, line = (job.message or "").partition("; best line ")
+    percent = max(1, int(job.fraction * 100)) if job.fraction else None  # under 1 %: started, not nothing
+    heading = "Waiting for the engine…" if job.state == "queued" else "Analysing…"
+    return Progress(job.state, heading, percent, f"{job.elapsed:.0f} s",
+                    stage or ("Starting the analysis…" if job.state == "running" else ""), line)

@@ -59,15 +59,20 @@ class Tracker:
 
 @dataclass(frozen=True)
 class Progress:
-    """What the one progress fragment shows of a job, whatever its kind."""
+    """What the one progress fragment (``templates/jobs/_progress.html``) shows of a job, whatever its kind."""
 
     state: str
     """queued, running, done, failed or cancelled."""
+    heading: str
+    """What the job is doing, in words ("Analysing…", "Checking the games…")."""
     percent: int | None = None
     """The share done (None: the work has measured none yet: an indeterminate bar)."""
-    stage: str = ""
     detail: str = ""
-    elapsed: float = 0.0
+    """Beside the words: how far, or how long ("3 of 10 games", "12 s")."""
+    stage: str = ""
+    """The work's own last message."""
+    line: str = ""
+    """An analysis's best line so far."""
 
     @property
     def is_finished(self) -> bool:

@@ -43,7 +43,7 @@ from web.checks.models import CheckedGame, GameCheck
 from web.commands.check_games import Limits, lines, open_stored, scan
 from web.queue.collection import check_parts_on_queue
 from web.queue.remote import QueueUnavailable, Stopped
-from web.runner import JobCancelled, Runner
+from web.runner import JobCancelled, Progress, Runner
 
 log = logging.getLogger(__name__)
 WRITE_EVERY = 16
@@ -252,6 +252,16 @@ class Checks:
             session.commit()
         if self._update(check_id, games=games, with_findings=with_findings, message=f"{games} games checked"):
             raise CheckCancelled
+
+
+def progress_of(check: GameCheck) -> Progress:
+    """What the progress fragment shows of a check under way: the games checked of the games counted."""
+    if check.status == "queued":
+        heading = "Waiting to start…"
+    else:
+        heading = "Counting the games…" if check.total is None else "Checking the games…"
+    detail = f"{check.games}{f' of {check.total}' if check.total else ''} games"
+    return Progress(check.status, heading, check.percent, detail, check.message)
 
 
 def with_records(results: Iterable[Mapping[str, Any]], sent: deque[Part]) -> Iterator[tuple[dict[str, Any], str]]:
