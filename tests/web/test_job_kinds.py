@@ -1,0 +1,132 @@
+"""One job family (issue 38, item 2): claims, committee analyses and collection checks are jobs of one runner.
+
+A queue worker runs a job row through the one registry of kinds (:func:`web.kinds.job_kinds`), on a real
+SQLite database migrated as the app migrates it; the worker here is the ``adjudicator worker`` runtime called
+directly with the job's id, as Celery calls it (the broker's side is tested with redis-server and worker
+processes in ``test_queue.py``). A job delivered twice does its work once; a row naming a kind no worker runs
+fails with the reason instead of waiting for ever.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import update
+from sqlalchemy.orm import Session, sessionmaker
+
+from web.config import PROJECT_ROOT, load_config
+from web.db import make_engine, make_sessionmaker, migrate
+from web.kinds import job_kinds
+from web.queue import QueueSettings, rows
+from web.queue.models import JobRow
+from web.queue.worker import Runtime
+from web.runner import POOLS, JobCancelled, Runner, Tracker
+from web.store import CaseRow, RulingRow, add_case
+
+QUICK = {"game": "chess", "ruleset": "fide-standard", "claim": "threefold-repetition", "claimant": "white",
+         "record": "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *"}
+
+
+@pytest.fixture
+def sessions(tmp_path: Path) -> Iterator[sessionmaker[Session]]:
+    engine = make_engine(f"sqlite:///{tmp_path / 'jobs.db'}")
+    migrate(engine)
+    yield make_sessionmaker(engine)
+    engine.dispose()
+
+
+def _worker(sessions: sessionmaker[Session]) -> Runtime:
+    config = load_config()
+    return Runtime(config, sessions, QueueSettings(), publish=lambda _job_id: None, kinds=job_kinds())
+
+
+def _queue(sessions: sessionmaker[Session], job_id: str, kind: str, *, case_id: int | None = None,
+           payload: object = None) -> None:
+    with sessions() as session:
+        session.add(rows.new_row(job_id, kind, case_id=case_id, payload=payload))
+        session.commit()
+
+
+def test_the_runner_runs_claims_committee_analyses_and_collection_checks() -> None:
+    kinds = job_kinds()
+    assert set(kinds) == {"claim", "recommend", "check-chunk"}
+    assert all(kind.pool in POOLS for kind in kinds.values())
+    assert Runner({"web": {"check_workers": 2}}).size("check") == 2, "[web] check_workers sizes the check pool"
+
+
+def test_a_claim_delivered_twice_is_ruled_on_once(sessions: sessionmaker[Session]) -> None:
+    with sessions() as session:
+        case_id = add_case(session, QUICK, {}, "api").id
+        session.commit()
+    job_id = rows.claim_job_id(case_id)
+    _queue(sessions, job_id, "claim", case_id=case_id)
+    worker = _worker(sessions)
+    worker.run(job_id)
+    with sessions() as session:
+        row = session.get(JobRow, job_id)
+        assert row is not None and row.status == "done" and row.ruling_id is not None
+        assert session.get(RulingRow, row.ruling_id) is not None
+        session.execute(update(JobRow).where(JobRow.id == job_id).values(status="queued"))
+        session.commit()
+    worker.run(job_id)  # the broker delivers the task again (a worker died before acknowledging it)
+    with sessions() as session:
+        rulings = session.query(RulingRow).filter(RulingRow.case_id == case_id).all()
+        assert len(rulings) == 1, "the second delivery finds the ruling and rules on nothing"
+        assert session.get(JobRow, job_id).status == "done"  # type: ignore[union-attr]
+        assert session.get(CaseRow, case_id) is not None
+
+
+def test_a_collection_part_gives_its_games_lines(sessions: sessionmaker[Session]) -> None:
+    record = '[Event "x"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n'
+    _queue(sessions, "check:test:0", "check-chunk",
+           payload={"game": "chess", "ruleset": "fide-standard", "records": [record]})
+    _worker(sessions).run("check:test:0")
+    with sessions() as session:
+        row = session.get(JobRow, "check:test:0")
+        assert row is not None and row.status == "done", row and row.error
+        assert row.result["games"] == [1] and len(row.result["texts"]) == 1
+
+
+def test_a_job_of_a_kind_no_worker_runs_fails_with_the_reason(sessions: sessionmaker[Session]) -> None:
+    _queue(sessions, "export:1", "export")
+    _worker(sessions).run("export:1")
+    with sessions() as session:
+        row = session.get(JobRow, "export:1")
+        assert row is not None and row.status == "failed"
+        assert row.error is not None and row.error["message"] == "the job failed: UnknownJobKind"
+
+
+def test_a_cancel_stops_the_work_at_its_next_progress_report() -> None:
+    tracker = Tracker()
+    tracker.progress(0.25, "a quarter")
+    assert (tracker.fraction, tracker.message) == (0.25, "a quarter")
+    tracker.cancelled.set()
+    with pytest.raises(JobCancelled):
+        tracker.progress(0.5, "half")
+    assert tracker.fraction == 0.25
+
+
+def test_nothing_imports_a_private_name_from_the_commands() -> None:
+    """What a command shares with the web is public, in a module both import (the collection's head test is
+    adjudicator.collection.head_records)."""
+    found = []
+    for package in ("adjudicator", "engines", "web", "bench"):
+        for path in sorted((PROJECT_ROOT / package).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("web.commands."):
+                    found += [f"{path.relative_to(PROJECT_ROOT)}: {node.module}.{alias.name}"
+                              for alias in node.names if alias.name.startswith("_")]
+    assert found == []
+
+
+def test_every_progress_widget_is_the_one_fragment() -> None:
+    templates = PROJECT_ROOT / "web" / "templates"
+    users = sorted(str(path.relative_to(templates)) for path in templates.rglob("*.html")
+                   if 'import progress' in path.read_text(encoding="utf-8"))
+    assert users == ["checks/_progress.html", "rulings/_job.html"]
+    bars = sorted(str(path.relative_to(templates)) for path in templates.rglob("*.html")
+                  if "<progress" in path.read_text(encoding="utf-8"))
+    assert bars == ["jobs/_progress.html"], "a job's bar is drawn by the one fragment only"
