@@ -30,9 +30,10 @@ from web import store
 from web.claim_jobs import Job, rule_job
 from web.queue import claims
 from web.queue.claims import RemoteJob
+from web.queue.local import InProcess
 from web.queue.recovery import Sweeper
 from web.queue.remote import Remote
-from web.runner import JobCancelled, Runner
+from web.runner import JobCancelled, Kinds, Runner
 from web.settings import DEFAULT_BACKGROUND, Settings
 
 log = logging.getLogger(__name__)
@@ -59,7 +60,8 @@ class _Pending:
 class Adjudicator:
     """The app's thread pools, services and running jobs."""
 
-    def __init__(self, config: Mapping[str, Any], book: RulesetBook, sessions: sessionmaker[Session]) -> None:
+    def __init__(self, config: Mapping[str, Any], book: RulesetBook, sessions: sessionmaker[Session],
+                 kinds: Kinds | None = None) -> None:
         settings = Settings.of(config)
         web = settings.web
         self.config = config
@@ -82,8 +84,11 @@ class Adjudicator:
         self.keep_jobs = 500
         self.remote = Remote.from_environment(config, sessions)
         """The task queue's workers (``ADJUDICATOR_BROKER_URL``): background jobs go there; None: this process."""
-        self.runner = Runner(config, self.remote)
+        self.runner = Runner(config, self.remote, sessions)
         """The one job runner: claims, committee analyses and collection checks run on it."""
+        self.in_process = None if self.remote is not None else InProcess(self.runner, config, sessions,
+                                                                         kinds or Kinds(()), self.services, book)
+        """Without a broker: the worker that runs here the jobs of a kind started on the runner."""
         self.closers: list[Callable[[], None]] = []
         self._is_shut_down = False
         """What else :meth:`shutdown` ends (the move-entry board's candidate engine)."""
@@ -280,6 +285,8 @@ class Adjudicator:
         if self.sweeper is not None:
             self.sweeper.stop()
         self.runner.shutdown()
+        if self.in_process is not None:
+            self.in_process.stop()
         close = getattr(self._services, "close", None)
         if callable(close):
             close()

@@ -22,6 +22,11 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from web.queue import rows
+from web.queue.models import JobRow
 from web.settings import Settings
 
 POOLS = {"quick": "rule_workers", "engine": "engine_workers", "check": "check_workers"}
@@ -139,13 +144,30 @@ class Kinds(Mapping[str, JobKind]):
         return len(self._kinds)
 
 
-class Runner:
-    """This process's pools and, with a broker, its workers: every job of the app runs here."""
+def progress_of_row(row: JobRow) -> Progress:
+    """What the progress fragment shows of a job whose state is its row (any kind started by :meth:`Runner.start`)."""
+    percent = max(1, int(row.fraction * 100)) if row.fraction else None
+    heading = "Waiting to start…" if row.status == "queued" else "Working…"
+    return Progress(row.status, heading, 100 if row.status == "done" else percent, "", row.message or "")
 
-    def __init__(self, config: Mapping[str, Any], remote: Any = None) -> None:
+
+class Runner:
+    """This process's pools and, with a broker, its workers: every job of the app runs here.
+
+    A job of a kind (:meth:`start`) keeps its state in its row of the ``jobs`` table whichever process runs it:
+    on the broker's workers, or without a broker on this process's pool for its kind (``local``: the
+    in-process worker, :class:`web.queue.local.InProcess`). Its progress is its row (:meth:`progress`);
+    its cancel is written there (:meth:`cancel`) and read by the work at its next heartbeat.
+    """
+
+    def __init__(self, config: Mapping[str, Any], remote: Any = None,
+                 sessions: sessionmaker[Session] | None = None) -> None:
         self.config = config
         self.remote = remote
         """The task queue's workers (``ADJUDICATOR_BROKER_URL``); None: every job runs in this process."""
+        self.sessions = sessions
+        self.local: Callable[[str], None] | None = None
+        """Runs a job whose row is written in this process (set where there is no broker)."""
         self._pools: dict[str, ThreadPoolExecutor] = {}
         self._lock = threading.Lock()
         self.is_shut_down = False
@@ -172,6 +194,41 @@ class Runner:
         if self.remote is None:
             return here()
         return self.remote.run(kind, payload)
+
+    def start(self, kind: str, job_id: str, payload: Any = None, *, case_id: int | None = None) -> None:
+        """Start a job of ``kind`` named ``job_id`` (its idempotent name: a job started twice runs once), with
+        ``payload`` (JSON): its row is written, then it is sent to the broker's workers, or run here.
+
+        :raises web.queue.QueueUnavailable: the broker cannot be reached (the row is failed with the reason).
+        """
+        assert self.sessions is not None, "a runner without a database starts no job of a kind"
+        with self.sessions() as session:
+            try:
+                session.add(rows.new_row(job_id, kind, case_id=case_id, payload=payload))
+                session.commit()
+            except IntegrityError:  # started already: that start runs it
+                session.rollback()
+                return
+        if self.remote is not None:
+            self.remote.send(job_id)
+        elif self.local is not None:
+            self.local(job_id)
+
+    def cancel(self, job_id: str) -> str | None:
+        """Ask job ``job_id`` to stop: a queued job ends now, a running one at its worker's next heartbeat (its
+        work's next progress report raises :class:`JobCancelled`). Its state after (None: no such job)."""
+        assert self.sessions is not None
+        with self.sessions() as session:
+            status, _ended = rows.request_cancel(session, job_id)
+            session.commit()
+        return status
+
+    def progress(self, job_id: str) -> Progress | None:
+        """What the progress fragment shows of job ``job_id`` now (None: no such job)."""
+        assert self.sessions is not None
+        with self.sessions() as session:
+            row = session.get(JobRow, job_id)
+            return None if row is None else progress_of_row(row)
 
     def shutdown(self) -> None:
         """Stop the pools (running jobs are not waited for; queued ones never start); once."""

@@ -10,20 +10,26 @@ fails with the reason instead of waiting for ever.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+import threading
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 from sqlalchemy import update
 from sqlalchemy.orm import Session, sessionmaker
 
+from adjudicator.rulesets import RulesetBook
+from adjudicator.services import Services
 from web.config import PROJECT_ROOT, load_config
 from web.db import make_engine, make_sessionmaker, migrate
 from web.kinds import job_kinds
 from web.queue import QueueSettings, rows
+from web.queue.local import InProcess
 from web.queue.models import JobRow
 from web.queue.worker import Runtime
-from web.runner import POOLS, JobCancelled, Runner, Tracker
+from web.runner import POOLS, JobCancelled, JobKind, Kinds, Runner, Tracker, Work
 from web.store import CaseRow, RulingRow, add_case
 
 QUICK = {"game": "chess", "ruleset": "fide-standard", "claim": "threefold-repetition", "claimant": "white",
@@ -130,3 +136,48 @@ def test_every_progress_widget_is_the_one_fragment() -> None:
     bars = sorted(str(path.relative_to(templates)) for path in templates.rglob("*.html")
                   if "<progress" in path.read_text(encoding="utf-8"))
     assert bars == ["jobs/_progress.html"], "a job's bar is drawn by the one fragment only"
+
+
+HANG_SECONDS = 120.0
+"""A bound on a wait for a state that must come (never a threshold: it only stops a hung test)."""
+
+
+def _until(condition: Callable[[], Any], what: str) -> Any:
+    deadline = time.monotonic() + HANG_SECONDS
+    while time.monotonic() < deadline:
+        found = condition()
+        if found:
+            return found
+        time.sleep(0.05)
+    raise AssertionError(f"never came: {what}")
+
+
+def test_a_new_kind_runs_in_process_with_its_progress_and_cancel_in_its_row(sessions: sessionmaker[Session]) -> None:
+    """A kind the app does not have yet: one module's work and a line in the registry. Started without a broker,
+    it runs on this process's pool, its progress and its cancel go through its row, as on a worker."""
+    reached = threading.Event()
+
+    def work(job: Work) -> None:
+        job.tracker.progress(0.5, f"half of {job.payload['what']}")
+        reached.set()
+        job.tracker.cancelled.wait(HANG_SECONDS)  # the TD's cancel, read from the row by the heartbeat
+        job.tracker.progress(0.6, "never reported")
+
+    config = {**load_config(), "queue": {"heartbeat_seconds": 0.2, "lease_seconds": 5}}
+    runner = Runner(config, None, sessions)
+    worker = InProcess(runner, config, sessions, Kinds([JobKind("export", work)]),
+                       cast(Callable[[], Services], lambda: None), RulesetBook.from_config(config))
+    try:
+        runner.start("export", "export:1", {"what": "the sheets"})
+        shown = _until(lambda: (p := runner.progress("export:1")) and p.percent == 50 and p, "progress in the row")
+        assert (shown.state, shown.stage) == ("running", "half of the sheets") and reached.is_set()
+        assert runner.cancel("export:1") == "running"
+        _until(lambda: (p := runner.progress("export:1")) and p.state == "cancelled", "the cancel honoured")
+        runner.start("export", "export:1", {"what": "the sheets"})  # started again: the job is not run twice
+        assert runner.progress("export:1").state == "cancelled"  # type: ignore[union-attr]
+        runner.start("export", "export:2", {"what": "nothing"})
+        assert runner.cancel("export:2") in ("cancelled", "running")  # queued: ends at once; taken: at its beat
+        _until(lambda: (p := runner.progress("export:2")) and p.state == "cancelled", "the second cancel")
+    finally:
+        runner.shutdown()
+        worker.stop()

@@ -26,7 +26,7 @@ from web.failures import error_of
 from web.queue import QueueSettings, rows
 from web.queue.recovery import recover
 from web.queue.remote import QueueUnavailable
-from web.runner import Kinds, Tracker, Work
+from web.runner import JobCancelled, Kinds, Tracker, Work
 
 log = logging.getLogger(__name__)
 
@@ -36,17 +36,23 @@ class Runtime:
 
     def __init__(self, config: Mapping[str, Any], sessions: sessionmaker[Session], settings: QueueSettings,
                  publish: Callable[[str], None], held: Callable[[], set[str] | None] | None = None,
-                 signal: Callable[[str], None] | None = None, *, kinds: Kinds) -> None:
+                 signal: Callable[[str], None] | None = None, *, kinds: Kinds,
+                 services: Callable[[], Services] | None = None, sweeps: bool = True,
+                 book: RulesetBook | None = None) -> None:
         self.config = config
         self.kinds = kinds
         """The job kinds this worker runs (:func:`web.kinds.job_kinds`)."""
+        self._shared_services = services
+        """The engines of the process it runs in (the web app's, for its in-process jobs); None: its own."""
+        self.sweeps = sweeps
+        """Sends again the queued jobs whose message the broker lost (no broker, nothing is lost: False)."""
         self.signal = signal
         """Called with a collection part's job id once it ended (:func:`web.queue.remote.signal_done`: its waiter
         blocks on the broker instead of reading the row again and again)."""
         self.held = held or (lambda: None)
         """The job ids the broker holds a message for (:func:`web.queue.recovery.held_ids`)."""
         self._swept = 0.0
-        self.book = RulesetBook.from_config(config)
+        self.book = book or RulesetBook.from_config(config)
         self.sessions = sessions
         self.settings = settings
         self.publish = publish
@@ -87,11 +93,13 @@ class Runtime:
                 self.publish(job_id)
             except QueueUnavailable:  # the row is queued and its message lost: recovered below, or failed
                 log.warning("job %s: the task queue cannot be reached to send it again", job_id)
-        if time.monotonic() - self._swept >= self.settings.requeue_seconds / 3:
+        if self.sweeps and time.monotonic() - self._swept >= self.settings.requeue_seconds / 3:
             self._swept = time.monotonic()
             recover(self.sessions, self.settings, self.held, self.publish)
 
     def services(self) -> Services:
+        if self._shared_services is not None:
+            return self._shared_services()
         with self._lock:
             if self._services is None:
                 from engines import build_services  # deferred on purpose: a worker starts its engines on first use
@@ -117,6 +125,8 @@ class Runtime:
             kind = self.kinds[row.kind]
             signals = kind.signals_end
             kind.work(work)
+        except JobCancelled:  # the work heard the cancel at a progress report
+            self.end(work, "cancelled", note=("cancelled", "cancelled by the TD"))
         except Exception as exc:
             log.exception("job %s failed", job_id)
             self.end(work, "failed", error=error_of(exc, "the job failed"))
