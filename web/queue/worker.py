@@ -3,7 +3,9 @@
 One :class:`Runtime` per worker process: the configuration, the rulesets, the database
 and the engine pool (``engines.build_services``, started on first use), and one
 heartbeat thread that writes the running jobs' progress into their rows, reads cancel
-requests from them, and gives the jobs of silent workers to the queue again.
+requests from them, and gives the jobs of silent workers to the queue again. A row's job
+runs through the one registry of job kinds (:class:`web.runner.Kinds`, :func:`web.kinds.job_kinds`);
+without a broker the same runtime runs in the web process (:mod:`web.queue.local`).
 """
 
 from __future__ import annotations
