@@ -9,7 +9,6 @@ ruled on, whichever runs it.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import threading
 import time
@@ -26,7 +25,7 @@ from adjudicator.services import Services
 from web import store
 from web.failures import INVALID, error_of
 from web.queue import rows
-from web.runner import JobCancelled, JobKind, Progress, Work
+from web.runner import JobCancelled, JobKind, Progress, Work, report
 
 log = logging.getLogger(__name__)
 
@@ -112,11 +111,7 @@ class Job:
 
     def progress(self, fraction: float, message: str) -> None:
         """The analysis reports progress; raises :class:`JobCancelled` once the TD cancels."""
-        if self.cancel_requested.is_set():
-            raise JobCancelled("cancelled by the TD")
-        with contextlib.suppress(TypeError, ValueError):
-            self.fraction = min(1.0, max(0.0, float(fraction)))
-        self.message = str(message)[:200]
+        report(self, fraction, message, self.cancel_requested)
 
     def wait(self, seconds: float) -> bool:
         """Wait up to ``seconds`` for the job to finish; whether it has."""

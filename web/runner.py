@@ -42,6 +42,21 @@ class UnknownJobKind(ValueError):
     """A job names a kind this process does not run (a newer web process?)."""
 
 
+class Reported(Protocol):
+    fraction: float | None
+    message: str
+
+
+def report(job: Reported, fraction: float, message: str, cancelled: threading.Event) -> None:
+    """A job's work reports its share done and what it is doing; raises :class:`JobCancelled` once the TD
+    cancelled (every job hears its cancel here, whichever process runs it)."""
+    if cancelled.is_set():
+        raise JobCancelled("cancelled by the TD")
+    with contextlib.suppress(TypeError, ValueError):
+        job.fraction = min(1.0, max(0.0, float(fraction)))
+    job.message = str(message)[:200]
+
+
 class Tracker:
     """One running job's progress as its work reports it, and whether its cancel was asked."""
 
@@ -52,11 +67,7 @@ class Tracker:
 
     def progress(self, fraction: float, message: str) -> None:
         """The work reports progress; raises :class:`JobCancelled` once the TD cancels."""
-        if self.cancelled.is_set():
-            raise JobCancelled("cancelled by the TD")
-        with contextlib.suppress(TypeError, ValueError):
-            self.fraction = min(1.0, max(0.0, float(fraction)))
-        self.message = str(message)[:200]
+        report(self, fraction, message, self.cancelled)
 
     def is_cancelled(self) -> bool:
         return self.cancelled.is_set()
