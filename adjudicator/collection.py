@@ -18,8 +18,9 @@ import io
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 from adjudicator.chess import bulk
 from adjudicator.chess.bulk.check import check_clean
@@ -303,3 +304,40 @@ def has_game(text: str, game: str) -> bool | None:
 def is_collection(text: str, game: str) -> bool:
     """Whether a record is a game record (see :func:`has_game`)."""
     return has_game(text, game) is True
+
+
+HEAD_RECORDS = 16
+"""Records looked at for a first game before the file is taken for no collection."""
+R = TypeVar("R")
+
+
+class NotACollection(ContractError):
+    """The first records of a file hold no game: it is no game collection (``not_a_collection``, field ``file``)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("not_a_collection", message, "file")
+
+
+def head_records(found: Iterator[R], game: str, path: str, text: Callable[[R], str] = str) -> list[R]:
+    """The records up to the first that holds a game; a file whose first records hold none is no collection
+    (``text``: a record's text, where ``found`` gives more than that). Shared by ``adjudicator check-games``
+    and the web's game checks, so both take the same file for a collection or refuse it alike.
+
+    Records before it (a preamble of words, say) stay in the output as the unreadable
+    games they are: nothing is skipped unseen.
+
+    :raises NotACollection: none of the first :data:`HEAD_RECORDS` records holds a game.
+    """
+    head: list[R] = []
+    verdicts: set[bool | None] = set()
+    for record in found:
+        head.append(record)
+        verdicts.add(has_game(text(record), game))
+        if True in verdicts or "\x00" in text(record) or len(head) >= HEAD_RECORDS:
+            break
+    if True not in verdicts:
+        kind = "PGN" if game == "chess" else "PDN"
+        what = f"is not a {kind} game collection" if False in verdicts else "contains no game"
+        name = "standard input" if path == "-" else path
+        raise NotACollection(f"{name} {what}")
+    return head

@@ -50,6 +50,7 @@ from web.events.index_views import bp as events_bp
 from web.events.pairings_views import bp as pairings_bp
 from web.history import bp as history_bp
 from web.jobs import Adjudicator
+from web.kinds import job_kinds
 from web.queue import broker_url
 from web.rulings import bp as rulings_bp
 from web.settings import DatabaseSettings, Settings
@@ -91,7 +92,7 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
 
     book = RulesetBook.from_config(config)
     app.extensions["rulesets"] = book
-    adjudicator = Adjudicator(config, book, app.extensions["db_sessions"])
+    adjudicator = Adjudicator(config, book, app.extensions["db_sessions"], job_kinds())
     app.extensions["adjudicator"] = adjudicator
     atexit.register(adjudicator.shutdown)
 

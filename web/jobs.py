@@ -1,6 +1,8 @@
 """Rulings run here: quick claims answer while the TD waits, engine work runs as a job.
 
-Every claim runs in a thread pool. The request waits for a quick claim up to
+Every claim is a job of the app's runner (:class:`web.runner.Runner`, the claim kind :mod:`web.claim_jobs`):
+a quick claim on its ``quick`` pool, engine work on its ``engine`` pool or the broker's workers.
+The request waits for a quick claim up to
 ``[web] inline_seconds``; a claim that takes longer, and every claim listed in
 ``[web] background_claims`` (engine work), becomes a background job the page polls
 for its progress and may cancel. The job stores the ruling itself when it is done,
@@ -16,7 +18,6 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,11 +27,13 @@ from adjudicator.contract import Case
 from adjudicator.rulesets import RulesetBook
 from adjudicator.services import Services
 from web import store
+from web.claim_jobs import Job, rule_job
 from web.queue import claims
 from web.queue.claims import RemoteJob
+from web.queue.local import InProcess
 from web.queue.recovery import Sweeper
 from web.queue.remote import Remote
-from web.runner import Job, JobCancelled, rule_job
+from web.runner import JobCancelled, Kinds, Runner
 from web.settings import DEFAULT_BACKGROUND, Settings
 
 log = logging.getLogger(__name__)
@@ -57,7 +60,8 @@ class _Pending:
 class Adjudicator:
     """The app's thread pools, services and running jobs."""
 
-    def __init__(self, config: Mapping[str, Any], book: RulesetBook, sessions: sessionmaker[Session]) -> None:
+    def __init__(self, config: Mapping[str, Any], book: RulesetBook, sessions: sessionmaker[Session],
+                 kinds: Kinds | None = None) -> None:
         settings = Settings.of(config)
         web = settings.web
         self.config = config
@@ -67,8 +71,6 @@ class Adjudicator:
         self.api_timeout_seconds = web.api_timeout_seconds
         self.background_claims = tuple(web.background_claims)
         self.expected_seconds = settings.engines.timeout_seconds
-        self.quick = ThreadPoolExecutor(web.rule_workers, thread_name_prefix="rule")
-        self.slow = ThreadPoolExecutor(web.engine_workers, thread_name_prefix="engine")
         self._services: Services | None = None
         self._lock = threading.Lock()
         is_sqlite = sessions.kw["bind"].dialect.name == "sqlite"
@@ -82,6 +84,11 @@ class Adjudicator:
         self.keep_jobs = 500
         self.remote = Remote.from_environment(config, sessions)
         """The task queue's workers (``ADJUDICATOR_BROKER_URL``): background jobs go there; None: this process."""
+        self.runner = Runner(config, self.remote, sessions)
+        """The one job runner: claims, committee analyses and collection checks run on it."""
+        self.in_process = None if self.remote is not None else InProcess(self.runner, config, sessions,
+                                                                         kinds or Kinds(()), self.services, book)
+        """Without a broker: the worker that runs here the jobs of a kind started on the runner."""
         self.closers: list[Callable[[], None]] = []
         self._is_shut_down = False
         """What else :meth:`shutdown` ends (the move-entry board's candidate engine)."""
@@ -113,8 +120,7 @@ class Adjudicator:
             return queued
         if job.is_background:
             self.persist(job)
-        pool = self.slow if job.is_background else self.quick
-        job.future = pool.submit(self._run, job)
+        job.future = self.runner.submit("engine" if job.is_background else "quick", self._run, job)
         return job
 
     def persist(self, job: Job) -> int:
@@ -278,8 +284,9 @@ class Adjudicator:
         self._is_shut_down = True
         if self.sweeper is not None:
             self.sweeper.stop()
-        self.quick.shutdown(wait=False, cancel_futures=True)
-        self.slow.shutdown(wait=False, cancel_futures=True)
+        self.runner.shutdown()
+        if self.in_process is not None:
+            self.in_process.stop()
         close = getattr(self._services, "close", None)
         if callable(close):
             close()

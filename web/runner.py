@@ -1,132 +1,252 @@
-"""One claim ruled on as a job: the same code in the serving process (:mod:`web.jobs`) and in a
-queue worker (:mod:`web.queue.worker`).
+"""The one job runner: claims, committee analyses and collection checks are jobs of it (issue 38, item 2).
 
-:func:`rule_job` rules, watches for a cancel, and turns whatever the ruling raised into the
-contract's error (:func:`web.failures.error_of`), so a missing engine is ``engine_unavailable``
-whichever way the job ran. :class:`Job` is what the progress widget shows of a claim being
-ruled on, whichever runs it.
+A *job kind* (:class:`JobKind`) is a name, the pool it runs on in this process, and the work a queue worker
+does for it. The :class:`Runner` holds this process's pools (one per pool name, sized by ``[web]``) and
+the broker's workers when ``ADJUDICATOR_BROKER_URL`` names one; the queue's worker
+(:mod:`web.queue.worker`) runs a row's kind through the same registry (:class:`Kinds`). How a job
+reports its progress and hears its cancel is one thing, whichever process runs it: a :class:`Tracker`
+that the work calls with its share done; once the cancel is asked, the next report raises
+:class:`JobCancelled`. What the page shows of any job is one :class:`Progress`, drawn by one fragment
+(``templates/jobs/_progress.html``). See ``docs/jobs.md``.
+
+This module is infrastructure: it imports no area of the web app (the kinds are put together in
+:mod:`web.kinds`).
 """
 
 from __future__ import annotations
 
 import contextlib
-import logging
 import threading
-import time
-from collections.abc import Callable, Mapping
-from concurrent.futures import Future
-from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Protocol
 
-from adjudicator.chess.analysis import EngineUnavailable
-from adjudicator.contract import Case, parse_case
-from adjudicator.rule import rule
-from adjudicator.rulesets import RulesetBook
-from adjudicator.services import Services
-from web import store
-from web.failures import INVALID, error_of
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
 
-log = logging.getLogger(__name__)
+from web.queue import rows
+from web.queue.models import JobRow
+from web.settings import Settings
+
+POOLS = {"quick": "rule_workers", "engine": "engine_workers", "check": "check_workers"}
+"""The pools of this process: name -> the ``[web]`` setting sizing it. ``quick``: claims the TD waits for;
+``engine``: background claims without a broker; ``check``: collection checks (each on its thread)."""
 
 
 class JobCancelled(RuntimeError):
     """The TD cancelled the job (raised from the progress callback)."""
 
 
+class UnknownJobKind(ValueError):
+    """A job names a kind this process does not run (a newer web process?)."""
+
+
+class Reported(Protocol):
+    fraction: float | None
+    message: str
+
+
+def report(job: Reported, fraction: float, message: str, cancelled: threading.Event) -> None:
+    """A job's work reports its share done and what it is doing; raises :class:`JobCancelled` once the TD
+    cancelled (every job hears its cancel here, whichever process runs it)."""
+    if cancelled.is_set():
+        raise JobCancelled("cancelled by the TD")
+    with contextlib.suppress(TypeError, ValueError):
+        job.fraction = min(1.0, max(0.0, float(fraction)))
+    job.message = str(message)[:200]
+
+
+class Tracker:
+    """One running job's progress as its work reports it, and whether its cancel was asked."""
+
+    def __init__(self) -> None:
+        self.fraction: float | None = None
+        self.message = ""
+        self.cancelled = threading.Event()
+
+    def progress(self, fraction: float, message: str) -> None:
+        """The work reports progress; raises :class:`JobCancelled` once the TD cancels."""
+        report(self, fraction, message, self.cancelled)
+
+    def is_cancelled(self) -> bool:
+        return self.cancelled.is_set()
+
+
 @dataclass(frozen=True)
-class Outcome:
-    """How a job ended: a ruling, a cancel, or the contract's error with the note the case keeps."""
+class Progress:
+    """What the one progress fragment (``templates/jobs/_progress.html``) shows of a job, whatever its kind."""
 
-    status: Literal["done", "cancelled", "failed"]
-    ruling: dict[str, Any] | None = None
-    error: dict[str, Any] | None = None
-    note: Literal["invalid", "failed"] | None = None
-    """The note a stored case gets: ``invalid`` (the contract refuses the case) or ``failed`` (the analysis)."""
-    duration_ms: int = 0
-
-
-def rule_job(case: Case | Mapping[str, Any], book: RulesetBook, services: Services,
-             progress: Callable[[float, str], None], is_cancelled: Callable[[], bool], name: object = None) -> Outcome:
-    """Rule on ``case`` (a stored case's document is read first), reporting to ``progress``.
-
-    ``is_cancelled`` is asked before and after the analysis (``progress`` raises
-    :class:`JobCancelled` during it); ``name`` names the case in the log.
-    """
-    started = time.monotonic()
-    try:
-        if is_cancelled():
-            raise JobCancelled("cancelled by the TD")
-        parsed = case if isinstance(case, Case) else parse_case(case)
-        ruling = rule(parsed, book, replace(services, progress=progress)).to_json()
-        if is_cancelled():
-            raise JobCancelled("cancelled by the TD")
-    except JobCancelled:
-        return Outcome("cancelled")
-    except Exception as exc:
-        if isinstance(exc, EngineUnavailable):  # the analysis cannot be done: no ruling is stored
-            log.warning("no engine for case %s: %s", name, exc)
-        elif not isinstance(exc, INVALID):
-            log.exception("ruling on case %s failed", name)
-        return Outcome("failed", error=error_of(exc), note="invalid" if isinstance(exc, INVALID) else "failed")
-    return Outcome("done", ruling=ruling, duration_ms=int((time.monotonic() - started) * 1000))
-
-
-@dataclass
-class Job:
-    """One claim being ruled on; its state is what the progress widget shows.
-
-    A quick claim's case is stored with its ruling in one transaction; a background
-    job's case is stored first, so that nothing is lost while the engines work.
-    """
-
-    case: Case
-    data: Mapping[str, Any]
-    meta: Mapping[str, Any]
-    source: str
-    is_background: bool
-    case_id: int | None = None
-    event_id: int = 1
-    """The event the case belongs to (issue 11; 1 is the default event)."""
-    submitted_by_id: int | None = None
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    started: float = field(default_factory=time.monotonic)
-    state: str = "queued"
+    state: str
     """queued, running, done, failed or cancelled."""
-    fraction: float | None = None
-    """The share done as the analysis reports it (None: it reports nothing)."""
-    message: str = ""
-    ruling_id: int | None = None
-    ruling_row: store.RulingRow | None = None
-    """The stored ruling as written (detached; its columns are loaded), so the API answers without reading it back."""
-    error: dict[str, Any] | None = None
-    """The contract's error object when the case could not be ruled on."""
-    finished: float | None = None
-    cancel_requested: threading.Event = field(default_factory=threading.Event)
-    future: Future[None] | None = None
+    heading: str
+    """What the job is doing, in words ("Analysing…", "Checking the games…")."""
+    percent: int | None = None
+    """The share done (None: the work has measured none yet: an indeterminate bar)."""
+    detail: str = ""
+    """Beside the words: how far, or how long ("3 of 10 games", "12 s")."""
+    stage: str = ""
+    """The work's own last message."""
+    line: str = ""
+    """An analysis's best line so far."""
 
     @property
     def is_finished(self) -> bool:
         return self.state in ("done", "failed", "cancelled")
 
-    @property
-    def elapsed(self) -> float:
-        return (self.finished or time.monotonic()) - self.started
 
-    def progress(self, fraction: float, message: str) -> None:
-        """The analysis reports progress; raises :class:`JobCancelled` once the TD cancels."""
-        if self.cancel_requested.is_set():
-            raise JobCancelled("cancelled by the TD")
-        with contextlib.suppress(TypeError, ValueError):
-            self.fraction = min(1.0, max(0.0, float(fraction)))
-        self.message = str(message)[:200]
+class Host(Protocol):
+    """What a queue worker gives a job's work: its configuration, rulesets, database and engines, and the end."""
 
-    def wait(self, seconds: float) -> bool:
-        """Wait up to ``seconds`` for the job to finish; whether it has."""
-        if self.future is not None:
+    config: Mapping[str, Any]
+    book: Any
+    sessions: Any
+    name: str
+
+    def services(self) -> Any: ...
+
+    def end(self, work: Work, status: str, *, note: tuple[str, str] | None = None, **values: Any) -> None: ...
+
+
+@dataclass(frozen=True)
+class Work:
+    """One job handed to its kind's work on a queue worker: its row's facts, its tracker, the worker."""
+
+    job_id: str
+    kind: str
+    payload: Any
+    case_id: int | None
+    tracker: Tracker
+    host: Host
+
+    def end(self, status: str, *, note: tuple[str, str] | None = None, **values: Any) -> None:
+        """End the job (``done``, ``failed`` or ``cancelled``), with a note on its case, its result or error."""
+        self.host.end(self, status, note=note, **values)
+
+
+@dataclass(frozen=True)
+class JobKind:
+    """A kind of job: its name (the job row's ``kind``), the pool it runs on in this process, and what a
+    queue worker does for it (``work``: ends the job through :meth:`Work.end`)."""
+
+    name: str
+    work: Callable[[Work], None]
+    pool: str = "engine"
+    signals_end: bool = False
+    """The worker signals the job's end on the broker (:func:`web.queue.remote.signal_done`): its waiter blocks."""
+
+
+class Kinds(Mapping[str, JobKind]):
+    """The job kinds a process runs, by name."""
+
+    def __init__(self, kinds: Iterable[JobKind]) -> None:
+        self._kinds = {kind.name: kind for kind in kinds}
+
+    def __getitem__(self, name: str) -> JobKind:
+        try:
+            return self._kinds[name]
+        except KeyError:
+            raise UnknownJobKind(f"unknown job kind {name!r}") from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._kinds)
+
+    def __len__(self) -> int:
+        return len(self._kinds)
+
+
+def progress_of_row(row: JobRow) -> Progress:
+    """What the progress fragment shows of a job whose state is its row (any kind started by :meth:`Runner.start`)."""
+    percent = max(1, int(row.fraction * 100)) if row.fraction else None
+    heading = "Waiting to start…" if row.status == "queued" else "Working…"
+    return Progress(row.status, heading, 100 if row.status == "done" else percent, "", row.message or "")
+
+
+class Runner:
+    """This process's pools and, with a broker, its workers: every job of the app runs here.
+
+    A job of a kind (:meth:`start`) keeps its state in its row of the ``jobs`` table whichever process runs it:
+    on the broker's workers, or without a broker on this process's pool for its kind (``local``: the
+    in-process worker, :class:`web.queue.local.InProcess`). Its progress is its row (:meth:`progress`);
+    its cancel is written there (:meth:`cancel`) and read by the work at its next heartbeat.
+    """
+
+    def __init__(self, config: Mapping[str, Any], remote: Any = None,
+                 sessions: sessionmaker[Session] | None = None) -> None:
+        self.config = config
+        self.remote = remote
+        """The task queue's workers (``ADJUDICATOR_BROKER_URL``); None: every job runs in this process."""
+        self.sessions = sessions
+        self.local: Callable[[str], None] | None = None
+        """Runs a job whose row is written in this process (set where there is no broker)."""
+        self._pools: dict[str, ThreadPoolExecutor] = {}
+        self._lock = threading.Lock()
+        self.is_shut_down = False
+
+    def size(self, pool: str) -> int:
+        return max(1, int(getattr(Settings.of(self.config).web, POOLS[pool])))
+
+    def pool(self, name: str) -> ThreadPoolExecutor:
+        """The pool ``name`` (started on first use)."""
+        with self._lock:
+            found = self._pools.get(name)
+            if found is None:
+                found = self._pools[name] = ThreadPoolExecutor(self.size(name), thread_name_prefix=name)
+            return found
+
+    def submit(self, pool: str, fn: Callable[..., Any], *args: Any) -> Future[Any]:
+        """Run ``fn(*args)`` on pool ``pool`` of this process."""
+        return self.pool(pool).submit(fn, *args)
+
+    def run(self, kind: str, payload: Any, here: Callable[[], Any]) -> Any:
+        """Run one job and wait for its result: on the broker's workers when there is one (the worker runs
+        kind ``kind`` on ``payload``; see :meth:`web.queue.remote.Remote.run` for what it raises), else
+        ``here()`` in this thread."""
+        if self.remote is None:
+            return here()
+        return self.remote.run(kind, payload)
+
+    def start(self, kind: str, job_id: str, payload: Any = None, *, case_id: int | None = None) -> None:
+        """Start a job of ``kind`` named ``job_id`` (its idempotent name: a job started twice runs once), with
+        ``payload`` (JSON): its row is written, then it is sent to the broker's workers, or run here.
+
+        :raises web.queue.QueueUnavailable: the broker cannot be reached (the row is failed with the reason).
+        """
+        assert self.sessions is not None, "a runner without a database starts no job of a kind"
+        with self.sessions() as session:
             try:
-                self.future.result(timeout=seconds)
-            except TimeoutError:
-                return False
-            except Exception:  # the job records its own failure
-                pass
-        return self.is_finished
+                session.add(rows.new_row(job_id, kind, case_id=case_id, payload=payload))
+                session.commit()
+            except IntegrityError:  # started already: that start runs it
+                session.rollback()
+                return
+        if self.remote is not None:
+            self.remote.send(job_id)
+        elif self.local is not None:
+            self.local(job_id)
+
+    def cancel(self, job_id: str) -> str | None:
+        """Ask job ``job_id`` to stop: a queued job ends now, a running one at its worker's next heartbeat (its
+        work's next progress report raises :class:`JobCancelled`). Its state after (None: no such job)."""
+        assert self.sessions is not None
+        with self.sessions() as session:
+            status, _ended = rows.request_cancel(session, job_id)
+            session.commit()
+        return status
+
+    def progress(self, job_id: str) -> Progress | None:
+        """What the progress fragment shows of job ``job_id`` now (None: no such job)."""
+        assert self.sessions is not None
+        with self.sessions() as session:
+            row = session.get(JobRow, job_id)
+            return None if row is None else progress_of_row(row)
+
+    def shutdown(self) -> None:
+        """Stop the pools (running jobs are not waited for; queued ones never start); once."""
+        if self.is_shut_down:
+            return
+        self.is_shut_down = True
+        with self._lock:
+            pools = list(self._pools.values())
+        for pool in pools:
+            pool.shutdown(wait=False, cancel_futures=True)

@@ -388,6 +388,25 @@ def test_a_cancel_from_the_web_stops_the_job_on_its_worker(queue: Queue) -> None
         assert session.get(CaseRow, case_id) is not None  # the case stays, without a ruling
 
 
+def test_a_job_started_on_the_runner_runs_once_on_a_worker_its_progress_read_from_its_row(queue: Queue) -> None:
+    """The one runner (issue 38): a job of a kind started in the web process goes to the broker's workers; its
+    row is its state, and a second start of the same job runs nothing."""
+    import uuid
+
+    runner = queue.app.extensions["adjudicator"].runner
+    data = {"game": "chess", "ruleset": "fide-standard", "claim": "unfinished-game", "fen": KRK}
+    job_id = f"recommend:{uuid.uuid4().hex}"
+    runner.start("recommend", job_id, {"case": data})
+    # the deadline only bounds a hang
+    shown = _wait(lambda: (p := runner.progress(job_id)) is not None and p.is_finished and p, 600, "the job's end")
+    assert (shown.state, shown.percent) == ("done", 100)
+    row = queue.app.extensions["adjudicator"].remote.row(job_id)
+    assert row.worker in {w.name for w in queue.workers} and row.result["ruling"]["result"] == "1-0"
+    runner.start("recommend", job_id, {"case": data})  # started again (a double submit): nothing runs again
+    again = queue.app.extensions["adjudicator"].remote.row(job_id)
+    assert (again.status, again.finished_at, again.publications) == ("done", row.finished_at, row.publications)
+
+
 def test_a_committee_recommendation_from_a_worker_is_the_one_computed_here(queue: Queue) -> None:
     from adjudicator.contract import parse_case
     from web.committee.service import recommend_here

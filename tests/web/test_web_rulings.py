@@ -104,11 +104,12 @@ def wait_for_widget(client: FlaskClient, job_url: str, text: str, seconds: float
 def test_before_the_analysis_measures_anything_the_bar_is_indeterminate() -> None:
     from types import SimpleNamespace
 
-    from web.rulings.views import _progress
+    from web.claim_jobs import progress_of
 
-    job = SimpleNamespace(fraction=None, message="checking whether either side can still checkmate", elapsed=3.0)
-    shown = _progress(job)  # type: ignore[arg-type]
-    assert shown["percent"] is None and shown["stage"] == "checking whether either side can still checkmate"
+    job = SimpleNamespace(state="running", fraction=None, message="checking whether either side can still checkmate",
+                          elapsed=3.0)
+    shown = progress_of(job)  # type: ignore[arg-type]
+    assert shown.percent is None and shown.stage == "checking whether either side can still checkmate"
 
 
 def test_when_done_htmx_polling_is_redirected(client: FlaskClient, stand_ins: dict[str, str]) -> None:

@@ -29,7 +29,7 @@ def init_app(app: Flask) -> None:
     from web.checks.views import bp
 
     adjudicator = app.extensions["adjudicator"]
-    checks = Checks(app.config["ADJUDICATOR"], app.extensions["db_sessions"], adjudicator.remote)
+    checks = Checks(app.config["ADJUDICATOR"], app.extensions["db_sessions"], adjudicator.runner)
     app.extensions["game_checks"] = checks
     atexit.register(checks.shutdown)
     limit = max_bytes(app.config["ADJUDICATOR"])

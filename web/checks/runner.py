@@ -26,25 +26,24 @@ import io
 import itertools
 import json
 import logging
-import threading
 import time
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from sqlalchemy import update
 from sqlalchemy.orm import Session, sessionmaker
 
 from adjudicator.checkers.pdn import split_games as split_pdn
-from adjudicator.collection import TooManyGames, chess_games, records
+from adjudicator.collection import TooManyGames, chess_games, head_records, records
 from adjudicator.contract import ContractError
 from engines.collection import Part, check_parts, text_parts
 from web.checks.collections import GameCollection
 from web.checks.models import CheckedGame, GameCheck
-from web.commands.check_games import Limits, _head, lines, open_stored, scan
+from web.commands.check_games import Limits, lines, open_stored, scan
 from web.queue.collection import check_parts_on_queue
 from web.queue.remote import QueueUnavailable, Stopped
+from web.runner import JobCancelled, Progress, Runner
 
 log = logging.getLogger(__name__)
 WRITE_EVERY = 16
@@ -56,13 +55,13 @@ PART_GAMES = 4
 QUEUE_PART_GAMES = 64
 """Games per part on the broker's workers (a row and a message each)."""
 DEFAULT_WORKERS = 4
-"""``[web] check_workers``: checks run at once (each on its own thread)."""
+"""``[web] check_workers``: checks run at once (each on its own thread of the runner's ``check`` pool)."""
 CSV_COLUMNS = ("index", "white", "black", "round", "recorded_result", "lawful_result", "code", "ply", "article",
                "message")
 
 
-class CheckCancelled(RuntimeError):
-    """The TD cancelled the check."""
+CheckCancelled = JobCancelled
+"""The TD cancelled the check (every job's cancel, :class:`web.runner.JobCancelled`)."""
 
 
 class MissingCollection(LookupError):
@@ -84,7 +83,8 @@ def read_games(data: bytes, name: str, game: str, limits: Limits | None = None) 
     """The games of a stored collection (``name``: the TD's file name, for its suffix and for errors), one by
     one, within ``limits``.
 
-    :raises web.commands.check_games.CollectionError: the file is no game collection, or breaks, or is past
+    :raises adjudicator.collection.NotACollection: the file is no game collection; :raises
+        web.commands.check_games.CollectionError: it breaks, or is past
         a limit (``LimitExceeded``); :raises TooManyGames: it holds more games than the limit.
     """
     limits = limits or Limits()
@@ -92,7 +92,7 @@ def read_games(data: bytes, name: str, game: str, limits: Limits | None = None) 
     count = 0
     try:
         found = records(lines(stream, name, limits))
-        head = _head(found, game, name)
+        head = head_records(found, game, name)
         for record in itertools.chain(head, found):
             for part in games_of(record, game):
                 count += 1
@@ -114,36 +114,41 @@ def check_file(data: bytes, name: str, game: str, limits: Limits | None = None) 
     limits = limits or Limits()
     stream = open_stored(data, name)
     try:
-        _head(records(lines(stream, name, limits)), game, name)
+        head_records(records(lines(stream, name, limits)), game, name)
     finally:
         stream.close()
     scan(data, name, limits)
 
 
 class Checks:
-    """The app's game-check jobs: up to ``[web] check_workers`` at once, each on its own thread (each may
-    spread its games over the broker's workers)."""
+    """The app's game-check jobs, run by the app's runner (:class:`web.runner.Runner`): up to ``[web]
+    check_workers`` at once, each on its own thread of the runner's ``check`` pool (each may spread its games
+    over the broker's workers as ``check-chunk`` jobs)."""
 
-    def __init__(self, config: Mapping[str, Any], sessions: sessionmaker[Session], remote: Any = None) -> None:
+    def __init__(self, config: Mapping[str, Any], sessions: sessionmaker[Session], runner: Runner) -> None:
         self.config = config
         self.sessions = sessions
-        self.remote = remote
+        self.runner = runner
+        self.remote = runner.remote
         self.limits = Limits.from_config(config)
-        self.workers = int(config.get("web", {}).get("check_workers", DEFAULT_WORKERS))
-        self._pool: ThreadPoolExecutor | None = None
-        self._lock = threading.Lock()
 
     def start(self, check_id: int) -> None:
         """Run the check (its row is committed, naming its stored collection) on a thread of its own (or after
         one of the ``check_workers`` running ones ends)."""
-        with self._lock:
-            if self._pool is None:
-                self._pool = ThreadPoolExecutor(max(1, self.workers), thread_name_prefix="check-games")
-            self._pool.submit(self._run, check_id)
+        self.runner.submit("check", self._run, check_id)
+
+    @staticmethod
+    def cancel(check: GameCheck) -> None:
+        """Ask the check to stop (in the caller's transaction): it reads the ask at its next write, within
+        :data:`CANCEL_SECONDS`; a check nothing works on (the app was restarted) ends now."""
+        if check.is_finished:
+            return
+        check.cancel_requested = True
+        if check.is_stalled:
+            check.status, check.finished_at, check.message = "cancelled", time.time(), "cancelled by the TD"
 
     def shutdown(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+        self.runner.shutdown()
 
     def _update(self, check_id: int, **values: Any) -> bool:
         """Write ``values`` into the row; whether a cancel was asked for."""
@@ -247,6 +252,16 @@ class Checks:
             session.commit()
         if self._update(check_id, games=games, with_findings=with_findings, message=f"{games} games checked"):
             raise CheckCancelled
+
+
+def progress_of(check: GameCheck) -> Progress:
+    """What the progress fragment shows of a check under way: the games checked of the games counted."""
+    if check.status == "queued":
+        heading = "Waiting to start…"
+    else:
+        heading = "Counting the games…" if check.total is None else "Checking the games…"
+    detail = f"{check.games}{f' of {check.total}' if check.total else ''} games"
+    return Progress(check.status, heading, check.percent, detail, check.message)
 
 
 def with_records(results: Iterable[Mapping[str, Any]], sent: deque[Part]) -> Iterator[tuple[dict[str, Any], str]]:

@@ -44,7 +44,7 @@ from web.auth.models import User
 from web.checks import max_bytes
 from web.checks.collections import GameCollection, Kept, keep, of_event, readable_size
 from web.checks.models import CheckedGame, GameCheck, counts
-from web.checks.runner import Checks, check_file, csv_text
+from web.checks.runner import Checks, check_file, csv_text, progress_of
 from web.db import get_session
 from web.events import current_actor
 from web.events.access import event_named, roles_in
@@ -229,7 +229,7 @@ def show(check_id: int) -> str:
     check, event = _check(check_id)
     stored = None if check.collection_id is None else get_session().get(GameCollection, check.collection_id)
     context: dict[str, Any] = {"check": check, "event": event, "can_cancel": _is_td(event), "stored": stored,
-                               "readable_size": readable_size}
+                               "readable_size": readable_size, "check_progress": progress_of(check)}
     if is_htmx() and not check.is_finished:
         return render_template("checks/_progress.html", **context)
     session = get_session()
@@ -250,11 +250,8 @@ def cancel(check_id: int) -> Response | str:
     if not _is_td(event):
         abort(403, "Only the event's TDs cancel its game checks.")
     session = get_session()
-    if not check.is_finished:
-        check.cancel_requested = True
-        if check.is_stalled:  # nothing works on it: end it now
-            check.status, check.finished_at, check.message = "cancelled", time.time(), "cancelled by the TD"
-        session.commit()
+    Checks.cancel(check)
+    session.commit()
     if is_htmx():
         return show(check_id)
     return redirect(url_for("checks.show", check_id=check_id), 303)

@@ -35,22 +35,20 @@ import itertools
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import IO, Any, TypeVar
 
 import zstandard
 
 from adjudicator.chess import bulk
-from adjudicator.collection import block_spans, decoded, has_game, record_spans
+from adjudicator.collection import HEAD_RECORDS, block_spans, decoded, head_records, record_spans
 from adjudicator.contract import ContractError
 from adjudicator.rulesets import RulesetBook
 from web.cli import emit
 from web.config import load_config
 
 MAX_WORKERS = 64
-HEAD_RECORDS = 16
-"""Records looked at for a first game before the file is taken for no collection."""
 _MAGIC = {b"\x1f\x8b": "gz", b"BZh": "bz2", b"\x28\xb5\x2f\xfd": "zst"}
 R = TypeVar("R")
 NO_FINDINGS = '"findings": []}'
@@ -307,28 +305,6 @@ def _ruleset(args: argparse.Namespace, book: RulesetBook) -> tuple[str, str]:
     return game, chosen
 
 
-def _head(found: Iterator[R], game: str, path: str, text: Callable[[R], str] = str) -> list[R]:
-    """The records up to the first that holds a game; a file whose first records hold none is no collection
-    (``text``: a record's text, where ``found`` gives more than that).
-
-    Records before it (a preamble of words, say) stay in the output as the unreadable
-    games they are: nothing is skipped unseen.
-    """
-    head: list[R] = []
-    verdicts: set[bool | None] = set()
-    for record in found:
-        head.append(record)
-        verdicts.add(has_game(text(record), game))
-        if True in verdicts or "\x00" in text(record) or len(head) >= HEAD_RECORDS:
-            break
-    if True not in verdicts:
-        kind = "PGN" if game == "chess" else "PDN"
-        what = f"is not a {kind} game collection" if False in verdicts else "contains no game"
-        name = "standard input" if path == "-" else path
-        raise CollectionError("not_a_collection", f"{name} {what}", "file")
-    return head
-
-
 def run(args: argparse.Namespace) -> int:
     # deferred on purpose: every command's module loads on --help
     from engines.collection import check_parts, numbered_texts, parts
@@ -352,10 +328,10 @@ def run(args: argparse.Namespace) -> int:
     broken: list[CollectionError] = []
     try:
         # a plain file (measured above) is cut into records a block at a time by the compiled reader, the texts
-        # put together only for the head (_head reads them; the workers read their byte ranges themselves)
+        # put together only for the head (head_records reads them; the workers read their byte ranges themselves)
         found = block_spans(blocks(stream, args.file, limits), HEAD_RECORDS) \
             if stamp is not None and bulk.COMPILED else record_spans(sized_lines(stream, args.file, limits))
-        head = _head(found, game, args.file, lambda span: span.text)
+        head = head_records(found, game, args.file, lambda span: span.text)
         games = with_findings = 0
         read = parts(_until_broken(itertools.chain(head, found), broken), stamp)
         if remote is not None:

@@ -30,6 +30,7 @@ def run(args: argparse.Namespace) -> int:
     from web.committee.store import database_url  # deferred on purpose: every command's module loads on each run
     from web.config import load_config  # deferred on purpose: every command's module loads on each run
     from web.db import make_engine, make_sessionmaker, migrate  # deferred on purpose
+    from web.kinds import job_kinds  # deferred on purpose: every command's module loads on each run
     from web.queue import BROKER_ENV, QUEUE_NAME, TASK_NAME, QueueSettingsError, broker_url  # deferred on purpose
     from web.queue.remote import Remote  # deferred on purpose: every command's module loads on each run
     from web.queue.worker import Runtime  # deferred on purpose: every command's module loads on each run
@@ -52,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     from web.queue.remote import signal_done  # deferred on purpose: every command's module loads on each run
 
     runtime = Runtime(config, remote.sessions, remote.settings, remote.publish, lambda: held_ids(url),
-                      signal_done(url))
+                      signal_done(url), kinds=job_kinds())
 
     @remote.celery.task(name=TASK_NAME)  # type: ignore[untyped-decorator]
     def run_job(job_id: str) -> None:

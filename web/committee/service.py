@@ -16,7 +16,6 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-import engines
 from adjudicator.committee import (
     RESULTS,
     Affiliation,
@@ -29,17 +28,18 @@ from adjudicator.committee import (
 )
 from adjudicator.contract import Case, ContractError, parse_case
 from adjudicator.requirements import time_control_errors
-from adjudicator.rule import rule
 from adjudicator.rulesets import RulesetBook
 from web import outcomes
 from web.audit import append, canonical, now
 from web.auth.models import User, user_by_name
+from web.committee.analysis import ANALYSIS, analysed, recommend_here
 from web.committee.models import CommitteeCase, CommitteeMember, CommitteeVote
 from web.committee.position import position_of
 from web.events.access import Actor, check_not_hidden, event_named, refused_status, roles_in
 from web.events.models import Event
 from web.inputs import whole_number
 from web.queue.remote import JobFailed, QueueTimeout, QueueUnavailable
+from web.runner import Runner
 from web.store import CaseRow, RulingRow
 
 
@@ -97,21 +97,21 @@ def players_of(case: Case, raw: object) -> dict[str, dict[str, str | None]]:
 
 def recommend(case: Case, book: RulesetBook, config: Mapping[str, Any], data: Mapping[str, Any] | None = None
               ) -> tuple[dict[str, Any] | None, str, dict[str, Any]]:
-    """The engine/database recommendation: here, or on the task queue's workers when there is one.
+    """The engine/database recommendation: a committee analysis job of the app's runner (:mod:`web.runner`).
 
-    With ``ADJUDICATOR_BROKER_URL`` set (and the case's contract ``data`` given) a worker
-    computes it (:func:`recommend_here` there) while this request waits up to
+    Without a broker (or without the case's contract ``data``) it runs in this thread
+    (:func:`web.committee.analysis.recommend_here`); with ``ADJUDICATOR_BROKER_URL`` set a worker
+    computes it (the :data:`web.committee.analysis.ANALYSIS` kind) while this request waits up to
     ``[queue] wait_seconds``.
 
     :raises CaseRefused: 503 when the broker cannot be reached (``queue_unavailable``) or no worker answers
         in time (``queue_timeout``): nothing is stored, the TD tries again.
     """
-    remote = _remote()
-    if remote is None or data is None:
+    runner = _runner()
+    if runner is None or data is None:
         return recommend_here(case, book, config)
-
     try:
-        found = remote.run("recommend", {"case": dict(data)})
+        found = runner.run(ANALYSIS.name, {"case": dict(data)}, lambda: analysed(*recommend_here(case, book, config)))
     except QueueUnavailable as exc:
         raise CaseRefused(503, "queue_unavailable", f"no recommendation can be computed now: {exc}; nothing was "
                           "stored, try again", None) from None
@@ -122,48 +122,13 @@ def recommend(case: Case, book: RulesetBook, config: Mapping[str, Any], data: Ma
     return found["ruling"], str(found["note"] or ""), dict(found["settings"])
 
 
-def _remote() -> Any:
-    """The app's task queue (None: no broker, or outside a request)."""
+def _runner() -> Runner | None:
+    """The app's job runner (None: outside a request)."""
     if not has_app_context():
         return None
     adjudicator = current_app.extensions.get("adjudicator")
-    return getattr(adjudicator, "remote", None)
-
-
-def recommend_here(case: Case, book: RulesetBook, config: Mapping[str, Any]) -> tuple[dict[str, Any] | None, str,
-                                                                                       dict[str, Any]]:
-    """The engine/database recommendation (deterministic settings), computed in this process, or why there is none.
-
-    Never fails the case: a case the claim cannot use, or an analysis that breaks,
-    gives "no recommendation available" with the reason.
-    """
-    services = engines.build_services(config, deterministic=True)  # looked up at each call: a test replaces it
-    settings: dict[str, Any] = {
-        "deterministic": services.deterministic,
-        "engines": dict(config.get("engines", {})),
-        "checkers": dict(config.get("checkers", {})),
-        "tablebases": dict(config.get("tablebases", {})),
-        "available": {name: type(getattr(services, name)).__name__
-                      for name in ("mate", "engine", "tablebase", "checkers")
-                      if getattr(services, name) is not None},
-    }
-    try:
-        ruling = rule(case, book, services).to_json()
-    except ContractError as exc:
-        return None, f"No recommendation available: {exc.message} ({exc.field}).", settings
-    except ModuleNotFoundError as exc:  # the analysis for this game is not installed (yet)
-        return None, f"No recommendation available: the analysis module {exc.name} is not installed.", settings
-    except Exception as exc:  # the analysis failed; the committee still decides
-        return None, f"No recommendation available: the analysis failed ({type(exc).__name__}: {exc}).", settings
-    finally:
-        close = getattr(services, "close", None)
-        if callable(close):
-            close()
-    evidence = ruling.get("evidence") or {}
-    for key in ("engine", "engine_name", "engine_version", "nodes", "depth", "tablebase"):
-        if key in evidence:
-            settings.setdefault("identity", {})[key] = evidence[key]
-    return ruling, "", settings
+    found: Runner | None = getattr(adjudicator, "runner", None)
+    return found
 
 
 def open_case(session: Session, data: object, opener: User, book: RulesetBook,

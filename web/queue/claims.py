@@ -10,10 +10,10 @@ from typing import Any
 
 from adjudicator.contract import parse_case
 from web import store
+from web.claim_jobs import Job
 from web.queue import rows
 from web.queue.models import JobRow
 from web.queue.remote import QueueUnavailable, Remote
-from web.runner import Job
 
 log = logging.getLogger(__name__)
 

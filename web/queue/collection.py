@@ -23,9 +23,10 @@ from typing import Any
 
 from sqlalchemy import delete
 
-from engines.collection import Part
+from engines.collection import Part, check_part_texts
 from web.queue.models import JobRow
 from web.queue.remote import DONE_KEY, JobFailed, Remote
+from web.runner import JobKind, Work
 
 IN_FLIGHT = 8
 
@@ -108,3 +109,15 @@ def _forget(remote: Remote, job_ids: list[str], rows_too: bool = True) -> None:
 
         with contextlib.suppress(redis.RedisError):
             client.delete(*(DONE_KEY + job_id for job_id in job_ids))
+
+
+def work(job: Work) -> None:
+    """A part of a collection on a worker (:func:`engines.collection.check_part`): its records' texts, or the
+    file and byte range they lie in (read here); the lines, one per game in order, written as the command
+    prints them (:func:`engines.collection.check_part_texts`), and each record's games."""
+    payload = dict(job.payload or {})
+    job.end("done", result=check_part_texts({**payload, "config": job.host.config}))
+
+
+CHECK_PART = JobKind("check-chunk", work, pool="check", signals_end=True)
+"""A part of a collection check (``adjudicator check-games`` with a broker, and the web's checks)."""

@@ -16,6 +16,7 @@ from web.appeals.models import Appeal
 from web.articles import summary
 from web.boards import checkers_svg, chess_svg
 from web.charts import clock_chart, hms
+from web.claim_jobs import progress_of
 from web.claims.forms import CLAIM_LABELS
 from web.committee.gate import hiding_case, redacted
 from web.committee.models import CommitteeCase
@@ -355,7 +356,7 @@ def job(case_id: int) -> Response | str | tuple[str, int]:
         "job": running,
         "notes": notes,
         "claim_label": CLAIM_LABELS.get(case.claim, case.claim),
-        "progress": _progress(running),
+        "progress_shown": None if running is None else progress_of(running),
         "can_cancel": may_cancel(session, current_actor(), case.id, event, case.submitted_by_id),
     }
     if is_htmx():
@@ -388,16 +389,3 @@ def _snapshot(job: Job | None) -> Any:
 
     return SimpleNamespace(state=job.state, is_finished=job.is_finished, message=job.message,
                            fraction=job.fraction, elapsed=job.elapsed, error=job.error)
-
-
-def _progress(job: Job | None) -> dict[str, Any]:
-    """The bar: the analysis's own share done; none (an indeterminate bar) before it has measured any.
-
-    No estimate from the time limit: a search on a node budget, or a mate search, says how far it is
-    or nothing, and a bar that creeps along a clock and then jumps to the ruling misleads.
-    """
-    if job is None:
-        return {"percent": None, "elapsed": 0.0, "stage": "", "line": ""}
-    stage, _, line = (job.message or "").partition("; best line ")
-    percent = max(1, int(job.fraction * 100)) if job.fraction else None  # under 1 %: started, not nothing
-    return {"percent": percent, "elapsed": job.elapsed, "stage": stage, "line": line}
