@@ -13,12 +13,21 @@ Two batches, one process, one core:
 For each batch it prints the processor seconds of the whole batch and per query (median,
 p90, max), ``time.process_time`` of this process: reading each FEN and the analysis. The
 audit (python-chess replays every helpmate to mate) runs after the batch and is timed
-on its own; CHA's figures include no such audit either. With ``--cha PATH`` (a CHA binary built
-outside the project by ``../shared/tools/build-cha.sh``, a measuring instrument only) the
-same queries go to the reference in the same run: its processor seconds for the batch
+on its own; CHA's figures include no such audit either. With ``--cha PATH`` (a CHA binary,
+a measuring instrument only, never a dependency) the same queries go to the reference in the
+same run, after our batch: its processor seconds for the batch
 (``getrusage`` of the child, start-up included), its own per-query times (microseconds it
 measures itself), and where the two verdicts differ (an undecided answer on either side
 counts as a difference only when the other side decided and they contradict).
+
+Building CHA (miguel-ambrona/D3-Chess over Stockfish 51deae8, GPL-3.0, built outside the
+repository): ``bash bench/build_cha.sh D3_CHESS_GIT STOCKFISH_GIT /tmp/cha-build`` gives
+``/tmp/cha-build/cha`` (its header says where to get the two git repositories), then
+``python3 bench/unwinnable.py --cha /tmp/cha-build/cha``.
+
+The figures are processor time (``time.process_time`` for ours, ``getrusage`` of the child
+for CHA), so a loaded machine slows both clocks little; still, compare the two tools only
+within one run, one after the other.
 """
 
 from __future__ import annotations
