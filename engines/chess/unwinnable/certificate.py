@@ -102,15 +102,60 @@ def find_certificate(board: chess.Board, winner: chess.Color, node_limit: int) -
 
     ``board`` must be a legal position (:func:`.analyser.check_position`); it is not changed.
     """
+    first = quick_certificate(board, winner, node_limit)
+    return first.certificate if first.is_final else deep_certificate(board, first)
+
+
+@dataclass(frozen=True)
+class QuickCertificate:
+    """The kernel's short pass (the first stage of :func:`find_certificate`): its certificate, and
+    whether the deepening may still find one (``is_final`` False), with what is left of the budget."""
+
+    certificate: Certificate
+    is_final: bool
+    node_limit: int
+
+
+def quick_certificate(board: chess.Board, winner: chess.Color, node_limit: int) -> QuickCertificate:
+    """The short pass of :func:`find_certificate` alone: most helpmates of real games are found here,
+    before any costlier analysis; :func:`deep_certificate` goes on with the same search."""
     position = kernel_position(board)
     if position is None:
-        return Certificate(winner, None, 0)
+        return QuickCertificate(Certificate(winner, None, 0), True, node_limit)
     with _LOCK:
         kernel.load(*position)
-        line, nodes = kernel.helpmate(int(winner), node_limit)
+        line, nodes, more = kernel.quick_pass(int(winner), node_limit)
+        if line is None:
+            return QuickCertificate(Certificate(winner, None, nodes), not more, node_limit)
+        if not kernel.replays_to_mate(line, int(winner)):
+            return QuickCertificate(Certificate(winner, None, nodes), True, node_limit)
+    return QuickCertificate(Certificate(winner, tuple(uci(m) for m in line), nodes), True, node_limit)
+
+
+def deep_certificate(board: chess.Board, first: QuickCertificate) -> Certificate:
+    """The iterative deepening of :func:`find_certificate` after its short pass ``first`` (from the same
+    ``board``): the same search, hence the same line, as one call of :func:`find_certificate`."""
+    winner = first.certificate.winner
+    position = kernel_position(board)
+    if first.is_final or position is None:
+        return first.certificate
+    with _LOCK:
+        kernel.load(*position)
+        line, nodes = kernel.deepening(int(winner), first.node_limit, first.certificate.nodes)
         if line is None or not kernel.replays_to_mate(line, int(winner)):
             return Certificate(winner, None, nodes)
     return Certificate(winner, tuple(uci(m) for m in line), nodes)
+
+
+def legal_move_count(board: chess.Board) -> int | None:
+    """How many legal moves the side to move has, by the kernel's generator (None: a position it
+    does not model); the tests check that generator against python-chess."""
+    position = kernel_position(board)
+    if position is None:
+        return None
+    with _LOCK:
+        kernel.load(*position)
+        return int(kernel.legal_move_count())
 
 
 @dataclass(frozen=True)
