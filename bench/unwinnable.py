@@ -47,6 +47,7 @@ import chess
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from adjudicator.chess.fen import read_fen  # noqa: E402
 from engines.chess.unwinnable import UnwinnabilityAnalyser, replays_to_mate  # noqa: E402
 from engines.chess.unwinnable.certificate import COMPILED  # noqa: E402
 
@@ -104,7 +105,7 @@ def ours(queries: list[Query], slow: int, label: str) -> Figures:
     answers = []
     batch_start = time.process_time()
     for q in queries:
-        board = chess.Board(q.fen)
+        board = read_fen(q.fen)  # the command's reading (adjudicator.chess.replay.parse_fen)
         start = time.process_time()
         found = analyser.search(board, q.color)
         elapsed = time.process_time() - start
