@@ -90,16 +90,17 @@ def _zeros(count: int) -> list[int]:
 
 # the search's state: positions by ply (8 bitboards each: black, white, pawns, knights,
 # bishops, rooks, queens, kings), the moves of each ply, the line, the transposition table
-S_BB = _zeros(MAXPLY * 8)
-S_TURN = _zeros(MAXPLY)
-S_EP = _zeros(MAXPLY)
-S_CASTLE = _zeros(MAXPLY)
-S_KEY = _zeros(MAXPLY)
-MOVES = _zeros(MAXPLY * MAXMOVES)
-LINE_MOVES = _zeros(MAXPLY)
-TT_KEY = _zeros(1 << TT_BITS)
-TT_DEPTH = _zeros(1 << TT_BITS)
-TT_GEN = _zeros(1 << TT_BITS)
+if not cython.compiled:  # compiled, these are C arrays (kernel.pxd), zero from the start: nothing to copy
+    S_BB = _zeros(MAXPLY * 8)
+    S_TURN = _zeros(MAXPLY)
+    S_EP = _zeros(MAXPLY)
+    S_CASTLE = _zeros(MAXPLY)
+    S_KEY = _zeros(MAXPLY)
+    MOVES = _zeros(MAXPLY * MAXMOVES)
+    LINE_MOVES = _zeros(MAXPLY)
+    TT_KEY = _zeros(1 << TT_BITS)
+    TT_DEPTH = _zeros(1 << TT_BITS)
+    TT_GEN = _zeros(1 << TT_BITS)
 PLY = 0
 WINNER = 0
 NODES = 0
