@@ -298,7 +298,10 @@ def gen() -> cython.int:
     opp: cython.ulonglong = S_BB[base + them]
     occ: cython.ulonglong = own | opp
     ksq: cython.int = lsb(S_BB[base + 7] & own)
-    checked: cython.bint = attackers(base, ksq, them, occ) != 0
+    # every square the enemy attacks once our king has left its square (the king's steps below);
+    # the king's own square among them is a check (the king is the end of a ray, never inside one)
+    danger: cython.ulonglong = attacked_by(base, them, occ ^ (ONE << ksq))
+    checked: cython.bint = (danger >> ksq) & 1
     # pinned pieces: one piece of ours between the king and an enemy slider on its line
     pinned: cython.ulonglong = 0
     snipers: cython.ulonglong = (rook_att(ksq, 0) & (S_BB[base + 5] | S_BB[base + 6]) & opp) | (
@@ -386,9 +389,7 @@ def gen() -> cython.int:
                 MOVES[out + n] = frm | (to << 6) | (kind << KIND_SHIFT)
                 n += 1
     # the king's steps: to a square no enemy piece attacks once the king has left its own square
-    targets = KING_ATT[ksq] & ~own
-    if targets:
-        targets &= ~attacked_by(base, them, occ ^ (ONE << ksq))
+    targets = KING_ATT[ksq] & ~own & ~danger
     while targets:
         to = lsb(targets)
         targets &= targets - ONE
