@@ -322,3 +322,17 @@ def test_the_kernel_counts_the_legal_moves_as_python_chess_does() -> None:
                 break
             board.push(rng.choice(moves))
     assert legal_move_count(chess.Board("8/8/8/8/8/8/8/k1K5 w - - 0 1", chess960=True)) is None
+
+
+def test_the_transposition_table_never_carries_a_search_into_the_next() -> None:
+    """The table's generations are bytes and wrap after 255 searches (the table is wiped then): a
+    search for one side must never prune with what a search for the other side stored, however many
+    searches ran before it."""
+    board = chess.Board("8/8/3k1B2/8/8/5b2/8/K7 b - - 0 1")  # a deepening for White, another for Black
+    budget = 60_000 if COMPILED else 1_500
+    first = {winner: find_certificate(board, winner, budget) for winner in (chess.WHITE, chess.BLACK)}
+    assert not quick_certificate(board, chess.WHITE, budget).is_final
+    for _ in range(300 if COMPILED else 3):
+        for winner in (chess.WHITE, chess.BLACK):
+            again = find_certificate(board, winner, budget)
+            assert (again.line, again.nodes) == (first[winner].line, first[winner].nodes)

@@ -755,6 +755,11 @@ def deepening(winner: int, node_limit: int, nodes: int, iteration_nodes: int = 1
     NODE_LIMIT = node_limit
     ABORTED = 0
     GENERATION += 1
+    i: cython.int
+    if GENERATION > 255:  # the generations are bytes (a table that stays in cache): wipe it and start again
+        for i in range(1 << TT_BITS):
+            TT_GEN[i] = 0
+        GENERATION = 1
     depth: cython.int
     for depth in range(2, 1001):
         if _search_pass(depth, iteration_nodes, 1):
