@@ -1,6 +1,7 @@
 """Processor time of the unwinnability analysis (FIDE 6.9, 5.2.2), beside the reference's.
 
-Usage: ``python bench/unwinnable.py [--public TSV] [--real FILE] [--real-queries N] [--cha PATH] [--slow N]``
+Usage: ``python bench/unwinnable.py [--public TSV] [--real FILE] [--real-queries N] [--cha PATH] [--slow N]
+[--no-command]``
 
 Two batches, one process, one core:
 
@@ -11,19 +12,32 @@ Two batches, one process, one core:
   (the one whose opponent flagged), ``--real-queries`` questions in all.
 
 For each batch it prints the processor seconds of the whole batch and per query (median,
-p90, max), ``time.process_time`` of this process: reading each FEN and the analysis. The
+p90, max), ``time.process_time`` of this process: reading each FEN (``adjudicator.chess.fen``,
+the command's reader) and the analysis; then the same queries through the command a user runs,
+``python -m adjudicator unwinnable -``, as a child process (``getrusage``: start-up, imports,
+reading, JSON out; ``--no-command`` skips it), so that it compares with CHA's process whole. The
 audit (python-chess replays every helpmate to mate) runs after the batch and is timed
-on its own; CHA's figures include no such audit either. With ``--cha PATH`` (a CHA binary built
-outside the project by ``../shared/tools/build-cha.sh``, a measuring instrument only) the
-same queries go to the reference in the same run: its processor seconds for the batch
+on its own; CHA's figures include no such audit either. With ``--cha PATH`` (a CHA binary,
+a measuring instrument only, never a dependency) the same queries go to the reference in the
+same run, after our batch: its processor seconds for the batch
 (``getrusage`` of the child, start-up included), its own per-query times (microseconds it
 measures itself), and where the two verdicts differ (an undecided answer on either side
 counts as a difference only when the other side decided and they contradict).
+
+Building CHA (miguel-ambrona/D3-Chess over Stockfish 51deae8, GPL-3.0, built outside the
+repository): ``bash bench/build_cha.sh D3_CHESS_GIT STOCKFISH_GIT /tmp/cha-build`` gives
+``/tmp/cha-build/cha`` (its header says where to get the two git repositories), then
+``python3 bench/unwinnable.py --cha /tmp/cha-build/cha``.
+
+The figures are processor time (``time.process_time`` for ours, ``getrusage`` of the child
+for CHA), so a loaded machine slows both clocks little; still, compare the two tools only
+within one run, one after the other.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import statistics
@@ -38,6 +52,7 @@ import chess
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from adjudicator.chess.fen import read_fen  # noqa: E402
 from engines.chess.unwinnable import UnwinnabilityAnalyser, replays_to_mate  # noqa: E402
 from engines.chess.unwinnable.certificate import COMPILED  # noqa: E402
 
@@ -95,7 +110,7 @@ def ours(queries: list[Query], slow: int, label: str) -> Figures:
     answers = []
     batch_start = time.process_time()
     for q in queries:
-        board = chess.Board(q.fen)
+        board = read_fen(q.fen)  # the command's reading (adjudicator.chess.replay.parse_fen)
         start = time.process_time()
         found = analyser.search(board, q.color)
         elapsed = time.process_time() - start
@@ -160,6 +175,26 @@ def cha(binary: str, queries: list[Query], label: str) -> Figures:
     return Figures(seconds, batch, verdicts)
 
 
+def command(queries: list[Query], label: str, verdicts: list[bool | None]) -> float:
+    """Our analysis as the command a user runs (``python -m adjudicator unwinnable -``, one process,
+    all queries on its stdin, as CHA gets them): processor seconds of the child (``getrusage``),
+    start-up included, and of its start-up alone (the same command on empty input)."""
+    text = "".join(f"{q.fen} {'white' if q.color else 'black'}\n" for q in queries)
+    seconds = []
+    for given in ("", text):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        out = subprocess.run([sys.executable, "-m", "adjudicator", "unwinnable", "-"], input=given, cwd=ROOT,
+                             capture_output=True, text=True, check=True).stdout
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        seconds.append((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime))
+    answers = [json.loads(line).get("unwinnable") for line in out.splitlines()]
+    differ = sum(1 for a, b in zip(answers, verdicts, strict=True) if a != b)
+    print(f"[{label}] ours as a command (python -m adjudicator unwinnable -): batch {seconds[1]:.3f} s processor "
+          f"time, start-up included ({seconds[0]:.3f} s on empty input); verdicts differing from the batch above "
+          f"{differ}")
+    return seconds[1]
+
+
 def summary(seconds: list[float], batch: float) -> str:
     ordered = sorted(seconds)
     p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
@@ -188,6 +223,8 @@ def main() -> int:
     parser.add_argument("--real-queries", type=int, default=1000, help="questions on the real sample (0: skip)")
     parser.add_argument("--cha", help="a CHA binary: run the reference on the same queries")
     parser.add_argument("--slow", type=int, default=5, help="list the N slowest queries of each batch")
+    parser.add_argument("--no-command", action="store_true",
+                        help="skip the command's figure (python -m adjudicator unwinnable -, start-up included)")
     args = parser.parse_args()
 
     failures = 0
@@ -198,8 +235,12 @@ def main() -> int:
         mine = ours(queries, args.slow, label)
         pairs = zip(queries, mine.verdicts, strict=True)
         failures += sum(1 for q, v in pairs if q.expected is not None and v != q.expected)
+        whole = None if args.no_command else command(queries, label, mine.verdicts)
         if args.cha:
-            failures += compare(label, queries, mine, cha(args.cha, queries, label))
+            theirs = cha(args.cha, queries, label)
+            failures += compare(label, queries, mine, theirs)
+            if whole is not None and theirs.batch:
+                print(f"[{label}] ours as a command / CHA (both start-up included): {whole / theirs.batch:.1f}x")
     load = os.getloadavg()
     print(f"load average after the run: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores "
           "(shared machine; processor times are each process's own)")

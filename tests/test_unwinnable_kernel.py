@@ -20,7 +20,15 @@ import chess
 import pytest
 
 from engines.chess.unwinnable import UnwinnabilityAnalyser, replays_to_mate
-from engines.chess.unwinnable.certificate import COMPILED, find_certificate, kernel_position, uci
+from engines.chess.unwinnable.certificate import (
+    COMPILED,
+    deep_certificate,
+    find_certificate,
+    kernel_position,
+    legal_move_count,
+    quick_certificate,
+    uci,
+)
 from engines.chess.unwinnable.certificate import kernel as loaded_kernel
 from tests.conftest import TEST_DATA
 from tests.parts import missing
@@ -283,3 +291,48 @@ def test_the_replay_check_refuses_a_move_whose_flags_do_not_fit_its_piece() -> N
         spoiled[at] = bad
         load(loaded_kernel, board)
         assert not loaded_kernel.replays_to_mate(spoiled, int(chess.BLACK)), (at, bad)
+
+
+def test_the_short_pass_and_the_deepening_apart_find_what_one_search_finds() -> None:
+    """The analysis runs the kernel's short pass, then the blockade analysis, then the deepening:
+    split so, with another search run in between, the kernel finds the same line in as many nodes."""
+    rows = public_rows() if COMPILED else public_rows()[::12]
+    budget = 400_000 if COMPILED else 2_000
+    other = chess.Board("8/8/8/8/4k3/8/p7/K1N5 w - - 0 1")  # a helpmate the kernel finds: its board changes
+    deepened = 0
+    for board, winner, _ in rows:
+        whole = find_certificate(board, winner, budget)
+        first = quick_certificate(board, winner, budget)
+        find_certificate(other, chess.WHITE, budget)
+        if not first.is_final:
+            deepened += 1
+        split = deep_certificate(board, first)
+        assert (split.line, split.nodes) == (whole.line, whole.nodes), (board.fen(), winner)
+    assert deepened > 0  # some rows need the deepening
+
+
+def test_the_kernel_counts_the_legal_moves_as_python_chess_does() -> None:
+    """The analysis skips its forced-move step when the kernel counts two legal moves or more."""
+    rng = random.Random(40)
+    for board in real_boards(30) + [chess.Board(fen) for fen, _, _ in PERFT]:
+        for _ in range(20):
+            moves = list(board.legal_moves)
+            assert legal_move_count(board) == len(moves), board.fen()
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+    assert legal_move_count(chess.Board("8/8/8/8/8/8/8/k1K5 w - - 0 1", chess960=True)) is None
+
+
+def test_the_transposition_table_never_carries_a_search_into_the_next() -> None:
+    """The table's generations are bytes and wrap after 255 searches (the table is wiped then): a
+    search for one side must never prune with what a search for the other side stored, however many
+    searches ran before it."""
+    board = chess.Board("8/8/3k1B2/8/8/5b2/8/K7 b - - 0 1")  # a deepening for White, another for Black
+    budget = 60_000 if COMPILED else 1_500
+    first = {winner: find_certificate(board, winner, budget) for winner in (chess.WHITE, chess.BLACK)}
+    assert not quick_certificate(board, chess.WHITE, budget).is_final
+    for _ in range(300 if COMPILED else 3):
+        for winner in (chess.WHITE, chess.BLACK):
+            again = find_certificate(board, winner, budget)
+            assert (again.line, again.nodes) == (first[winner].line, first[winner].nodes)

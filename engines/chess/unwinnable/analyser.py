@@ -8,9 +8,10 @@ neither side can). The steps, cheapest first, each able to end the analysis:
    line that repeats a position can never lead anywhere else (unwinnable);
 2. terminal positions: checkmate by W (winnable), stalemate or W mated (unwinnable);
 3. the asymmetric material rule (:mod:`.material`);
-4. when the helpmate kernel runs compiled (:mod:`.certificate`): the blockade
-   analysis of the position (:mod:`.blockade`), then a certificate, a helpmate the
-   kernel finds within its node budget and that replays to mate move by move; a
+4. when the helpmate kernel runs compiled (:mod:`.certificate`): its short pass
+   (where most helpmates of real games are found), the blockade analysis of the
+   position (:mod:`.blockade`), then the rest of its search; a certificate is a
+   helpmate it finds within its node budget and that replays to mate move by move; a
    certificate ends the analysis (winnable). Without one, the kernel visits every
    reachable position if there are few enough (its closure: no mate among them is
    a proof; a mate gives a line, checked the same way). Otherwise the steps below
@@ -40,7 +41,7 @@ import chess
 from adjudicator.services import MateSearch
 
 from .blocked import is_blockade_unwinnable
-from .certificate import COMPILED, find_certificate, visit_reachable
+from .certificate import COMPILED, deep_certificate, legal_move_count, quick_certificate, visit_reachable
 from .helpmate import BudgetExhausted, HelpmateSearch
 from .material import is_material_unwinnable
 
@@ -224,8 +225,13 @@ class UnwinnabilityAnalyser:
             return MateSearch(color=color, unwinnable=unwinnable, helpmate=helpmate, method=method,
                               nodes=nodes + kernel_nodes)
 
-        # 1-2. forced moves, terminal positions
-        prefix, repeated, has_move = forced_moves(work)
+        # 1-2. forced moves, terminal positions (two legal moves or more, counted by the kernel: none)
+        count = legal_move_count(work) if self.use_kernel else None
+        prefix: list[chess.Move] = []
+        if count is not None and count >= 2:
+            repeated, has_move = False, True
+        else:
+            prefix, repeated, has_move = forced_moves(work)
         if repeated:
             return result(True, "forced-repetition")
         terminal = None if has_move else game_over_for(work, color)
@@ -234,14 +240,19 @@ class UnwinnabilityAnalyser:
         # 3. material
         if is_material_unwinnable(work, color):
             return result(True, "material")
-        # 4. the blockade of the position itself, then a certificate from the compiled kernel
+        # 4. the kernel's short pass (most helpmates of real games), the blockade of the position
+        #    itself, then the rest of the kernel's search: a certificate. (The short pass first
+        #    changes no verdict: a checked helpmate and a blockade proof cannot both exist.)
         blocked: bool | None = None
         if self.use_kernel:
-            blocked = is_blockade_unwinnable(work, color)
-            if blocked:
-                return result(True, "blockade")
-            certificate = find_certificate(work, color, self.certificate_nodes)
-            kernel_nodes = certificate.nodes  # reported with the search's; the search keeps its own budget
+            first = quick_certificate(work, color, self.certificate_nodes)
+            kernel_nodes = first.certificate.nodes  # reported with the search's; the search keeps its own budget
+            if first.certificate.line is None:
+                blocked = is_blockade_unwinnable(work, color)
+                if blocked:
+                    return result(True, "blockade")
+            certificate = deep_certificate(work, first)
+            kernel_nodes = certificate.nodes
             if certificate.line is not None:
                 helpmate = tuple(m.uci() for m in prefix) + certificate.line
                 return MateSearch(color=color, unwinnable=False, helpmate=helpmate, method="certificate",

@@ -88,11 +88,11 @@ def _knight_distances() -> list[list[int]]:
 KNIGHT_DISTANCE: list[list[int]] = _knight_distances()
 """``KNIGHT_DISTANCE[a][b]``: knight moves needed from a to b on an empty board."""
 
-KING_DISTANCE: list[list[int]] = [[king_distance(a, b) for b in chess.SQUARES] for a in chess.SQUARES]
+KING_DISTANCE: list[list[int]] = [
+    [max(abs((a & 7) - (b & 7)), abs((a >> 3) - (b >> 3))) for b in chess.SQUARES] for a in chess.SQUARES
+]  # king_distance(a, b), written out: the table is built at every start-up
 
-_RING2: list[Bitboard] = [
-    sum(chess.BB_SQUARES[t] for t in chess.SQUARES if king_distance(s, t) == 2) for s in chess.SQUARES
-]
+_RING2: list[Bitboard] = [sum(1 << t for t, d in enumerate(KING_DISTANCE[s]) if d == 2) for s in chess.SQUARES]
 
 
 def popcount(bb: Bitboard) -> int:

@@ -58,7 +58,9 @@ COMPILED: bool = bool(kernel.COMPILED)
 _LOCK = threading.Lock()
 """The kernel keeps its board in module state: one search at a time in a process."""
 
-_PROMOTION_LETTERS = {2: "n", 3: "b", 4: "r", 5: "q"}
+_UCI_SQUARES = [chess.SQUARE_NAMES[i & 63] + chess.SQUARE_NAMES[i >> 6] for i in range(4096)]
+"""A kernel move's from- and to-square in UCI, by its low 12 bits."""
+_UCI_PROMOTION = ("", "", "n", "b", "r", "q", "", "")
 
 
 @dataclass(frozen=True)
@@ -76,7 +78,7 @@ def kernel_position(board: chess.Board) -> tuple[list[int], int, int, int] | Non
     None for a position it does not model (Chess960 castling)."""
     if board.chess960:
         return None
-    rights = board.clean_castling_rights()
+    rights = board.castling_rights and board.clean_castling_rights()
     castling = 0
     for bit, flag in ((chess.BB_H1, 1), (chess.BB_A1, 2), (chess.BB_H8, 4), (chess.BB_A8, 8)):
         if rights & bit:
@@ -93,8 +95,12 @@ def kernel_position(board: chess.Board) -> tuple[list[int], int, int, int] | Non
 
 def uci(move: int) -> str:
     """A kernel move in UCI (castling as the king's two-square step, as python-chess writes it)."""
-    text = chess.SQUARE_NAMES[move & 63] + chess.SQUARE_NAMES[(move >> 6) & 63]
-    return text + _PROMOTION_LETTERS.get((move >> 12) & 7, "")
+    return _UCI_SQUARES[move & 4095] + _UCI_PROMOTION[(move >> 12) & 7]
+
+
+def uci_line(line: list[int]) -> tuple[str, ...]:
+    """A kernel line in UCI (:func:`uci` move by move)."""
+    return tuple([_UCI_SQUARES[m & 4095] + _UCI_PROMOTION[(m >> 12) & 7] for m in line])
 
 
 def find_certificate(board: chess.Board, winner: chess.Color, node_limit: int) -> Certificate:
@@ -102,15 +108,62 @@ def find_certificate(board: chess.Board, winner: chess.Color, node_limit: int) -
 
     ``board`` must be a legal position (:func:`.analyser.check_position`); it is not changed.
     """
+    first = quick_certificate(board, winner, node_limit)
+    return first.certificate if first.is_final else deep_certificate(board, first)
+
+
+@dataclass(frozen=True)
+class QuickCertificate:
+    """The kernel's short pass (the first stage of :func:`find_certificate`): its certificate, and
+    whether the deepening may still find one (``is_final`` False), with what is left of the budget."""
+
+    certificate: Certificate
+    is_final: bool
+    node_limit: int
+    position: tuple[list[int], int, int, int] | None = None
+    """The kernel's form of the board (:func:`kernel_position`), for the deepening."""
+
+
+def quick_certificate(board: chess.Board, winner: chess.Color, node_limit: int) -> QuickCertificate:
+    """The short pass of :func:`find_certificate` alone: most helpmates of real games are found here,
+    before any costlier analysis; :func:`deep_certificate` goes on with the same search."""
     position = kernel_position(board)
     if position is None:
-        return Certificate(winner, None, 0)
+        return QuickCertificate(Certificate(winner, None, 0), True, node_limit)
     with _LOCK:
         kernel.load(*position)
-        line, nodes = kernel.helpmate(int(winner), node_limit)
+        line, nodes, more = kernel.quick_pass(int(winner), node_limit)
+        if line is None:
+            return QuickCertificate(Certificate(winner, None, nodes), not more, node_limit, position)
+        if not kernel.replays_to_mate(line, int(winner)):
+            return QuickCertificate(Certificate(winner, None, nodes), True, node_limit)
+    return QuickCertificate(Certificate(winner, uci_line(line), nodes), True, node_limit)
+
+
+def deep_certificate(board: chess.Board, first: QuickCertificate) -> Certificate:
+    """The iterative deepening of :func:`find_certificate` after its short pass ``first`` (from the same
+    ``board``): the same search, hence the same line, as one call of :func:`find_certificate`."""
+    winner = first.certificate.winner
+    position = first.position
+    if first.is_final or position is None:
+        return first.certificate
+    with _LOCK:
+        kernel.load(*position)
+        line, nodes = kernel.deepening(int(winner), first.node_limit, first.certificate.nodes)
         if line is None or not kernel.replays_to_mate(line, int(winner)):
             return Certificate(winner, None, nodes)
-    return Certificate(winner, tuple(uci(m) for m in line), nodes)
+    return Certificate(winner, uci_line(line), nodes)
+
+
+def legal_move_count(board: chess.Board) -> int | None:
+    """How many legal moves the side to move has, by the kernel's generator (None: a position it
+    does not model); the tests check that generator against python-chess."""
+    position = kernel_position(board)
+    if position is None:
+        return None
+    with _LOCK:
+        kernel.load(*position)
+        return int(kernel.legal_move_count())
 
 
 @dataclass(frozen=True)
@@ -142,5 +195,5 @@ def visit_reachable(board: chess.Board, winner: chess.Color, max_positions: int)
             assert line is not None
             if not kernel.replays_to_mate(line, int(winner)):
                 return Closure(winner, None, None, nodes)
-            return Closure(winner, True, tuple(uci(m) for m in line), nodes)
+            return Closure(winner, True, uci_line(line), nodes)
     return Closure(winner, False if verdict == 0 else None, None, nodes)

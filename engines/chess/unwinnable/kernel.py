@@ -20,7 +20,8 @@ check against python-chess (perft, move lists, the Python closure).
 Bitboards follow python-chess: bit ``s`` is square ``s`` (a1 = 0); colours are
 1 (white) and 0 (black); piece types 1 (pawn) to 6 (king). A move is an int:
 from | to << 6 | promotion << 12 | flag << 15 (flag 1: en passant, 2: castling,
-4: double pawn push). Integers wider than 32 bits are typed module constants
+4: double pawn push); inside the search the generator adds the piece type << 18
+(``KIND_SHIFT``). Integers wider than 32 bits are typed module constants
 (``FULL``, ``ONE``...), never literals, so that C computes them as unsigned 64-bit.
 """
 
@@ -58,6 +59,12 @@ recursion stays within the interpreter's limit)."""
 LINE_LIMIT = 700
 MAXMOVES = 256
 EP_FLAG, CASTLE_FLAG, DOUBLE_FLAG = 1, 2, 4
+KIND_SHIFT = 18
+"""The generator adds the moving piece's type at this bit (``m >> KIND_SHIFT``), for the search's own
+use: every move handed out (lines, :func:`legal_moves`) is ``m & MOVE_MASK``, as the docstring says."""
+MOVE_MASK = (1 << KIND_SHIFT) - 1
+PAWN_KIND = 1 << KIND_SHIFT
+KING_KIND = 6 << KIND_SHIFT
 TT_BITS = 18
 TT_MASK = (1 << TT_BITS) - 1
 
@@ -83,16 +90,17 @@ def _zeros(count: int) -> list[int]:
 
 # the search's state: positions by ply (8 bitboards each: black, white, pawns, knights,
 # bishops, rooks, queens, kings), the moves of each ply, the line, the transposition table
-S_BB = _zeros(MAXPLY * 8)
-S_TURN = _zeros(MAXPLY)
-S_EP = _zeros(MAXPLY)
-S_CASTLE = _zeros(MAXPLY)
-S_KEY = _zeros(MAXPLY)
-MOVES = _zeros(MAXPLY * MAXMOVES)
-LINE_MOVES = _zeros(MAXPLY)
-TT_KEY = _zeros(1 << TT_BITS)
-TT_DEPTH = _zeros(1 << TT_BITS)
-TT_GEN = _zeros(1 << TT_BITS)
+if not cython.compiled:  # compiled, these are C arrays (kernel.pxd), zero from the start: nothing to copy
+    S_BB = _zeros(MAXPLY * 8)
+    S_TURN = _zeros(MAXPLY)
+    S_EP = _zeros(MAXPLY)
+    S_CASTLE = _zeros(MAXPLY)
+    S_KEY = _zeros(MAXPLY)
+    MOVES = _zeros(MAXPLY * MAXMOVES)
+    LINE_MOVES = _zeros(MAXPLY)
+    TT_KEY = _zeros(1 << TT_BITS)
+    TT_DEPTH = _zeros(1 << TT_BITS)
+    TT_GEN = _zeros(1 << TT_BITS)
 PLY = 0
 WINNER = 0
 NODES = 0
@@ -124,20 +132,24 @@ if not cython.compiled:  # compiled, these are C arrays (kernel.pxd); as plain P
 @cython.inline
 @cython.exceptval(check=False)
 def lsb(x: cython.ulonglong) -> cython.int:
-    return BIT_INDEX[(((x & -x) * DEBRUIJN) & FULL) >> 58]
+    if not cython.compiled:
+        return BIT_INDEX[(((x & -x) * DEBRUIJN) & FULL) >> 58]
+    return __builtin_ctzll(x)  # type: ignore[name-defined]  # noqa: F821  # one instruction (kernel.pxd)
 
 
 @cython.cfunc
 @cython.inline
 @cython.exceptval(check=False)
 def msb(x: cython.ulonglong) -> cython.int:
-    x |= x >> 1
-    x |= x >> 2
-    x |= x >> 4
-    x |= x >> 8
-    x |= x >> 16
-    x |= x >> 32
-    return BIT_INDEX[((((x ^ (x >> 1)) & FULL) * DEBRUIJN) & FULL) >> 58]
+    if not cython.compiled:
+        x |= x >> 1
+        x |= x >> 2
+        x |= x >> 4
+        x |= x >> 8
+        x |= x >> 16
+        x |= x >> 32
+        return BIT_INDEX[((((x ^ (x >> 1)) & FULL) * DEBRUIJN) & FULL) >> 58]
+    return 63 - __builtin_clzll(x)  # type: ignore[name-defined]  # noqa: F821  # one instruction (kernel.pxd)
 
 
 @cython.cfunc
@@ -204,6 +216,32 @@ def attackers(base: cython.int, sq: cython.int, by: cython.int, occ: cython.ulon
 
 @cython.cfunc
 @cython.exceptval(check=False)
+def attacked_by(base: cython.int, by: cython.int, occ: cython.ulonglong) -> cython.ulonglong:
+    """Every square a piece of colour ``by`` (in the position at ``base``) attacks, with occupancy ``occ``."""
+    own: cython.ulonglong = S_BB[base + by]
+    pawns: cython.ulonglong = S_BB[base + 2] & own
+    att: cython.ulonglong
+    if by:
+        att = (((pawns << 9) & FULL) & ~FILE_A) | (((pawns << 7) & FULL) & ~FILE_H)
+    else:
+        att = ((pawns >> 7) & ~FILE_A) | ((pawns >> 9) & ~FILE_H)
+    bb: cython.ulonglong = S_BB[base + 3] & own
+    while bb:
+        att |= KNIGHT_ATT[lsb(bb)]
+        bb &= bb - ONE
+    bb = (S_BB[base + 4] | S_BB[base + 6]) & own
+    while bb:
+        att |= bishop_att(lsb(bb), occ)
+        bb &= bb - ONE
+    bb = (S_BB[base + 5] | S_BB[base + 6]) & own
+    while bb:
+        att |= rook_att(lsb(bb), occ)
+        bb &= bb - ONE
+    return att | KING_ATT[lsb(S_BB[base + 7] & own)]
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
 def piece_at(base: cython.int, sq: cython.int) -> cython.int:
     bit: cython.ulonglong = ONE << sq
     t: cython.int
@@ -260,7 +298,10 @@ def gen() -> cython.int:
     opp: cython.ulonglong = S_BB[base + them]
     occ: cython.ulonglong = own | opp
     ksq: cython.int = lsb(S_BB[base + 7] & own)
-    checked: cython.bint = attackers(base, ksq, them, occ) != 0
+    # every square the enemy attacks once our king has left its square (the king's steps below);
+    # the king's own square among them is a check (the king is the end of a ray, never inside one)
+    danger: cython.ulonglong = attacked_by(base, them, occ ^ (ONE << ksq))
+    checked: cython.bint = (danger >> ksq) & 1
     # pinned pieces: one piece of ours between the king and an enemy slider on its line
     pinned: cython.ulonglong = 0
     snipers: cython.ulonglong = (rook_att(ksq, 0) & (S_BB[base + 5] | S_BB[base + 6]) & opp) | (
@@ -297,15 +338,15 @@ def gen() -> cython.int:
             if not careful or is_safe(base, us, frm, to, 0):
                 if (last >> to) & 1:
                     for p in range(5, 1, -1):
-                        MOVES[out + n] = frm | (to << 6) | (p << 12)
+                        MOVES[out + n] = frm | (to << 6) | (p << 12) | PAWN_KIND
                         n += 1
                 else:
-                    MOVES[out + n] = frm | (to << 6)
+                    MOVES[out + n] = frm | (to << 6) | PAWN_KIND
                     n += 1
             if (start >> frm) & 1 and (empty >> (to + step)) & 1 and (
                 not careful or is_safe(base, us, frm, to + step, 0)
             ):
-                MOVES[out + n] = frm | ((to + step) << 6) | (DOUBLE_FLAG << 15)
+                MOVES[out + n] = frm | ((to + step) << 6) | (DOUBLE_FLAG << 15) | PAWN_KIND
                 n += 1
         targets = PAWN_ATT[us * 64 + frm] & opp
         while targets:
@@ -315,13 +356,13 @@ def gen() -> cython.int:
                 continue
             if (last >> to) & 1:
                 for p in range(5, 1, -1):
-                    MOVES[out + n] = frm | (to << 6) | (p << 12)
+                    MOVES[out + n] = frm | (to << 6) | (p << 12) | PAWN_KIND
                     n += 1
             else:
-                MOVES[out + n] = frm | (to << 6)
+                MOVES[out + n] = frm | (to << 6) | PAWN_KIND
                 n += 1
         if ep >= 0 and (PAWN_ATT[us * 64 + frm] >> ep) & 1 and is_safe(base, us, frm, ep, EP_FLAG):
-            MOVES[out + n] = frm | (ep << 6) | (EP_FLAG << 15)
+            MOVES[out + n] = frm | (ep << 6) | (EP_FLAG << 15) | PAWN_KIND
             n += 1
     for kind in range(2, 6):
         bb = S_BB[base + 1 + kind] & own
@@ -345,25 +386,25 @@ def gen() -> cython.int:
                 targets &= targets - ONE
                 if careful and not is_safe(base, us, frm, to, 0):
                     continue
-                MOVES[out + n] = frm | (to << 6)
+                MOVES[out + n] = frm | (to << 6) | (kind << KIND_SHIFT)
                 n += 1
-    targets = KING_ATT[ksq] & ~own
+    # the king's steps: to a square no enemy piece attacks once the king has left its own square
+    targets = KING_ATT[ksq] & ~own & ~danger
     while targets:
         to = lsb(targets)
         targets &= targets - ONE
-        if is_safe(base, us, ksq, to, 0):
-            MOVES[out + n] = ksq | (to << 6)
-            n += 1
+        MOVES[out + n] = ksq | (to << 6) | KING_KIND
+        n += 1
     rights: cython.int = S_CASTLE[PLY] & (3 if us else 12)
     if rights and not checked:
         t = 0 if us else 56
         if (rights & 5 and not (occ >> (t + 5)) & 1 and not (occ >> (t + 6)) & 1
                 and not attackers(base, t + 5, them, occ) and not attackers(base, t + 6, them, occ)):
-            MOVES[out + n] = (t + 4) | ((t + 6) << 6) | (CASTLE_FLAG << 15)
+            MOVES[out + n] = (t + 4) | ((t + 6) << 6) | (CASTLE_FLAG << 15) | KING_KIND
             n += 1
         if (rights & 10 and not (occ >> (t + 1)) & 1 and not (occ >> (t + 2)) & 1 and not (occ >> (t + 3)) & 1
                 and not attackers(base, t + 3, them, occ) and not attackers(base, t + 2, them, occ)):
-            MOVES[out + n] = (t + 4) | ((t + 2) << 6) | (CASTLE_FLAG << 15)
+            MOVES[out + n] = (t + 4) | ((t + 2) << 6) | (CASTLE_FLAG << 15) | KING_KIND
             n += 1
     return n
 
@@ -383,13 +424,15 @@ def make(m: cython.int) -> cython.void:
     frm: cython.int = m & 63
     to: cython.int = (m >> 6) & 63
     promo: cython.int = (m >> 12) & 7
-    flag: cython.int = m >> 15
+    flag: cython.int = (m >> 15) & 7
     fb: cython.ulonglong = ONE << frm
     tb: cython.ulonglong = ONE << to
     key: cython.ulonglong = S_KEY[PLY] ^ ZOB_TURN
     if S_EP[PLY] >= 0:
         key ^= ZOB[769 + (S_EP[PLY] & 7)]
-    kind: cython.int = piece_at(base, frm)
+    kind: cython.int = m >> KIND_SHIFT
+    if kind == 0:  # a move from outside the generator (a line being checked)
+        kind = piece_at(base, frm)
     cap: cython.int
     csq: cython.int
     if flag == EP_FLAG:
@@ -576,14 +619,14 @@ def find(depth: cython.int, past_progress: cython.bint, was_semi: cython.bint) -
         m = MOVES[out + i]
         frm = m & 63
         to = (m >> 6) & 63
-        kind = piece_at(base, frm)
+        kind = m >> KIND_SHIFT
         if kind == 6:
             approach = king_dist(to, king_target) < king_dist(frm, king_target)
         elif kind == 2:
             approach = KNIGHT_DIST[to * 64 + piece_target] < KNIGHT_DIST[frm * 64 + piece_target]
         else:
             approach = False
-        capture = (enemy >> to) & 1 or (m >> 15) == EP_FLAG
+        capture = (enemy >> to) & 1 or ((m >> 15) & 7) == EP_FLAG
         variation = 0
         if winners_turn:
             if capture or approach or (kind == 1 and (push_ranks >> frm) & 1):
@@ -624,7 +667,7 @@ def find(depth: cython.int, past_progress: cython.bint, was_semi: cython.bint) -
         if (NODES & 4095) == 0:  # compiled, the search holds the GIL: let the server's other threads run now
             with cython.nogil:  # and then (the caller holds certificate._LOCK, so no other search starts)
                 pass
-        LINE_MOVES[PLY] = m
+        LINE_MOVES[PLY] = m & MOVE_MASK
         make(m)
         found = find(new_depth, rewarded, child_semi)
         PLY -= 1
@@ -641,16 +684,19 @@ def load(bitboards: list[int], turn: int, ep: int, castling: int) -> None:
     (1 white king side, 2 white queen side, 4 black king side, 8 black queen side)."""
     global PLY
     PLY = 0
-    key = 0
+    key: cython.ulonglong = 0
+    bb: cython.ulonglong
+    i: cython.int
+    colour: cython.int
+    kind: cython.int
     for i in range(8):
         S_BB[i] = bitboards[i]
     for colour in range(2):
         for kind in range(1, 7):
-            bb = bitboards[colour] & bitboards[1 + kind]
+            bb = S_BB[colour] & S_BB[1 + kind]
             while bb:
-                sq = (bb & -bb).bit_length() - 1
-                bb &= bb - 1
-                key ^= ZOB[(colour * 6 + kind - 1) * 64 + sq]
+                key ^= ZOB[(colour * 6 + kind - 1) * 64 + lsb(bb)]
+                bb &= bb - ONE
     if turn:
         key ^= ZOB_TURN
     if ep >= 0:
@@ -662,10 +708,16 @@ def load(bitboards: list[int], turn: int, ep: int, castling: int) -> None:
     S_KEY[0] = key
 
 
+def legal_move_count() -> int:
+    """How many legal moves the loaded position has."""
+    count: int = gen()
+    return count
+
+
 def legal_moves() -> list[int]:
     """The legal moves of the loaded position (encoded ints, see the module docstring)."""
     count = gen()
-    return [MOVES[i] for i in range(count)]
+    return [MOVES[i] & MOVE_MASK for i in range(count)]
 
 
 def helpmate(
@@ -673,28 +725,64 @@ def helpmate(
 ) -> tuple[list[int] | None, int]:
     """A helpmate for ``winner`` from the loaded position: a short pass (nominal depth 2, no
     transposition table, ``quick_nodes``), then iterative deepening (``iteration_nodes`` per
-    pass) until a mate or ``node_limit`` nodes in all. Returns the line (or None) and the nodes."""
-    global WINNER, NODES, NODE_LIMIT, LOCAL_NODES, LOCAL_LIMIT, MAX_DEPTH, INTERRUPTED, ABORTED
-    global USE_TT, GENERATION, MATE_LENGTH, PLY
+    pass) until a mate or ``node_limit`` nodes in all. Returns the line (or None) and the nodes.
+    The same as :func:`quick_pass`, then :func:`deepening` when the pass asks for it."""
+    line, nodes, more = quick_pass(winner, node_limit, quick_nodes)
+    if not more:
+        return line, nodes
+    return deepening(winner, node_limit, nodes, iteration_nodes)
+
+
+def quick_pass(winner: int, node_limit: int, quick_nodes: int = 5000) -> tuple[list[int] | None, int, bool]:
+    """The short pass of :func:`helpmate` from the loaded position: the line (or None), the nodes,
+    and whether the deepening may still find one (the pass was cut short, the budget was not)."""
+    global WINNER, NODES, NODE_LIMIT, ABORTED
     WINNER = winner
     NODES = 0
     NODE_LIMIT = node_limit
     ABORTED = 0
+    if _search_pass(2, quick_nodes, 0):
+        return [LINE_MOVES[i] for i in range(MATE_LENGTH)], NODES, False
+    return None, NODES, not ABORTED and INTERRUPTED != 0
+
+
+def deepening(winner: int, node_limit: int, nodes: int, iteration_nodes: int = 10_000) -> tuple[list[int] | None, int]:
+    """The iterative deepening of :func:`helpmate` from the loaded position, after a short pass
+    that spent ``nodes`` of the ``node_limit``: the line (or None) and the nodes in all."""
+    global WINNER, NODES, NODE_LIMIT, ABORTED, GENERATION
+    WINNER = winner
+    NODES = nodes
+    NODE_LIMIT = node_limit
+    ABORTED = 0
     GENERATION += 1
-    passes = [(2, quick_nodes, 0)] + [(depth, iteration_nodes, 1) for depth in range(2, 1001)]
-    for depth, local, use_tt in passes:
-        PLY = 0
-        MAX_DEPTH = depth
-        LOCAL_NODES = 0
-        LOCAL_LIMIT = depth * local
-        INTERRUPTED = 0
-        USE_TT = use_tt
-        if find(0, False, False):
+    i: cython.int
+    if GENERATION > 255:  # the generations are bytes (a table that stays in cache): wipe it and start again
+        for i in range(1 << TT_BITS):
+            TT_GEN[i] = 0
+        GENERATION = 1
+    depth: cython.int
+    for depth in range(2, 1001):
+        if _search_pass(depth, iteration_nodes, 1):
             return [LINE_MOVES[i] for i in range(MATE_LENGTH)], NODES
-        PLY = 0
         if ABORTED or not INTERRUPTED:
             break
     return None, NODES
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def _search_pass(depth: cython.int, local: cython.longlong, use_tt: cython.int) -> cython.bint:
+    """One pass of the search from the root to nominal ``depth``: True when it met a mate."""
+    global PLY, MAX_DEPTH, LOCAL_NODES, LOCAL_LIMIT, INTERRUPTED, USE_TT
+    PLY = 0
+    MAX_DEPTH = depth
+    LOCAL_NODES = 0
+    LOCAL_LIMIT = depth * local
+    INTERRUPTED = 0
+    USE_TT = use_tt
+    found: cython.bint = find(0, False, False)
+    PLY = 0
+    return found
 
 
 @cython.cfunc
@@ -921,7 +1009,7 @@ def _closure(max_positions: cython.int) -> cython.int:
                     CL_POS[n * 8 + j] = S_BB[8 + j]
                 CL_POS[n * 8 + 7] = _packed(1)
                 CL_PARENT[n] = at
-                CL_MOVE[n] = MOVES[i]
+                CL_MOVE[n] = MOVES[i] & MOVE_MASK
                 CL_SLOT[slot] = n + 1
                 n += 1
             PLY = 0
