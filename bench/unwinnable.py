@@ -14,7 +14,7 @@ For each batch it prints the processor seconds of the whole batch and per query 
 p90, max), ``time.process_time`` of this process: reading each FEN and the analysis. The
 audit (python-chess replays every helpmate to mate) runs after the batch and is timed
 on its own; CHA's figures include no such audit either. With ``--cha PATH`` (a CHA binary built
-outside the project by ``../shared/tools/build-cha.sh``, a measuring instrument only) the
+from its public source by ``bench/build_cha.sh OUT_DIR``: ``OUT_DIR/cha``, a measuring instrument only) the
 same queries go to the reference in the same run: its processor seconds for the batch
 (``getrusage`` of the child, start-up included), its own per-query times (microseconds it
 measures itself), and where the two verdicts differ (an undecided answer on either side
