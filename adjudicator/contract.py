@@ -16,9 +16,10 @@ from typing import Any
 from adjudicator.case_facts import Facts
 from adjudicator.claim_registry import REGISTRY
 from adjudicator.contract_error import ContractError as ContractError  # where the claims import it from
-from adjudicator.documents import CLOCK_TEXT, CaseFields, max_length
-from adjudicator.documents import MAX_RECORD_CHARS as MAX_RECORD_CHARS
-from adjudicator.documents import Game as Game
+from adjudicator.contract_text import CLOCK_TEXT
+from adjudicator.contract_text import MAX_RECORD_CHARS as MAX_RECORD_CHARS
+from adjudicator.contract_text import Game as Game
+from adjudicator.contract_text import unstorable as unstorable
 
 CLAIMS: tuple[str, ...] = tuple(claim.id for claim in REGISTRY)
 """Claim ids of the contract (:mod:`adjudicator.claim_registry`)."""
@@ -37,17 +38,6 @@ _LONG_RUN = re.compile(rf"(?<!\S)\S{{{MAX_RUN_CHARS + 1}}}")
 """The start of a run longer than :data:`MAX_RUN_CHARS` (anchored at the run's first character, so each run
 is scanned once: linear time whatever the text)."""
 _SPACE = re.compile(r"\s")
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def unstorable(text: str) -> str | None:
-    """What in ``text`` no database can store as text: ``"a NUL character"``, ``"a lone surrogate ..."``
-    (JSON's ``"\\ud800"``: half of a UTF-16 pair, no character), or None."""
-    if "\x00" in text:
-        return "a NUL character"
-    if _SURROGATE.search(text) is not None:
-        return "a lone surrogate (half of a UTF-16 pair, not a character)"
-    return None
 
 
 MAX_QUOTED_CHARS = 40
@@ -175,6 +165,8 @@ def _side(value: object, game: Game, name: str) -> str:
 
 def _optional_str(data: Mapping[str, Any], name: str) -> str | None:
     """A text field, at most as long as the case's schema says (:class:`adjudicator.documents.CaseFields`)."""
+    from adjudicator.documents import CaseFields, max_length  # the models load only when a case is read
+
     limit = max_length(CaseFields, name)
     value = data.get(name)
     if value is None:

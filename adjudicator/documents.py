@@ -19,6 +19,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaMode, JsonSchemaValue
 
 from adjudicator.claim_registry import REGISTRY
+from adjudicator.contract_text import CLOCK_TEXT as CLOCK_TEXT
+from adjudicator.contract_text import MAX_RECORD_CHARS as MAX_RECORD_CHARS
+from adjudicator.contract_text import Game as Game
 from adjudicator.ruling import Result, Verdict
 
 NO_NUL = "^[^\\x00]*$"
@@ -30,11 +33,6 @@ NOT_BLANK = "^[^\\x00]*[^\\x00\\s][^\\x00]*$"
 """Text with something besides spaces in it (and no NUL)."""
 MAX_NUMBER = 2**53
 """Numbers the server takes: within ±2^53 (exact in every JSON reader); beyond, 400."""
-MAX_RECORD_CHARS = 2_000_000
-"""Longest record accepted (a long game with clock comments is well under 100 kB)."""
-CLOCK_TEXT = r"^(\d+:)?\d{1,2}:\d{1,2}(\.\d+)?$"
-"""A clock reading written h:mm:ss or m:ss (:func:`adjudicator.contract.parse_seconds` reads it, spaces
-around allowed, and refuses 60 minutes or seconds and more than 100 hours)."""
 REF = "#/components/schemas/{model}"
 """Where a schema names another: the API document's components."""
 ANY_JSON = "x-any-json"
@@ -68,7 +66,6 @@ def Text(**constraints: Any) -> Any:
     return Field(pattern=NO_NUL, **constraints)
 
 
-Game = Literal["chess", "checkers"]
 Side = Annotated[Literal["white", "black", "red"],
                  Field(description="white/black (chess), red/white (checkers; black = red)")]
 if TYPE_CHECKING:  # built from the registry and the enum, which a type checker cannot read

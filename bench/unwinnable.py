@@ -17,16 +17,18 @@ the command's reader) and the analysis; then the same queries through the comman
 ``python -m adjudicator unwinnable -``, as a child process (``getrusage``: start-up, imports,
 reading, JSON out; ``--no-command`` skips it), so that it compares with CHA's process whole. The
 audit (python-chess replays every helpmate to mate) runs after the batch and is timed
-on its own; CHA's figures include no such audit either. With ``--cha PATH`` (a CHA binary,
-a measuring instrument only, never a dependency) the same queries go to the reference in the
-same run, after our batch: its processor seconds for the batch
+on its own; CHA's figures include no such audit either. With ``--cha PATH`` (a CHA binary built
+from its public source by ``bench/build_cha.sh OUT_DIR``: ``OUT_DIR/cha``, a measuring instrument only,
+never a dependency) the same queries go to the reference in the same run, after our batch: its processor
+seconds for the batch
 (``getrusage`` of the child, start-up included), its own per-query times (microseconds it
 measures itself), and where the two verdicts differ (an undecided answer on either side
 counts as a difference only when the other side decided and they contradict).
 
 Building CHA (miguel-ambrona/D3-Chess over Stockfish 51deae8, GPL-3.0, built outside the
-repository): ``bash bench/build_cha.sh D3_CHESS_GIT STOCKFISH_GIT /tmp/cha-build`` gives
-``/tmp/cha-build/cha`` (its header says where to get the two git repositories), then
+repository): ``bash bench/build_cha.sh /tmp/cha-build`` clones both from GitHub (or
+``bash bench/build_cha.sh /tmp/cha-build D3_CHESS_GIT STOCKFISH_GIT`` offline) and gives
+``/tmp/cha-build/cha``, then
 ``python3 bench/unwinnable.py --cha /tmp/cha-build/cha``.
 
 The figures are processor time (``time.process_time`` for ours, ``getrusage`` of the child

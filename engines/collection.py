@@ -32,15 +32,12 @@ from __future__ import annotations
 import io
 import itertools
 import json
-import multiprocessing
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from operator import methodcaller
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import adjudicator.chess.bulk as bulk
 from adjudicator.collection import Span, TooManyGames, block_spans, check_record, decoded, records
@@ -48,6 +45,9 @@ from adjudicator.contract import ContractError
 from adjudicator.findings import Finding, GameCheck
 from adjudicator.rulesets import RulesetBook
 from adjudicator.services import MateOracle, Services
+
+if TYPE_CHECKING:  # the pool's modules load only where local workers run (a check in this process starts faster)
+    from concurrent.futures import Executor, Future
 
 IN_FLIGHT_PER_WORKER = 2
 PART_RECORDS = 256
@@ -379,6 +379,9 @@ def check_part_texts(task: Mapping[str, Any]) -> dict[str, Any]:
 
 def _in_pool(tasks: Iterator[dict[str, Any]], workers: int, run: Callable[[Any], Any]) -> Iterator[Any]:
     """``run(task)`` of each task by ``workers`` local processes, in task order."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method))
     try:
@@ -404,6 +407,8 @@ def _results(tasks: Iterator[dict[str, Any]], executor: Executor, in_flight: int
 
 
 def _result(future: Future[Any]) -> Any:
+    from concurrent.futures.process import BrokenProcessPool
+
     try:
         return future.result()
     except BrokenProcessPool as exc:

@@ -315,11 +315,11 @@ def test_parts_checked_by_local_processes_come_back_in_file_order_with_few_in_fl
         config: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
     """Parts go to the local processes with at most 2 per worker out at once, and their lines come back in file
     order, numbered as when the parts are checked here one after the other."""
-    import engines.collection
+    from concurrent.futures import ProcessPoolExecutor  # the pool engines.collection starts (imported there)
 
     texts = list(CHESS_GAMES.values()) * 3
     outstanding: list[int] = []
-    submit = engines.collection.ProcessPoolExecutor.submit
+    submit = ProcessPoolExecutor.submit
 
     def counting(pool: Any, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
         outstanding.append(sum(not f.done() for f in futures) + 1)
@@ -328,7 +328,7 @@ def test_parts_checked_by_local_processes_come_back_in_file_order_with_few_in_fl
         return future
 
     futures: list[Any] = []
-    monkeypatch.setattr(engines.collection.ProcessPoolExecutor, "submit", counting)
+    monkeypatch.setattr(ProcessPoolExecutor, "submit", counting)
     expected = list(numbered(check_parts(text_parts(texts, 1), game="chess", ruleset="fide-standard",
                                          config=config)))
     got = list(numbered(check_parts(text_parts(texts, 1), game="chess", ruleset="fide-standard", config=config,

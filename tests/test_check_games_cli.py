@@ -12,6 +12,7 @@ from __future__ import annotations
 import bz2
 import gzip
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -170,3 +171,24 @@ def test_a_stream_that_breaks_after_some_games_gives_their_lines_then_the_error(
     out = [json.loads(line) for line in proc.stdout.decode().splitlines()]
     assert out[-1]["error"]["code"] == "unreadable_input"
     assert len(out) > 1 and [g["index"] for g in out[:-1]] == list(range(1, len(out)))
+
+
+UNUSED_MODULES = ("flask", "sqlalchemy", "celery", "alembic", "kombu", "adjudicator.documents", "web.failures")
+"""The web floor's and the queue's libraries, the contract's pydantic models (a case's schema) and the map of
+every failure (an error's): a check on one machine without an error has no use for them (issue 40)."""
+
+
+def test_a_check_without_a_broker_loads_no_web_queue_or_schema_library(plain: Path) -> None:
+    # the cause of a fast start: the command imports only what it uses (the time itself is bench/check_games.py's)
+    code = ("import json, sys\n"
+            "from web.cli import main\n"
+            "status = main(['check-games', sys.argv[1]])\n"
+            "loaded = sorted({unused for unused in sys.argv[2:] for name in sys.modules\n"
+            "                 if name == unused or name.startswith(unused + '.')})\n"
+            "sys.stderr.write(json.dumps({'status': status, 'loaded': loaded}))\n")
+    env = {key: value for key, value in os.environ.items() if not key.startswith("ADJUDICATOR_BROKER")}
+    proc = subprocess.run([sys.executable, "-c", code, str(plain), *UNUSED_MODULES], capture_output=True,
+                          cwd=ROOT, env=env, timeout=300)
+    assert json.loads(proc.stderr.decode().splitlines()[-1]) == {"status": 0, "loaded": []}
+    findings = [line["findings"] for line in lines(proc)[:-1]]
+    assert [[finding["code"] for finding in found] for found in findings] == EXPECTED_CODES

@@ -17,8 +17,8 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn
 
-from adjudicator.contract import ContractError, unstorable
-from web.failures import error_body
+from adjudicator.contract_error import ContractError
+from adjudicator.contract_text import unstorable
 
 COMMANDS = ("rule", "replay", "unwinnable", "serve", "users", "build_db", "audit", "events", "check_games",
             "worker", "rulesets", "watch")
@@ -45,6 +45,8 @@ def emit(obj: Any) -> None:
 
 def error_json(exc: Exception) -> dict[str, Any]:
     """``{"error": ...}`` for what a command raised (:func:`web.failures.error_body`; a bug: ``internal_error``)."""
+    from web.failures import error_body  # loaded on an error only: it names every failure's module (a fast start)
+
     return error_body(exc, failing=None)
 
 

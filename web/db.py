@@ -8,6 +8,7 @@ by :func:`init_app` when the app starts.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -56,13 +57,49 @@ def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
     return sessionmaker(bind=engine, expire_on_commit=False)
 
 
+_REVISION = re.compile(r'^revision(?:: *str)? *= *"([^"]+)"$', re.MULTILINE)
+_DOWN = re.compile(r'^down_revision(?:: *[^=]+)? *= *(None|"[^"]+"|\([^)]*\))$', re.MULTILINE)
+
+
+def heads() -> set[str] | None:
+    """The migrations' head revisions, read from ``web/migrations/versions`` without loading Alembic or
+    the scripts (their ``revision = "..."`` and ``down_revision = ...`` lines); None where a script says
+    them otherwise (then only Alembic can tell)."""
+    revisions: set[str] = set()
+    below: set[str] = set()
+    for path in (MIGRATIONS / "versions").glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        revision, down = _REVISION.findall(text), _DOWN.findall(text)
+        if len(revision) != 1 or len(down) != 1:
+            return None
+        revisions.add(revision[0])
+        below.update(re.findall(r'"([^"]+)"', down[0]))
+    return revisions - below or None
+
+
+def is_at_head(engine: Engine) -> bool:
+    """The database holds every migration already (its ``alembic_version`` rows are :func:`heads`): an
+    upgrade to the head would do nothing, and Alembic need not load (the commands start fast, issue 40)."""
+    wanted = heads()
+    if wanted is None:
+        return False
+    with engine.connect() as connection:
+        if not engine.dialect.has_table(connection, "alembic_version"):
+            return False
+        found = {row[0] for row in connection.exec_driver_sql("SELECT version_num FROM alembic_version")}
+    return found == wanted
+
+
 def migrate(engine: Engine, revision: str = "head") -> None:
-    """Bring the database to ``revision`` with the Alembic migrations in ``web/migrations``.
+    """Bring the database to ``revision`` with the Alembic migrations in ``web/migrations``
+    (to the head: nothing to do, without loading Alembic, where :func:`is_at_head`).
 
     On SQLite the migrations run with foreign keys off (a migration that rebuilds a
     table needs it: SQLite's documented procedure), and every reference is checked
     before the migration commits; they are on again afterwards.
     """
+    if revision == "head" and is_at_head(engine):
+        return
     from alembic import command  # deferred on purpose: only a migration needs Alembic
     from alembic.config import Config  # deferred on purpose: only a migration needs Alembic
 

@@ -268,7 +268,18 @@ def _pattern(table: Mapping[str, int]) -> re.Pattern[str]:
     )
 
 
-_PATTERNS = {lang: _pattern(table) for lang, table in LANGUAGES.items()}
+_PATTERNS: dict[str, re.Pattern[str]] = {}
+"""Each language's SAN pattern, compiled when a token of that language is first read (a run that reads one
+language compiles one: the command starts faster)."""
+
+
+def _pattern_of(language: str) -> re.Pattern[str]:
+    if language not in LANGUAGES:
+        language = "en"
+    found = _PATTERNS.get(language)
+    if found is None:
+        found = _PATTERNS[language] = _pattern(LANGUAGES[language])
+    return found
 _LOWER_KEYS = {
     lang: sorted(
         ((key.lower(), key) for key, piece in table.items() if key[0].isupper() and piece != P),
@@ -319,7 +330,7 @@ def parse(token: str, language: str = "en") -> list[Notation]:
         )]
     if language == "el":
         text = text.translate(_GREEK_FILES)
-    pattern = _PATTERNS.get(language, _PATTERNS["en"])
+    pattern = _pattern_of(language)
     variants: list[tuple[str, str | None]] = [(text, None)]
     lower = _lower_piece(text, language) if text[:1].islower() else None
     if lower is not None:

@@ -38,6 +38,27 @@ def test_the_first_revision_is_0001_with_no_parent() -> None:
     assert base is not None and base.down_revision is None
 
 
+
+def test_the_heads_read_from_the_files_are_alembics_and_an_upgraded_database_is_at_them(tmp_path: Path) -> None:
+    # migrate() skips Alembic where the database is at the head (issue 40: the commands start fast): the heads it
+    # reads from the migration files must be the ones Alembic finds, and a database part-way is not at them
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    from web.db import MIGRATIONS, heads, is_at_head
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    assert heads() == set(ScriptDirectory.from_config(config).get_heads())
+    engine = make_engine(f"sqlite:///{tmp_path / 'h.db'}")
+    assert not is_at_head(engine)  # no tables yet
+    migrate(engine, "0002")
+    assert not is_at_head(engine)
+    migrate(engine)
+    assert is_at_head(engine)
+    with engine.connect() as connection:
+        assert {row[0] for row in connection.execute(sa.text("SELECT version_num FROM alembic_version"))} == heads()
+
 def test_every_case_and_ruling_is_kept_and_cannot_be_changed(client: FlaskClient, stand_ins: dict[str, str]) -> None:
     for _ in range(3):
         assert client.post("/api/v1/rulings", json=CASE).status_code == 201
