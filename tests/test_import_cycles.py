@@ -41,11 +41,12 @@ def imports_of(name: str, path: Path, is_package: bool, known: dict[str, tuple[P
                     targets.add(f"{base}.{alias.name}")
                 elif base in known:
                     targets.add(base)
+    explicit = set(targets)
     for target in list(targets):
         parts = target.split(".")
         targets.update(".".join(parts[:i]) for i in range(1, len(parts)) if ".".join(parts[:i]) in known)
     own_packages = {".".join(name.split(".")[:i]) for i in range(1, len(name.split(".")))}
-    return targets - own_packages - {name}
+    return targets - (own_packages - explicit) - {name}  # an explicit import of its own package is an edge
 
 
 def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:

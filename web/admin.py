@@ -21,12 +21,12 @@ from sqlalchemy import func, select
 from werkzeug.wrappers import Response
 
 from web.auth import login_required, page_user
-from web.auth.models import ROLES, User
 from web.auth.revoke import activate, revoke_token
-from web.auth.sessions import LoginSession
 from web.auth.throttle import LoginThrottle
 from web.db import get_session as db
-from web.events.models import Event, EventStaff, EventToken
+from web.tables.events import Event, EventStaff, EventToken
+from web.tables.logins import LoginSession
+from web.tables.users import ROLES, User
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
 

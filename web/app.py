@@ -43,7 +43,7 @@ from web.claims.entry import bp as entry_bp
 from web.claims.scoresheets import bp as scoresheets_bp
 from web.committee.api import bp as committee_api_bp
 from web.committee.views import bp as committee_pages_bp
-from web.config import load_config, resolve_path
+from web.config import database_url, load_config, resolve_path
 from web.events import staff_views  # noqa: F401  the event's staff pages: their routes are on admin_bp (issue 22)
 from web.events.cache import EventCache
 from web.events.index_views import bp as events_bp
@@ -82,8 +82,7 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = os.environ.get("ADJUDICATOR_SECRET_KEY") or _instance_secret(config)
 
-    url = str(overrides.get("DATABASE_URL") or settings.database.url or DatabaseSettings().url)
-    url = _resolve_sqlite(url, config, resolve_path)
+    url = database_url(config, str(overrides.get("DATABASE_URL") or settings.database.url or DatabaseSettings().url))
     app.config["DATABASE_URL"] = url
     db.init_app(app, url)
     app.extensions["event_cache"] = EventCache(float(app.config.get(
@@ -138,18 +137,6 @@ def register_areas(app: Flask, csrf: CSRFProtect) -> None:
 AREAS = ("claims", "entry", "checkers_entry", "broadcast", "scoresheets", "rulings", "history", "api", "pairings",
          "events", "round", "checks", "auth", "committee", "committee_api", "appeals", "appeals_api", "admin")
 """The blueprints :func:`register_areas` registers (tests/web/test_web_app.py checks them)."""
-
-
-def _resolve_sqlite(url: str, config: Mapping[str, Any], resolve_path: Any) -> str:
-    """A relative SQLite path is relative to the configuration file's folder; its folder is made."""
-    prefix = "sqlite:///"
-    if not url.startswith(prefix) or url == "sqlite:///:memory:":
-        return url
-    path = Path(url[len(prefix) :])
-    if not path.is_absolute():
-        path = resolve_path(dict(config), str(path))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return prefix + str(path)
 
 
 def _instance_secret(config: Mapping[str, Any]) -> str:

@@ -23,8 +23,8 @@ from adjudicator.contract import Case, parse_case
 from adjudicator.rule import rule
 from adjudicator.rulesets import RulesetBook
 from adjudicator.services import Services
-from web import store
 from web.failures import INVALID, error_of
+from web.tables import rulings as store
 
 log = logging.getLogger(__name__)
 

@@ -20,7 +20,7 @@ from tests.web.broadcast_support import LOOPBACK, PgnServer, pgn_game
 from tests.web.conftest import make_app
 from web.broadcast import Broadcasts, source_problem
 from web.broadcast.boards import games_of, round_boards
-from web.events.models import Event
+from web.tables.events import Event
 
 OPENING = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"]
 

@@ -17,14 +17,14 @@ from flask import Blueprint, Response, current_app, g, jsonify, request, url_for
 
 from adjudicator.contract import ContractError
 from adjudicator.rulesets import RulesetBook
-from web.appeals.models import Appeal
 from web.appeals.service import appealed_case_id, decide_appeal, file_appeal
 from web.auth.tokens import api_user, token_required
-from web.committee.models import CommitteeCase
 from web.committee.service import CaseRefused
 from web.db import get_session as db
 from web.errors import api_error
 from web.events.access import Actor, may_read_appeal, refused_status
+from web.tables.appeals import Appeal
+from web.tables.committee import CommitteeCase
 
 bp = Blueprint("appeals_api", __name__, url_prefix="/api/v1/appeals")
 

@@ -16,8 +16,8 @@ from flask import Flask, abort, current_app
 from flask_login import LoginManager, current_user
 
 from web import security
-from web.auth.models import ROLES, User
 from web.db import get_session as db
+from web.tables.users import ROLES, User
 
 F = TypeVar("F", bound=Callable[..., Any])
 

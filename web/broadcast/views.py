@@ -31,8 +31,8 @@ from web.claims.views import EVENT_FIELD, render_form
 from web.db import get_session
 from web.events import current_actor
 from web.events.access import event_named, roles_in
-from web.events.models import Event
 from web.htmx import is_htmx
+from web.tables.events import Event
 
 bp = Blueprint("broadcast", __name__)
 

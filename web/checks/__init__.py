@@ -2,7 +2,7 @@
 with the event) or picks one stored before, it becomes a job with a progress bar, then a report
 (games with findings first, each opening its own page with the evidence) with CSV and JSON downloads.
 
-Models in :mod:`web.checks.models` and :mod:`web.checks.collections`, the job in
+Models in :mod:`web.tables.checks` and :mod:`web.checks.collections`, the job in
 :mod:`web.checks.runner`, the pages in :mod:`web.checks.views`.
 """
 

@@ -20,7 +20,7 @@ from adjudicator.claim_registry import IN_FORM_ORDER
 from adjudicator.contract import SIDES, ContractError, parse_seconds
 from adjudicator.rule import claim_ids
 from web.claims.offers import Offer
-from web.store import META_FIELDS
+from web.tables.rulings import META_FIELDS
 
 CLAIM_LABELS: dict[str, str] = {claim.id: claim.label for claim in IN_FORM_ORDER}
 """Each claim's words on the form, in the form's order (:mod:`adjudicator.claim_registry`)."""

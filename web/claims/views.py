@@ -28,11 +28,11 @@ from web.claims.offers import Offer, offer_for
 from web.db import get_session
 from web.events import current_actor, remember_case, resolve_event
 from web.events.access import AccessRefused, check_not_hidden, event_named, may_see_rulings, rulable_events
-from web.events.models import DEFAULT_SLUG, Event
 from web.htmx import is_htmx, shown_at
 from web.inputs import whole_number
 from web.players import completed_meta, names_mismatch, record_tags
-from web.store import CaseRow
+from web.tables.events import DEFAULT_SLUG, Event
+from web.tables.rulings import CaseRow
 from web.watch.claim import values_from_alert
 
 bp = Blueprint("claims", __name__)

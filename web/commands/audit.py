@@ -11,7 +11,7 @@ import sys
 from typing import Any
 
 from web.cli import emit
-from web.committee.store import command_session
+from web.commands.store import command_session
 from web.config import load_config
 
 

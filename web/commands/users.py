@@ -23,10 +23,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from adjudicator.contract import ContractError
-from web.auth.models import ROLES, User, UserError, create_user
 from web.cli import emit
-from web.committee.store import command_session
+from web.commands.store import command_session
 from web.config import load_config
+from web.tables.users import ROLES, User, UserError, create_user
 
 
 def register(sub: Any) -> None:
@@ -88,7 +88,7 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def _user(session: Session, name: str) -> User:
-    from web.auth.models import user_by_name  # deferred on purpose: every command's module loads on each run
+    from web.tables.users import user_by_name  # deferred on purpose: every command's module loads on each run
 
     user = user_by_name(session, name)
     if user is None:

@@ -10,7 +10,7 @@ from web.events import current_actor
 from web.events.access import visible_events
 from web.htmx import page_or_fragment
 from web.outcomes import outcomes_of
-from web.store import Search, search_rulings
+from web.tables.rulings import Search, search_rulings
 
 bp = Blueprint("history", __name__)
 

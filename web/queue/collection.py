@@ -24,8 +24,8 @@ from typing import Any
 from sqlalchemy import delete
 
 from engines.collection import Part
-from web.queue.models import JobRow
 from web.queue.remote import DONE_KEY, JobFailed, Remote
+from web.tables.jobs import JobRow
 
 IN_FLIGHT = 8
 

@@ -24,13 +24,13 @@ from sqlalchemy.orm import Session, sessionmaker
 from adjudicator.contract import ContractError, parse_case
 from adjudicator.rulesets import RulesetBook
 from adjudicator.services import Services
-from web import store
 from web.failures import error_of
 from web.queue import QueueSettings, rows
-from web.queue.models import JobRow
 from web.queue.recovery import recover
 from web.queue.remote import QueueUnavailable
 from web.runner import JobCancelled, rule_job
+from web.tables import rulings as store
+from web.tables.jobs import JobRow
 
 log = logging.getLogger(__name__)
 

@@ -11,14 +11,12 @@ from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from adjudicator.contract import ContractError, parse_seconds
-from web import store, submit
-from web.appeals.models import Appeal
+from web import submit
 from web.articles import summary
 from web.boards import checkers_svg, chess_svg
 from web.charts import clock_chart, hms
 from web.claims.forms import CLAIM_LABELS
 from web.committee.gate import hiding_case, redacted
-from web.committee.models import CommitteeCase
 from web.db import get_session
 from web.events import SHARED, current_actor, remember_case, resolve_event
 from web.events.access import (
@@ -30,7 +28,6 @@ from web.events.access import (
     share_code,
     shared_ruling_id,
 )
-from web.events.models import Event
 from web.evidence import Line, Presentation, present
 from web.htmx import is_htmx, shown_at
 from web.jobs import Job
@@ -41,7 +38,11 @@ from web.rulings import finding
 from web.rulings.exports import ruling_exports
 from web.rulings.sheet import SHORT_FACT, line_words, sheet_diagram, sheet_pdf
 from web.rulings.words import evidence_words
-from web.store import CaseRow, RulingRow
+from web.tables import rulings as store
+from web.tables.appeals import Appeal
+from web.tables.committee import CommitteeCase
+from web.tables.events import Event
+from web.tables.rulings import CaseRow, RulingRow
 
 bp = Blueprint("rulings", __name__)
 
