@@ -26,8 +26,8 @@ from werkzeug.wrappers import Response
 from adjudicator.contract import ContractError
 from web.broadcast import Snapshot, broadcasts
 from web.broadcast.boards import Board, games_of, round_boards
+from web.claims.form_page import EVENT_FIELD, render_form
 from web.claims.forms import read_form
-from web.claims.views import EVENT_FIELD, render_form
 from web.db import get_session
 from web.events import current_actor
 from web.events.access import event_named, roles_in

@@ -40,6 +40,7 @@ from werkzeug.wrappers import Response
 
 from adjudicator.contract import ContractError
 from web.articles import summary
+from web.boards import board_for
 from web.checks import max_bytes
 from web.checks.collections import Kept, keep, of_event, readable_size
 from web.checks.runner import Checks, check_file, csv_text
@@ -49,7 +50,6 @@ from web.events.access import event_named, roles_in
 from web.evidence import Line, Presentation, facts, present
 from web.htmx import is_htmx
 from web.inputs import whole_number
-from web.rulings.views import board_for
 from web.tables.checks import CheckedGame, GameCheck, counts
 from web.tables.collections import GameCollection
 from web.tables.events import Event

@@ -12,7 +12,7 @@ from adjudicator.contract import ContractError
 from adjudicator.exports import annotate_record, ruling_comment, trf_codes
 from adjudicator.rulesets import RulesetBook, RulesetError
 from web.auth import login_required, page_user
-from web.boards import edit_checkers
+from web.boards import board_for, edit_checkers
 from web.claims.editors import checkers_editor
 from web.committee.gate import hides_engine, is_verified, record_verified
 from web.committee.position import diagram, recommended_line
@@ -21,7 +21,6 @@ from web.committee.service import CaseRefused, cast_vote, open_case
 from web.db import get_session as db
 from web.events.access import Actor, event_named, event_staff, may_read_committee_case, refused_status, roles_in
 from web.inputs import whole_number
-from web.rulings.views import board_for
 from web.tables.appeals import Appeal
 from web.tables.committee import CommitteeCase
 from web.tables.events import Event

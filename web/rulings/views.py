@@ -13,7 +13,7 @@ from werkzeug.wrappers import Response
 from adjudicator.contract import ContractError, parse_seconds
 from web import submit
 from web.articles import summary
-from web.boards import checkers_svg, chess_svg
+from web.boards import board_for
 from web.charts import clock_chart, hms
 from web.claims.forms import CLAIM_LABELS
 from web.committee.gate import hiding_case, redacted
@@ -28,7 +28,7 @@ from web.events.access import (
     share_code,
     shared_ruling_id,
 )
-from web.evidence import Line, Presentation, present
+from web.evidence import present
 from web.htmx import is_htmx, shown_at
 from web.jobs import Job
 from web.outcomes import outcome_of
@@ -69,25 +69,6 @@ def _visible_event_or_404(case: CaseRow, message: str) -> Event:
     if event is None or not may_see_rulings(session, current_actor(), event):
         abort(404, message)
     return event
-
-
-def board_for(line: Line | None, presentation: Presentation, ply: int | None = None, size: int = 360) -> str:
-    if presentation.game == "checkers":
-        if line is None:
-            return checkers_svg(presentation.position_fen, size=size) if presentation.position_fen else ""
-        shown = line.clamp(line.focus if ply is None else ply)
-        step = line.step(shown)
-        return checkers_svg(line.fen_at(shown), last_move=step.uci if step else None, size=size)
-    if line is None:
-        return chess_svg(presentation.position_fen, size=size) if presentation.position_fen else ""
-    shown = line.clamp(line.focus if ply is None else ply)
-    step = line.step(shown)
-    return chess_svg(
-        line.fen_at(shown),
-        step.uci if step else None,
-        is_illegal=bool(step and step.is_illegal),
-        size=size,
-    )
 
 
 def hidden_for(ruling: RulingRow) -> CommitteeCase | None:
