@@ -24,8 +24,8 @@ from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from adjudicator.contract import ContractError
-from web.broadcast import Snapshot, broadcasts
 from web.broadcast.boards import Board, games_of, round_boards
+from web.broadcast.sources import Snapshot, broadcasts
 from web.claims.form_page import EVENT_FIELD, render_form
 from web.claims.forms import read_form
 from web.db import get_session

@@ -14,7 +14,9 @@ game in the same event are the collection already stored (one row; the unique ke
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import (
     select,
@@ -26,6 +28,13 @@ from web.audit import append, now
 from web.tables.collections import KIND, GameCollection
 from web.tables.events import Event
 from web.tables.users import User
+
+DEFAULT_MAX_BYTES = 20_000_000
+"""``[web] max_collection_bytes``: the largest upload (a compressed file holds many more games)."""
+
+
+def max_bytes(config: Mapping[str, Any]) -> int:
+    return int(config.get("web", {}).get("max_collection_bytes", DEFAULT_MAX_BYTES))
 
 
 @dataclass(frozen=True)

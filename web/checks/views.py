@@ -41,8 +41,7 @@ from werkzeug.wrappers import Response
 from adjudicator.contract import ContractError
 from web.articles import summary
 from web.boards import board_for
-from web.checks import max_bytes
-from web.checks.collections import Kept, keep, of_event, readable_size
+from web.checks.collections import Kept, keep, max_bytes, of_event, readable_size
 from web.checks.runner import Checks, check_file, csv_text
 from web.db import get_session
 from web.events import current_actor
