@@ -18,6 +18,7 @@ from flask_wtf.csrf import CSRFProtect
 
 from adjudicator.rulesets import RulesetBook
 from web import (
+    admin,
     audit,
     auth,
     broadcast,
@@ -27,13 +28,11 @@ from web import (
     htmx,
     inputs,
     limits,
-    people_views,  # noqa: F401  add, reset and deactivate users: routes on admin_bp (issue 35)
     security,
     sides,
     static_files,
     timefmt,
 )
-from web.admin import bp as admin_bp
 from web.api import bp as api_bp
 from web.appeals.api import bp as appeals_api_bp
 from web.appeals.views import bp as appeals_pages_bp
@@ -44,7 +43,6 @@ from web.claims.scoresheets import bp as scoresheets_bp
 from web.committee.api import bp as committee_api_bp
 from web.committee.views import bp as committee_pages_bp
 from web.config import database_url, load_config, resolve_path
-from web.events import staff_views  # noqa: F401  the event's staff pages: their routes are on admin_bp (issue 22)
 from web.events.cache import EventCache
 from web.events.index_views import bp as events_bp
 from web.events.pairings_views import bp as pairings_bp
@@ -131,7 +129,7 @@ def register_areas(app: Flask, csrf: CSRFProtect) -> None:
     timefmt.init_app(app)  # the |when filter: readable times (issue 13)
     sides.init_app(app)  # the |in_play_order filter: White first in chess, Red first in checkers
     static_files.init_app(app)  # static files: versioned URLs cached a year, gzip (issue 13)
-    app.register_blueprint(admin_bp)  # take access back, lift throttled log-ins (issue 23)
+    admin.init_app(app)  # users, event staff, taking access back, lifting throttled log-ins (issues 22, 23, 35)
 
 
 AREAS = ("claims", "entry", "checkers_entry", "broadcast", "scoresheets", "rulings", "history", "api", "pairings",

@@ -4,7 +4,7 @@
   Activate and Revoke tokens; the log-ins being throttled (whose name, from which address,
   how many failures, until when) with Lift; the events, each with its staff page.
 - ``/admin/events/``, ``/admin/events/<slug>``: make an event, set it, staff it, its tokens
-  (:mod:`web.events.staff_views`: admins, and an event's own organisers for their event).
+  (:mod:`web.admin.staff`: admins, and an event's own organisers for their event).
 
 Admins only (403 for anyone else); every form carries the CSRF token and answers 303 back to
 the page (a refusal: the page again with the message, 409). The changes are those of the command

@@ -29,7 +29,7 @@ from werkzeug.wrappers import Response
 
 from adjudicator.contract import ContractError
 from adjudicator.rulesets import RulesetBook
-from web.admin import bp
+from web.admin.views import bp
 from web.auth import login_required, page_user
 from web.db import get_session as db
 from web.events import changes
