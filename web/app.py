@@ -43,6 +43,7 @@ from web.claims.scoresheets import bp as scoresheets_bp
 from web.committee.api import bp as committee_api_bp
 from web.committee.views import bp as committee_pages_bp
 from web.config import database_url, load_config, resolve_path
+from web.events.access import resolve_token
 from web.events.cache import EventCache
 from web.events.index_views import bp as events_bp
 from web.events.pairings_views import bp as pairings_bp
@@ -96,8 +97,14 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     htmx.init_app(app)
     errors.init_app(app)
     register_areas(app, csrf)
-    limits.init_app(app, _limits_storage(broker_url()))  # per-client budgets on the costly routes (issue 39)
+    limits.init_app(app, _limits_storage(broker_url()), _token_user)  # per-client budgets on costly routes (issue 39)
     return app
+
+
+def _token_user(token: str) -> int | None:
+    """The user a bearer token stands for (a user's own token or an event token), for the per-user budgets."""
+    found = resolve_token(db.get_session(), token)
+    return None if found is None else int(found[0].id)
 
 
 def _limits_storage(broker: str | None) -> str | None:
