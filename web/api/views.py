@@ -14,8 +14,8 @@ from web.api.openapi import openapi
 from web.committee.gate import hiding_case, redacted
 from web.db import get_session
 from web.errors import api_error
-from web.events import TokenRefused, bearer_actor, resolve_event
 from web.events.access import AccessRefused, may_see_rulings, share_code, shared_ruling_id
+from web.events.actors import TokenRefused, bearer_actor, resolve_event
 from web.inputs import json_body
 from web.outcomes import outcome_of
 from web.tables.events import Event, EventFacts

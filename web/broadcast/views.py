@@ -29,8 +29,8 @@ from web.broadcast.sources import Snapshot, broadcasts
 from web.claims.form_page import EVENT_FIELD, render_form
 from web.claims.forms import read_form
 from web.db import get_session
-from web.events import current_actor
 from web.events.access import event_named, roles_in
+from web.events.actors import current_actor
 from web.htmx import is_htmx
 from web.tables.events import Event
 

@@ -44,8 +44,8 @@ from web.boards import board_for
 from web.checks.collections import Kept, keep, max_bytes, of_event, readable_size
 from web.checks.runner import Checks, check_file, csv_text
 from web.db import get_session
-from web.events import current_actor
 from web.events.access import event_named, roles_in
+from web.events.actors import current_actor
 from web.evidence import Line, Presentation, facts, present
 from web.htmx import is_htmx
 from web.inputs import whole_number

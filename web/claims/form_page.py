@@ -13,8 +13,8 @@ from web.claims.editors import checkers_editor
 from web.claims.forms import CLAIM_LABELS, GAME_LABELS, PREVIOUS_ILLEGAL, ClaimForm, claims_for, side_label
 from web.claims.offers import Offer, offer_for
 from web.db import get_session
-from web.events import current_actor
 from web.events.access import rulable_events
+from web.events.actors import current_actor
 from web.htmx import is_htmx
 from web.players import names_mismatch
 from web.tables.events import DEFAULT_SLUG

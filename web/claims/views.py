@@ -22,8 +22,8 @@ from web.claims.forms import (
     to_case,
 )
 from web.db import get_session
-from web.events import current_actor, remember_case, resolve_event
 from web.events.access import AccessRefused, check_not_hidden, event_named, may_see_rulings, rulable_events
+from web.events.actors import current_actor, remember_case, resolve_event
 from web.htmx import shown_at
 from web.inputs import whole_number
 from web.players import completed_meta, record_tags

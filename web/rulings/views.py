@@ -18,7 +18,6 @@ from web.charts import clock_chart, hms
 from web.claims.forms import CLAIM_LABELS
 from web.committee.gate import hiding_case, redacted
 from web.db import get_session
-from web.events import SHARED, current_actor, remember_case, resolve_event
 from web.events.access import (
     AccessRefused,
     may_cancel,
@@ -28,6 +27,7 @@ from web.events.access import (
     share_code,
     shared_ruling_id,
 )
+from web.events.actors import SHARED, current_actor, remember_case, resolve_event
 from web.evidence import present
 from web.htmx import is_htmx, shown_at
 from web.jobs import Job

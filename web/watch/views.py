@@ -28,8 +28,8 @@ from adjudicator.contract import ContractError
 from web.auth import login_required, page_user
 from web.broadcast.guard import guarded_opener, networks_of
 from web.db import get_session
-from web.events import current_actor
 from web.events.access import event_named, roles_in
+from web.events.actors import current_actor
 from web.htmx import is_htmx
 from web.settings import Settings
 from web.tables.events import Event
