@@ -2,8 +2,9 @@
 with the event) or picks one stored before, it becomes a job with a progress bar, then a report
 (games with findings first, each opening its own page with the evidence) with CSV and JSON downloads.
 
-Models in :mod:`web.tables.checks` and :mod:`web.checks.collections`, the job in
-:mod:`web.checks.runner`, the pages in :mod:`web.checks.views`.
+Tables in :mod:`web.tables.checks` and :mod:`web.tables.collections`, the stored collections and the
+upload's limit in :mod:`web.checks.collections`, the job in :mod:`web.checks.runner`, the pages in
+:mod:`web.checks.views`. The package imports its modules; none of them imports the package.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Who is asking (issue 11): the API token's user, the logged-in user or anonymous, and the event a request acts in.
 
-The models are in :mod:`web.tables.events`, the rules of access in
+The tables are in :mod:`web.tables.events`, the rules of access in
 :mod:`web.events.access`, the command line in ``web/commands/events.py``.
 """
 
