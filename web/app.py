@@ -21,7 +21,6 @@ from web import (
     admin,
     audit,
     auth,
-    broadcast,
     checks,
     db,
     errors,
@@ -36,6 +35,7 @@ from web import (
 from web.api import bp as api_bp
 from web.appeals.api import bp as appeals_api_bp
 from web.appeals.views import bp as appeals_pages_bp
+from web.broadcast import views as broadcast_views
 from web.claims import bp as claims_bp
 from web.claims.checkers_entry import bp as checkers_entry_bp
 from web.claims.entry import bp as entry_bp
@@ -117,7 +117,7 @@ def register_areas(app: Flask, csrf: CSRFProtect) -> None:
     app.register_blueprint(claims_bp)
     app.register_blueprint(entry_bp)  # the move-entry board's record reading and candidate moves (issue 21)
     app.register_blueprint(checkers_entry_bp)  # the checkers board's reading of the record (issue 21)
-    broadcast.init_app(app)  # the event's broadcast on the claim form (issue 21, item 4)
+    broadcast_views.init_app(app)  # the event's broadcast on the claim form (issue 21, item 4)
     app.register_blueprint(scoresheets_bp)  # both scoresheets compared, on the form and the ruling page (issue 21)
     app.register_blueprint(rulings_bp)
     app.register_blueprint(history_bp)
