@@ -17,9 +17,13 @@ domain and the engines import nothing of ``web`` (``python -m adjudicator`` is t
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
-from tests.test_import_cycles import ROOT, imports_of, modules
+from tests.test_import_cycles import ROOT, imports_of
+from tests.test_import_cycles import modules as read_modules
+
+modules = cache(read_modules)
 
 TABLES = frozenset({"web.tables"})
 INFRASTRUCTURE = frozenset({
