@@ -30,10 +30,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from adjudicator.rulesets import RulesetBook  # noqa: E402
-from web.auth.models import create_user  # noqa: E402
+from web.commands.store import command_session  # noqa: E402
 from web.committee.service import open_case  # noqa: E402
-from web.committee.store import command_session  # noqa: E402
 from web.config import load_config  # noqa: E402
+from web.tables.users import create_user  # noqa: E402
 
 MEMBERS = ("m1", "m2", "m3")
 

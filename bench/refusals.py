@@ -73,7 +73,7 @@ def main() -> None:
         _first_game.cache_clear()  # each run reads afresh
         replay_chess(text, allow_unreadable=True)
     from web import create_app
-    from web.auth.models import create_user
+    from web.tables.users import create_user
 
     with tempfile.TemporaryDirectory() as folder:
         app = create_app({"TESTING": True, "SECRET_KEY": "bench", "RATELIMIT_ENABLED": False,

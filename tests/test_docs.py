@@ -143,6 +143,8 @@ def check_adjudicator(words: list[str], shown: Shown) -> None:
         assert word in below, f"{shown}: no subcommand {' '.join([*path, word])!r}"
         parser = below[word]
         path.append(word)
+    if not path and words and all(w in ("-h", "--help") for w in words):
+        return  # the program's own help
     assert path, f"{shown}: no subcommand"
     known = option_strings(parser)
     for word in words:

@@ -3,7 +3,11 @@
 Every ``import`` in ``adjudicator/``, ``engines/`` and ``web/`` is read with :mod:`ast`, wherever it
 stands (at the top, in a function, under ``TYPE_CHECKING``), and the graph of modules is
 searched depth first. Importing ``a.b.c`` runs the ``__init__`` of ``a`` and ``a.b`` first,
-so a module imports its target's packages too (but not its own: they are already running).
+so a module imports its target's packages too (but not its own: they are already running),
+unless it names its own package itself (``from a.b import x`` in ``a.b.c``): that is an edge, and
+with the ``__init__``'s own import of ``a.b.c`` (in a function or not) a circle (issue 38: the
+circles ``web.checks`` <-> ``web.checks.views`` and ``web.broadcast`` <-> ``.boards`` <-> ``.views``
+went that way, and this test missed them while it dropped such edges).
 """
 
 from __future__ import annotations
@@ -41,11 +45,12 @@ def imports_of(name: str, path: Path, is_package: bool, known: dict[str, tuple[P
                     targets.add(f"{base}.{alias.name}")
                 elif base in known:
                     targets.add(base)
+    explicit = set(targets)
     for target in list(targets):
         parts = target.split(".")
         targets.update(".".join(parts[:i]) for i in range(1, len(parts)) if ".".join(parts[:i]) in known)
     own_packages = {".".join(name.split(".")[:i]) for i in range(1, len(name.split(".")))}
-    return targets - own_packages - {name}
+    return targets - (own_packages - explicit) - {name}  # an explicit import of its own package is an edge
 
 
 def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
@@ -78,6 +83,19 @@ def test_the_domain_the_engines_and_the_web_floor_have_no_import_circle() -> Non
     assert "web.queue.claims" in graph["web.jobs"] and "web.events.access" in graph["web.auth.tokens"]  # and web/
     cycle = find_cycle(graph)
     assert cycle is None, "import circle: " + " -> ".join(cycle or [])
+
+
+def test_a_package_init_importing_its_module_in_a_function_and_the_module_importing_the_package_is_a_circle(
+        tmp_path: Path) -> None:
+    (tmp_path / "pkg").mkdir()
+    init, views, other = tmp_path / "pkg" / "__init__.py", tmp_path / "pkg" / "views.py", tmp_path / "pkg" / "other.py"
+    init.write_text("LIMIT = 1\n\ndef init_app():\n    from pkg.views import bp\n")
+    views.write_text("from pkg import LIMIT\nfrom pkg.other import x\n")
+    other.write_text("x = 1\n")
+    known = {"pkg": (init, True), "pkg.views": (views, False), "pkg.other": (other, False)}
+    graph = {name: imports_of(name, path, is_package, known) for name, (path, is_package) in known.items()}
+    assert graph == {"pkg": {"pkg.views"}, "pkg.views": {"pkg", "pkg.other"}, "pkg.other": set()}
+    assert find_cycle(graph) == ["pkg", "pkg.views", "pkg"]
 
 
 def test_the_search_finds_a_circle_through_a_package_init() -> None:

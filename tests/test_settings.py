@@ -69,8 +69,8 @@ def test_the_declared_defaults_are_the_ones_the_modules_use() -> None:
     from engines.chess.entry import DEFAULT_NODES
     from engines.chess.stockfish import EngineSettings
     from web.auth.throttle import ThrottleSettings
-    from web.broadcast import DEFAULTS as BROADCAST
-    from web.checks import DEFAULT_MAX_BYTES
+    from web.broadcast.sources import DEFAULTS as BROADCAST
+    from web.checks.collections import DEFAULT_MAX_BYTES
     from web.checks.runner import DEFAULT_WORKERS
     from web.commands.check_games import Limits
     from web.limits import DEFAULTS as LIMITS

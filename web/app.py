@@ -18,33 +18,32 @@ from flask_wtf.csrf import CSRFProtect
 
 from adjudicator.rulesets import RulesetBook
 from web import (
+    admin,
     audit,
     auth,
-    broadcast,
     checks,
     db,
     errors,
     htmx,
     inputs,
     limits,
-    people_views,  # noqa: F401  add, reset and deactivate users: routes on admin_bp (issue 35)
     security,
     sides,
     static_files,
     timefmt,
 )
-from web.admin import bp as admin_bp
 from web.api.views import bp as api_bp
 from web.appeals.api import bp as appeals_api_bp
 from web.appeals.views import bp as appeals_pages_bp
+from web.broadcast import views as broadcast_views
 from web.claims import bp as claims_bp
 from web.claims.checkers_entry import bp as checkers_entry_bp
 from web.claims.entry import bp as entry_bp
 from web.claims.scoresheets import bp as scoresheets_bp
 from web.committee.api import bp as committee_api_bp
 from web.committee.views import bp as committee_pages_bp
-from web.config import load_config, resolve_path
-from web.events import staff_views  # noqa: F401  the event's staff pages: their routes are on admin_bp (issue 22)
+from web.config import database_url, load_config, resolve_path
+from web.events.access import resolve_token
 from web.events.cache import EventCache
 from web.events.index_views import bp as events_bp
 from web.events.pairings_views import bp as pairings_bp
@@ -83,8 +82,7 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = os.environ.get("ADJUDICATOR_SECRET_KEY") or _instance_secret(config)
 
-    url = str(overrides.get("DATABASE_URL") or settings.database.url or DatabaseSettings().url)
-    url = _resolve_sqlite(url, config, resolve_path)
+    url = database_url(config, str(overrides.get("DATABASE_URL") or settings.database.url or DatabaseSettings().url))
     app.config["DATABASE_URL"] = url
     db.init_app(app, url)
     app.extensions["event_cache"] = EventCache(float(app.config.get(
@@ -100,8 +98,14 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     htmx.init_app(app)
     errors.init_app(app)
     register_areas(app, csrf)
-    limits.init_app(app, _limits_storage(broker_url()))  # per-client budgets on the costly routes (issue 39)
+    limits.init_app(app, _limits_storage(broker_url()), _token_user)  # per-client budgets on costly routes (issue 39)
     return app
+
+
+def _token_user(token: str) -> int | None:
+    """The user a bearer token stands for (a user's own token or an event token), for the per-user budgets."""
+    found = resolve_token(db.get_session(), token)
+    return None if found is None else int(found[0].id)
 
 
 def _limits_storage(broker: str | None) -> str | None:
@@ -114,7 +118,7 @@ def register_areas(app: Flask, csrf: CSRFProtect) -> None:
     app.register_blueprint(claims_bp)
     app.register_blueprint(entry_bp)  # the move-entry board's record reading and candidate moves (issue 21)
     app.register_blueprint(checkers_entry_bp)  # the checkers board's reading of the record (issue 21)
-    broadcast.init_app(app)  # the event's broadcast on the claim form (issue 21, item 4)
+    broadcast_views.init_app(app)  # the event's broadcast on the claim form (issue 21, item 4)
     app.register_blueprint(scoresheets_bp)  # both scoresheets compared, on the form and the ruling page (issue 21)
     app.register_blueprint(rulings_bp)
     app.register_blueprint(history_bp)
@@ -133,24 +137,12 @@ def register_areas(app: Flask, csrf: CSRFProtect) -> None:
     timefmt.init_app(app)  # the |when filter: readable times (issue 13)
     sides.init_app(app)  # the |in_play_order filter: White first in chess, Red first in checkers
     static_files.init_app(app)  # static files: versioned URLs cached a year, gzip (issue 13)
-    app.register_blueprint(admin_bp)  # take access back, lift throttled log-ins (issue 23)
+    admin.init_app(app)  # users, event staff, taking access back, lifting throttled log-ins (issues 22, 23, 35)
 
 
 AREAS = ("claims", "entry", "checkers_entry", "broadcast", "scoresheets", "rulings", "history", "api", "pairings",
          "events", "round", "checks", "auth", "committee", "committee_api", "appeals", "appeals_api", "admin")
 """The blueprints :func:`register_areas` registers (tests/web/test_web_app.py checks them)."""
-
-
-def _resolve_sqlite(url: str, config: Mapping[str, Any], resolve_path: Any) -> str:
-    """A relative SQLite path is relative to the configuration file's folder; its folder is made."""
-    prefix = "sqlite:///"
-    if not url.startswith(prefix) or url == "sqlite:///:memory:":
-        return url
-    path = Path(url[len(prefix) :])
-    if not path.is_absolute():
-        path = resolve_path(dict(config), str(path))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return prefix + str(path)
 
 
 def _instance_secret(config: Mapping[str, Any]) -> str:

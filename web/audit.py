@@ -1,159 +1,40 @@
-"""The audit trail: append-only entries for every case, ruling, vote and decision.
+"""The audit trail: append-only entries for every case, ruling, vote and decision, and their check.
 
-Each entry carries the hash of the one before it, so removing or editing any
-entry breaks the chain from there on. Each entry also records the stored row it
-speaks for (a vote, a case, a decision); :func:`verify` re-derives that payload
-from the row as it is now, so a row edited by hand is caught too.
-
-Appending takes the chain's head row first (``UPDATE audit_head ... RETURNING``,
-which reads the head in the same statement that locks it), which serialises
-writers on SQLite and PostgreSQL alike: two votes at once can never fork the
-chain. The rows one flush adds are chained in one go (three statements).
+The entries' tables and their append are in :mod:`web.tables.audit`; this module watches the
+tables whose new rows become entries and :func:`verify` walks the chain, then compares every
+audited row with its latest entry (each table's module registers how its rows are read).
 """
 
 from __future__ import annotations
 
-import hashlib
-import importlib
 import json
-from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Integer, String, Text, event, select, text
-from sqlalchemy import inspect as sa_inspect
-from sqlalchemy.orm import Mapped, Session, mapped_column
+from sqlalchemy import event, select
+from sqlalchemy.orm import Session
 
+from web import tables as _every_table  # noqa: F401  every table, and how its rows' entries are derived
 from web.db import Base
-
-GENESIS = "0" * 64
-"""The hash the first entry points back to."""
-
-
-class AuditError(RuntimeError):
-    """The chain's head row is missing (the schema was not set up)."""
-
-
-class AuditEntry(Base):
-    __tablename__ = "audit_entries"
-
-    seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
-    at: Mapped[str] = mapped_column(String(40))
-    actor: Mapped[str] = mapped_column(String(120))
-    kind: Mapped[str] = mapped_column(String(40), index=True)
-    subject: Mapped[str] = mapped_column(String(80), index=True)
-    payload: Mapped[str] = mapped_column(Text)
-    prev_hash: Mapped[str] = mapped_column(String(64))
-    hash: Mapped[str] = mapped_column(String(64))
-
-    @property
-    def label(self) -> str:
-        return f"entry #{self.seq} ({self.kind} {self.subject})"
-
-
-class AuditHead(Base):
-    """One row: the number and hash of the last entry."""
-
-    __tablename__ = "audit_head"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
-    seq: Mapped[int] = mapped_column(Integer)
-    hash: Mapped[str] = mapped_column(String(64))
-
-
-def now() -> str:
-    """The time as stored everywhere in these tables (UTC, ISO 8601, microseconds)."""
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
-
-def canonical(payload: Any) -> str:
-    return json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def entry_hash(seq: int, at: str, actor: str, kind: str, subject: str, payload: str, prev_hash: str) -> str:
-    text = "\n".join((str(seq), at, actor, kind, subject, payload, prev_hash))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-@dataclass(frozen=True)
-class Appended:
-    seq: int
-    hash: str
-
-
-_TAKE_SEQS = text("UPDATE audit_head SET seq = seq + :count WHERE id = 1 RETURNING seq, hash")
-"""Take the next ``count`` numbers and read the head's hash in one statement: the write lock (SQLite)
-or the row lock (PostgreSQL) is held from here to the commit, so no other writer reads the same head."""
-_SET_HEAD_HASH = text("UPDATE audit_head SET hash = :hash WHERE id = 1")
-_INSERT_ENTRY = text(
-    "INSERT INTO audit_entries (seq, at, actor, kind, subject, payload, prev_hash, hash) "
-    "VALUES (:seq, :at, :actor, :kind, :subject, :payload, :prev_hash, :hash)"
+from web.tables.audit import (
+    DERIVERS,
+    GENESIS,
+    REMOVED,
+    ROW_LISTERS,
+    AuditEntry,
+    AuditHead,
+    Pending,
+    _append_all,
+    append,
+    canonical,
+    deriver,
+    entry_hash,
+    now,
+    row_payload,
 )
-# Plain SQL built once: the ORM constructs cost more to build and cache-key than the writes themselves.
-
-
-@dataclass(frozen=True)
-class Pending:
-    """An entry to add: what it speaks for, and who."""
-
-    kind: str
-    subject: str
-    payload: Any
-    actor: str
-
-
-def _append_all(connection: Connection, pending: list[Pending]) -> list[Appended]:
-    """Chain ``pending`` after the head, in order, inside the connection's transaction."""
-    if not pending:
-        return []
-    head = connection.execute(_TAKE_SEQS, {"count": len(pending)}).first()
-    if head is None:
-        raise AuditError("the audit chain has no head row; set up the database first")
-    seq, prev_hash = int(head.seq) - len(pending), str(head.hash)
-    at = now()
-    rows: list[dict[str, Any]] = []
-    appended: list[Appended] = []
-    for item in pending:
-        seq += 1
-        text_payload = canonical(item.payload)
-        digest = entry_hash(seq, at, item.actor, item.kind, item.subject, text_payload, prev_hash)
-        rows.append({"seq": seq, "at": at, "actor": item.actor, "kind": item.kind, "subject": item.subject,
-                     "payload": text_payload, "prev_hash": prev_hash, "hash": digest})
-        appended.append(Appended(seq, digest))
-        prev_hash = digest
-    connection.execute(_INSERT_ENTRY, rows)
-    connection.execute(_SET_HEAD_HASH, {"hash": prev_hash})
-    return appended
-
-
-def _append(connection: Connection, kind: str, subject: str, payload: Any, actor: str) -> Appended:
-    return _append_all(connection, [Pending(kind, subject, payload, actor)])[0]
-
-
-def append(session: Session, kind: str, subject: str, payload: Any, actor: str) -> Appended:
-    """Add an entry inside the caller's transaction (committed with it)."""
-    session.flush()
-    return _append(session.connection(), kind, subject, payload, actor)
-
-
-REMOVED: dict[str, Any] = {"removed": True}
-"""The payload of an entry saying its row was removed on purpose (a staff member taken off an event):
-:func:`verify` then expects the row gone, and a row removed without such an entry is still a problem."""
-
 
 WATCHED: dict[str, str] = {}
 """Tables of other parts of the app whose new rows become entries: table name → entry kind."""
-
-
-def row_payload(obj: Any) -> dict[str, Any]:
-    """A stored row's plain column values (text, numbers, flags; times are left out, as they round-trip loosely)."""
-    values: dict[str, Any] = {}
-    for attribute in sa_inspect(obj).mapper.column_attrs:
-        value = getattr(obj, attribute.key)
-        if value is None or isinstance(value, str | int | float | bool):
-            values[attribute.key] = value
-    return values
 
 
 def _mapped_class(table: str) -> Any:
@@ -190,23 +71,6 @@ def _audit_new_rows(session: Session, _context: Any) -> None:
         if kind is not None:
             pending.append(Pending(kind, f"{table}:{obj.id}", row_payload(obj), "board rulings"))
     _append_all(session.connection(), pending)
-
-
-Deriver = Callable[[Session, str], "dict[str, Any] | None"]
-DERIVERS: dict[str, Deriver] = {}
-"""Entry kind → the payload the stored row gives now (``None``: the row is gone)."""
-
-ROW_LISTERS: dict[str, Callable[[Session], list[str]]] = {}
-"""Entry kind → every subject that should have such an entry (catches rows added by hand)."""
-
-
-def deriver(kind: str) -> Callable[[Deriver], Deriver]:
-    def register(function: Deriver) -> Deriver:
-        DERIVERS[kind] = function
-        return function
-
-    return register
-
 
 @dataclass(frozen=True)
 class Problem:
@@ -245,20 +109,7 @@ def _differences(recorded: dict[str, Any], current: dict[str, Any]) -> str:
 
 
 BOARD_TABLES = {"cases": "board-case", "rulings": "ruling"}
-"""The rulings storage's tables (``web/store.py``): audited like everything else."""
-
-
-def _load_all() -> None:
-    """Import the modules that register derivers, and the rulings storage's mapped tables when present."""
-
-    for name in ("web.auth.models", "web.appeals.models", "web.committee.models", "web.store",
-                 "web.checks.collections", "web.outcomes"):
-        try:
-            importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
-    watch(BOARD_TABLES)
+"""The rulings storage's tables (``web/tables/rulings.py``): audited like everything else."""
 
 
 ONCE: dict[str, str] = {"appeal-decision": "an appeal is decided once", "decision": "a case is decided once"}
@@ -299,7 +150,7 @@ def verify(session: Session) -> Verification:
     Problems come in chain order; the first one is the first entry that was
     edited or removed (or whose row was).
     """
-    _load_all()
+    watch(BOARD_TABLES)  # the rulings storage's rows are checked like the others
     problems: list[Problem] = []
     entries = list(session.scalars(select(AuditEntry).order_by(AuditEntry.seq)))
     expected, prev_hash = 1, GENESIS
@@ -352,4 +203,5 @@ def verify(session: Session) -> Verification:
     return Verification(entries=len(entries), problems=tuple(problems))
 
 
-__all__ = ["AuditEntry", "AuditHead", "Verification", "append", "canonical", "deriver", "now", "verify", "watch"]
+__all__ = ["DERIVERS", "GENESIS", "REMOVED", "ROW_LISTERS", "AuditEntry", "AuditHead", "Pending", "Verification",
+           "append", "canonical", "deriver", "entry_hash", "now", "row_payload", "verify", "watch"]

@@ -16,6 +16,7 @@ import chess.svg
 
 from adjudicator.checkers.board import FenError, Move
 from adjudicator.checkers.svg import board_svg, square_xy
+from web.evidence import Line, Presentation
 
 ILLEGAL_FILL = "#e0565b99"
 MARK_FILL = "#f4c43088"
@@ -217,3 +218,24 @@ def checkers_svg(fen: str, *, last_move: str | None = None, marked: Iterable[int
         return board_svg(pdn_fen(pieces, found.group(1).upper() != "W"), last_move=move, size=size, marked=marked)
     except FenError:
         return ""
+
+
+def board_for(line: Line | None, presentation: Presentation, ply: int | None = None, size: int = 360) -> str:
+    """The board of a line of play at ``ply`` (its focus when None), or the presented position without one:
+    the one drawing the ruling, committee and check pages share."""
+    if presentation.game == "checkers":
+        if line is None:
+            return checkers_svg(presentation.position_fen, size=size) if presentation.position_fen else ""
+        shown = line.clamp(line.focus if ply is None else ply)
+        step = line.step(shown)
+        return checkers_svg(line.fen_at(shown), last_move=step.uci if step else None, size=size)
+    if line is None:
+        return chess_svg(presentation.position_fen, size=size) if presentation.position_fen else ""
+    shown = line.clamp(line.focus if ply is None else ply)
+    step = line.step(shown)
+    return chess_svg(
+        line.fen_at(shown),
+        step.uci if step else None,
+        is_illegal=bool(step and step.is_illegal),
+        size=size,
+    )

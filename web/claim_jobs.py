@@ -22,10 +22,10 @@ from adjudicator.contract import Case, parse_case
 from adjudicator.rule import rule
 from adjudicator.rulesets import RulesetBook
 from adjudicator.services import Services
-from web import store
 from web.failures import INVALID, error_of
 from web.queue import rows
 from web.runner import JobCancelled, JobKind, Progress, Work, report
+from web.tables import rulings as store
 
 log = logging.getLogger(__name__)
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from adjudicator.rulesets import RulesetBook, RulesetError
-from web.settings import Settings, SettingsError
+from web.settings import DatabaseSettings, Settings, SettingsError
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -54,4 +55,19 @@ def resolve_path(config: dict[str, Any], relative: str) -> Path:
     return path if path.is_absolute() else Path(config.get("_root", PROJECT_ROOT)) / path
 
 
-__all__ = ["ConfigError", "RulesetError", "load_config", "resolve_path", "config_path", "PROJECT_ROOT"]
+def database_url(config: Mapping[str, Any], url: str | None = None) -> str:
+    """The database's URL (``url``, else the configuration's ``[database] url``, else the default).
+
+    The one resolver of SQLite paths: a relative path is relative to the configuration file's folder,
+    and its folder is made; an in-memory database and other databases' URLs are left as they are.
+    """
+    url = url or str(config.get("database", {}).get("url") or "") or DatabaseSettings().url
+    prefix = "sqlite:///"
+    if not url.startswith(prefix) or ":memory:" in url:
+        return url
+    path = resolve_path(dict(config), url[len(prefix):])
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return prefix + str(path)
+
+
+__all__ = ["ConfigError", "RulesetError", "database_url", "load_config", "resolve_path", "config_path", "PROJECT_ROOT"]

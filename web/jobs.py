@@ -26,7 +26,6 @@ from sqlalchemy.orm import Session, sessionmaker
 from adjudicator.contract import Case
 from adjudicator.rulesets import RulesetBook
 from adjudicator.services import Services
-from web import store
 from web.claim_jobs import Job, rule_job
 from web.queue import claims
 from web.queue.claims import RemoteJob
@@ -35,6 +34,7 @@ from web.queue.recovery import Sweeper
 from web.queue.remote import Remote
 from web.runner import JobCancelled, Kinds, Runner
 from web.settings import DEFAULT_BACKGROUND, Settings
+from web.tables import rulings as store
 
 log = logging.getLogger(__name__)
 

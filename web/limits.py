@@ -17,10 +17,10 @@ config.toml (per minute; 0 turns a budget off), overridden by the Flask setting 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from flask import Flask, g, request
+from flask import Flask, current_app, g, request
 from flask_limiter import Limiter
 from flask_login import current_user
 
@@ -47,6 +47,10 @@ DEFAULTS: dict[str, int] = {
 two minutes; a claim is a few a minute at the busiest board."""
 
 
+TokenUser = Callable[[str], "int | None"]
+"""A bearer token -> the id of the user it stands for (None: no such token)."""
+
+
 def _user_id() -> int | None:
     """The asker's user: the logged-in one, else a valid bearer token's; None for anonymous (read once a
     request)."""
@@ -62,11 +66,8 @@ def _read_user_id() -> int | None:
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         return None
-    from web.db import get_session
-    from web.events.access import resolve_token
-
-    found = resolve_token(get_session(), token.strip())
-    return None if found is None else int(found[0].id)
+    token_user: TokenUser | None = current_app.extensions.get("limits_token_user")
+    return None if token_user is None else token_user(token.strip())
 
 
 def _address() -> str:
@@ -92,8 +93,13 @@ def budgets(app: Flask) -> dict[str, int]:
     return {name: int(table[name]) for name in DEFAULTS}
 
 
-def init_app(app: Flask, storage_uri: str | None = None) -> Limiter:
-    """Budgets on every route of :data:`GROUPS` (call it after every blueprint is registered)."""
+def init_app(app: Flask, storage_uri: str | None = None, token_user: TokenUser | None = None) -> Limiter:
+    """Budgets on every route of :data:`GROUPS` (call it after every blueprint is registered).
+
+    ``token_user``: the user id a bearer token stands for (None: no such token), given by the app
+    factory (the tokens belong to the events area, which the infrastructure does not import).
+    """
+    app.extensions["limits_token_user"] = token_user
     chosen = budgets(app)
     app.config.setdefault("RATELIMIT_ENABLED", True)
     storage = storage_uri or app.config.get("RATELIMIT_STORAGE_URI") or "memory://"

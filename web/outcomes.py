@@ -1,6 +1,6 @@
 """A ruling's outcome: the result that stands now and who decided it (issue 35, "one case, one story").
 
-A ruling is given once and never changed (:mod:`web.store`), but the result it leads to may be decided
+A ruling is given once and never changed (:mod:`web.tables.rulings`), but the result it leads to may be decided
 later by someone else:
 
 - **the ruling itself** (``decided_by: "ruling"``): a claim upheld or rejected at the board;
@@ -29,19 +29,17 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import CheckConstraint, ForeignKey, Index, Integer, String, select
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Mapped, Session, mapped_column
+from sqlalchemy.orm import Session
 
-from web.audit import ROW_LISTERS, AuditEntry, append, deriver, now
-from web.committee.models import CommitteeCase
-from web.db import Base
-from web.store import CaseRow, RulingRow
+from web.audit import AuditEntry, append, now
+from web.tables.committee import CommitteeCase
+from web.tables.outcomes import KIND, RulingOutcome
+from web.tables.rulings import CaseRow, RulingRow
 
 DECIDERS = ("committee", "appeal")
 """Who may store an outcome (the ruling itself and the arbiter's finding are read from their rulings)."""
-KIND = "outcome"
-"""The audit entries of outcomes."""
 
 ILC = "insufficient-losing-chances"
 COMPLETED = "ruling-completed"
@@ -50,35 +48,6 @@ LINK = "completes_ruling"
 """The case field naming the deferred ruling that the case's ruling completes."""
 
 RESULT_WORDS = {"1-0": "1–0", "0-1": "0–1", "1/2-1/2": "½–½"}
-
-
-class RulingOutcome(Base):
-    """The outcome a committee or an appeal decided for a ruling (one row per ruling)."""
-
-    __tablename__ = "ruling_outcomes"
-    __table_args__ = (
-        Index("uq_ruling_outcomes_ruling", "ruling_id", unique=True),
-        CheckConstraint("decided_by IN ('committee', 'appeal')", name="ck_ruling_outcomes_decider"),
-        CheckConstraint("(decided_by = 'committee') = (committee_case_id IS NOT NULL)",
-                        name="ck_ruling_outcomes_case"),
-        CheckConstraint("(decided_by = 'appeal') = (appeal_id IS NOT NULL)", name="ck_ruling_outcomes_appeal"),
-    )
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    ruling_id: Mapped[int] = mapped_column(ForeignKey("rulings.id"))
-    result: Mapped[str | None] = mapped_column(String(10), nullable=True)
-    decided_by: Mapped[str] = mapped_column(String(20))
-    committee_case_id: Mapped[int | None] = mapped_column(ForeignKey("committee_cases.id"), nullable=True)
-    appeal_id: Mapped[int | None] = mapped_column(ForeignKey("appeals.id"), nullable=True)
-    at: Mapped[str] = mapped_column(String(40))
-
-    @property
-    def subject(self) -> str:
-        return f"ruling-outcome:{self.ruling_id}"
-
-    def audit_payload(self) -> dict[str, Any]:
-        return {"ruling": self.ruling_id, "result": self.result, "decided_by": self.decided_by,
-                "case": self.committee_case_id, "appeal": self.appeal_id, "at": self.at}
 
 
 @dataclass(frozen=True)
@@ -267,16 +236,3 @@ def outcomes_of(session: Session, pairs: Iterable[tuple[RulingRow, CaseRow]]) ->
         select(CommitteeCase.id, CommitteeCase.referred_ruling_id)
         .where(CommitteeCase.referred_ruling_id.in_(ids or [0]))).tuples() if ruling is not None}
     return {r.id: outcome_of(session, r, c, rows=rows, referred=referred) for r, c in found}
-
-
-@deriver(KIND)
-def _outcome_payload(session: Session, subject: str) -> dict[str, Any] | None:
-    try:
-        ident = int(subject.rsplit(":", 1)[1])
-    except (IndexError, ValueError):
-        return None
-    row = session.scalars(select(RulingOutcome).where(RulingOutcome.ruling_id == ident)).first()
-    return None if row is None else row.audit_payload()
-
-
-ROW_LISTERS[KIND] = lambda session: [f"ruling-outcome:{i}" for i in session.scalars(select(RulingOutcome.ruling_id))]

@@ -15,8 +15,8 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from adjudicator.chess.movetext import split_games
-from web.events.models import EventFacts
 from web.events.pairings import pairing_for
+from web.tables.events import EventFacts
 
 UNKNOWN = ("", "?", "-", "??")
 """Tag values that mean "not known" in PGN and PDN."""

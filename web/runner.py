@@ -26,8 +26,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from web.queue import rows
-from web.queue.models import JobRow
 from web.settings import Settings
+from web.tables.jobs import JobRow
 
 POOLS = {"quick": "rule_workers", "engine": "engine_workers", "check": "check_workers"}
 """The pools of this process: name -> the ``[web]`` setting sizing it. ``quick``: claims the TD waits for;

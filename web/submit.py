@@ -12,11 +12,11 @@ from adjudicator.contract import Case
 from adjudicator.requirements import checked_case
 from adjudicator.rulesets import RulesetBook
 from web.db import get_session
-from web.events import resolve_event
 from web.events.access import ANONYMOUS, Actor, check_may_rule
-from web.events.models import EventFacts
+from web.events.actors import resolve_event
 from web.jobs import Adjudicator, Job
 from web.players import completed_meta
+from web.tables.events import EventFacts
 
 
 def adjudicator() -> Adjudicator:

@@ -11,7 +11,7 @@ from flask import Flask
 from tests.web.migrated import migrated
 from tests.web.opened_apps import opened
 from web import create_app
-from web.auth.models import create_user
+from web.tables.users import create_user
 
 CHECKERS_FEN = "B:W21,22,23,K30:B9,10,11"
 """An unfinished Master Division game: Red (first mover) to move."""

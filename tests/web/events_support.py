@@ -12,8 +12,8 @@ from committee_support import add_user, bearer, checkers_case
 from flask import Flask
 
 from web.audit import now
-from web.auth.models import token_digest, user_by_name
-from web.events.models import Event, EventStaff, EventToken
+from web.tables.events import Event, EventStaff, EventToken
+from web.tables.users import token_digest, user_by_name
 
 EVENTS = ("default", "pub", "priv")
 PASSWORD = "password-xxxx"
@@ -110,7 +110,7 @@ def build_world(app: Flask) -> World:
 
 def board_case(app: Flask, slug: str, submitter: str) -> int:
     """A stored case with no ruling yet (as an engine job leaves it while it runs)."""
-    from web import store
+    from web.tables import rulings as store
 
     with app.extensions["db_sessions"]() as session:
         event = session.query(Event).filter_by(slug=slug).one()

@@ -15,7 +15,7 @@ from flask import Flask
 from tests.web.committee_support import add_user, bearer
 from tests.web.conftest import make_app
 from web.config import PROJECT_ROOT
-from web.store import CaseNote
+from web.tables.rulings import CaseNote
 
 pytestmark = pytest.mark.engine
 

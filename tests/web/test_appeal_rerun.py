@@ -16,7 +16,7 @@ from flask import Flask
 
 from web.appeals.decisive import decisive, settings_differing
 from web.appeals.service import differences
-from web.events.models import DEFAULT_EVENT_ID
+from web.tables.events import DEFAULT_EVENT_ID
 
 ORIGINAL = {"verdict": "deferred", "result": None, "evidence": {
     "favours": "white", "method": "search", "score": -135, "line": ["11-16", "22-17"],

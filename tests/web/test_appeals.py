@@ -143,7 +143,7 @@ def test_an_overturned_decision_changes_the_exported_result(app: Flask) -> None:
 
 
 def test_a_ruling_given_at_the_board_can_be_appealed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    pytest.importorskip("web.store", reason="the rulings storage (web helper) is not merged yet")
+    pytest.importorskip("web.tables.rulings", reason="the rulings storage (web helper) is not merged yet")
     app = make_app(tmp_path, monkeypatch)
     add_user(app, "tina", "td", password="td-password")
     add_user(app, "april", "appeals", password="appeals-password")

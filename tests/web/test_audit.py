@@ -127,7 +127,7 @@ def test_a_vote_slipped_in_by_hand_has_no_entry(tmp_path: Path, monkeypatch: pyt
 
 def test_a_ruling_given_at_the_board_is_an_entry_and_a_hand_edit_is_named(tmp_path: Path,
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    pytest.importorskip("web.store", reason="the rulings storage (web helper) is not merged yet")
+    pytest.importorskip("web.tables.rulings", reason="the rulings storage (web helper) is not merged yet")
     app = make_app(tmp_path, monkeypatch)
     case = {"game": "chess", "ruleset": "fide-standard", "claim": "threefold-repetition", "claimant": "white",
             "record": "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8"}

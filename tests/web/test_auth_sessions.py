@@ -13,7 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.web.conftest import make_app
-from web.auth.models import User, create_user
+from web.tables.users import User, create_user
 
 PASSWORD = "the-right-password"
 

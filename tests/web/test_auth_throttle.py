@@ -18,8 +18,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.web.conftest import make_app
-from web.auth.models import create_user
 from web.auth.throttle import ANY_ADDRESS, LoginThrottle
+from web.tables.users import create_user
 
 PASSWORD = "the-right-password"
 

@@ -18,9 +18,9 @@ from flask import Flask
 
 from tests.web.broadcast_support import LOOPBACK, PgnServer, pgn_game
 from tests.web.conftest import make_app
-from web.broadcast import Broadcasts, source_problem
 from web.broadcast.boards import games_of, round_boards
-from web.events.models import Event
+from web.broadcast.sources import Broadcasts, source_problem
+from web.tables.events import Event
 
 OPENING = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"]
 
@@ -243,7 +243,7 @@ def test_boards_without_a_board_tag_are_numbered_from_the_round_tag_in_number_or
 
 
 def test_each_sides_last_clock_comes_with_the_board() -> None:
-    from web.broadcast import Copy
+    from web.broadcast.sources import Copy
 
     text = pgn_game(4, "Ann", "Bob", ["e4", "e5", "Nf3"], round_="2", board_tag=False)
     [board] = games_of(Copy((("round.pgn", text),), 0.0))

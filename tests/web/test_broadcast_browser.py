@@ -24,7 +24,7 @@ from tests.web.conftest import PHONE, make_app, serve, shot
 from tests.web.events_support import add_event, assign
 from tests.web.phone_support import check_page
 from tests.web.test_security_browser import violations
-from web.events.models import Event
+from web.tables.events import Event
 
 PASSWORD = "password-xxxx"
 REPEAT = ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6"]

@@ -17,8 +17,8 @@ from test_event_staff_pages import SPRING, event_row, login
 from test_revocation import run
 
 from tests.web.broadcast_support import LOOPBACK, PgnServer, pgn_game
-from web.broadcast import Broadcasts
 from web.broadcast.guard import host_refusal, networks_of, refusal
+from web.broadcast.sources import Broadcasts
 
 LOCAL = ("127.0.0.1", "10.0.0.1", "172.16.5.4", "192.168.1.20", "169.254.169.254", "::1", "fe80::1",
          "fd00::7", "::ffff:127.0.0.1", "0.0.0.0", "100.64.0.1")

@@ -20,9 +20,9 @@ from flask import Flask
 
 from tests.web.conftest import make_app
 from tests.web.test_checks_web import COLLECTION, PASSWORD, finished
-from web.appeals.models import Appeal
-from web.committee.models import CommitteeCase
-from web.queue.models import JobRow
+from web.tables.appeals import Appeal
+from web.tables.committee import CommitteeCase
+from web.tables.jobs import JobRow
 
 QUICK = {"ruleset": "fide-standard", "claim": "threefold-repetition", "claimant": "white",
          "record": "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *"}
@@ -50,7 +50,7 @@ def rows(app: Flask, model: Any) -> list[Any]:
 
 
 def token(app: Flask, name: str) -> dict[str, str]:
-    from web.auth.models import token_digest, user_by_name
+    from web.tables.users import token_digest, user_by_name
 
     with app.extensions["db_sessions"]() as session:  # a fresh token for the name (the test's own)
         user = user_by_name(session, name)

@@ -37,10 +37,10 @@ from tests.web.test_checks_web import (
     upload,
     without_seconds,
 )
-from web.checks.collections import GameCollection
-from web.checks.models import GameCheck
 from web.config import PROJECT_ROOT
 from web.db import make_engine, migrate
+from web.tables.checks import GameCheck
+from web.tables.collections import GameCollection
 
 ROOT = Path(__file__).resolve().parents[2]
 CORRECTED = "".join(list(CHESS_GAMES.values())[:-1]).encode()

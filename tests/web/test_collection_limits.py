@@ -34,11 +34,11 @@ from hypothesis import strategies as st
 
 from tests.web.conftest import make_app
 from tests.web.test_checks_web import COLLECTION, PASSWORD, finished
-from web.checks.collections import GameCollection
-from web.checks.models import GameCheck
 from web.commands import check_games
 from web.commands.check_games import LimitExceeded, Limits, scan
 from web.config import PROJECT_ROOT
+from web.tables.checks import GameCheck
+from web.tables.collections import GameCollection
 
 TINY_GAME = b'[Event "bomb"]\n\n1. e4 e5 1-0\n\n'
 

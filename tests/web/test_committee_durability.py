@@ -29,7 +29,7 @@ import pytest
 import sqlalchemy as sa
 from committee_support import add_user, bearer, checkers_case, make_app
 
-from web.committee.store import command_session
+from web.commands.store import command_session
 from web.db import make_engine
 
 pytestmark = pytest.mark.slow

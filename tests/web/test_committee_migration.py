@@ -10,9 +10,9 @@ import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
-from web.committee.store import _tables
+from web.commands.store import _tables
 from web.db import Base, make_engine, migrate
-from web.store import CaseRow
+from web.tables.rulings import CaseRow
 
 assert CaseRow.__tablename__ == "cases"  # the rulings storage's tables are in Base
 

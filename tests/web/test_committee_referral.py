@@ -15,9 +15,9 @@ from events_support import PASSWORD, add_event, assign
 from flask import Flask
 
 from web.audit import now
-from web.committee.models import CommitteeCase
-from web.events.models import Event
-from web.events.pairings import Pairing
+from web.tables.committee import CommitteeCase
+from web.tables.events import Event
+from web.tables.pairings import Pairing
 
 RECORD = ('[Event "Spring"]\n[Round "3"]\n[WhiteClub "Rooks"]\n[BlackTeam "Texas"]\n\n'
           "1. e4 {[%clk 0:59:50]} e5 {[%clk 0:59:40]} 2. Nf3 {[%clk 0:59:00]} Nc6 {[%clk 0:58:30]} *")

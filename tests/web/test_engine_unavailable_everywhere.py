@@ -22,8 +22,8 @@ from flask import Flask
 from tests.web.conftest import make_app
 from tests.web.test_queue import REDIS_SERVER, _free_port, _stop, _wait
 from web.config import PROJECT_ROOT
-from web.queue.models import JobRow
-from web.store import CaseNote, RulingRow
+from web.tables.jobs import JobRow
+from web.tables.rulings import CaseNote, RulingRow
 
 pytestmark = pytest.mark.slow
 

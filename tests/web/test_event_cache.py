@@ -12,7 +12,7 @@ from committee_support import make_app
 from events_support import QUICK_CASE, add_event
 from flask import Flask
 
-from web.events.models import DEFAULT_EVENT_ID, Event
+from web.tables.events import DEFAULT_EVENT_ID, Event
 
 
 def claim(app: Flask, event: str | None = None) -> int:

@@ -26,8 +26,8 @@ from werkzeug.serving import make_server
 from tests.web.conftest import PHONE, shot
 from tests.web.test_verdict_in_view_browser import CSP_LISTENER, PASSWORD, screen, settle, to_the_bottom_and_submit
 from web.audit import now
-from web.events.models import Event
-from web.events.pairings import Pairing
+from web.tables.events import Event
+from web.tables.pairings import Pairing
 
 pytestmark = pytest.mark.browser
 

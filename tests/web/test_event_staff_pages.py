@@ -129,7 +129,7 @@ def test_an_organiser_may_not_appoint_organisers_nor_run_another_event(app: Flas
     assert '<option value="organiser">' not in olive.get("/admin/events/spring").get_data(as_text=True)
     with app.app_context():
         from web.db import get_session
-        from web.events.models import EventStaff
+        from web.tables.events import EventStaff
 
         owen_place = get_session().scalar(sa.select(EventStaff.id).where(EventStaff.role == "organiser",
                                                                         EventStaff.event_id == 3))
@@ -166,8 +166,8 @@ def test_tokens_are_issued_by_their_own_user_or_an_admin_and_revoked_by_the_orga
     assert app.test_client().post("/api/v1/rulings", json=quick,
                                   headers={"Authorization": f"Bearer {token}"}).status_code == 201
     with app.app_context():
-        from web.auth.models import user_by_name
         from web.db import get_session
+        from web.tables.users import user_by_name
 
         tina_id = user_by_name(get_session(), "tina").id  # type: ignore[union-attr]
     assert olive.post(f"/admin/events/spring/tokens/{tina_id}/revoke").status_code == 303
@@ -189,7 +189,7 @@ def test_taking_a_place_away_and_the_fragments_of_htmx(app: Flask) -> None:
     assert 'id="tokens" aria-labelledby="tokens-title" hx-swap-oob="true"' in added.get_data(as_text=True)  # its users
     with app.app_context():
         from web.db import get_session
-        from web.events.models import EventStaff
+        from web.tables.events import EventStaff
 
         places = dict(get_session().execute(sa.select(EventStaff.role, EventStaff.id)
                                             .where(EventStaff.event_id == 2)).tuples().all())
@@ -279,7 +279,7 @@ def test_the_database_holds_each_to_their_rights_on_sqlite(app: Flask) -> None:
 def test_the_database_holds_each_to_their_rights_on_postgresql(postgres_url: str, tmp_path: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     from web import create_app
-    from web.auth.models import create_user
+    from web.tables.users import create_user
 
     app = create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False, "DATABASE_URL": postgres_url})
     try:

@@ -27,10 +27,10 @@ from web.db import make_engine, make_sessionmaker, migrate
 from web.kinds import job_kinds
 from web.queue import QueueSettings, rows
 from web.queue.local import InProcess
-from web.queue.models import JobRow
 from web.queue.worker import Runtime
 from web.runner import POOLS, JobCancelled, JobKind, Kinds, Runner, Tracker, Work
-from web.store import CaseRow, RulingRow, add_case
+from web.tables.jobs import JobRow
+from web.tables.rulings import CaseRow, RulingRow, add_case
 
 QUICK = {"game": "chess", "ruleset": "fide-standard", "claim": "threefold-repetition", "claimant": "white",
          "record": "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *"}

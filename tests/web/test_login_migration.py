@@ -11,10 +11,9 @@ import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
-from web.auth.models import User
-from web.auth.sessions import LoginSession
-from web.auth.throttle import LoginFailure
 from web.db import make_engine, migrate
+from web.tables.logins import LoginFailure, LoginSession
+from web.tables.users import User
 
 MIGRATION = Path(__file__).resolve().parents[2] / "web" / "migrations" / "versions" / "0004_login_security.py"
 

@@ -13,7 +13,7 @@ from sqlalchemy import select
 
 from adjudicator.claim_registry import ASKED_FACTS, REGISTRY
 from web.claims.forms import ClaimForm, claims_for
-from web.store import CaseRow
+from web.tables.rulings import CaseRow
 
 RECORD = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6"
 

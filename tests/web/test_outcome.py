@@ -22,9 +22,9 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from web.audit import AuditEntry, now, verify
-from web.auth.models import user_by_name
 from web.events.changes import EventSettings, assign_staff, create_event
-from web.outcomes import RulingOutcome
+from web.tables.outcomes import RulingOutcome
+from web.tables.users import user_by_name
 
 UNFINISHED = {"game": "checkers", "ruleset": "acf-master-division", "claim": "unfinished-game",
               "fen": "B:W21,22,23,K30:B9,10,11", "clock": {"red": "0:03:10", "white": "0:01:40"},

@@ -21,8 +21,8 @@ from flask import Flask
 from test_event_staff_pages import SPRING
 from test_revocation import audit_is_intact
 
-from web.auth.models import user_by_name
 from web.auth.revoke import reset_password
+from web.tables.users import user_by_name
 
 
 @pytest.fixture

@@ -19,9 +19,9 @@ from sqlalchemy import select
 from tests.web.conftest import make_app, serve
 from tests.web.phone_support import set_up_position
 from web.audit import now
-from web.events.models import DEFAULT_SLUG, Event
-from web.events.pairings import Pairing
-from web.store import CaseRow
+from web.tables.events import DEFAULT_SLUG, Event
+from web.tables.pairings import Pairing
+from web.tables.rulings import CaseRow
 
 pytestmark = pytest.mark.browser
 

@@ -35,9 +35,9 @@ from flask.testing import FlaskClient
 
 from web import create_app
 from web.config import PROJECT_ROOT
-from web.queue.models import JobRow
 from web.queue.rows import claim_job_id
-from web.store import CaseRow, RulingRow, notes_for_case
+from web.tables.jobs import JobRow
+from web.tables.rulings import CaseRow, RulingRow, notes_for_case
 
 pytestmark = [pytest.mark.engine, pytest.mark.slow]
 
@@ -295,7 +295,7 @@ def test_a_check_started_on_the_web_runs_on_the_workers_and_gives_the_in_process
 
     from tests.test_check_games import CHESS_GAMES
     from tests.web.test_checks_web import PASSWORD, finished, without_seconds
-    from web.checks.collections import GameCollection
+    from web.tables.collections import GameCollection
 
     data = ("".join(CHESS_GAMES.values()) * 13).encode()  # 130 games: three chunks
     path = tmp_path / "event.pgn"

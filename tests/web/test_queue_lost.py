@@ -27,9 +27,9 @@ from flask import Flask
 from tests.web.test_queue import KRK, REDIS_SERVER, _config, _free_port, _stop, _wait
 from web import create_app
 from web.config import PROJECT_ROOT
-from web.queue.models import JobRow
 from web.queue.recovery import LOST
 from web.queue.rows import claim_job_id
+from web.tables.jobs import JobRow
 
 pytestmark = [pytest.mark.slow]
 

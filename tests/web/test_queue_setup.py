@@ -20,7 +20,7 @@ from alembic.migration import MigrationContext
 from web.config import PROJECT_ROOT
 from web.db import MIGRATIONS, make_engine, migrate
 from web.queue import QueueSettings, QueueSettingsError
-from web.queue.models import JobRow
+from web.tables.jobs import JobRow
 
 VERSIONS = MIGRATIONS / "versions"
 
@@ -37,11 +37,11 @@ def test_the_jobs_table_is_the_model_and_goes_back_to_0004(tmp_path: Path) -> No
     engine = make_engine(f"sqlite:///{tmp_path / 'm.db'}")
     migrate(engine)
     with engine.begin() as connection:
-        import web.store
-        from web.committee.store import _tables
+        import web.tables.rulings
+        from web.commands.store import _tables
         from web.db import Base
 
-        assert _tables() and web.store.CaseRow  # every model the jobs table refers to is loaded
+        assert _tables() and web.tables.rulings.CaseRow  # every model the jobs table refers to is loaded
 
         def ours(obj: object, _name: object, kind: str, _reflected: bool, _other: object) -> bool:
             table = obj if kind == "table" else getattr(obj, "table", None)

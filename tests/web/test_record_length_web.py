@@ -12,7 +12,7 @@ from tests.web.conftest import make_app
 
 
 def stored_cases(app: Flask) -> int:
-    from web.store import CaseRow
+    from web.tables.rulings import CaseRow
 
     with app.extensions["db_sessions"]() as session:
         return session.query(CaseRow).count()

@@ -18,7 +18,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
 from tests.cli_runs import run_in_process
-from web.store import CaseNote, CaseRow, RulingRow
+from web.tables.rulings import CaseNote, CaseRow, RulingRow
 
 ROOT = Path(__file__).resolve().parents[2]
 FEN = "4k3/8/8/8/8/8/8/4K2R b K - 0 1"

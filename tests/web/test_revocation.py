@@ -124,7 +124,7 @@ def test_a_user_taken_off_the_staff_loses_the_event_and_its_token(app: Flask) ->
 
 
 def test_the_admin_pages_take_access_back(app: Flask) -> None:
-    from web.auth.models import user_by_name
+    from web.tables.users import user_by_name
 
     with app.extensions["db_sessions"]() as session:
         tara = user_by_name(session, "tara")

@@ -17,8 +17,8 @@ from tests.web.committee_support import add_user
 from tests.web.conftest import make_app, serve
 from tests.web.events_support import add_event, assign
 from tests.web.phone_support import check_page, log_in, phone_page
-from web.events.models import Event
-from web.watch.models import WatchAck, WatchAlert
+from web.tables.events import Event
+from web.tables.watch import WatchAck, WatchAlert
 
 PASSWORD = "password-xxxx"
 VIBRATIONS = "window.__vibrations = []; navigator.vibrate = (p) => { window.__vibrations.push(p); return true; };"

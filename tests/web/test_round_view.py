@@ -24,8 +24,8 @@ from tests.web.committee_support import add_user
 from tests.web.conftest import make_app
 from tests.web.events_support import add_event, assign
 from web.db import Base
-from web.events.models import Event
-from web.watch.models import WatchAck, WatchAlert, WatchGame
+from web.tables.events import Event
+from web.tables.watch import WatchAck, WatchAlert, WatchGame
 from web.watch.store import take_lease
 
 PASSWORD = "password-xxxx"

@@ -14,8 +14,8 @@ import pypdf
 from flask import Flask, render_template
 
 from tests.web.conftest import ARTIFACTS
-from web import store
 from web.rulings.views import context_for, load
+from web.tables import rulings as store
 
 # 4. Ke3 is illegal (ply 7); Black's reply follows, then Black claims. Clock readings fill the sheet.
 ILLEGAL = (

@@ -13,7 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from web.db import get_session
-from web.store import CaseRow
+from web.tables.rulings import CaseRow
 
 CLAIMANT = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *"
 OPPONENT = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Nh5 *"

@@ -13,8 +13,8 @@ import pytest
 from flask import Flask
 
 from tests.web.conftest import make_app
-from web.auth.models import create_user
 from web.security import SecuritySettingsError
+from web.tables.users import create_user
 
 PASSWORD = "the-right-password"
 

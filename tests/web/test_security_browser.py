@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 
 from tests.web.conftest import make_app
 from tests.web.phone_support import set_up_position
-from web.auth.models import create_user
+from web.tables.users import create_user
 
 pytestmark = pytest.mark.browser
 

@@ -22,7 +22,7 @@ from werkzeug.serving import make_server
 
 from tests.web.conftest import ARTIFACTS, PHONE, shot
 from tests.web.phone_support import log_in, phone_page, set_up_position
-from web.store import RulingRow
+from web.tables.rulings import RulingRow
 
 pytestmark = pytest.mark.browser
 

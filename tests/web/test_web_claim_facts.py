@@ -11,7 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
-from web.store import CaseRow, RulingRow
+from web.tables.rulings import CaseRow, RulingRow
 
 FEN = "4k3/8/8/8/8/8/8/4K2R b K - 0 1"
 ILC_FEN = "8/8/8/4k3/8/8/3NK3/7r b - - 0 60"

@@ -21,7 +21,7 @@ from flask import Flask
 from tests.fake_engines import command
 from tests.web.conftest import make_app
 from web.config import PROJECT_ROOT
-from web.store import CaseNote, RulingRow
+from web.tables.rulings import CaseNote, RulingRow
 
 pytestmark = pytest.mark.engine
 

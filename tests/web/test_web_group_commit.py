@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 from adjudicator.contract import parse_case
 from web import audit
 from web.jobs import Job, _Pending
-from web.store import CaseRow, RulingRow
+from web.tables.rulings import CaseRow, RulingRow
 
 CASES = [
     {"ruleset": "fide-standard", "claim": "threefold-repetition", "claimant": "white",

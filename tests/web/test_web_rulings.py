@@ -124,7 +124,7 @@ def test_a_cancelled_job_gives_no_ruling_and_stops_polling(app: Flask, client: F
     """A cancel stops a running analysis: the slow claim is held mid-search, cancelled, then let go; its
     next progress report ends it. The widget says Cancelled and stops polling, the case keeps no ruling."""
     from tests.web import fake_claims
-    from web import store
+    from web.tables import rulings as store
 
     fake_claims.HOLD.clear()
     job_url = rule(client, stand_ins["slow"], follow=False)

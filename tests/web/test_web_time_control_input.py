@@ -19,9 +19,9 @@ from adjudicator.contract import parse_case
 from adjudicator.rule import rule
 from tests.web.committee_support import add_user, bearer, make_app
 from tests.web.events_support import PASSWORD, add_event, assign
-from web.events.models import Event
-from web.store import add_case, add_ruling
 from web.submit import book
+from web.tables.events import Event
+from web.tables.rulings import add_case, add_ruling
 
 P17 = "1. e4 e5 2. f4 Qh4+ 3. Nc3"
 MATED = "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 40"

@@ -14,16 +14,16 @@ from web import submit
 from web.api.openapi import openapi
 from web.api.operations import described
 from web.api.schemas import StoredRuling
-from web.auth.models import User
 from web.committee.gate import hiding_case, redacted
 from web.db import get_session
 from web.errors import api_error
-from web.events import TokenRefused, bearer_actor, resolve_event
 from web.events.access import AccessRefused, may_see_rulings, share_code, shared_ruling_id
-from web.events.models import Event, EventFacts
+from web.events.actors import TokenRefused, bearer_actor, resolve_event
 from web.inputs import json_body
 from web.outcomes import outcome_of
-from web.store import CaseRow, RulingRow
+from web.tables.events import Event, EventFacts
+from web.tables.rulings import CaseRow, RulingRow
+from web.tables.users import User
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 

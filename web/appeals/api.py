@@ -20,14 +20,14 @@ from adjudicator.rulesets import RulesetBook
 from web.api.operations import QUEUE_ERROR, described
 from web.api.schemas import Appeal as AppealBody
 from web.api.schemas import AppealDecision, AppealIn
-from web.appeals.models import Appeal
 from web.appeals.service import appealed_case_id, decide_appeal, file_appeal
 from web.auth.tokens import api_user, token_required
-from web.committee.models import CommitteeCase
 from web.committee.service import CaseRefused
 from web.db import get_session as db
 from web.errors import api_error
 from web.events.access import Actor, may_read_appeal, refused_status
+from web.tables.appeals import Appeal
+from web.tables.committee import CommitteeCase
 
 bp = Blueprint("appeals_api", __name__, url_prefix="/api/v1/appeals")
 

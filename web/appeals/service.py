@@ -23,15 +23,15 @@ from adjudicator.committee import RESULTS
 from adjudicator.contract import parse_case
 from adjudicator.rulesets import RulesetBook
 from web import outcomes
-from web.appeals.models import OUTCOMES, Appeal
 from web.audit import append, canonical, now
-from web.auth.models import User
-from web.committee.models import CommitteeCase
 from web.committee.service import CaseRefused, recommend
 from web.events.access import Actor, roles_in
-from web.events.models import Event
 from web.inputs import MAX_ID
-from web.store import CaseRow, RulingRow
+from web.tables.appeals import OUTCOMES, Appeal
+from web.tables.committee import CommitteeCase
+from web.tables.events import Event
+from web.tables.rulings import CaseRow, RulingRow
+from web.tables.users import User
 
 COMPARED = ("verdict", "result", "rule_refs", "reasons", "evidence", "confidence", "adjustments", "instructions")
 """The parts of a ruling an appeal compares between the original and the re-run."""

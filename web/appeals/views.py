@@ -10,15 +10,15 @@ from adjudicator.committee import RESULTS
 from adjudicator.contract import ContractError
 from adjudicator.rulesets import RulesetBook
 from web.appeals.decisive import decisive, facts_of, settings_differing, tolerance
-from web.appeals.models import Appeal
 from web.appeals.readable import compare, raw, record_diagram, words
 from web.appeals.service import appealed_case_id, decide_appeal, file_appeal, rerun
 from web.auth import login_required, page_user
-from web.committee.models import CommitteeCase
 from web.committee.service import CaseRefused
 from web.db import get_session as db
 from web.events.access import Actor, may_read_appeal, refused_status, roles_in
 from web.htmx import shown_at
+from web.tables.appeals import Appeal
+from web.tables.committee import CommitteeCase
 
 bp = Blueprint("appeals", __name__, url_prefix="/appeals")
 

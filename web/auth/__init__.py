@@ -16,8 +16,10 @@ from flask import Flask, abort, current_app
 from flask_login import LoginManager, current_user
 
 from web import security
-from web.auth.models import ROLES, User
+from web.auth import sessions, throttle, totp
+from web.auth.views import bp
 from web.db import get_session as db
+from web.tables.users import ROLES, User
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -60,8 +62,6 @@ def init_app(app: Flask) -> None:
     manager.login_message = "Log in to continue."
     manager.init_app(app)
 
-    from web.auth import sessions, throttle, totp  # deferred on purpose: they import this package, complete by now
-
     table = security.settings(app)
     max_age = security.session_hours(table) * 3600
     limits = throttle.LoginThrottle(app.extensions["db_sessions"], throttle.ThrottleSettings.from_config(table))
@@ -76,8 +76,6 @@ def init_app(app: Flask) -> None:
     @app.context_processor
     def _layout() -> dict[str, Any]:
         return {"layout": layout_name(app), "ROLES": ROLES}
-
-    from web.auth.views import bp  # deferred on purpose: the views import this package's decorators
 
     app.register_blueprint(bp)
 

@@ -23,9 +23,9 @@ from sqlalchemy.orm import Session
 from werkzeug.security import generate_password_hash
 
 from web.audit import REMOVED, append, now
-from web.auth.models import User, token_digest
-from web.auth.sessions import LoginSession
-from web.events.models import Event, EventStaff, EventToken
+from web.tables.events import Event, EventStaff, EventToken
+from web.tables.logins import LoginSession
+from web.tables.users import User, token_digest
 
 
 class AccessChangeRefused(ValueError):

@@ -15,23 +15,14 @@ import time
 from collections.abc import Callable
 
 from flask import session as cookie
-from sqlalchemy import Float, ForeignKey, Index, Integer, String, delete
-from sqlalchemy.orm import Mapped, Session, mapped_column
+from sqlalchemy import delete
+from sqlalchemy.orm import Session
 
-from web.auth.models import User
-from web.db import Base
+from web.tables.logins import LoginSession
+from web.tables.users import User
 
 SESSION_KEY = "sid"
 """The key of the session id in Flask's signed cookie."""
-
-
-class LoginSession(Base):
-    __tablename__ = "login_sessions"
-    __table_args__ = (Index("ix_login_sessions_user_id", "user_id"),)
-
-    id_digest: Mapped[str] = mapped_column(String(64), primary_key=True)
-    user_id: Mapped[int] = mapped_column(Integer, ForeignKey("users.id", ondelete="CASCADE"))
-    created_at: Mapped[float] = mapped_column(Float)
 
 
 def _digest(session_id: str) -> str:

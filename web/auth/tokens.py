@@ -14,10 +14,10 @@ from typing import Any, TypeVar, cast
 
 from flask import g, request
 
-from web.auth.models import User
 from web.db import get_session as db
 from web.errors import api_error
 from web.events.access import resolve_token
+from web.tables.users import User
 
 F = TypeVar("F", bound=Callable[..., Any])
 

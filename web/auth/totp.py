@@ -24,7 +24,7 @@ import pyotp
 from sqlalchemy import update
 from sqlalchemy.orm import Session
 
-from web.auth.models import ROLES, User
+from web.tables.users import ROLES, User
 
 STEP_SECONDS = 30
 ISSUER = "Arbiter's assistant"

@@ -19,15 +19,15 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from werkzeug.wrappers import Response
 
 from web.auth import sessions
-from web.auth.models import User, user_by_name
 from web.auth.throttle import LoginThrottle
 from web.auth.totp import is_right_code
 from web.db import get_session as db
+from web.tables.users import User, user_by_name
 
 bp = Blueprint("auth", __name__)
 
 PASSWORD_METHOD = "scrypt"
-"""The hash :func:`web.auth.models.create_user` gives passwords (werkzeug's scrypt, its default)."""
+"""The hash :func:`web.tables.users.create_user` gives passwords (werkzeug's scrypt, its default)."""
 
 
 @cache

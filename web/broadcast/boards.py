@@ -19,7 +19,7 @@ from adjudicator.chess.movetext import seconds_of
 from adjudicator.chess.movetext import split_games as split_pgn
 from adjudicator.live.boards import board_of, board_sort_key, last_clocks
 from adjudicator.live.boards import round_of as round_of_tags
-from web.broadcast import Copy
+from web.broadcast.sources import Copy
 
 
 @dataclass(frozen=True)

@@ -20,19 +20,19 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, Flask, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from adjudicator.contract import ContractError
-from web.broadcast import Snapshot, broadcasts
 from web.broadcast.boards import Board, games_of, round_boards
+from web.broadcast.sources import Broadcasts, Snapshot, broadcasts
+from web.claims.form_page import EVENT_FIELD, render_form
 from web.claims.forms import read_form
-from web.claims.views import EVENT_FIELD, render_form
 from web.db import get_session
-from web.events import current_actor
 from web.events.access import event_named, roles_in
-from web.events.models import Event
+from web.events.actors import current_actor
 from web.htmx import is_htmx
+from web.tables.events import Event
 
 bp = Blueprint("broadcast", __name__)
 
@@ -121,3 +121,12 @@ def choose() -> tuple[str, int]:
         if reading is not None:
             claim_form.values[f"clock_{side}"] = reading
     return render_form(claim_form)
+
+
+def init_app(app: Flask) -> None:
+    """The app's :class:`~web.broadcast.sources.Broadcasts` (settings ``[web.broadcast]``, then ``BROADCAST``),
+    and the broadcast panel's routes."""
+    table = dict(app.config["ADJUDICATOR"].get("web", {}).get("broadcast", {}))
+    table.update(app.config.get("BROADCAST") or {})
+    app.extensions["broadcasts"] = Broadcasts(table)
+    app.register_blueprint(bp)

@@ -2,32 +2,25 @@
 with the event) or picks one stored before, it becomes a job with a progress bar, then a report
 (games with findings first, each opening its own page with the evidence) with CSV and JSON downloads.
 
-Models in :mod:`web.checks.models` and :mod:`web.checks.collections`, the job in
-:mod:`web.checks.runner`, the pages in :mod:`web.checks.views`.
+Tables in :mod:`web.tables.checks` and :mod:`web.tables.collections`, the stored collections and the
+upload's limit in :mod:`web.checks.collections`, the job in :mod:`web.checks.runner`, the pages in
+:mod:`web.checks.views`. The package imports its modules; none of them imports the package.
 """
 
 from __future__ import annotations
 
 import atexit
-from collections.abc import Mapping
-from typing import Any
 
 from flask import Flask, request
 
-DEFAULT_MAX_BYTES = 20_000_000
-"""``[web] max_collection_bytes``: the largest upload (a compressed file holds many more games)."""
+from web.checks.collections import max_bytes
+from web.checks.runner import Checks
+from web.checks.views import bp
+
 UPLOAD_ENDPOINT = "checks.new"
 
 
-def max_bytes(config: Mapping[str, Any]) -> int:
-    return int(config.get("web", {}).get("max_collection_bytes", DEFAULT_MAX_BYTES))
-
-
 def init_app(app: Flask) -> None:
-    # deferred on purpose: the package's own views import max_bytes from it, so they load once it has run
-    from web.checks.runner import Checks
-    from web.checks.views import bp
-
     adjudicator = app.extensions["adjudicator"]
     checks = Checks(app.config["ADJUDICATOR"], app.extensions["db_sessions"], adjudicator.runner)
     app.extensions["game_checks"] = checks

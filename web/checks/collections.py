@@ -14,64 +14,27 @@ game in the same event are the collection already stored (one row; the unique ke
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import (
-    CheckConstraint,
-    ForeignKey,
-    Index,
-    Integer,
-    LargeBinary,
-    String,
-    UniqueConstraint,
     select,
 )
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Mapped, Session, mapped_column
+from sqlalchemy.orm import Session
 
-from web.audit import ROW_LISTERS, append, deriver, now
-from web.auth.models import User
-from web.db import Base
-from web.events.models import Event
+from web.audit import append, now
+from web.tables.collections import KIND, GameCollection
+from web.tables.events import Event
+from web.tables.users import User
 
-KIND = "game-collection"
-"""The audit entry kind of a stored collection."""
+DEFAULT_MAX_BYTES = 20_000_000
+"""``[web] max_collection_bytes``: the largest upload (a compressed file holds many more games)."""
 
 
-class GameCollection(Base):
-    __tablename__ = "game_collections"
-    __table_args__ = (
-        UniqueConstraint("event_id", "game", "sha256", name="uq_game_collections_bytes"),
-        CheckConstraint("size = length(content)", name="ck_game_collections_size"),
-        CheckConstraint("game IN ('chess', 'checkers')", name="ck_game_collections_game"),
-        Index("ix_game_collections_event", "event_id", "id"),
-    )
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"))
-    filename: Mapped[str] = mapped_column(String(200))
-    """The name of the TD's file (its suffix says how it is compressed)."""
-    game: Mapped[str] = mapped_column(String(16))
-    size: Mapped[int] = mapped_column(Integer)
-    """Bytes stored (as uploaded: compressed when the file was)."""
-    sha256: Mapped[str] = mapped_column(String(64))
-    content: Mapped[bytes] = mapped_column(LargeBinary, deferred=True)
-    """The file's bytes, as uploaded (loaded only when asked for: a list of collections never reads them)."""
-    uploaded_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
-    uploaded_at: Mapped[str] = mapped_column(String(40))
-
-    @property
-    def subject(self) -> str:
-        return f"{KIND}:{self.id}"
-
-    def audit_payload(self, session: Session) -> dict[str, Any]:
-        """What the audit entry records, derived from the stored bytes themselves (not from the row's digest)."""
-        event = session.get(Event, self.event_id)
-        user = None if self.uploaded_by_id is None else session.get(User, self.uploaded_by_id)
-        return {"event": None if event is None else event.slug, "filename": self.filename, "game": self.game,
-                "size": len(self.content), "sha256": hashlib.sha256(self.content).hexdigest(),
-                "uploaded_by": None if user is None else user.name, "uploaded_at": self.uploaded_at}
+def max_bytes(config: Mapping[str, Any]) -> int:
+    return int(config.get("web", {}).get("max_collection_bytes", DEFAULT_MAX_BYTES))
 
 
 @dataclass(frozen=True)
@@ -122,15 +85,3 @@ def readable_size(size: int) -> str:
     if size < 1_000_000:
         return f"{size / 1000:.1f} kB"
     return f"{size / 1_000_000:.1f} MB"
-
-
-@deriver(KIND)
-def _payload(session: Session, subject: str) -> dict[str, Any] | None:
-    try:
-        row = session.get(GameCollection, int(subject.rsplit(":", 1)[1]))
-    except (IndexError, ValueError):
-        row = None
-    return None if row is None else row.audit_payload(session)
-
-
-ROW_LISTERS[KIND] = lambda session: [f"{KIND}:{i}" for i in session.scalars(select(GameCollection.id))]

@@ -38,12 +38,12 @@ from adjudicator.checkers.pdn import split_games as split_pdn
 from adjudicator.collection import TooManyGames, chess_games, head_records, records
 from adjudicator.contract import ContractError
 from engines.collection import Part, check_parts, text_parts
-from web.checks.collections import GameCollection
-from web.checks.models import CheckedGame, GameCheck
 from web.commands.check_games import Limits, lines, open_stored, scan
 from web.queue.collection import check_parts_on_queue
 from web.queue.remote import QueueUnavailable, Stopped
 from web.runner import JobCancelled, Progress, Runner
+from web.tables.checks import CheckedGame, GameCheck
+from web.tables.collections import GameCollection
 
 log = logging.getLogger(__name__)
 WRITE_EVERY = 16

@@ -40,19 +40,19 @@ from werkzeug.wrappers import Response
 
 from adjudicator.contract import ContractError
 from web.articles import summary
-from web.auth.models import User
-from web.checks import max_bytes
-from web.checks.collections import GameCollection, Kept, keep, of_event, readable_size
-from web.checks.models import CheckedGame, GameCheck, counts
+from web.boards import board_for
+from web.checks.collections import Kept, keep, max_bytes, of_event, readable_size
 from web.checks.runner import Checks, check_file, csv_text, progress_of
 from web.db import get_session
-from web.events import current_actor
 from web.events.access import event_named, roles_in
-from web.events.models import Event
+from web.events.actors import current_actor
 from web.evidence import Line, Presentation, facts, present
 from web.htmx import is_htmx
 from web.inputs import whole_number
-from web.rulings.views import board_for
+from web.tables.checks import CheckedGame, GameCheck, counts
+from web.tables.collections import GameCollection
+from web.tables.events import Event
+from web.tables.users import User
 
 bp = Blueprint("checks", __name__)
 SHOWN_CLEAN = 200

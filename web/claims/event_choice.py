@@ -16,7 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from web.events.access import Actor
-from web.events.models import DEFAULT_EVENT_ID, Event, EventStaff
+from web.tables.events import DEFAULT_EVENT_ID, Event, EventStaff
 
 USED_ON = "event_slug_on"
 """Session key: the day (ISO date) the remembered event was last used for a claim."""

@@ -22,8 +22,8 @@ from adjudicator.requirements import checked_case
 from adjudicator.rule import claim_ids
 from adjudicator.rulesets import RulesetBook
 from web.claims.offers import Offer
-from web.store import META_FIELDS
 from web.submit import Submission
+from web.tables.rulings import META_FIELDS
 
 CLAIM_LABELS: dict[str, str] = {claim.id: claim.label for claim in IN_FORM_ORDER}
 """Each claim's words on the form, in the form's order (:mod:`adjudicator.claim_registry`)."""

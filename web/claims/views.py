@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from flask import Blueprint, current_app, jsonify, redirect, render_template, request, session, url_for
+from flask import Blueprint, jsonify, redirect, request, session, url_for
 from werkzeug.wrappers import Response
 
 from adjudicator.claim_registry import ASKED_FACTS
@@ -13,103 +13,34 @@ from adjudicator.contract import ContractError
 from adjudicator.requirements import CaseRefused
 from web import submit
 from web.boards import edit_checkers
-from web.claims.editors import checkers_editor, position_status
+from web.claims.editors import position_status
 from web.claims.event_choice import USED_ON, opening_event
+from web.claims.form_page import EVENT_FIELD, default_ruleset, render_form, ruleset_offer, settle_offer
 from web.claims.forms import (
     CLAIM_LABELS,
-    GAME_LABELS,
-    PREVIOUS_ILLEGAL,
     ClaimForm,
-    claims_for,
     read_form,
-    side_label,
     to_case,
 )
-from web.claims.offers import Offer, offer_for
 from web.db import get_session
-from web.events import current_actor, remember_case, resolve_event
 from web.events.access import AccessRefused, check_not_hidden, event_named, may_see_rulings, rulable_events
-from web.events.models import DEFAULT_SLUG, Event
-from web.htmx import is_htmx, shown_at
+from web.events.actors import current_actor, remember_case, resolve_event
+from web.htmx import shown_at
 from web.inputs import whole_number
-from web.players import completed_meta, names_mismatch, record_tags
-from web.store import CaseRow
+from web.players import completed_meta, record_tags
+from web.tables.events import DEFAULT_SLUG, Event
+from web.tables.rulings import CaseRow
 from web.watch.claim import values_from_alert
 
 bp = Blueprint("claims", __name__)
 
 REMEMBERED = ("game", "ruleset", "round")
 """What the form remembers for the session: the event's game and ruleset, and where we are."""
-EVENT_FIELD = "event_slug"
-"""The form's choice of event (issue 11): which of the events the user rules in this claim belongs to."""
 RULESET_EVENT = "ruleset_event"
 """Hidden: the event whose ruleset the form last applied. Another event chosen applies its own ruleset
 (and game); the same one keeps the TD's choice, which the event refuses if it is not its ruleset."""
 REMEMBERED_ROUND = "remembered_round"
 """Hidden: the round shown because the session remembered it. The record's ``[Round]`` beats it."""
-
-
-def default_ruleset(game: str) -> str:
-    configured = str(current_app.config["ADJUDICATOR"].get("web", {}).get("default_ruleset", "fide-standard"))
-    rulesets = rulesets_for(game)
-    if any(r["id"] == configured for r in rulesets):
-        return configured
-    return rulesets[0]["id"] if rulesets else configured
-
-
-def rulesets_for(game: str) -> list[dict[str, str]]:
-    return [{"id": r.id, "title": r.title} for r in submit.book() if r.game == game]
-
-
-def ruleset_offer(game: str, ruleset_id: str) -> Offer:
-    """What the form offers under ``ruleset_id`` (a ruleset of another game, or none: the game's default)."""
-    known = {r["id"] for r in rulesets_for(game)}
-    found = submit.book()[ruleset_id if ruleset_id in known else default_ruleset(game)]
-    return offer_for(found, claims_for(game), CLAIM_LABELS)
-
-
-def settle_offer(claim_form: ClaimForm) -> None:
-    """The ruleset's offer on the form (:mod:`web.claims.offers`), and its time control where none was given."""
-    claim_form.offer = ruleset_offer(claim_form.game, claim_form.value("ruleset"))
-    if claim_form.offer.time_control and "time_control" not in claim_form.values:
-        claim_form.values["time_control"] = claim_form.offer.time_control
-
-
-def render_form(claim_form: ClaimForm, status: int = 200) -> tuple[str, int]:
-    game = claim_form.game
-    rulesets = rulesets_for(game)
-    if claim_form.value("ruleset") not in {r["id"] for r in rulesets}:
-        claim_form.values["ruleset"] = default_ruleset(game)
-    settle_offer(claim_form)
-    offer = claim_form.offer
-    assert offer is not None
-    context: dict[str, Any] = {
-        "form": claim_form,
-        "offer": offer,
-        "games": GAME_LABELS,
-        "claims": [(c, offer.labels.get(c, CLAIM_LABELS[c])) for c in claim_form.claims],
-        "rulesets": rulesets,
-        "side_label": side_label,
-        "editor": checkers_editor(claim_form.value("fen"), record=claim_form.value("record"),
-                                  flipped=bool(claim_form.value("checkers_flipped")),
-                                  piece=claim_form.value("checkers_piece", "r"), url=url_for("claims.redraw"),
-                                  target="#claim-form") if game == "checkers" else None,
-        "events": rulable_events(get_session(), current_actor()),
-        "findings": claim_form.findings,
-        "requests": claim_form.requests,
-        "event_slug": claim_form.value(EVENT_FIELD) or session.get(EVENT_FIELD) or DEFAULT_SLUG,
-        "previous_illegal": PREVIOUS_ILLEGAL,
-        "names_mismatch": _names_mismatch(claim_form),
-    }
-    template = "claims/_form.html" if is_htmx() else "claims/new.html"
-    return render_template(template, **context), status
-
-
-def _names_mismatch(claim_form: ClaimForm) -> tuple[str, str] | None:
-    if not claim_form.needs("position"):
-        return None
-    return names_mismatch(claim_form.game, claim_form.value("record"), claim_form.value("first_player"),
-                          claim_form.value("second_player"))
 
 
 def _form_event(claim_form: ClaimForm) -> Event | None:

@@ -10,21 +10,20 @@ import argparse
 import sys
 from typing import Any
 
+from web.audit import verify
 from web.cli import emit
-from web.committee.store import command_session
+from web.commands.store import command_session
 from web.config import load_config
 
 
 def register(sub: Any) -> None:
     parser = sub.add_parser("audit", help="the audit trail")
     actions = parser.add_subparsers(dest="action", required=True, parser_class=type(parser))
-    verify = actions.add_parser("verify", help="report the first audit entry that was edited or removed")
-    verify.set_defaults(func=run_verify)
+    verify_parser = actions.add_parser("verify", help="report the first audit entry that was edited or removed")
+    verify_parser.set_defaults(func=run_verify)
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    from web.audit import verify  # deferred on purpose: every command's module loads on each run
-
     with command_session(load_config()) as session:
         result = verify(session)
     emit(result.to_json())

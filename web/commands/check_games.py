@@ -390,7 +390,7 @@ def _broker(config: dict[str, Any]) -> Any:
     if url is None:
         return None
     # a broker is set: the shared database and the queue's client, loaded now (see above)
-    from web.committee.store import database_url
+    from web.config import database_url
     from web.db import make_engine, make_sessionmaker, migrate
     from web.queue.remote import Remote
 

@@ -36,11 +36,11 @@ from sqlalchemy.orm import Session
 
 from adjudicator.contract import ContractError
 from adjudicator.rulesets import RulesetBook
-from web.auth.models import User, user_by_name
 from web.cli import emit
-from web.committee.store import command_session
+from web.commands.store import command_session
 from web.config import load_config
-from web.events.models import STAFF_ROLES, VISIBILITIES, Event, EventStaff, event_by_slug
+from web.tables.events import STAFF_ROLES, VISIBILITIES, Event, EventStaff, event_by_slug
+from web.tables.users import User, user_by_name
 
 BROADCAST_HELP = ("the event's live games: a folder on the server (absolute path; a DGT LiveChess export) "
                   "or an http(s) URL of a PGN (a lichess broadcast round)")

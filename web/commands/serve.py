@@ -52,7 +52,7 @@ def waitress_options(app: Any) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     import waitress  # deferred on purpose: every command's module loads on each run
 
-    from web import create_app  # deferred on purpose: every command's module loads on each run
+    from web.app import create_app  # deferred on purpose: every command's module loads on each run
 
     port, threads = _port(str(args.port)), _threads(str(args.threads))
     app = create_app()

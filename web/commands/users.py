@@ -23,10 +23,13 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from adjudicator.contract import ContractError
-from web.auth.models import ROLES, User, UserError, create_user
+from web.audit import append
+from web.auth.revoke import AccessChangeRefused, activate, deactivate, renew_token, revoke_token
+from web.auth.totp import link, new_secret
 from web.cli import emit
-from web.committee.store import command_session
+from web.commands.store import command_session
 from web.config import load_config
+from web.tables.users import ROLES, User, UserError, create_user, user_by_name
 
 
 def register(sub: Any) -> None:
@@ -88,7 +91,6 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def _user(session: Session, name: str) -> User:
-    from web.auth.models import user_by_name  # deferred on purpose: every command's module loads on each run
 
     user = user_by_name(session, name)
     if user is None:
@@ -97,7 +99,6 @@ def _user(session: Session, name: str) -> User:
 
 
 def run_token(args: argparse.Namespace) -> int:
-    from web.auth.revoke import renew_token  # deferred on purpose: every command's module loads on each run
 
     with command_session(load_config()) as session:
         token = renew_token(session, _user(session, args.name), actor="command line")
@@ -107,7 +108,6 @@ def run_token(args: argparse.Namespace) -> int:
 
 
 def run_revoke(args: argparse.Namespace) -> int:
-    from web.auth.revoke import revoke_token  # deferred on purpose: every command's module loads on each run
 
     with command_session(load_config()) as session:
         user = _user(session, args.name)
@@ -118,7 +118,6 @@ def run_revoke(args: argparse.Namespace) -> int:
 
 
 def run_deactivate(args: argparse.Namespace) -> int:
-    from web.auth.revoke import AccessChangeRefused, deactivate  # deferred on purpose
 
     with command_session(load_config()) as session:
         user = _user(session, args.name)
@@ -133,9 +132,6 @@ def run_deactivate(args: argparse.Namespace) -> int:
 
 def run_totp(args: argparse.Namespace) -> int:
     """A new one-time password secret for the user (replacing any), or none with ``--off``."""
-    from web.audit import append  # deferred on purpose: every command's module loads on each run
-    from web.auth.totp import link, new_secret  # deferred on purpose: every command's module loads on each run
-
     with command_session(load_config()) as session:
         user = _user(session, args.name)
         secret = None if args.off else new_secret()
@@ -151,7 +147,6 @@ def run_totp(args: argparse.Namespace) -> int:
 
 
 def run_activate(args: argparse.Namespace) -> int:
-    from web.auth.revoke import activate  # deferred on purpose: every command's module loads on each run
 
     with command_session(load_config()) as session:
         user = _user(session, args.name)

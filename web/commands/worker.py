@@ -27,8 +27,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from web.committee.store import database_url  # deferred on purpose: every command's module loads on each run
-    from web.config import load_config  # deferred on purpose: every command's module loads on each run
+    from web.config import database_url, load_config  # deferred on purpose: every command's module loads on each run
     from web.db import make_engine, make_sessionmaker, migrate  # deferred on purpose
     from web.kinds import job_kinds  # deferred on purpose: every command's module loads on each run
     from web.queue import BROKER_ENV, QUEUE_NAME, TASK_NAME, QueueSettingsError, broker_url  # deferred on purpose

@@ -13,12 +13,12 @@ from web.api.schemas import CommitteeCase as CaseBody
 from web.api.schemas import CommitteeCaseIn, Vote
 from web.auth.tokens import api_user, token_required
 from web.committee.gate import HIDDEN_REASON, hides_engine
-from web.committee.models import CommitteeCase
 from web.committee.service import CaseRefused, case_json, cast_vote, open_case
 from web.db import get_session as db
 from web.errors import api_error
 from web.events.access import Actor, may_read_committee_case, refused_status
 from web.inputs import json_body
+from web.tables.committee import CommitteeCase
 
 bp = Blueprint("committee_api", __name__, url_prefix="/api/v1/committee-cases")
 

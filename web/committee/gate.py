@@ -18,8 +18,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from web.audit import now
-from web.auth.models import User
-from web.committee.models import CommitteeCase, CommitteeVerification
+from web.tables.committee import CommitteeCase, CommitteeVerification
+from web.tables.users import User
 
 HIDDEN_REASON = ("The engine's analysis is hidden: verify the position on a board first (committee case {case}, "
                  "“I have verified the position”).")

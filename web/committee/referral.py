@@ -29,11 +29,11 @@ from sqlalchemy.orm import Session
 from adjudicator.contract import ContractError, parse_case
 from web.boards import parse_pdn_fen
 from web.charts import hms
-from web.committee.models import CommitteeCase
 from web.committee.position import position_of
-from web.events.models import Event
 from web.players import players, record_tags
-from web.store import CaseRow, RulingRow
+from web.tables.committee import CommitteeCase
+from web.tables.events import Event
+from web.tables.rulings import CaseRow, RulingRow
 
 
 def referral_values(session: Session, ruling: RulingRow, case: CaseRow, event: Event) -> dict[str, Any]:

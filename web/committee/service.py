@@ -31,16 +31,16 @@ from adjudicator.requirements import time_control_errors
 from adjudicator.rulesets import RulesetBook
 from web import outcomes
 from web.audit import append, canonical, now
-from web.auth.models import User, user_by_name
 from web.committee.analysis import ANALYSIS, analysed, recommend_here
-from web.committee.models import CommitteeCase, CommitteeMember, CommitteeVote
 from web.committee.position import position_of
 from web.events.access import Actor, check_not_hidden, event_named, refused_status, roles_in
-from web.events.models import Event
 from web.inputs import whole_number
 from web.queue.remote import JobFailed, QueueTimeout, QueueUnavailable
 from web.runner import Runner
-from web.store import CaseRow, RulingRow
+from web.tables.committee import CommitteeCase, CommitteeMember, CommitteeVote
+from web.tables.events import Event
+from web.tables.rulings import CaseRow, RulingRow
+from web.tables.users import User, user_by_name
 
 
 class CaseRefused(ContractError):

@@ -11,21 +11,20 @@ from werkzeug.wrappers import Response as BaseResponse
 from adjudicator.contract import ContractError
 from adjudicator.exports import annotate_record, ruling_comment, trf_codes
 from adjudicator.rulesets import RulesetBook, RulesetError
-from web.appeals.models import Appeal
 from web.auth import login_required, page_user
-from web.boards import edit_checkers
+from web.boards import board_for, edit_checkers
 from web.claims.editors import checkers_editor
 from web.committee.gate import hides_engine, is_verified, record_verified
-from web.committee.models import CommitteeCase
 from web.committee.position import diagram, recommended_line
 from web.committee.referral import position_differs, referral_values
 from web.committee.service import CaseRefused, cast_vote, open_case
 from web.db import get_session as db
 from web.events.access import Actor, event_named, event_staff, may_read_committee_case, refused_status, roles_in
-from web.events.models import Event
 from web.inputs import whole_number
-from web.rulings.views import board_for
-from web.store import CaseRow, RulingRow
+from web.tables.appeals import Appeal
+from web.tables.committee import CommitteeCase
+from web.tables.events import Event
+from web.tables.rulings import CaseRow, RulingRow
 
 bp = Blueprint("committee", __name__, url_prefix="/committee")
 

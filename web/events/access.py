@@ -17,9 +17,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from adjudicator.contract import ContractError
-from web.auth.models import User, token_digest, user_by_token
 from web.events.cache import EventCache
-from web.events.models import (
+from web.tables.events import (
     DEFAULT_EVENT_ID,
     Event,
     EventFacts,
@@ -28,6 +27,7 @@ from web.events.models import (
     EventToken,
     event_by_slug,
 )
+from web.tables.users import User, token_digest, user_by_token
 
 STAFF = frozenset({"td", "committee", "appeals"})
 

@@ -3,7 +3,7 @@
 Every claim names an event (most the default one). Looking it up costs a database
 connection and an ORM load in the serving thread, about a third of a millisecond:
 a tenth of a quick claim's whole cost. :class:`EventCache` keeps each event's
-:class:`~web.events.models.EventSnapshot` (its access facts, no session) for
+:class:`~web.tables.events.EventSnapshot` (its access facts, no session) for
 ``EVENT_CACHE_SECONDS`` (default 2 s).
 
 Freshness:
@@ -27,7 +27,7 @@ from typing import Any
 from sqlalchemy import event as sa_event
 from sqlalchemy.orm import Session
 
-from web.events.models import Event, EventSnapshot
+from web.tables.events import Event, EventSnapshot
 
 _generation = itertools.count(1)
 _current = [next(_generation)]

@@ -33,11 +33,11 @@ from sqlalchemy.orm import Session
 from adjudicator.contract import ContractError
 from adjudicator.rulesets import RulesetBook
 from web.audit import append, now
-from web.auth.models import User
 from web.auth.revoke import issue_event_token, remove_staff, revoke_event_tokens
-from web.broadcast import source_problem, url_refusal
+from web.broadcast.sources import source_problem, url_refusal
 from web.events.access import AccessRefused, Actor, roles_in
-from web.events.models import ORGANISER, SLUG, STAFF_ROLES, VISIBILITIES, Event, EventStaff, event_by_slug
+from web.tables.events import ORGANISER, SLUG, STAFF_ROLES, VISIBILITIES, Event, EventStaff, event_by_slug
+from web.tables.users import User
 
 COMMAND_LINE = "command line"
 """The audit's actor for a change made with ``adjudicator events``."""

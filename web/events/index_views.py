@@ -11,9 +11,9 @@ from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from web.db import get_session
-from web.events import current_actor
 from web.events.access import roles_in
-from web.events.models import ORGANISER, Event
+from web.events.actors import current_actor
+from web.tables.events import ORGANISER, Event
 
 bp = Blueprint("events", __name__)
 

@@ -4,29 +4,14 @@ read the case's players, get them without the TD typing them twice)."""
 
 from __future__ import annotations
 
-from sqlalchemy import ForeignKey, Integer, String, UniqueConstraint, delete, select
-from sqlalchemy.orm import Mapped, Session, mapped_column
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
 
 from adjudicator.trf import parse_trf
 from web.audit import append, now
-from web.db import Base
-from web.events.models import Event, EventFacts
 from web.inputs import whole_number
-
-
-class Pairing(Base):
-    __tablename__ = "event_pairings"
-    __table_args__ = (UniqueConstraint("event_id", "round", "board", name="uq_event_pairings_board"),)
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"))
-    round: Mapped[int] = mapped_column(Integer)
-    board: Mapped[int] = mapped_column(Integer)
-    white: Mapped[str] = mapped_column(String(200))
-    black: Mapped[str] = mapped_column(String(200))
-    white_rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    black_rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    imported_at: Mapped[str] = mapped_column(String(40))
+from web.tables.events import Event, EventFacts
+from web.tables.pairings import Pairing
 
 
 def import_trf(session: Session, event: Event, text: str, actor: str) -> int:

@@ -9,8 +9,8 @@ from werkzeug.wrappers import Response
 from adjudicator.contract import ContractError
 from adjudicator.trf import TrfError
 from web.db import get_session
-from web.events import current_actor
 from web.events.access import event_named, roles_in
+from web.events.actors import current_actor
 from web.events.pairings import import_trf, rounds_of
 
 bp = Blueprint("pairings", __name__)

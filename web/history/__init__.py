@@ -6,11 +6,11 @@ from flask import Blueprint, request
 
 from web.claims.forms import CLAIM_LABELS
 from web.db import get_session
-from web.events import current_actor
 from web.events.access import visible_events
+from web.events.actors import current_actor
 from web.htmx import page_or_fragment
 from web.outcomes import outcomes_of
-from web.store import Search, search_rulings
+from web.tables.rulings import Search, search_rulings
 
 bp = Blueprint("history", __name__)
 

@@ -8,6 +8,7 @@ import os
 from alembic import context
 from sqlalchemy.engine import Connection
 
+from web import tables as _every_table  # noqa: F401  autogenerate compares every table
 from web.db import Base, make_engine
 
 config = context.config

@@ -1,7 +1,7 @@
 """Jobs on a distributed task queue (issue 12): Celery with Redis, state in the database.
 
 Without ``ADJUDICATOR_BROKER_URL`` nothing here runs: every job stays in the serving
-process (``web.jobs``). With it, the web process writes a job row (``web.queue.models``)
+process (``web.jobs``). With it, the web process writes a job row (``web.tables.jobs``)
 and publishes the job's id; ``adjudicator worker`` (``web.queue.worker``) takes it, reports
 progress into the row and watches the row for a cancel. The broker carries job ids only,
 the database holds everything else, so any number of workers on any machines that share

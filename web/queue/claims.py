@@ -9,11 +9,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.contract import parse_case
-from web import store
 from web.claim_jobs import Job
 from web.queue import rows
-from web.queue.models import JobRow
 from web.queue.remote import QueueUnavailable, Remote
+from web.tables import rulings as store
+from web.tables.jobs import JobRow
 
 log = logging.getLogger(__name__)
 

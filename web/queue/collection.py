@@ -24,9 +24,9 @@ from typing import Any
 from sqlalchemy import delete
 
 from engines.collection import Part, check_part_texts
-from web.queue.models import JobRow
 from web.queue.remote import DONE_KEY, JobFailed, Remote
 from web.runner import JobKind, Work
+from web.tables.jobs import JobRow
 
 IN_FLIGHT = 8
 

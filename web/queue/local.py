@@ -14,9 +14,9 @@ from sqlalchemy.orm import Session, sessionmaker
 from adjudicator.rulesets import RulesetBook
 from adjudicator.services import Services
 from web.queue import QueueSettings
-from web.queue.models import JobRow
 from web.queue.worker import Runtime
 from web.runner import Kinds, Runner
+from web.tables.jobs import JobRow
 
 
 class InProcess:

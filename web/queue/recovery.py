@@ -31,10 +31,10 @@ from typing import Any
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from web import store
 from web.queue import QUEUE_NAME, QueueSettings
-from web.queue.models import JobRow
 from web.queue.remote import QueueUnavailable
+from web.tables import rulings as store
+from web.tables.jobs import JobRow
 
 log = logging.getLogger(__name__)
 

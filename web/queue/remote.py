@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy.orm import Session, sessionmaker
 
 from web.queue import TASK_NAME, QueueSettings, QueueUnavailable, broker_url, make_celery, rows
-from web.queue.models import JobRow
+from web.tables.jobs import JobRow
 
 STOP_SECONDS = 1.0
 """How often a wait asks its ``stop`` whether to give up."""

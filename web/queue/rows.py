@@ -15,8 +15,8 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from web import store
-from web.queue.models import JobRow
+from web.tables import rulings as store
+from web.tables.jobs import JobRow
 
 
 def claim_job_id(case_id: int) -> str:

@@ -23,12 +23,12 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from adjudicator.rulesets import RulesetBook
 from adjudicator.services import Services
-from web import store
 from web.failures import error_of
 from web.queue import QueueSettings, rows
 from web.queue.recovery import recover
 from web.queue.remote import QueueUnavailable
 from web.runner import JobCancelled, Kinds, Tracker, Work
+from web.tables import rulings as store
 
 log = logging.getLogger(__name__)
 

@@ -6,7 +6,7 @@ the arbiter's finding the app recommends one and defers the ruling
 (:func:`adjudicator.chess.claims.losing_chances._ruled_on`). The ruling page then offers the
 finding in one tap: "accept the recommendation", or any of the three findings.
 
-Rulings are append-only (:mod:`web.store`): the deferred ruling stays as it was given. The finding
+Rulings are append-only (:mod:`web.tables.rulings`): the deferred ruling stays as it was given. The finding
 makes a new case, the same case with the arbiter's finding (``td_finding``) and the ruling it
 completes (``completes_ruling``, a field the rules ignore), ruled like any other, so an appeal's
 re-run of it gives the same ruling. The audit trail records the link the other way
@@ -24,11 +24,11 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from adjudicator.evidence import Evidence
-from web import store
 from web.audit import append
 from web.outcomes import COMPLETED, ILC, LINK, completion
 from web.outcomes import awaits_finding as awaits_finding
-from web.store import CaseRow, RulingRow
+from web.tables import rulings as store
+from web.tables.rulings import CaseRow, RulingRow
 
 CLAIM = ILC
 

@@ -11,17 +11,14 @@ from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from adjudicator.contract import ContractError, parse_seconds
-from web import store, submit
-from web.appeals.models import Appeal
+from web import submit
 from web.articles import summary
-from web.boards import checkers_svg, chess_svg
+from web.boards import board_for
 from web.charts import clock_chart, hms
 from web.claim_jobs import progress_of
 from web.claims.forms import CLAIM_LABELS
 from web.committee.gate import hiding_case, redacted
-from web.committee.models import CommitteeCase
 from web.db import get_session
-from web.events import SHARED, current_actor, remember_case, resolve_event
 from web.events.access import (
     AccessRefused,
     may_cancel,
@@ -31,8 +28,8 @@ from web.events.access import (
     share_code,
     shared_ruling_id,
 )
-from web.events.models import Event
-from web.evidence import Line, Presentation, present
+from web.events.actors import SHARED, current_actor, remember_case, resolve_event
+from web.evidence import present
 from web.htmx import is_htmx, shown_at
 from web.jobs import Job
 from web.outcomes import outcome_of
@@ -42,7 +39,11 @@ from web.rulings import finding
 from web.rulings.exports import ruling_exports
 from web.rulings.sheet import SHORT_FACT, line_words, sheet_diagram, sheet_pdf
 from web.rulings.words import evidence_words
-from web.store import CaseRow, RulingRow
+from web.tables import rulings as store
+from web.tables.appeals import Appeal
+from web.tables.committee import CommitteeCase
+from web.tables.events import Event
+from web.tables.rulings import CaseRow, RulingRow
 
 bp = Blueprint("rulings", __name__)
 
@@ -69,25 +70,6 @@ def _visible_event_or_404(case: CaseRow, message: str) -> Event:
     if event is None or not may_see_rulings(session, current_actor(), event):
         abort(404, message)
     return event
-
-
-def board_for(line: Line | None, presentation: Presentation, ply: int | None = None, size: int = 360) -> str:
-    if presentation.game == "checkers":
-        if line is None:
-            return checkers_svg(presentation.position_fen, size=size) if presentation.position_fen else ""
-        shown = line.clamp(line.focus if ply is None else ply)
-        step = line.step(shown)
-        return checkers_svg(line.fen_at(shown), last_move=step.uci if step else None, size=size)
-    if line is None:
-        return chess_svg(presentation.position_fen, size=size) if presentation.position_fen else ""
-    shown = line.clamp(line.focus if ply is None else ply)
-    step = line.step(shown)
-    return chess_svg(
-        line.fen_at(shown),
-        step.uci if step else None,
-        is_illegal=bool(step and step.is_illegal),
-        size=size,
-    )
 
 
 def hidden_for(ruling: RulingRow) -> CommitteeCase | None:

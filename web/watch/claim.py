@@ -10,8 +10,8 @@ from flask import current_app
 from sqlalchemy.orm import Session
 
 from web.events.access import Actor, may_rule
-from web.events.models import Event
-from web.watch.models import WatchAlert, WatchGame
+from web.tables.events import Event
+from web.tables.watch import WatchAlert, WatchGame
 
 CLAIM_OF = {
     "threefold-available": "threefold-repetition", "fivefold": "threefold-repetition",

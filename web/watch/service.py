@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from adjudicator.rulesets import CheckersRuleset, ChessRuleset, RulesetBook
 from adjudicator.services import MateOracle
 from adjudicator.watch import Watcher, WatchState
-from web.events.models import Event
+from web.tables.events import Event
 from web.watch.source import Source, SourceError, backoff
 from web.watch.store import store, take_lease
 

@@ -19,8 +19,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from adjudicator.watch import Alert, WatchState
-from web.auth.models import User
-from web.watch.models import WatchAck, WatchAlert, WatchGame, WatchLease
+from web.tables.users import User
+from web.tables.watch import WatchAck, WatchAlert, WatchGame, WatchLease
 
 
 class AlreadyAcknowledged(ValueError):

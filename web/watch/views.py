@@ -28,13 +28,13 @@ from adjudicator.contract import ContractError
 from web.auth import login_required, page_user
 from web.broadcast.guard import guarded_opener, networks_of
 from web.db import get_session
-from web.events import current_actor
 from web.events.access import event_named, roles_in
-from web.events.models import Event
+from web.events.actors import current_actor
 from web.htmx import is_htmx
 from web.settings import Settings
+from web.tables.events import Event
+from web.tables.watch import WatchAlert, WatchGame
 from web.watch.claim import CLAIM_OF, hms
-from web.watch.models import WatchAlert, WatchGame
 from web.watch.service import RoundWatch
 from web.watch.store import AlreadyAcknowledged, acknowledge
 

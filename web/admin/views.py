@@ -4,7 +4,7 @@
   Activate and Revoke tokens; the log-ins being throttled (whose name, from which address,
   how many failures, until when) with Lift; the events, each with its staff page.
 - ``/admin/events/``, ``/admin/events/<slug>``: make an event, set it, staff it, its tokens
-  (:mod:`web.events.staff_views`: admins, and an event's own organisers for their event).
+  (:mod:`web.admin.staff`: admins, and an event's own organisers for their event).
 
 Admins only (403 for anyone else); every form carries the CSRF token and answers 303 back to
 the page (a refusal: the page again with the message, 409). The changes are those of the command
@@ -21,12 +21,12 @@ from sqlalchemy import func, select
 from werkzeug.wrappers import Response
 
 from web.auth import login_required, page_user
-from web.auth.models import ROLES, User
 from web.auth.revoke import activate, revoke_token
-from web.auth.sessions import LoginSession
 from web.auth.throttle import LoginThrottle
 from web.db import get_session as db
-from web.events.models import Event, EventStaff, EventToken
+from web.tables.events import Event, EventStaff, EventToken
+from web.tables.logins import LoginSession
+from web.tables.users import ROLES, User
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
 

@@ -8,10 +8,10 @@ from typing import Any
 from sqlalchemy import ForeignKey, Integer, String, Text, select
 from sqlalchemy.orm import Mapped, Session, mapped_column, relationship
 
-from web.audit import ROW_LISTERS, deriver
-from web.auth.models import User
 from web.db import Base
-from web.events.models import Event
+from web.tables.audit import ROW_LISTERS, deriver
+from web.tables.events import Event
+from web.tables.users import User
 
 OUTCOMES = ("upheld", "overturned")
 """What the appeals committee does to the ruling: it stands (upheld) or is replaced (overturned)."""

@@ -8,7 +8,6 @@ from typing import Any
 from sqlalchemy import Boolean, CheckConstraint, Float, ForeignKey, Index, Integer, String, Text, false
 from sqlalchemy.orm import Mapped, mapped_column
 
-from web import store  # noqa: F401  (the tables the jobs refer to: cases, rulings)
 from web.db import Base
 
 STATES = ("queued", "running", "done", "failed", "cancelled")

@@ -33,9 +33,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from web.checks.collections import GameCollection
 from web.db import Base
-from web.events import models as _events  # noqa: F401  (the events and users the checks refer to)
+from web.tables.collections import GameCollection
 
 STATES = ("queued", "running", "done", "failed", "cancelled")
 FINISHED = ("done", "failed", "cancelled")

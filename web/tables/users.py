@@ -10,8 +10,8 @@ from sqlalchemy import Boolean, Integer, String, select
 from sqlalchemy.orm import Mapped, Session, mapped_column
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from web.audit import ROW_LISTERS, append, deriver, now
 from web.db import Base
+from web.tables.audit import ROW_LISTERS, append, deriver, now
 
 ROLES = ("admin", "td", "committee", "appeals")
 """admin = chief TD; td opens cases; committee members vote; appeals members decide appeals."""

@@ -29,14 +29,14 @@ from werkzeug.wrappers import Response
 
 from adjudicator.contract import ContractError
 from adjudicator.rulesets import RulesetBook
-from web.admin import bp
+from web.admin.views import bp
 from web.auth import login_required, page_user
-from web.auth.models import User, user_by_name
 from web.db import get_session as db
 from web.events import changes
 from web.events.access import AccessRefused, Actor, refused_status
-from web.events.models import STAFF_ROLES, Event, EventStaff, EventToken, event_by_slug
 from web.htmx import is_htmx
+from web.tables.events import STAFF_ROLES, Event, EventStaff, EventToken, event_by_slug
+from web.tables.users import User, user_by_name
 
 LAST_ROLE = "staff_role"
 """Session key: the role last chosen on a staff form; the next add keeps it (three committee members in a row)."""

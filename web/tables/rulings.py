@@ -17,7 +17,7 @@ from sqlalchemy import DateTime, ForeignKey, Index, Integer, String, Text, or_, 
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from web.db import Base
-from web.events.models import DEFAULT_EVENT_ID
+from web.tables.events import DEFAULT_EVENT_ID
 
 META_FIELDS = ("event", "round", "board", "first_player", "second_player")
 """What the TD may note about the game besides the contract's case (all optional)."""

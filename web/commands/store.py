@@ -9,7 +9,6 @@ chain's head row.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,28 +17,15 @@ from typing import Any
 from sqlalchemy import Engine, insert, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from web.audit import GENESIS, AuditHead
-from web.config import PROJECT_ROOT
+from web.config import database_url
 from web.db import Base, make_engine, migrate
+from web.tables.audit import GENESIS, AuditHead  # importing web.tables registers every table
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 
 
-def database_url(config: Mapping[str, Any]) -> str:
-    """The configured URL; a relative SQLite path is taken from the configuration's folder."""
-    url = str(config.get("database", {}).get("url") or "sqlite:///instance/adjudicator.db")
-    prefix = "sqlite:///"
-    if url.startswith(prefix) and not url.startswith(prefix + "/") and ":memory:" not in url:
-        path = Path(str(config.get("_root", PROJECT_ROOT))) / url[len(prefix):]
-        path.parent.mkdir(parents=True, exist_ok=True)
-        url = prefix + str(path)
-    return url
-
-
 def _tables() -> list[Any]:
-    for name in ("web.appeals.models", "web.audit", "web.auth.models", "web.committee.models", "web.events.models"):
-        importlib.import_module(name)  # registers the tables
-
+    """The tables the commands write (importing :mod:`web.tables` registered every table)."""
     names = ("users", "committee_cases", "committee_members", "committee_votes", "appeals",
              "audit_entries", "audit_head", "events", "event_staff", "event_tokens", "committee_verifications")
     return [Base.metadata.tables[name] for name in names]

@@ -18,9 +18,8 @@ from typing import Any
 from sqlalchemy import CheckConstraint, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from web.auth.models import User
 from web.db import Base
-from web.events import models as _events  # noqa: F401  (the events the rows belong to)
+from web.tables.users import User
 
 ACTIONS_SQL = "'act', 'may-act', 'claimable', 'do-not-call', 'check-board', 'event-rule'"
 

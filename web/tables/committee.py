@@ -8,11 +8,11 @@ from typing import Any
 from sqlalchemy import ForeignKey, Index, Integer, String, Text, UniqueConstraint, select
 from sqlalchemy.orm import Mapped, Session, mapped_column, relationship
 
-from web.audit import ROW_LISTERS, deriver
-from web.auth.models import User
 from web.db import Base
-from web.events.models import Event
-from web.store import RulingRow
+from web.tables.audit import ROW_LISTERS, deriver
+from web.tables.events import Event
+from web.tables.rulings import RulingRow
+from web.tables.users import User
 
 
 class CommitteeCase(Base):

@@ -27,9 +27,9 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, Session, mapped_column, relationship
 
-from web.audit import ROW_LISTERS, deriver
-from web.auth.models import User
 from web.db import Base
+from web.tables.audit import ROW_LISTERS, deriver
+from web.tables.users import User
 
 DEFAULT_EVENT_ID = 1
 DEFAULT_SLUG = "default"

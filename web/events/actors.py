@@ -1,6 +1,6 @@
-"""Events and access (issue 11): the event a request acts in, and who is asking.
+"""Who is asking (issue 11): the API token's user, the logged-in user or anonymous, and the event a request acts in.
 
-The models are in :mod:`web.events.models`, the rules of access in
+The tables are in :mod:`web.tables.events`, the rules of access in
 :mod:`web.events.access`, the command line in ``web/commands/events.py``.
 """
 
@@ -12,7 +12,7 @@ from flask_login import current_user
 from web.db import get_session
 from web.events.access import Actor, event_snapshot, resolve_token
 from web.events.cache import EventCache
-from web.events.models import EventSnapshot
+from web.tables.events import EventSnapshot
 
 MY_CASES = "my_cases"
 """Session key: the board cases this browser entered (kept to the last :data:`KEEP_CASES`)."""

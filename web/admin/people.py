@@ -26,15 +26,15 @@ from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
 
 from adjudicator.contract import ContractError
-from web.admin import bp, index_page, user_or_404
+from web.admin.staff import LAST_ROLE, _answer, _organised
+from web.admin.views import bp, index_page, user_or_404
 from web.auth import login_required, page_user
-from web.auth.models import ROLES, User, UserError, create_user
 from web.auth.revoke import AccessChangeRefused, deactivate, reset_password
 from web.db import get_session as db
 from web.events import changes
 from web.events.access import AccessRefused
-from web.events.models import STAFF_ROLES, Event, event_by_slug
-from web.events.staff_views import LAST_ROLE, _answer, _organised
+from web.tables.events import STAFF_ROLES, Event, event_by_slug
+from web.tables.users import ROLES, User, UserError, create_user
 
 PASSWORD_HASH = "PASSWORD_HASH_METHOD"
 """App setting: werkzeug's password hash for the users made here (tests set a cheap one; default scrypt)."""

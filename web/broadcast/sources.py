@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, current_app, has_app_context
+from flask import current_app, has_app_context
 
 from web.broadcast.guard import AddressRefused, guarded_opener, host_refusal, networks_of
 
@@ -264,15 +264,5 @@ def url_refusal(source: str) -> str | None:
     return host_refusal(source, allowed)
 
 
-def init_app(app: Flask) -> None:
-    """The app's :class:`Broadcasts` (settings ``[web.broadcast]``, then ``BROADCAST``), and its views."""
-    from web.broadcast.views import bp  # deferred on purpose: the views import this package
-
-    table = dict(app.config["ADJUDICATOR"].get("web", {}).get("broadcast", {}))
-    table.update(app.config.get("BROADCAST") or {})
-    app.extensions["broadcasts"] = Broadcasts(table)
-    app.register_blueprint(bp)
-
-
-__all__ = ["BroadcastError", "Broadcasts", "Copy", "Snapshot", "broadcasts", "init_app", "source_problem",
+__all__ = ["BroadcastError", "Broadcasts", "Copy", "Snapshot", "broadcasts", "source_problem",
            "url_refusal"]
