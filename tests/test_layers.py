@@ -27,7 +27,8 @@ modules = cache(read_modules)
 
 TABLES = frozenset({"web.tables"})
 INFRASTRUCTURE = frozenset({
-    "web.audit", "web.claim_jobs", "web.config", "web.db", "web.errors", "web.failures", "web.htmx", "web.inputs", "web.jobs",
+    "web.audit", "web.claim_jobs", "web.config", "web.db", "web.errors", "web.failures", "web.htmx", "web.inputs",
+    "web.jobs",
     "web.limits", "web.migrations", "web.qr", "web.queue", "web.runner", "web.security", "web.settings",
     "web.sides", "web.static_files", "web.timefmt",
 })
@@ -97,7 +98,8 @@ FUNCTION_LEVEL = {
     ("web.commands.worker", "run", "web.queue.recovery"): "Celery and the queue, for `worker` only",
     ("web.commands.worker", "run", "engines.collection"): "collection checks, for `worker` only",
     ("web.commands.worker", "run", "web.kinds"): "the job kinds (the areas' work), for `worker` only",
-    ("web.cli", "error_json", "web.failures"): "the map of every failure loads on an error only (check-games' start-up)",
+    ("web.cli", "error_json", "web.failures"):
+        "the map of every failure loads on an error only (check-games' start-up)",
 }
 """Every import made inside a function in ``web/``, with why it is not at the top: (module, function, target)."""
 
