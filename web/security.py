@@ -1,7 +1,7 @@
 """Transport and browser hardening: ProxyFix by configuration, cookie flags, security headers.
 
 Settings are the ``[security]`` table of config.toml, with any key overridden by the Flask
-setting ``SECURITY`` (a mapping; tests use it). README "Log-in and sessions" explains them.
+setting ``SECURITY`` (a mapping; tests use it). docs/security.md, "Log-in and sessions", explains them.
 
 - ``proxy_hops``: how many reverse proxies in front set ``X-Forwarded-For/-Proto/-Host/-Port``
   (werkzeug's ProxyFix trusts that many); 0 trusts none, so a client cannot forge its address

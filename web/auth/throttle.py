@@ -58,7 +58,7 @@ class ThrottleSettingsError(ValueError):
 
 @dataclass(frozen=True)
 class ThrottleSettings:
-    """``[security]`` in config.toml (README "Log-in and sessions")."""
+    """``[security]`` in config.toml (docs/security.md, "Log-in and sessions")."""
 
     window_seconds: float = 3600.0
     """Failures older than this are forgotten (longer than the longest wait, or the waits could not grow)."""

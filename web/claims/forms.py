@@ -44,7 +44,7 @@ FINDINGS: dict[str, str] = {
     "unclear": "Unclear: decide later (postpone)",
     "incorrect": "Incorrect: the claim is wrong",
 }
-"""The TD's own finding on an insufficient-losing-chances claim (``td_finding``; README "Case fields")."""
+"""The TD's own finding on an insufficient-losing-chances claim (``td_finding``; docs/case-fields.md)."""
 REQUESTS: dict[str, str] = {"draw": "A draw (III.5)", "increment": "A 5 s increment for both (III.4)"}
 PREVIOUS_ILLEGAL: dict[str, str] = {"0": "None", "1": "One", "2": "Two"}
 """Earlier completed illegal moves of the claimed offender, already corrected (``previous_illegal_moves``,
@@ -259,7 +259,7 @@ def is_binary(data: bytes) -> bool:
 def clock_reading(typed: str, field: str) -> str:
     """A clock as typed on the form, as the contract's ``h:mm:ss`` (FIDE clocks show h:mm:ss or m:ss).
 
-    The rule (README "The claim form"): with a colon, the text goes as typed (``1:05:00``, ``5:00``,
+    The rule (docs/web-app.md, "The claim form"): with a colon, the text goes as typed (``1:05:00``, ``5:00``,
     ``0:04.5``). Without one, a phone's number pad is enough: spaces, full stops or commas separate
     hours, minutes and seconds (``5 00``, ``1.05.00``); digits alone are read from the right, the last
     two the seconds, the two before the minutes, the rest the hours (``500`` is 5:00, ``10500`` is
@@ -340,7 +340,8 @@ def to_case(claim_form: ClaimForm, default_ruleset: str, book: RulesetBook, even
             reading = text(f"clock_{side}")
             if reading is not None:
                 clock[side] = clock_reading(reading, f"clock.{side}")
-        # nothing ticked and a clock at 0: left out, the clocks say whose flag is down (README "Required facts");
+        # nothing ticked and a clock at 0: left out, the clocks say whose flag is down (docs/command-line.md,
+        # "Errors, hostile input, required facts");
         # nothing ticked and no clock at 0 is a slip the requirements ask about (``flagged: []``)
         if claim_form.needs("flagged") and (
             claim_form.flagged() or not any(parse_seconds(clock[side], f"clock.{side}") == 0 for side in clock)

@@ -69,8 +69,7 @@ class LimitExceeded(CollectionError):
 
 @dataclass(frozen=True)
 class Limits:
-    """``[collections]`` in config.toml: what one collection may hold once inflated (README "Checking a
-    collection of games")."""
+    """``[collections]`` in config.toml: what one collection may hold once inflated (docs/collections.md)."""
 
     inflated_bytes: int = 100_000_000
     """Bytes once decompressed (a compressed file of a few kB can inflate to gigabytes)."""
