@@ -8,7 +8,8 @@ A field nobody touched still takes the pairing's name."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -212,3 +213,76 @@ def test_a_claimant_ticked_and_a_record_pasted_while_the_claim_redraw_is_on_its_
         phone.wait_for_url(lambda url: "/rulings/" in url)
         verdict = phone.inner_text("main")
         assert "UPHELD" in verdict.upper() and "claimed by White" in verdict
+
+
+class HeldRedraw:
+    """The app, with the redraws that ``holds`` picks held until the test lets them go (:attr:`go`): a redraw
+    asked later is answered first, and the held one's answer arrives last, however loaded the machine."""
+
+    def __init__(self, app: Flask, holds: Callable[[], bool]) -> None:
+        self.held = threading.Event()
+        self.answered = 0
+        self.go = threading.Event()
+
+        @app.before_request
+        def _hold() -> None:
+            if request.method == "POST" and request.path == "/claims/form" and holds():
+                self.held.set()
+                self.go.wait(HOLD_LIMIT)
+                self.answered += 1
+
+    def release(self, page: Any) -> None:
+        """Let the held redraw go, and wait until its answer reached the page and the page is idle."""
+        self.go.set()
+        deadline = time.monotonic() + HOLD_LIMIT  # bounds a hang only
+        while self.answered < 1:
+            assert time.monotonic() < deadline, "the held redraw was never answered"
+            time.sleep(0.05)
+        page.wait_for_load_state("networkidle")
+
+
+def test_a_claim_picked_again_while_its_redraw_is_on_its_way_is_the_one_shown(tmp_path: Path, phone: Any) -> None:
+    """The TD picks the flag claim, then (its redraw still on the way) the fifty-move claim: the second pick
+    is not dropped, the fifty-move form is shown, and the flag's late answer puts nothing back."""
+    app = make_app(tmp_path, WTF_CSRF_ENABLED=True, TESTING=False)
+    slow = HeldRedraw(app, lambda: request.form.get("claim") == "flag")
+    for base in serve(app):
+        phone.goto(f"{base}/claims/new")
+        phone.select_option("#f-claim", "flag")
+        assert slow.held.wait(HOLD_LIMIT), "the flag's redraw reached the server"
+        phone.select_option("#f-claim", "fifty-move")
+        phone.wait_for_selector('#f-claim option[value="fifty-move"][selected]', state="attached")
+        slow.release(phone)
+        assert phone.input_value("#f-claim") == "fifty-move", "the later choice stands"
+        assert phone.locator("#f-clock_white").count() == 0, "no flag claim's clock fields came back"
+
+
+ANSWERS = """() => document.addEventListener("htmx:afterRequest", () => {
+    window.answersSeen = (window.answersSeen || 0) + 1
+})"""
+"""Counts on the page the htmx answers received (swapped or not)."""
+
+
+def test_a_ruleset_redraw_answered_while_the_claim_s_is_on_its_way_does_not_undo_the_claim(
+    tmp_path: Path, phone: Any
+) -> None:
+    """The TD picks a ruleset, then (its redraw still on the way) the flag claim. The ruleset's answer comes
+    first, while the claim's is still on its way: it is not swapped over the form (it carries the claim as it
+    was), and the claim's answer, when it comes, is: the flag form with its clocks."""
+    app = make_app(tmp_path, WTF_CSRF_ENABLED=True, TESTING=False)
+    ruleset = HeldRedraw(app, lambda: request.headers.get("HX-Trigger") != "f-claim")
+    claim = HeldRedraw(app, lambda: request.headers.get("HX-Trigger") == "f-claim")
+    for base in serve(app):
+        phone.goto(f"{base}/claims/new")
+        phone.evaluate(ANSWERS)
+        phone.select_option("#f-ruleset", "fide-standard-guidelines-iii")  # its redraw leaves and is held
+        assert ruleset.held.wait(HOLD_LIMIT), "the ruleset's redraw reached the server"
+        phone.select_option("#f-claim", "flag")  # its redraw leaves too, and is held
+        assert claim.held.wait(HOLD_LIMIT), "the claim's redraw reached the server"
+        ruleset.go.set()  # the ruleset's answer first
+        phone.wait_for_function("() => window.answersSeen >= 1")
+        assert phone.input_value("#f-claim") == "flag", "the ruleset's answer did not put the claim back"
+        claim.release(phone)
+        assert phone.input_value("#f-claim") == "flag", "the later choice stands"
+        assert phone.locator("#f-clock_white").count() == 1, "the flag claim's form came"
+        assert "guidelines" in phone.input_value("#f-ruleset"), "and the ruleset picked first"

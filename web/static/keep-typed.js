@@ -28,6 +28,7 @@ document.addEventListener("htmx:beforeRequest", (event) => {
 document.addEventListener("htmx:beforeSwap", (event) => {
   const target = event.detail.target
   if (!(target instanceof Element) || !target.hasAttribute("data-keep-typed")) return
+  if (!event.detail.shouldSwap) return  // an answer not swapped in (dropped below, or an error) puts nothing back
   kept = []
   for (const field of fields(target)) {
     if (!sent.has(field) || sent.get(field) === state(field)) continue
@@ -60,3 +61,54 @@ document.addEventListener("htmx:afterSwap", () => {
   }
   kept = null
 })
+
+// Nor is a later choice undone by an earlier answer. Two redraws may be on their way at once (an event picked,
+// then the claim, before the first answer came): on a slow network the first answer can arrive last and would
+// put back the claim it was asked with. An answer is dropped when a request sent after it targets the same
+// element or one holding it (a later redraw of the whole form, or the claim submitted: the body); what that
+// later request brings is the page's. A later request that never got an answer (network error) drops nothing.
+// A select picked again while its own redraw is on its way replaces that redraw (hx-sync="this:replace" in
+// claims/_form.html): htmx's default would drop the second pick.
+let sequence = 0
+const pending = []
+
+function targetId(event) {
+  const target = event.detail.target
+  if (!(target instanceof Element)) return null
+  return target === document.body ? "body" : target.id || null
+}
+
+function element(id) {
+  return id === "body" ? document.body : document.getElementById(id)
+}
+
+document.addEventListener("htmx:beforeRequest", (event) => {
+  const id = targetId(event)
+  if (!id || !event.detail.xhr) return
+  sequence += 1
+  event.detail.xhr.sentAs = sequence
+  pending.push({seq: sequence, id, xhr: event.detail.xhr})
+  if (pending.length > 50) pending.shift()
+})
+
+function forget(xhr) {
+  const at = pending.findIndex((entry) => entry.xhr === xhr)
+  if (at >= 0) pending.splice(at, 1)
+}
+
+document.addEventListener("htmx:sendError", (event) => forget(event.detail.xhr))
+document.addEventListener("htmx:sendAbort", (event) => forget(event.detail.xhr))
+
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const xhr = event.detail.xhr
+  const id = targetId(event)
+  if (!xhr || !xhr.sentAs || !id) return
+  const mine = element(id)
+  const overtaken = pending.some((later) => {
+    if (later.seq <= xhr.sentAs) return false
+    if (later.id === id) return true
+    const holder = element(later.id)
+    return holder instanceof Element && mine instanceof Element && holder !== mine && holder.contains(mine)
+  })
+  if (overtaken) event.detail.shouldSwap = false
+}, true)  // before the listener above, which then puts nothing back
