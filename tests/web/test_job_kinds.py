@@ -148,7 +148,7 @@ def _until(condition: Callable[[], Any], what: str) -> Any:
         found = condition()
         if found:
             return found
-        time.sleep(0.05)
+        time.sleep(0.05)  # the poll's interval; the state, not the time, ends the wait
     raise AssertionError(f"never came: {what}")
 
 

@@ -237,7 +237,7 @@ class HeldRedraw:
         deadline = time.monotonic() + HOLD_LIMIT  # bounds a hang only
         while self.answered < 1:
             assert time.monotonic() < deadline, "the held redraw was never answered"
-            time.sleep(0.05)
+            time.sleep(0.05)  # the poll's interval; the state, not the time, ends the wait
         page.wait_for_load_state("networkidle")
 
 
