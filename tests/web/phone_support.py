@@ -28,6 +28,28 @@ def log_in(page: Any, base: str, name: str, password: str) -> None:
     page.wait_for_url(lambda url: "/login" not in url)
 
 
+STILL = """async () => {
+  // the page has stopped moving: nothing asked of the server (an htmx request, swap or settle; a region the
+  // page's own scripts mark aria-busy while they ask), and the scroll, its height and the focus the same over
+  // five frames in a row
+  const busy = ".htmx-request, .htmx-swapping, .htmx-settling, [aria-busy='true']"
+  let last = null, same = 0
+  while (same < 5) {
+    await new Promise((r) => requestAnimationFrame(r))
+    const now = JSON.stringify([scrollY, document.body.scrollHeight, document.activeElement?.id])
+    same = now === last && !document.querySelector(busy) ? same + 1 : 0
+    last = now
+  }
+}"""
+
+
+def settle(page: Any) -> None:
+    """Wait until the page has stopped moving (htmx's settle, the boards drawn, the scroll done): a state waited
+    for, frame by frame, not a fixed sleep (issue 41)."""
+    page.wait_for_load_state("networkidle")
+    page.evaluate(STILL)
+
+
 AXE = "/static/vendor/axe-core-4.14.1/axe.min.js"
 WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 
@@ -91,6 +113,7 @@ def check_page(page: Any, base: str, name: str) -> None:
 
 
 def _check(page: Any, base: str, name: str) -> None:
+    page.evaluate(STILL)  # a page still scrolling is judged where it stops, not on its way (a switch under the bar)
     width = scroll_width(page)
     assert width <= PHONE["width"], f"{name}: {width} px wide on a {PHONE['width']} px screen"
     violations = axe_violations(page, base)

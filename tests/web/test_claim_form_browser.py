@@ -82,3 +82,30 @@ def test_the_td_s_finding_on_the_form_changes_the_ilc_ruling(live_server: str, p
         phone.wait_for_url(re.compile(r"/rulings/\d+"))
         verdicts[finding] = phone.inner_text("#verdict").lower()
     assert verdicts == {"clear": "upheld", "incorrect": "rejected"}
+
+
+PICK_ON_ARRIVAL = """() => {
+  // the moment the redraw asked by the first pick lands, before anything else runs, the TD picks again
+  let done = false
+  document.addEventListener("htmx:afterSwap", () => {
+    const select = document.getElementById("f-claim")
+    if (done || !select || select.value !== "flag") return
+    done = true
+    queueMicrotask(() => { select.value = "illegal-move"; select.dispatchEvent(new Event("change", {bubbles: true})) })
+  })
+}"""
+
+
+def test_a_claim_picked_the_moment_the_form_is_redrawn_is_not_lost(live_server: str, phone: Any) -> None:
+    """A redrawn form is live the moment it is drawn: the claim picked on it then is sent and redraws the form.
+    With htmx's default 20 ms settle delay the new select was not yet bound and the pick was lost (the claim
+    shown was not the claim the form held: the failure CI saw under load)."""
+    phone.goto(f"{live_server}/claims/new")
+    phone.evaluate(PICK_ON_ARRIVAL)
+    def second_pick(response: Any) -> bool:
+        return response.url.endswith("/claims/form") and "illegal-move" in (response.request.post_data or "")
+
+    with phone.expect_response(second_pick):
+        phone.select_option("#f-claim", "flag")
+    phone.wait_for_selector('#f-claim option[value="illegal-move"][selected]', state="attached")
+    assert phone.locator("#f-alleged_illegal_ply").count() == 1, "the illegal-move claim's own field is drawn"

@@ -21,7 +21,7 @@ from events_support import add_event, assign
 from werkzeug.serving import make_server
 
 from tests.web.conftest import ARTIFACTS, PHONE, shot
-from tests.web.phone_support import log_in, phone_page, set_up_position
+from tests.web.phone_support import STILL, log_in, phone_page, set_up_position, settle
 from web.tables.rulings import RulingRow
 
 pytestmark = pytest.mark.browser
@@ -138,25 +138,6 @@ def phone_as(browser: Any, site: Site) -> Iterator[Any]:
         context.close()
     site.violations.extend(seen)
     assert seen == [], f"Content-Security-Policy violations or page errors: {seen}"
-
-
-STILL = """async () => {
-  // the page has stopped moving: the scroll, its height and the focus the same over five frames in a row
-  let last = null, same = 0
-  while (same < 5) {
-    await new Promise((r) => requestAnimationFrame(r))
-    const now = JSON.stringify([scrollY, document.body.scrollHeight, document.activeElement?.id])
-    same = now === last ? same + 1 : 0
-    last = now
-  }
-}"""
-
-
-def settle(page: Any) -> None:
-    """Wait until the page has stopped moving (htmx's settle, the boards drawn, the scroll done): a state waited
-    for, frame by frame, not a fixed sleep (issue 41)."""
-    page.wait_for_load_state("networkidle")
-    page.evaluate(STILL)
 
 
 def to_the_bottom_and_submit(page: Any, button: str = "#claim-submit") -> None:

@@ -91,7 +91,11 @@ export class SheetSwitch {
     if (!this.kept[other] || this.kept[other].text !== text) {
       let plies = []
       if (text.trim()) {
+        this.reading = (this.reading || 0) + 1  // the comparison line is aria-busy while a sheet is read
+        this.line?.setAttribute("aria-busy", "true")
         try { plies = await this.readSheet(text) } catch { plies = null }
+        this.reading -= 1
+        if (!this.reading) this.line?.setAttribute("aria-busy", "false")
       }
       if (mine !== this.asked) return
       if (plies === null) { this.say("", null); return }
