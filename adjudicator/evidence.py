@@ -10,7 +10,12 @@ module existed reads the same way. Claim modules write different facts; the read
 - where the game ended by itself (FIDE 5.2, 9.6; US Chess 14D): :attr:`Evidence.game_end`;
 - lines to play through (a helpmate, an engine's principal variation): :attr:`Evidence.lines`;
 - a checkers analysis's line and where it enters the endgame database: :attr:`Evidence.checkers_line`;
-- the language the record was read in (FIDE C.3): :attr:`Evidence.language`.
+- the language the record was read in (FIDE C.3): :attr:`Evidence.language`;
+- the ply a claim names and the position before it (FIDE 7.5.1, US Chess 11A, ACF improper moves):
+  :attr:`Evidence.ply`, :attr:`Evidence.fen_before`;
+- the moves the record leaves out (FIDE 8.1.1, US Chess 15A): :attr:`Evidence.missing_moves`;
+- the engine's score, and how the analysis was run apart from what it found (the appeals comparison):
+  :attr:`Evidence.score`, :attr:`Evidence.run_settings`, :attr:`Evidence.proven_facts`.
 
 No I/O, no replay: what the evidence says, typed.
 """
@@ -41,6 +46,18 @@ ILLEGAL_KEYS = ("ply", "illegal_ply", "illegal_plies", "alleged_illegal_ply", "i
 LINE_KINDS = ("helpmate", "pv", "line", "best_line", "mate_line", "forced_win")
 """The keys whose value is a list of moves to play through."""
 POSITION_KEYS = ("final_fen", "position", "fen")
+SCORE_KEYS = ("score", "score_cp", "cp")
+"""The keys of an engine's score (centipawns, or a checkers search's points), the first that is a number."""
+VOLATILE_KEYS = frozenset({"seconds", "elapsed", "time", "time_ms", "duration_ms", "nps"})
+"""The keys that measure how long the analysis took (a re-run is slower or faster)."""
+SETTING_KEYS = frozenset({"engine", "engine_name", "engine_version", "nodes", "depth", "seldepth", "max_nodes",
+                          "proof_nodes", "hash", "hash_mb", "threads", "deterministic", "tablebase", "proof_size",
+                          "database", "database_leaf", "unproven_reason", "notes"})
+"""The keys that say how the analysis was run, not what it found (issue 35: a hash size is not a new ruling)."""
+ENGINE_LINE_KEYS = frozenset({"line", "line_pdn", "pv", "line_san"})
+"""The keys of the engine's line: it goes with the score; a different line with the same score proves nothing new."""
+IDENTITY_KEYS = ("engine", "engine_name", "engine_version", "nodes", "depth", "tablebase")
+"""The keys that name the engine (or tablebase) and how far it searched: a committee analysis's identity."""
 
 
 def _ints(value: Any) -> Iterator[int]:
@@ -63,6 +80,27 @@ def _int(value: object) -> int | None:
 
 def _str(value: object) -> str | None:
     return value if isinstance(value, str) else None
+
+
+def _number(value: object) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+@dataclass(frozen=True)
+class MissingMove:
+    """A move the record's numbers say is not written (``missing_moves``; FIDE 8.1.1, US Chess 15A)."""
+
+    ply: int | None
+    """The ply it is missing before."""
+    side: str
+    number: int | None
+
+    @classmethod
+    def read_all(cls, value: object) -> tuple[MissingMove, ...]:
+        if not isinstance(value, list):
+            return ()
+        return tuple(cls(_int(m.get("ply")), _str(m.get("side")) or "", _int(m.get("number")))
+                     for m in value if isinstance(m, Mapping))
 
 
 @dataclass(frozen=True)
@@ -241,6 +279,19 @@ class Evidence(Mapping[str, Any]):
     fen: str | None = None
     """The position the ruling or analysis was made on (``fen``, chess or checkers)."""
     finding: Finding = Finding(None, None)
+    ply: int | None = None
+    """The ply the claim names (``ply``: the illegal move, the move claimed on)."""
+    fen_before: str | None = None
+    """The position before the named ply (``fen_before``: the position an improper move is corrected to)."""
+    score: float | None = None
+    """The engine's score (:data:`SCORE_KEYS`)."""
+    missing_moves: tuple[MissingMove, ...] = ()
+    is_illegal_listed: bool = False
+    """The evidence lists the illegal move(s) (``illegal_plies`` or ``illegal``): its ply goes with its move."""
+    is_last_reset_listed: bool = False
+    """The evidence names the last capture or pawn (man) move by its ply (``last_reset_ply``)."""
+    is_reported_by_offender: bool = False
+    """The illegal move was reported by the player who made it (``reported_by``), not claimed by the opponent."""
 
     @classmethod
     def read(cls, data: object) -> Evidence:
@@ -263,7 +314,31 @@ class Evidence(Mapping[str, Any]):
             position_fen=next((fen for key in POSITION_KEYS if "/" in (fen := _str(facts.get(key)) or "")), None),
             fen=_str(facts.get("fen")),
             finding=Finding.read(facts),
+            ply=_int(facts.get("ply")),
+            fen_before=_str(facts.get("fen_before")),
+            score=next((n for key in SCORE_KEYS if (n := _number(facts.get(key))) is not None), None),
+            missing_moves=MissingMove.read_all(facts.get("missing_moves")),
+            is_illegal_listed="illegal_plies" in facts or "illegal" in facts,
+            is_last_reset_listed="last_reset_ply" in facts,
+            is_reported_by_offender=facts.get("reported_by") == "offender",
         )
+
+    @property
+    def run_settings(self) -> Mapping[str, Any]:
+        """How the analysis was run (:data:`SETTING_KEYS`): a fact of the record, never a different finding."""
+        return {key: value for key, value in self.facts.items() if key in SETTING_KEYS}
+
+    @property
+    def engine_identity(self) -> Mapping[str, Any]:
+        """The engine (or tablebase) that analysed and how far (:data:`IDENTITY_KEYS`), in that order."""
+        return {key: self.facts[key] for key in IDENTITY_KEYS if key in self.facts}
+
+    @property
+    def proven_facts(self) -> Mapping[str, Any]:
+        """What the analysis found: the evidence without how it was run, how long it took, the score and
+        the engine's line (the appeals committee compares these; issue 35)."""
+        left_out = SETTING_KEYS | VOLATILE_KEYS | ENGINE_LINE_KEYS | frozenset(SCORE_KEYS)
+        return {key: value for key, value in self.facts.items() if key not in left_out}
 
     def to_json(self) -> dict[str, Any]:
         """The contract's ``evidence`` object."""

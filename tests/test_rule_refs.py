@@ -200,3 +200,14 @@ def test_the_index_refuses_another_rulebooks_numbers(book: RulesetBook) -> None:
     assert problem(book["engine-event"], "cutechess-cli(6) -resign") is None
     assert article_for(book["uschess"], "dead-position") == "US Chess 14D"
     assert article_for(book["uschess"], "no-move") is None
+
+
+@pytest.mark.parametrize(("ruleset", "article"), [("fide-standard", "FIDE 8.1.1"), ("uschess", "US Chess 15A")])
+def test_a_ruling_waiting_for_a_missing_move_cites_its_rulebooks_scoresheet_article(
+        book: RulesetBook, ruleset: str, article: str) -> None:
+    """The move numbers skip Black's move 2: the ruling waits for the scoresheets and cites the duty to keep
+    them (FIDE 8.1.1, US Chess 15A), an article of the ruleset's own index."""
+    ruling = rule(parse_case({"ruleset": ruleset, "claim": "illegal-move", "claimant": "white",
+                              "record": "1. Nf3 Nf6 2. Nc3 3. e3 d6"}), book, Services())
+    assert ruling.verdict.value == "deferred" and article in ruling.rule_refs
+    assert problem(book[ruleset], article) is None

@@ -33,6 +33,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from adjudicator.evidence import Evidence
 from web.audit import AuditEntry, append, now
 from web.tables.committee import CommitteeCase
 from web.tables.outcomes import KIND, RulingOutcome
@@ -156,11 +157,9 @@ def stored(session: Session, ruling_ids: Iterable[int]) -> dict[int, RulingOutco
 
 def awaits_finding(claim: str, case: Mapping[str, Any], ruling: Mapping[str, Any]) -> bool:
     """Whether the ruling waits for the arbiter's finding: an ILC claim deferred without one."""
-    found = ruling.get("evidence")
-    evidence: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
+    finding = Evidence.read(ruling.get("evidence")).finding
     return (claim == ILC and ruling.get("verdict") == "deferred" and not case.get("td_finding")
-            and evidence.get("finding_by") != "td" and evidence.get("request", "draw") == "draw"
-            and not case.get("postponed"))
+            and finding.by != "td" and finding.request == "draw" and not case.get("postponed"))
 
 
 def completion(session: Session, ruling_id: int) -> dict[str, Any] | None:

@@ -53,6 +53,8 @@ FIDE = Rulebook("FIDE", "FIDE Laws of Chess (in force from 1 January 2023)", {
     "7.5.3": "Pressing the clock without making a move counts as an illegal move.",
     "7.5.4": "Using two hands for one move counts as an illegal move.",
     "7.5.5": "First completed illegal move: +2 min to the opponent; the second loses (draw if no mate possible).",
+    "8.1": "The scoresheet: each player records the moves made, both players', as they are made.",
+    "8.1.1": "Each player records the moves of both players, move after move, correctly and legibly.",
     "8.4": "Under 5 minutes and without a 30 s increment a player need not record the moves.",
     "9.1.1": "Event regulations may forbid draw offers before a set move.",
     "9.1.2": "A draw offer: made after a move and before pressing the clock; it cannot be withdrawn.",
@@ -133,6 +135,7 @@ US_CHESS = Rulebook("US Chess", "The US Chess Federation's Official Rules of Che
     "Variation 14H2c": "Claim clearly correct: a draw.",
     "Variation 14H2d": "Claim clearly incorrect: rejected, with a possible time deduction.",
     "14K": "The TD may declare a draw after five repetitions or 75 moves without progress.",
+    "15A": "Each player records the moves, both players', legibly, correctly and completely.",
     "15B": "Under 5 minutes (not sudden death) both players are excused from keeping score.",
     "15C": "Under 5 minutes in sudden death both players are excused from keeping score.",
 })
@@ -153,6 +156,26 @@ ACF = Rulebook("ACF", "American Checker Federation: Standard Laws, 2016 national
 
 RULEBOOKS: Mapping[str, Rulebook] = {book.name: book for book in (FIDE, US_CHESS, ACF)}
 """Every rulebook, by the name its references start with."""
+
+LOCAL_RULES: Mapping[str, Mapping[str, str]] = {
+    "ACF": {
+        "Master Division local rules, adjudication": "A committee of three adjudicates unfinished games; a win "
+        "needs a unanimous vote.",
+        "forty-move": "Forty moves each without a man move or a capture: a draw may be claimed.",
+        "repetition": "The same position for the third time: a draw may be claimed.",
+        "flag": "A flag fall forfeits the game (in the Master Division, the next game of the match too).",
+        "Master Division local rules (flag fall forfeits the current and the next game)": "A flag fall "
+        "forfeits the current game and the next game of the match.",
+        "Master Division local rules (Lowder Rule)": "Near the end of the round each move must be made within "
+        "one minute, with a 10-second warning.",
+        "Master Division local rules (games not started 30 minutes before the end of the round)": "A game not "
+        "started 30 minutes before the end of the round is drawn.",
+    },
+}
+"""Rules cited after a rulebook's name that are not articles of its index, with their one-line summaries: the
+local rules a ruleset's configuration declares (config.toml, :func:`declared`) and the short names a ruling
+kept from before the index cites (``ACF forty-move``). Not in the index: :func:`problem` accepts a local rule
+only where the ruleset declares it."""
 
 FACTS: Mapping[str, Mapping[str, str]] = {
     "checkmate": {"FIDE": "5.1.1", "US Chess": "12A"},
@@ -224,7 +247,7 @@ def problem(ruleset: Ruleset, reference: str) -> str | None:
 
 
 def summaries() -> Iterator[tuple[str, str]]:
-    """Every indexed reference and its summary (``FIDE 9.2.2``, ...)."""
+    """Every indexed reference and its summary (``FIDE 9.2.2``, ...); the local rules are :data:`LOCAL_RULES`."""
     for book in RULEBOOKS.values():
         for article, text in book.articles.items():
             yield f"{book.name} {article}", text

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from adjudicator.rulebook.articles import FIDE, LOCAL_RULES, RULEBOOKS
 from web.articles import summary
 
 UNKNOWN = "See the event's rules for this article."
@@ -61,3 +62,16 @@ def test_every_article_the_rulesets_cite_has_a_summary() -> None:
     cited = {r for r in refs if not re.match(not_articles, r)}
     assert cited
     assert {r for r in cited if summary(r) == UNKNOWN} == set()
+
+
+def test_the_summaries_are_the_rulebooks_own_words() -> None:
+    """One source: each indexed article and each local rule reads as the domain's index words it
+    (adjudicator.rulebook.articles), cited with or without its "Guidelines"/"Variation" word."""
+    for name, rulebook in RULEBOOKS.items():
+        for article, text in rulebook.articles.items():
+            assert summary(f"{name} {article}") == text
+        for rule_name, text in LOCAL_RULES.get(name, {}).items():
+            assert summary(f"{name} {rule_name}") == text
+    assert summary("FIDE III.5.2") == summary("FIDE Guidelines III.5.2") == FIDE.articles["Guidelines III.5.2"]
+    assert summary("US Chess 14H2a") == summary("US Chess Variation 14H2a") == (
+        "Claim unclear: a delay clock; the claimant keeps half of his time.")

@@ -15,10 +15,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from adjudicator.evidence import ENGINE_LINE_KEYS, Evidence
 from web.appeals.readable import words
-from web.appeals.service import SCORE_TOLERANCE, SCORES, SETTINGS, VOLATILE
+from web.appeals.service import SCORE_TOLERANCE
 
-LINES = frozenset({"line", "line_pdn", "pv", "line_san"})
+LINES = ENGINE_LINE_KEYS
 """The engine's line: shown with the score; a different line with the same score decides nothing new."""
 
 
@@ -36,22 +37,13 @@ def tolerance(config: Mapping[str, Any] | None) -> int:
     return int(found) if isinstance(found, int | float) and not isinstance(found, bool) else SCORE_TOLERANCE
 
 
-def _evidence(ruling: Mapping[str, Any] | None) -> Mapping[str, Any]:
-    found = (ruling or {}).get("evidence")
-    return found if isinstance(found, Mapping) else {}
+def _evidence(ruling: Mapping[str, Any] | None) -> Evidence:
+    return Evidence.read((ruling or {}).get("evidence"))
 
 
-def score_of(evidence: Mapping[str, Any]) -> float | None:
-    for key in SCORES:
-        value = evidence.get(key)
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            return float(value)
-    return None
-
-
-def facts_of(evidence: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in evidence.items()
-            if k not in SETTINGS and k not in VOLATILE and k not in SCORES and k not in LINES}
+def facts_of(evidence: object) -> dict[str, Any]:
+    """What the analysis found (:attr:`adjudicator.evidence.Evidence.proven_facts`) of a ruling's evidence."""
+    return dict(Evidence.read(evidence).proven_facts)
 
 
 def decisive(original: Mapping[str, Any] | None, rerun: Mapping[str, Any] | None,
@@ -65,13 +57,13 @@ def decisive(original: Mapping[str, Any] | None, rerun: Mapping[str, Any] | None
         same = before == after
         found.append(Finding(label, same, f"the same: {words(before)}" if same
                              else f"{words(before)} then, {words(after)} now"))
-    facts_before, facts_after = facts_of(_evidence(original)), facts_of(_evidence(rerun))
+    facts_before, facts_after = _evidence(original).proven_facts, _evidence(rerun).proven_facts
     changed = [k for k in [*facts_before, *(k for k in facts_after if k not in facts_before)]
                if words(facts_before.get(k)) != words(facts_after.get(k))]
     found.append(Finding("Proven facts", not changed, "the same" if not changed else "; ".join(
         f"{k.replace('_', ' ')}: {words(facts_before.get(k))} then, {words(facts_after.get(k))} now"
         for k in changed)))
-    before_score, after_score = score_of(_evidence(original)), score_of(_evidence(rerun))
+    before_score, after_score = _evidence(original).score, _evidence(rerun).score
     if before_score is not None or after_score is not None:
         if before_score is None or after_score is None:
             found.append(Finding("Score", False, f"{words(before_score)} then, {words(after_score)} now"))
@@ -87,8 +79,8 @@ def settings_differing(original: Mapping[str, Any] | None, rerun: Mapping[str, A
                        stored: Mapping[str, Any] | None, used: Mapping[str, Any] | None) -> list[tuple[str, str, str]]:
     """How the analysis was run, where the re-run differs from the original: (setting, then, now)."""
     found: list[tuple[str, str, str]] = []
-    before, after = _evidence(original), _evidence(rerun)
-    for key in sorted((set(before) | set(after)) & SETTINGS):
+    before, after = _evidence(original).run_settings, _evidence(rerun).run_settings
+    for key in sorted(set(before) | set(after)):
         if words(before.get(key)) != words(after.get(key)):
             found.append((key.replace("_", " "), words(before.get(key)), words(after.get(key))))
     for key in sorted(set(stored or {}) | set(used or {})):

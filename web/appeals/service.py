@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 
 from adjudicator.committee import RESULTS
 from adjudicator.contract import parse_case
+from adjudicator.evidence import SCORE_KEYS, SETTING_KEYS, VOLATILE_KEYS, Evidence
 from adjudicator.rulesets import RulesetBook
 from web import outcomes
 from web.audit import append, canonical, now
@@ -158,11 +159,9 @@ def load_subject(session: Session, subject: str) -> dict[str, Any]:
     raise AssertionError(kind)  # parse_subject takes these two kinds only
 
 
-VOLATILE = frozenset({"seconds", "elapsed", "time", "time_ms", "duration_ms", "nps"})
+VOLATILE = VOLATILE_KEYS
 """Evidence keys that measure how long the analysis took: never compared (a re-run is slower or faster)."""
-SETTINGS = frozenset({"engine", "engine_name", "engine_version", "nodes", "depth", "seldepth", "max_nodes",
-                      "proof_nodes", "hash", "hash_mb", "threads", "deterministic", "tablebase", "proof_size",
-                      "database", "database_leaf", "unproven_reason", "notes"})
+SETTINGS = SETTING_KEYS
 """Evidence keys that say how the analysis was run, not what it found: listed apart on the appeal's page
 (:mod:`web.appeals.decisive`), never counted as a difference (issue 35: a hash size is not a new ruling)."""
 
@@ -199,7 +198,7 @@ def differences(original: Mapping[str, Any] | None, rerun: Mapping[str, Any] | N
 SCORE_TOLERANCE = 50
 """Centipawns (chess) or search points (checkers) by which a re-run's score may move and still be the same
 (``[appeals] score_tolerance``): a search that ran a little further never moves its score by exactly nothing."""
-SCORES = ("score", "score_cp", "cp")
+SCORES = SCORE_KEYS
 
 
 def _scoreless(value: Any) -> Any:
@@ -207,12 +206,7 @@ def _scoreless(value: Any) -> Any:
 
 
 def _score(ruling: Mapping[str, Any]) -> float | None:
-    evidence = ruling.get("evidence")
-    for key in SCORES:
-        value = evidence.get(key) if isinstance(evidence, Mapping) else None
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            return float(value)
-    return None
+    return Evidence.read(ruling.get("evidence")).score
 
 
 Rerun = tuple[dict[str, Any] | None, str, dict[str, Any]]

@@ -101,7 +101,7 @@ def _page(appeal: Appeal, error: str | None, decision: dict[str, str] | None = N
                            settings_differing=settings_differing(original, rerun_ruling,
                                                                  record.get("engine_settings"),
                                                                  rerun.get("engine_settings")),
-                           finding_facts=facts_of((earlier or {}).get("evidence") or {}) if earlier else {},
+                           finding_facts=facts_of(earlier.get("evidence")) if earlier else {},
                            deferred_decisive=decisive(earlier, deferred.get("ruling"), allowed) if deferred else [],
                            diagram=record_diagram(record), lines=compare(original, rerun_ruling),
                            original=original, raw=raw, words=words, decision=decision or {},

@@ -307,9 +307,10 @@ def _game(check_id: int, index: int) -> tuple[GameCheck, CheckedGame, Presentati
     for finding in findings:
         evidence.update(finding.get("evidence") or {})
     evidence["plies"] = [f["ply"] for f in findings if isinstance(f.get("ply"), int)]
-    if any(f["code"] == "illegal-move" for f in findings):
+    is_illegal = any(f["code"] == "illegal-move" for f in findings)
+    if is_illegal:
         evidence["illegal_plies"] = [f["ply"] for f in findings if f["code"] == "illegal-move"]
-    claim = "illegal-move" if "illegal_plies" in evidence else "check-games"
+    claim = "illegal-move" if is_illegal else "check-games"
     presentation = present({"game": check.game, "record": found.record, "claim": claim}, {"evidence": evidence})
     return check, found, presentation
 

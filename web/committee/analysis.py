@@ -11,6 +11,7 @@ from typing import Any
 
 import engines
 from adjudicator.contract import Case, ContractError, parse_case
+from adjudicator.evidence import Evidence
 from adjudicator.rule import rule
 from adjudicator.rulesets import RulesetBook
 from web.runner import JobKind, Work
@@ -45,10 +46,9 @@ def recommend_here(case: Case, book: RulesetBook, config: Mapping[str, Any]) -> 
         close = getattr(services, "close", None)
         if callable(close):
             close()
-    evidence = ruling.get("evidence") or {}
-    for key in ("engine", "engine_name", "engine_version", "nodes", "depth", "tablebase"):
-        if key in evidence:
-            settings.setdefault("identity", {})[key] = evidence[key]
+    identity = Evidence.read(ruling.get("evidence")).engine_identity
+    if identity:
+        settings.setdefault("identity", {}).update(identity)
     return ruling, "", settings
 
 

@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from adjudicator.evidence import Evidence
 from web.boards import checkers_svg, chess_svg
 from web.evidence import Line, Presentation
 
@@ -51,9 +52,8 @@ def _same_position(first: str, second: str) -> bool:
 
 def _reinstated_ply(ruling: Mapping[str, Any], line: Line) -> int | None:
     """The illegal ply whose previous position an upheld illegal-move ruling reinstates (the game goes on)."""
-    evidence = ruling.get("evidence") or {}
-    ply = evidence.get("ply") if isinstance(evidence, Mapping) else None
-    if ruling.get("verdict") != "upheld" or ruling.get("result") or not isinstance(ply, int) or isinstance(ply, bool):
+    ply = Evidence.read(ruling.get("evidence")).ply
+    if ruling.get("verdict") != "upheld" or ruling.get("result") or ply is None:
         return None
     return ply if 0 < ply <= len(line.steps) else None
 
@@ -66,10 +66,10 @@ def sheet_diagram(claim: str, ruling: Mapping[str, Any], presentation: Presentat
     if line is not None and ply is not None:
         step = line.step(ply)
         before = line.fen_at(ply - 1)
-        evidence = ruling.get("evidence") or {}
-        decided = evidence.get("fen") if presentation.game == "chess" else evidence.get("fen_before")
+        evidence = Evidence.read(ruling.get("evidence"))
+        decided = evidence.fen if presentation.game == "chess" else evidence.fen_before
         label = step.label if step else f"ply {ply}"
-        if isinstance(decided, str) and decided.strip() and not _same_position(decided, before):
+        if decided is not None and decided.strip() and not _same_position(decided, before):
             # 7.5.2 (the promotion stands with a queen) or 7.5.3: the ruling's own position
             svg = chess_svg(decided, size=size) if presentation.game == "chess" else checkers_svg(decided, size=size)
             return Diagram(svg, f"Position to play on after the ruling (the irregularity was {label}, ply {ply})")

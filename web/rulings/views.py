@@ -11,6 +11,7 @@ from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from adjudicator.contract import ContractError, parse_seconds
+from adjudicator.evidence import Evidence
 from web import submit
 from web.articles import summary
 from web.boards import board_for
@@ -85,8 +86,7 @@ def context_for(ruling: RulingRow, case: CaseRow, hidden: CommitteeCase | None =
     outcome = outcome_of(get_session(), ruling, case)
     case_data = case.data
     presentation = present(case_data, data)
-    found = data.get("evidence")
-    evidence: dict[str, Any] = found if isinstance(found, dict) else {}
+    evidence = Evidence.read(data.get("evidence"))
     game = case.game
     sides = ("red", "white") if game == "checkers" else ("white", "black")
     clock = case_data.get("clock") or {}
@@ -98,6 +98,7 @@ def context_for(ruling: RulingRow, case: CaseRow, hidden: CommitteeCase | None =
     players = {sides[0]: case.first_player, sides[1]: case.second_player}
     return {
         "ruling": data,
+        "ruling_evidence": evidence,
         "row": ruling,
         "case": case,
         "case_data": case_data,

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from adjudicator.clocks import hms
+from adjudicator.evidence import Evidence
 from web.evidence import Line, Presentation
 
 HIDDEN = frozenset({
@@ -245,17 +246,18 @@ def _word(key: str, value: Any, game: Line | None, lines: set[str]) -> str | Non
     return found or None
 
 
-def evidence_words(evidence: Mapping[str, Any], presentation: Presentation,
+def evidence_words(found: Mapping[str, Any], presentation: Presentation,
                    limit: int | None = None) -> list[tuple[str, str]]:
     """The evidence as (label, words), each cut to ``limit`` characters when given (see the module)."""
+    evidence = Evidence.read(found)
     game = presentation.lines.get("game")
     facts: list[tuple[str, str]] = []
-    finding_by = evidence.get("finding_by")
+    finding_by = evidence.finding.by
     lines = {name.split("-", 1)[0] for name in presentation.lines if name != "game"}
     shown_elsewhere = set(HIDDEN) | {"finding_by"}
-    if "illegal_plies" in evidence or "illegal" in evidence:
+    if evidence.is_illegal_listed:
         shown_elsewhere |= {"ply", "move"}  # the illegal ply is named with its move
-    if "last_reset_ply" in evidence:
+    if evidence.is_last_reset_listed:
         shown_elsewhere.add("last_reset_move")
     for key, value in evidence.items():
         if key in shown_elsewhere or _is_blank(value):
