@@ -20,15 +20,7 @@ import chess
 
 from adjudicator.clocks.dead_position import METHOD_WORDS
 from adjudicator.evidence import CheckersLine, DatabaseLeaf, Evidence, FoundLine, GameEnd
-from adjudicator.played import (
-    PlayedGame,
-    PlayedMove,
-    ReadingNote,
-    StoredGameError,
-    played_case,
-    played_checkers,
-    played_line,
-)
+from adjudicator.played import PlayedGame, PlayedMove, ReadingNote, played_case, played_checkers, played_line
 from web.charts import ClockSeries
 
 LINE_TITLES = {
@@ -244,7 +236,7 @@ def kept_game(played_json: str | None) -> PlayedGame | None:
         return None
     try:
         return PlayedGame.from_json(json.loads(played_json))
-    except (ValueError, StoredGameError):
+    except ValueError:  # not JSON, or not a kept game (StoredGameError)
         return None
 
 
