@@ -5,17 +5,27 @@ Read leniently (every token a move, a known non-move, or an unreadable token kep
 guide's first principle), in the language and with the readings the ruling used (FIDE C.3; the TD's
 choice, ``docs/reading-records.md``). A ruling points at plies (:mod:`adjudicator.evidence`); this gives
 the positions those plies are. No I/O.
+
+The game is read once, right after the ruling (:func:`played_case`, the same reading the ruling page used to
+redo each time it was drawn), and kept with the ruling as JSON (:meth:`PlayedGame.to_json`; the web app keeps it
+beside the ruling, not in the contract's ruling object), so a page draws the positions the ruling established.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from typing import Any
 
 import chess
 
+from adjudicator.case_facts import Facts
 from adjudicator.checkers.replay import replay_checkers
 from adjudicator.chess.replay import replay_chess
+
+
+class StoredGameError(ValueError):
+    """A kept game's JSON is not the shape :meth:`PlayedGame.to_json` writes."""
 
 
 @dataclass(frozen=True)
@@ -58,6 +68,60 @@ class PlayedGame:
     @property
     def clocks(self) -> tuple[float | None, ...]:
         return tuple(move.clock for move in self.moves)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready: ``{"start_fen", "moves": [{ply, label, fen, move, is_illegal, clock}], "readings": [...]}``."""
+        return {"start_fen": self.start_fen, "moves": [asdict(m) for m in self.moves],
+                "readings": [asdict(r) for r in self.readings]}
+
+    @classmethod
+    def from_json(cls, data: object) -> PlayedGame:
+        """The game :meth:`to_json` wrote, typed again.
+
+        :raises StoredGameError: anything else.
+        """
+        try:
+            if not isinstance(data, Mapping):
+                raise StoredGameError("not a kept game: not an object")
+            moves = tuple(_move(m) for m in data["moves"])
+            readings = tuple(_note(r) for r in data.get("readings") or ())
+            return cls(_of(data["start_fen"], str), moves, readings)
+        except (KeyError, TypeError) as exc:
+            raise StoredGameError(f"not a kept game: {exc!r}") from exc
+
+
+def _of(value: object, kind: type | tuple[type, ...], optional: bool = False) -> Any:
+    """``value`` if it is a ``kind`` (or None, when ``optional``)."""
+    if (value is None and optional) or isinstance(value, kind):
+        return value
+    raise StoredGameError(f"not a kept game: {value!r} is not {kind}")
+
+
+def _move(data: Mapping[str, Any]) -> PlayedMove:
+    clock = _of(data.get("clock"), (int, float), optional=True)
+    return PlayedMove(_of(data["ply"], int), _of(data["label"], str), _of(data["fen"], str),
+                      _of(data["move"], str, optional=True), _of(data.get("is_illegal", False), bool),
+                      None if clock is None else float(clock))
+
+
+def _note(data: Mapping[str, Any]) -> ReadingNote:
+    return ReadingNote(_of(data["ply"], int), _of(data["label"], str), _of(data["token"], str),
+                       _of(data["kind"], str), _of(data["text"], str))
+
+
+def played_case(case: Mapping[str, Any], language: str | None = None) -> PlayedGame | None:
+    """The case's record as its ruling read it: in the ruling's ``language`` (else the case's), with the
+    readings the case states (the TD's choice, ``docs/reading-records.md``); None: no record to read.
+
+    :raises ContractError: a record that cannot be read at all.
+    """
+    game, record = case.get("game") or "chess", case.get("record")
+    if game not in ("chess", "checkers") or not isinstance(record, str) or not record.strip():
+        return None
+    if game == "checkers":
+        return played_checkers(record, case.get("start_fen"))
+    stated = Facts({"readings": case.get("readings")}).readings
+    return played_chess(record, case.get("start_fen"), language or case.get("language"), stated)
 
 
 def played_chess(record: str, start_fen: str | None = None, language: str | None = None,

@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 from adjudicator.chess.analysis import EngineUnavailable
 from adjudicator.contract import Case, parse_case
+from adjudicator.played import played_case
 from adjudicator.rule import rule
 from adjudicator.rulesets import RulesetBook
 from adjudicator.services import Services
@@ -40,21 +41,27 @@ class Outcome:
     note: Literal["invalid", "failed"] | None = None
     """The note a stored case gets: ``invalid`` (the contract refuses the case) or ``failed`` (the analysis)."""
     duration_ms: int = 0
+    played: dict[str, Any] | None = None
+    """The game as the ruling read it (:meth:`adjudicator.played.PlayedGame.to_json`), kept with the ruling."""
 
 
 def rule_job(case: Case | Mapping[str, Any], book: RulesetBook, services: Services,
-             progress: Callable[[float, str], None], is_cancelled: Callable[[], bool], name: object = None) -> Outcome:
+             progress: Callable[[float, str], None], is_cancelled: Callable[[], bool], name: object = None,
+             data: Mapping[str, Any] | None = None) -> Outcome:
     """Rule on ``case`` (a stored case's document is read first), reporting to ``progress``.
 
     ``is_cancelled`` is asked before and after the analysis (``progress`` raises
-    :class:`JobCancelled` during it); ``name`` names the case in the log.
+    :class:`JobCancelled` during it); ``name`` names the case in the log. The game as the ruling read it is
+    read once, from the case's document (``data``, else ``case`` when it is one), and kept with the ruling
+    (:func:`game_as_read`): its page draws it without replaying the record.
     """
     started = time.monotonic()
     try:
         if is_cancelled():
             raise JobCancelled("cancelled by the TD")
         parsed = case if isinstance(case, Case) else parse_case(case)
-        ruling = rule(parsed, book, replace(services, progress=progress)).to_json()
+        ruled = rule(parsed, book, replace(services, progress=progress))
+        ruling = ruled.to_json()
         if is_cancelled():
             raise JobCancelled("cancelled by the TD")
     except JobCancelled:
@@ -65,7 +72,23 @@ def rule_job(case: Case | Mapping[str, Any], book: RulesetBook, services: Servic
         elif not isinstance(exc, INVALID):
             log.exception("ruling on case %s failed", name)
         return Outcome("failed", error=error_of(exc), note="invalid" if isinstance(exc, INVALID) else "failed")
-    return Outcome("done", ruling=ruling, duration_ms=int((time.monotonic() - started) * 1000))
+    document = data if data is not None else None if isinstance(case, Case) else case
+    return Outcome("done", ruling=ruling, duration_ms=int((time.monotonic() - started) * 1000),
+                   played=game_as_read(document, ruled.shown.language, name))
+
+
+def game_as_read(document: Mapping[str, Any] | None, language: str | None,
+                 name: object = None) -> dict[str, Any] | None:
+    """The case's record read as the ruling read it (:func:`adjudicator.played.played_case`), JSON-ready; None:
+    no document or no record, or a record the page cannot read (its page then says so, as before)."""
+    if document is None:
+        return None
+    try:
+        played = played_case(document, language)
+    except Exception:  # the ruling stands; its page shows why the record cannot be drawn
+        log.info("case %s: the record is kept without its positions", name, exc_info=True)
+        return None
+    return None if played is None else played.to_json()
 
 
 @dataclass
@@ -141,7 +164,7 @@ def work(job: Work) -> None:
         job.end("failed", error={"code": "ruling_failed", "field": None, "message": "the case is missing"})
         return
     outcome = rule_job(data, host.book, host.services(), job.tracker.progress, job.tracker.is_cancelled,
-                       job.case_id)
+                       job.case_id, data)
     if outcome.status == "cancelled":
         job.end("cancelled", note=("cancelled", "cancelled by the TD before a ruling"))
         return
@@ -150,7 +173,7 @@ def work(job: Work) -> None:
         return
     assert outcome.ruling is not None
     with host.sessions() as session:
-        stored = store.add_ruling(session, job.case_id, outcome.ruling, outcome.duration_ms)
+        stored = store.add_ruling(session, job.case_id, outcome.ruling, outcome.duration_ms, outcome.played)
         if rows.finish(session, job.job_id, host.name, "done", ruling_id=stored.id):
             session.commit()
         else:

@@ -2,9 +2,11 @@
 the helpmate or engine lines as playable lines, and the clocks.
 
 Drawing only. What the ruling established comes typed (:class:`adjudicator.evidence.Evidence`, read from
-the stored ruling's JSON, so a ruling kept before it existed draws the same); the game's positions come
-from :mod:`adjudicator.played`, read in the language and with the readings the ruling used. Whatever else
-the evidence holds is listed as plain facts.
+the stored ruling's JSON, so a ruling kept before it existed draws the same); the game's positions are the
+ones the ruling established, kept with it (:class:`adjudicator.played.PlayedGame`, read once right after the
+ruling): the page draws them without replaying the record. Only a ruling kept before the game was kept with it
+is replayed here (:func:`adjudicator.played.played_case`, in the language and with the readings the ruling
+used). Whatever else the evidence holds is listed as plain facts.
 """
 
 from __future__ import annotations
@@ -16,10 +18,9 @@ from typing import Any
 
 import chess
 
-from adjudicator.case_facts import Facts
 from adjudicator.clocks.dead_position import METHOD_WORDS
 from adjudicator.evidence import CheckersLine, DatabaseLeaf, Evidence, FoundLine, GameEnd
-from adjudicator.played import PlayedGame, PlayedMove, ReadingNote, played_checkers, played_chess, played_line
+from adjudicator.played import PlayedGame, PlayedMove, ReadingNote, played_case, played_checkers, played_line
 from web.charts import ClockSeries
 
 LINE_TITLES = {
@@ -228,16 +229,25 @@ def _focus(evidence: Evidence, illegal: frozenset[int], length: int) -> int:
     return min(max(marked), length) if marked else length
 
 
-def _played(case: Mapping[str, Any], evidence: Evidence) -> PlayedGame:
-    """The record as the ruling read it: in its language, with the readings the case states."""
-    if case.get("game") == "checkers":
-        return played_checkers(case["record"], case.get("start_fen"))
-    stated = Facts({"readings": case.get("readings")}).readings  # the TD's choice (docs/reading-records.md)
-    return played_chess(case["record"], case.get("start_fen"), evidence.language or case.get("language"), stated)
+def kept_game(played_json: str | None) -> PlayedGame | None:
+    """The game a ruling kept (``rulings.played_json``), typed; None: none kept, or one that cannot be read
+    (the page then replays the record, as for a ruling kept before games were kept)."""
+    if not played_json:
+        return None
+    try:
+        return PlayedGame.from_json(json.loads(played_json))
+    except ValueError:  # not JSON, or not a kept game (StoredGameError)
+        return None
 
 
-def present(case: Mapping[str, Any], ruling: Mapping[str, Any] | None) -> Presentation:
-    """What to show for a case and its ruling (the ruling's JSON, as stored: its evidence read typed)."""
+def present(case: Mapping[str, Any], ruling: Mapping[str, Any] | None,
+            kept: PlayedGame | None = None) -> Presentation:
+    """What to show for a case and its ruling (the ruling's JSON, as stored: its evidence read typed).
+
+    ``kept``: the game as the ruling read it, kept with the ruling; drawn as it is, the record is not
+    replayed. Without it (a ruling kept before games were kept with rulings) the case's record is replayed
+    as the ruling read it.
+    """
     game = str(case.get("game") or "chess")
     evidence = Evidence.read((ruling or {}).get("evidence"))
     lines: dict[str, Line] = {}
@@ -245,12 +255,12 @@ def present(case: Mapping[str, Any], ruling: Mapping[str, Any] | None) -> Presen
     note = ""
     final_fen = case.get("fen") or case.get("start_fen")
     readings: tuple[ReadingShown, ...] = ()
-    if game in ("chess", "checkers") and isinstance(case.get("record"), str) and case["record"].strip():
+    if game in ("chess", "checkers"):
         try:
-            played = _played(case, evidence)
+            played = kept if kept is not None else played_case(case, evidence.language)
         except Exception as exc:
-            note = f"The record could not be replayed for display: {exc}"
-        else:
+            played, note = None, f"The record could not be replayed for display: {exc}"
+        if played is not None:
             illegal = evidence.illegal_plies if game == "chess" and case.get("claim") == "illegal-move" else frozenset()
             steps = _steps(played.moves, evidence.marked_plies, illegal)
             if game == "chess":

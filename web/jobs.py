@@ -48,6 +48,8 @@ class _Pending:
     job: Job
     ruling: dict[str, Any]
     duration_ms: int
+    played: dict[str, Any] | None = None
+    """The game as the ruling read it, kept with it (:attr:`web.claim_jobs.Outcome.played`)."""
     case_id: int | None = None
     done: threading.Event = field(default_factory=threading.Event)
     error: BaseException | None = None
@@ -182,7 +184,7 @@ class Adjudicator:
         job.state = "running"
         job.started = time.monotonic()
         outcome = rule_job(job.case, self.book, self.services(), job.progress, job.cancel_requested.is_set,
-                           job.case_id)
+                           job.case_id, job.data)
         if outcome.status == "cancelled":
             self._finish_cancelled(job)
             return
@@ -193,7 +195,7 @@ class Adjudicator:
         ruling = outcome.ruling
         try:
             with job.lock:
-                self._store_ruling(_Pending(job, ruling, outcome.duration_ms))
+                self._store_ruling(_Pending(job, ruling, outcome.duration_ms, outcome.played))
         except Exception as exc:
             log.exception("the ruling on case %s could not be stored", job.case_id)
             error = {"code": "ruling_failed", "message": f"the ruling could not be stored: {type(exc).__name__}",
@@ -254,7 +256,8 @@ class Adjudicator:
             session.flush()
             for item, row in new_cases:
                 item.case_id = row.id
-            rulings = [store.ruling_row(item.case_id or item.job.case_id or 0, item.ruling, item.duration_ms)
+            rulings = [store.ruling_row(item.case_id or item.job.case_id or 0, item.ruling, item.duration_ms,
+                                        item.played)
                        for item in batch]
             session.add_all(rulings)
             session.flush()

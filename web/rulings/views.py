@@ -30,7 +30,7 @@ from web.events.access import (
     shared_ruling_id,
 )
 from web.events.actors import SHARED, current_actor, remember_case, resolve_event
-from web.evidence import present
+from web.evidence import kept_game, present
 from web.htmx import is_htmx, shown_at
 from web.jobs import Job
 from web.outcomes import outcome_of
@@ -85,7 +85,7 @@ def context_for(ruling: RulingRow, case: CaseRow, hidden: CommitteeCase | None =
     data = redacted(ruling.data, hidden.id) if hidden is not None else ruling.data
     outcome = outcome_of(get_session(), ruling, case)
     case_data = case.data
-    presentation = present(case_data, data)
+    presentation = present(case_data, data, kept_game(ruling.played_json))
     evidence = Evidence.read(data.get("evidence"))
     game = case.game
     sides = ("red", "white") if game == "checkers" else ("white", "black")
@@ -255,7 +255,8 @@ def board(ruling_id: int) -> str | Response:
         return redirect(url_for("rulings.show", ruling_id=ruling_id, line=key, ply=ply, _anchor=f"line-{key}"))
     ruling, case = load(ruling_id)
     hidden = hidden_for(ruling)
-    presentation = present(case.data, redacted(ruling.data, hidden.id) if hidden is not None else ruling.data)
+    presentation = present(case.data, redacted(ruling.data, hidden.id) if hidden is not None else ruling.data,
+                           kept_game(ruling.played_json))
     line = presentation.lines.get(key)
     if line is None:
         abort(404, f"Ruling {ruling_id} has no line {key!r}.")

@@ -69,6 +69,10 @@ class RulingRow(Base):
     result: Mapped[str | None] = mapped_column(String(8))
     duration_ms: Mapped[int] = mapped_column(Integer)
     ruling_json: Mapped[str] = mapped_column(Text)
+    played_json: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """The game as the ruling read it (:meth:`adjudicator.played.PlayedGame.to_json`, migration ``0020``);
+    NULL for a ruling kept before it (its page replays the record) or one with no record to read. Read typed
+    by :func:`web.evidence.kept_game`."""
 
     @property
     def data(self) -> dict[str, Any]:
@@ -116,14 +120,17 @@ def case_row(data: Mapping[str, Any], meta: Mapping[str, Any], source: str, even
     )
 
 
-def ruling_row(case_id: int, ruling: Mapping[str, Any], duration_ms: int) -> RulingRow:
-    """A ruling as a row, not yet added to a session."""
+def ruling_row(case_id: int, ruling: Mapping[str, Any], duration_ms: int,
+               played: Mapping[str, Any] | None = None) -> RulingRow:
+    """A ruling as a row, not yet added to a session; ``played``: the game as the ruling read it
+    (:meth:`adjudicator.played.PlayedGame.to_json`)."""
     return RulingRow(
         case_id=case_id,
         verdict=str(ruling.get("verdict")),
         result=ruling.get("result"),
         duration_ms=duration_ms,
         ruling_json=json.dumps(ruling, ensure_ascii=False, default=str),
+        played_json=None if played is None else json.dumps(played, ensure_ascii=False),
         created_at=now(),
     )
 
@@ -137,8 +144,9 @@ def add_case(session: Session, data: Mapping[str, Any], meta: Mapping[str, Any],
     return row
 
 
-def add_ruling(session: Session, case_id: int, ruling: Mapping[str, Any], duration_ms: int) -> RulingRow:
-    row = ruling_row(case_id, ruling, duration_ms)
+def add_ruling(session: Session, case_id: int, ruling: Mapping[str, Any], duration_ms: int,
+               played: Mapping[str, Any] | None = None) -> RulingRow:
+    row = ruling_row(case_id, ruling, duration_ms, played)
     session.add(row)
     session.flush()
     return row
