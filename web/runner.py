@@ -168,7 +168,9 @@ class Runner:
     A job of a kind (:meth:`start`) keeps its state in its row of the ``jobs`` table whichever process runs it:
     on the broker's workers, or without a broker on this process's pool for its kind (``local``: the
     in-process worker, :class:`web.queue.local.InProcess`). Its progress is its row (:meth:`progress`);
-    its cancel is written there (:meth:`cancel`) and read by the work at its next heartbeat.
+    its cancel is written there (:meth:`cancel`) and read by the work at its next heartbeat. :meth:`cancel` is
+    the one cancel of every job: a claim ruled in this process's memory (:meth:`hold`) and a collection check
+    (its ``game_checks`` row) are stopped by it too.
     """
 
     def __init__(self, config: Mapping[str, Any], remote: Any = None,
