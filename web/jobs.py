@@ -32,6 +32,7 @@ from web.queue.claims import RemoteJob
 from web.queue.local import InProcess
 from web.queue.recovery import Sweeper
 from web.queue.remote import Remote
+from web.queue.rows import CANCELLED_NOTE, claim_job_id
 from web.runner import JobCancelled, Kinds, Runner
 from web.settings import DEFAULT_BACKGROUND, Settings
 from web.tables import rulings as store
@@ -138,6 +139,8 @@ class Adjudicator:
 
     def _register(self, job: Job) -> None:
         assert job.case_id is not None
+        if not isinstance(job, RemoteJob) and not job.is_finished:  # its cancel: the runner's, by its job id
+            self.runner.hold(claim_job_id(job.case_id), lambda: self._stop(job))
         with self._lock:
             self._jobs[job.case_id] = job
             while len(self._jobs) > self.keep_jobs:
@@ -159,28 +162,31 @@ class Adjudicator:
             self._register(loaded)
         return loaded
 
-    def cancel(self, case_id: int) -> Job | None:
-        """Ask a job to stop; a job not yet started never starts."""
-        job = self.job(case_id)
-        if self.remote is not None and job is not None and job.is_background:
-            if not job.is_finished:
-                claims.cancel(self.remote, case_id, self._writing)
-            return self.job(case_id)
-        if job is None or job.is_finished:
-            return job
-        job.cancel_requested.set()
-        if job.future is not None and job.future.cancel():
-            self._finish_cancelled(job)
-        return job
+    def _stop(self, job: Job) -> str:
+        """Stop a claim this process rules on in its memory (its cancel, :meth:`web.runner.Runner.cancel`): its
+        analysis's next progress report raises; a job not yet started never starts. Its state after."""
+        if not job.is_finished:
+            job.cancel_requested.set()
+            if job.future is not None and job.future.cancel():
+                self._finish_cancelled(job)
+        return job.state
 
     def _finish_cancelled(self, job: Job) -> None:
         case_id = self.persist(job)
         with self._writing, self.sessions() as session:
-            store.add_note(session, case_id, "cancelled", "cancelled by the TD before a ruling")
+            store.add_note(session, case_id, "cancelled", CANCELLED_NOTE)
             session.commit()
         job.state, job.finished = "cancelled", time.monotonic()
+        self.runner.release(claim_job_id(case_id))
 
     def _run(self, job: Job) -> None:
+        try:
+            self._rule(job)
+        finally:
+            if job.case_id is not None:
+                self.runner.release(claim_job_id(job.case_id))
+
+    def _rule(self, job: Job) -> None:
         job.state = "running"
         job.started = time.monotonic()
         outcome = rule_job(job.case, self.book, self.services(), job.progress, job.cancel_requested.is_set,

@@ -168,7 +168,9 @@ class Runner:
     A job of a kind (:meth:`start`) keeps its state in its row of the ``jobs`` table whichever process runs it:
     on the broker's workers, or without a broker on this process's pool for its kind (``local``: the
     in-process worker, :class:`web.queue.local.InProcess`). Its progress is its row (:meth:`progress`);
-    its cancel is written there (:meth:`cancel`) and read by the work at its next heartbeat.
+    its cancel is written there (:meth:`cancel`) and read by the work at its next heartbeat. :meth:`cancel` is
+    the one cancel of every job: a claim ruled in this process's memory (:meth:`hold`) and a collection check
+    (its ``game_checks`` row) are stopped by it too.
     """
 
     def __init__(self, config: Mapping[str, Any], remote: Any = None,
@@ -181,6 +183,9 @@ class Runner:
         """Runs a job whose row is written in this process (set where there is no broker)."""
         self._pools: dict[str, ThreadPoolExecutor] = {}
         self._lock = threading.Lock()
+        self._held: dict[str, Callable[[], str]] = {}
+        """The jobs this process runs in its memory (a claim on the ``quick`` or ``engine`` pool): how to stop
+        each (see :meth:`hold`)."""
         self.is_shut_down = False
 
     def size(self, pool: str) -> int:
@@ -225,14 +230,33 @@ class Runner:
         elif self.local is not None:
             self.local(job_id)
 
+    def hold(self, job_id: str, stop: Callable[[], str]) -> None:
+        """Job ``job_id`` runs in this process's memory (a claim on a pool, with no job row): :meth:`cancel` calls
+        ``stop`` (it asks the job's tracker to stop, or ends now a job not yet started; the job's state after)."""
+        with self._lock:
+            self._held[job_id] = stop
+
+    def release(self, job_id: str) -> None:
+        """Job ``job_id`` ended in this process (its row, if any, says the rest)."""
+        with self._lock:
+            self._held.pop(job_id, None)
+
     def cancel(self, job_id: str) -> str | None:
-        """Ask job ``job_id`` to stop: a queued job ends now, a running one at its worker's next heartbeat (its
-        work's next progress report raises :class:`JobCancelled`). Its state after (None: no such job)."""
+        """Ask job ``job_id`` to stop, whatever its kind and whichever process runs it: the one cancel of the app.
+
+        A job this process runs in its memory is stopped here (its work's next progress report raises
+        :class:`JobCancelled`); the cancel is written into the job's row (:func:`web.queue.rows.request_cancel`:
+        the ``jobs`` table's, or a collection check's), so a queued job ends now and a running one when its work
+        next reads its row (a worker's heartbeat, in this process or on the broker's workers; a check's next
+        write), on any process. Its state after (None: no such job)."""
+        with self._lock:
+            stop = self._held.get(job_id)
+        status = None if stop is None else stop()
         assert self.sessions is not None
         with self.sessions() as session:
-            status, _ended = rows.request_cancel(session, job_id)
+            found, _ended = rows.request_cancel(session, job_id)
             session.commit()
-        return status
+        return found or status
 
     def progress(self, job_id: str) -> Progress | None:
         """What the progress fragment shows of job ``job_id`` now (None: no such job)."""

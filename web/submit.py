@@ -24,6 +24,13 @@ def adjudicator() -> Adjudicator:
     return found
 
 
+def cancel(job_id: str) -> str | None:
+    """Cancel job ``job_id``, whatever its kind (a claim's ``case:<id>``, a collection check's ``check:<id>``,
+    any kind started on the runner) and whichever process runs it: the app's one cancel
+    (:meth:`web.runner.Runner.cancel`), called by every page and API that stops a job. Its state after."""
+    return adjudicator().runner.cancel(job_id)
+
+
 def book() -> RulesetBook:
     found: RulesetBook = current_app.extensions["rulesets"]
     return found

@@ -72,5 +72,5 @@ def test_a_tds_long_analysis_goes_on_after_the_request(app: Flask) -> None:
     running = [job for job in list(adjudicator._jobs.values()) if not job.is_finished]
     assert len(running) == 1 and not running[0].cancel_requested.is_set(), "still analysing"
     assert running[0].case_id is not None
-    adjudicator.cancel(running[0].case_id)  # the TD cancels it on its page
+    adjudicator.runner.cancel(f"case:{running[0].case_id}")  # the TD cancels it on its page
     wait_for(lambda: running[0].is_finished, "cancel")

@@ -21,6 +21,7 @@ from web.events.access import AccessRefused, may_see_rulings, share_code, shared
 from web.events.actors import TokenRefused, bearer_actor, resolve_event
 from web.inputs import json_body
 from web.outcomes import outcome_of
+from web.queue.rows import claim_job_id
 from web.tables.events import Event, EventFacts
 from web.tables.rulings import CaseRow, RulingRow
 from web.tables.users import User
@@ -72,7 +73,7 @@ def create() -> tuple[Response, int]:
     if not job.wait(submit.adjudicator().api_timeout_seconds):
         case_id = submit.adjudicator().persist(job)
         if actor.user is None:  # an anonymous request's work ends with its time limit (issue 39): stopped, kept
-            submit.adjudicator().cancel(case_id)
+            submit.cancel(claim_job_id(case_id))
             return api_error(503, "not_ready", f"the ruling takes longer than the API waits, so the analysis was "
                              f"stopped (case {case_id} is kept); a TD's token lets a long analysis go on", None)
     if job.error is not None:

@@ -123,7 +123,8 @@ def check_file(data: bytes, name: str, game: str, limits: Limits | None = None) 
 class Checks:
     """The app's game-check jobs, run by the app's runner (:class:`web.runner.Runner`): up to ``[web]
     check_workers`` at once, each on its own thread of the runner's ``check`` pool (each may spread its games
-    over the broker's workers as ``check-chunk`` jobs)."""
+    over the broker's workers as ``check-chunk`` jobs). Its cancel is the app's one cancel (:meth:`Runner.cancel` of
+``check:<id>``), written into its row and read here at its next write."""
 
     def __init__(self, config: Mapping[str, Any], sessions: sessionmaker[Session], runner: Runner) -> None:
         self.config = config
@@ -136,16 +137,6 @@ class Checks:
         """Run the check (its row is committed, naming its stored collection) on a thread of its own (or after
         one of the ``check_workers`` running ones ends)."""
         self.runner.submit("check", self._run, check_id)
-
-    @staticmethod
-    def cancel(check: GameCheck) -> None:
-        """Ask the check to stop (in the caller's transaction): it reads the ask at its next write, within
-        :data:`CANCEL_SECONDS`; a check nothing works on (the app was restarted) ends now."""
-        if check.is_finished:
-            return
-        check.cancel_requested = True
-        if check.is_stalled:
-            check.status, check.finished_at, check.message = "cancelled", time.time(), "cancelled by the TD"
 
     def shutdown(self) -> None:
         self.runner.shutdown()

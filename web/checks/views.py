@@ -39,6 +39,7 @@ from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from adjudicator.contract import ContractError
+from web import submit
 from web.articles import summary
 from web.boards import board_for
 from web.checks.collections import Kept, keep, max_bytes, of_event, readable_size
@@ -49,6 +50,7 @@ from web.events.actors import current_actor
 from web.evidence import Line, Presentation, facts, present
 from web.htmx import is_htmx
 from web.inputs import whole_number
+from web.queue.rows import check_job_id
 from web.tables.checks import CheckedGame, GameCheck, counts
 from web.tables.collections import GameCollection
 from web.tables.events import Event
@@ -246,12 +248,11 @@ def show(check_id: int) -> str:
 @bp.post("/checks/<int:check_id>/cancel")
 def cancel(check_id: int) -> Response | str:
     """Stop a check (the event's TDs): it ends at its next write, keeping the games checked so far."""
-    check, event = _check(check_id)
+    _found, event = _check(check_id)
     if not _is_td(event):
         abort(403, "Only the event's TDs cancel its game checks.")
-    session = get_session()
-    Checks.cancel(check)
-    session.commit()
+    get_session().rollback()  # this request's reading ends: the page reads the row as the cancel leaves it
+    submit.cancel(check_job_id(check_id))
     if is_htmx():
         return show(check_id)
     return redirect(url_for("checks.show", check_id=check_id), 303)

@@ -1,5 +1,6 @@
 """Engine claims on the queue: the web process stores the case with its job row and publishes it;
-the progress page and the API read the row back (:class:`RemoteJob`), a cancel is written into it."""
+the progress page and the API read the row back (:class:`RemoteJob`); its cancel is the runner's
+(:meth:`web.runner.Runner.cancel`), written into the row."""
 
 from __future__ import annotations
 
@@ -98,13 +99,3 @@ def submit(remote: Remote, job: Job, writing: Any) -> RemoteJob:
                 store.add_note(session, case_id, "failed", message)
             session.commit()
     return queued.refresh()
-
-
-def cancel(remote: Remote, case_id: int, writing: Any) -> None:
-    """Ask the job's worker to stop (read at its next heartbeat); a job no worker took yet ends now."""
-    with writing, remote.sessions() as session:
-        status, ended = rows.request_cancel(session, rows.claim_job_id(case_id))
-        if ended:
-            store.add_note(session, case_id, "cancelled", "cancelled by the TD before a ruling")
-        session.commit()
-    log.info("cancel of case %s asked (job %s)", case_id, status)

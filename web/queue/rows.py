@@ -3,6 +3,10 @@
 queued -> running (a worker wins the row), running -> done/failed/cancelled (only the worker
 holding it), running -> queued (its worker fell silent: :func:`reap`), queued -> cancelled
 (the TD cancelled before any worker took it).
+
+A job's cancel (:func:`request_cancel`, called by :meth:`web.runner.Runner.cancel` only) is written into
+its row: the ``jobs`` table's, or for a collection check (``check:<id>``) its ``game_checks`` row, where a
+check keeps its state (see ``docs/jobs.md``).
 """
 
 from __future__ import annotations
@@ -16,12 +20,27 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from web.tables import rulings as store
+from web.tables.checks import STALLED_SECONDS, GameCheck
 from web.tables.jobs import JobRow
+
+CANCELLED_NOTE = "cancelled by the TD before a ruling"
+"""The note a claim's case gets when its job is cancelled before a ruling."""
 
 
 def claim_job_id(case_id: int) -> str:
     """The idempotent name of the job that rules on case ``case_id``."""
     return f"case:{case_id}"
+
+
+def check_job_id(check_id: int) -> str:
+    """The name of collection check ``check_id`` as a job (its state is its ``game_checks`` row)."""
+    return f"check:{check_id}"
+
+
+def check_of(job_id: str) -> int | None:
+    """The collection check a job id names (None: the job's row is in the ``jobs`` table)."""
+    prefix, _, rest = job_id.partition(":")
+    return int(rest) if prefix == "check" and rest.isdecimal() else None
 
 
 def new_row(job_id: str, kind: str, *, case_id: int | None = None, payload: Any = None) -> JobRow:
@@ -115,14 +134,32 @@ def reap(sessions: sessionmaker[Session], lease_seconds: float, max_attempts: in
 
 
 def request_cancel(session: Session, job_id: str) -> tuple[str | None, bool]:
-    """Ask for a cancel (in the caller's transaction): a queued job ends at once, a running one at its
-    worker's next heartbeat. The job's state after, and whether this call ended it."""
+    """Ask for a cancel (in the caller's transaction): a queued job ends at once (a claim's case noted
+    :data:`CANCELLED_NOTE`), a running one when its work next reads its row (a worker at its heartbeat, a
+    collection check at its next write), a check nothing writes any more (its process stopped) at once. The
+    job's state after (None: no such job), and whether this call ended it."""
+    check_id = check_of(job_id)
+    if check_id is not None:
+        return _cancel_check(session, check_id)
     _changed(session, update(JobRow).where(JobRow.id == job_id, JobRow.status.in_(("queued", "running")))
              .values(cancel_requested=True))
     ended = _changed(session, update(JobRow).where(JobRow.id == job_id, JobRow.status == "queued")
                      .values(status="cancelled", finished_at=time.time()))
-    status = session.scalar(select(JobRow.status).where(JobRow.id == job_id))
+    status, case_id = session.execute(select(JobRow.status, JobRow.case_id).where(JobRow.id == job_id)).first() \
+        or (None, None)
+    if ended and case_id is not None:
+        store.add_note(session, case_id, "cancelled", CANCELLED_NOTE)
     return status, ended
+
+
+def _cancel_check(session: Session, check_id: int) -> tuple[str | None, bool]:
+    now = time.time()
+    where = (GameCheck.id == check_id, GameCheck.status.in_(("queued", "running")))
+    _changed(session, update(GameCheck).where(*where).values(cancel_requested=True))
+    ended = _changed(session, update(GameCheck).where(
+        *where, (GameCheck.status == "queued") | (GameCheck.updated_at < now - STALLED_SECONDS))
+        .values(status="cancelled", finished_at=now, updated_at=now, message="cancelled by the TD"))
+    return session.scalar(select(GameCheck.status).where(GameCheck.id == check_id)), ended
 
 
 def fail_unsent(session: Session, job_id: str, error: Mapping[str, Any]) -> bool:

@@ -36,6 +36,7 @@ from web.jobs import Job
 from web.outcomes import outcome_of
 from web.players import names_mismatch
 from web.qr import qr_svg
+from web.queue.rows import claim_job_id
 from web.rulings import finding
 from web.rulings.exports import ruling_exports
 from web.rulings.sheet import SHORT_FACT, line_words, sheet_diagram, sheet_pdf
@@ -359,7 +360,7 @@ def cancel(case_id: int) -> Response | str:
     event = _visible_event_or_404(case, f"There is no case {case_id}.")
     if not may_cancel(session, current_actor(), case.id, event, case.submitted_by_id):
         abort(403, "Only whoever entered the claim, the event's TDs or an admin may cancel it.")
-    submit.adjudicator().cancel(case_id)
+    submit.cancel(claim_job_id(case_id))
     if is_htmx():
         return job(case_id)  # type: ignore[return-value]
     return redirect(url_for("rulings.job", case_id=case_id), 303)

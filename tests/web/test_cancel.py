@@ -1,0 +1,126 @@
+"""One cancel (issue 38, item 2): a job of every kind is stopped by one call, :meth:`web.runner.Runner.cancel` on
+its job id, whichever process runs it, and its state in the database ends ``cancelled``.
+
+The kinds: a claim ruled on in this process's memory (the ``engine`` pool, no broker); a claim, a committee
+analysis and a part of a collection check waiting in the ``jobs`` table for a worker (as on the broker); a
+collection check (its row in ``game_checks``), running on the ``check`` pool, waiting, or left by a process
+that stopped. The broker's workers hearing the same cancel at their heartbeat: ``test_queue.py``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
+
+import pytest
+from flask import Flask
+
+from tests.web import fake_claims
+from tests.web.conftest import make_app
+from tests.web.test_collection_limits import check_row, game_bomb, td, upload
+from tests.web.test_web_rulings import rule
+from web.commands.check_games import Limits
+from web.queue import rows
+from web.tables.checks import GameCheck
+from web.tables.jobs import JobRow
+from web.tables.rulings import add_case, notes_for_case, ruling_for_case
+
+T = TypeVar("T")
+HANG_SECONDS = 120
+"""Only bounds a hang: every wait ends on the state it waits for."""
+CASE = {"game": "chess", "ruleset": "fide-standard", "claim": "unfinished-game", "claimant": "white",
+        "record": "1. Nf3 Nf6 2. Ng1 Ng8 *"}
+
+
+@pytest.fixture
+def app(tmp_path: Any) -> Iterator[Flask]:
+    application = make_app(tmp_path)
+    yield application
+    application.extensions["adjudicator"].shutdown()
+    application.extensions["game_checks"].shutdown()
+
+
+def _until(condition: Callable[[], T | None], what: str) -> T:
+    deadline = time.monotonic() + HANG_SECONDS
+    while time.monotonic() < deadline:
+        found = condition()
+        if found:
+            return found
+        time.sleep(0.05)  # the poll's interval; the state, not the time, ends the wait
+    raise AssertionError(f"never came: {what}")
+
+
+def test_a_claim_ruled_in_this_process_is_cancelled_by_its_job_id(app: Flask, stand_ins: dict[str, str]) -> None:
+    """The slow claim is held mid-search (no row in the jobs table: it runs on the engine pool); the runner's
+    cancel of ``case:<id>`` stops it at its next progress report; its case is noted cancelled, no ruling."""
+    fake_claims.HOLD.clear()
+    case_id = int(rule(app.test_client(), stand_ins["slow"], follow=False).rsplit("/", 1)[1])
+    adjudicator = app.extensions["adjudicator"]
+    _until(lambda: (job := adjudicator.job(case_id)) is not None and job.state == "running" and "nodes" in job.message,
+           "the claim running")
+    assert adjudicator.runner.cancel(rows.claim_job_id(case_id)) == "running"  # it hears it at its next report
+    fake_claims.HOLD.set()
+    _until(lambda: adjudicator.job(case_id).state == "cancelled", "the cancel honoured")
+    with app.extensions["db_sessions"]() as session:
+        assert ruling_for_case(session, case_id) is None
+        assert [note.kind for note in notes_for_case(session, case_id)] == ["cancelled"]
+        assert session.get(JobRow, rows.claim_job_id(case_id)) is None  # nothing else holds its state
+
+
+def test_a_queued_job_of_every_kind_in_the_jobs_table_ends_at_once(app: Flask) -> None:
+    """A claim, a committee analysis and a collection check's part that no worker took yet end cancelled at
+    once; the claim's case says so."""
+    sessions = app.extensions["db_sessions"]
+    with sessions() as session:
+        case_id = add_case(session, CASE, {}, "web", 1, None).id
+        session.add_all([rows.new_row(rows.claim_job_id(case_id), "claim", case_id=case_id),
+                         rows.new_row("recommend:1", "recommend", payload={"case": CASE}),
+                         rows.new_row("check-chunk:1", "check-chunk", payload={"texts": []})])
+        session.commit()
+    runner = app.extensions["adjudicator"].runner
+    for job_id in (rows.claim_job_id(case_id), "recommend:1", "check-chunk:1"):
+        assert runner.cancel(job_id) == "cancelled", job_id
+    with sessions() as session:
+        ended = {row.id: (row.status, row.cancel_requested, row.finished_at is not None)
+                 for row in session.query(JobRow)}
+        assert ended == {job_id: ("cancelled", True, True)
+                         for job_id in (rows.claim_job_id(case_id), "recommend:1", "check-chunk:1")}
+        assert [(n.kind, n.message) for n in notes_for_case(session, case_id)] == [("cancelled", rows.CANCELLED_NOTE)]
+    assert runner.cancel(rows.claim_job_id(case_id)) == "cancelled", "a second cancel changes nothing"
+    assert runner.cancel("recommend:2") is None, "no such job"
+
+
+def test_a_running_collection_check_is_cancelled_by_its_job_id(app: Flask) -> None:
+    """A check counting a large file on the check pool: the runner's cancel of ``check:<id>`` is read at its next
+    write; its row ends cancelled with no game checked."""
+    app.extensions["game_checks"].limits = Limits(games=10**7)  # counted for minutes: the cancel comes first
+    client = td(app)
+    location = upload(client, game_bomb(3_000_000), "season.pgn.zst").headers["Location"]
+    _until(lambda: "counting" in check_row(app, location).message, "the check counting")
+    check_id = int(location.rsplit("/", 1)[1])
+    assert app.extensions["adjudicator"].runner.cancel(rows.check_job_id(check_id)) == "running"
+    _until(lambda: check_row(app, location).status == "cancelled", "the cancel honoured")
+    row = check_row(app, location)
+    assert row.cancel_requested and row.games == 0 and row.message == "cancelled by the TD"
+
+
+def test_a_check_nothing_works_on_ends_at_once(app: Flask) -> None:
+    """A check still waiting for the pool, and one whose process stopped (silent for longer than a running check
+    ever is) end cancelled at the cancel; a finished check stays as it ended."""
+    now = time.time()
+    sessions = app.extensions["db_sessions"]
+    with sessions() as session:
+        checks = [GameCheck(event_id=1, filename="round1.pgn", game="chess", ruleset="fide-standard", status=status,
+                            created_at=updated, updated_at=updated)
+                  for status, updated in (("queued", now), ("running", now - 3600), ("done", now))]
+        session.add_all(checks)
+        session.commit()
+        waiting, silent, finished = (check.id for check in checks)
+    runner = app.extensions["adjudicator"].runner
+    assert runner.cancel(rows.check_job_id(waiting)) == "cancelled"
+    assert runner.cancel(rows.check_job_id(silent)) == "cancelled"
+    assert runner.cancel(rows.check_job_id(finished)) == "done"
+    with sessions() as session:
+        found = [session.get(GameCheck, i) for i in (waiting, silent, finished)]
+        assert [check.status if check else None for check in found] == ["cancelled", "cancelled", "done"]
