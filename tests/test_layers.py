@@ -53,6 +53,12 @@ FUNCTION_LEVEL = {
         "optional: a build without the unwinnability analyser watches without it (ModuleNotFoundError)",
     ("web.db", "migrate", "alembic"): "only a migration needs Alembic",
     ("web.db", "migrate", "alembic.config"): "only a migration needs Alembic",
+    ("web.db", "init_app", "flask"): "Flask only where an app is served, not on check-games' broker path (issue 40)",
+    ("web.db", "get_session", "flask"): "as init_app",
+    ("web.db", "sessions", "flask"): "as init_app",
+    ("web.tables.users", "check_password", "werkzeug.security"):
+        "Werkzeug (0.035 s) only where a password is checked or set: every table loads with the jobs table",
+    ("web.tables.users", "create_user", "werkzeug.security"): "as check_password",
     ("web.queue", "make_celery", "celery"): "optional: Celery only with a broker",
     ("web.queue.collection", "_forget", "redis"): "optional: only a Redis broker carries the signals",
     ("web.queue.recovery", "held_ids", "redis"): "optional: only a Redis broker carries the signals",
