@@ -144,12 +144,13 @@ class Remote:
         return True
 
     def result(self, job_id: str, timeout: float | None = None, stop: Callable[[], bool] | None = None,
-               longest_poll: float | None = None, signalled: bool = False) -> Any:
+               longest_poll: float | None = None, signalled: bool = False, raw: bool = False) -> Any:
         """Wait for job ``job_id`` and give its result; ``stop`` is asked about once a second whether to give up
         waiting (:raises Stopped:). The row is read every :data:`POLL_SECONDS`, or, with ``longest_poll``, ever
         less often up to that (a long job's waiter need not read its row ten times a second); with
         ``signalled`` (a job whose worker signals its end, :func:`signal_done`), as soon as the worker signals,
-        and at least every :data:`STOP_SECONDS`."""
+        and at least every :data:`STOP_SECONDS`. ``raw``: the result as the row holds it (its text, undecoded:
+        a collection's part, :func:`web.queue.collection.read_result`)."""
         deadline = time.monotonic() + (self.settings.wait_seconds if timeout is None else timeout)
         asked = time.monotonic()
         poll = self.POLL_SECONDS
@@ -163,7 +164,7 @@ class Remote:
                 if found.status != "done":
                     raise JobFailed(found.error or {"code": "ruling_failed", "message": f"the job was {found.status}",
                                                     "field": None})
-                return found.result
+                return found.result_json if raw else found.result
             if time.monotonic() > deadline:
                 raise QueueTimeout(f"no worker finished job {job_id} in time (is `adjudicator worker` running?)")
             if signalled and self.wait_done(job_id, min(STOP_SECONDS, deadline - time.monotonic())):
