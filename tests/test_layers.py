@@ -64,6 +64,7 @@ FUNCTION_LEVEL = {
     ("web.queue.recovery", "held_ids", "redis"): "optional: only a Redis broker carries the signals",
     ("web.queue.remote", "signal_done", "redis"): "optional: only a Redis broker carries the signals",
     ("web.queue.remote", "signals", "redis"): "optional: only a Redis broker carries the signals",
+    ("web.queue.remote", "_push", "redis"): "optional: only a Redis broker is pushed to (without Celery)",
     ("web.queue.remote", "wait_done", "redis"): "optional: only a Redis broker carries the signals",
     ("web.rulings.sheet", "sheet_pdf", "weasyprint"): "WeasyPrint is heavy: loaded for the PDF only",
     ("web.commands.build_db", "_verify", "engines.checkers"): "NumPy and the compiled kernel, for this command only",
