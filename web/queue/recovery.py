@@ -7,7 +7,9 @@ running jobs. :func:`recover` looks at each job queued for ``[queue] requeue_sec
 message was last sent and asks the broker whether it still holds that message (waiting in the
 queue, or delivered to a worker and not yet acknowledged):
 
-- it does: the job is only waiting for a free worker; nothing to do;
+- it does: the job is only waiting for a free worker; nothing to do (a message delivered to a worker
+  longer than ``[queue] lease_seconds`` ago and not acknowledged, its job still queued, does not count:
+  that worker died before it held the row, :func:`held_ids`);
 - it does not: the message is sent again, and the row says so (the job's page shows "the task
   queue lost this job; it was sent to the workers again");
 - the broker cannot be reached: once the job has waited ``[queue] give_up_seconds`` it fails, with
