@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flask import Flask, current_app, g
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
+
+if TYPE_CHECKING:  # Flask only where an app is served: the queue's client and workers use the database alone
+    from flask import Flask
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
@@ -130,6 +132,8 @@ class MigrationError(RuntimeError):
 
 def init_app(app: Flask, url: str) -> None:
     """Create the engine, migrate, and give each request its own session (``get_session``)."""
+    from flask import g  # deferred on purpose: Flask only where an app is served
+
     engine = make_engine(url)
     migrate(engine)
     app.extensions["db_engine"] = engine
@@ -144,6 +148,8 @@ def init_app(app: Flask, url: str) -> None:
 
 def get_session() -> Session:
     """This request's session (opened on first use, closed when the request ends)."""
+    from flask import current_app, g  # deferred on purpose: Flask only where an app is served (a loaded module)
+
     if "db_session" not in g:
         g.db_session = current_app.extensions["db_sessions"]()
     session: Session = g.db_session
@@ -152,5 +158,7 @@ def get_session() -> Session:
 
 def sessions() -> sessionmaker[Session]:
     """The session factory, for work outside a request (background jobs)."""
+    from flask import current_app  # deferred on purpose: Flask only where an app is served
+
     factory: sessionmaker[Session] = current_app.extensions["db_sessions"]
     return factory

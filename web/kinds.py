@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from web.claim_jobs import CLAIM
 from web.committee.analysis import ANALYSIS
-from web.queue.collection import CHECK_PART
+from web.queue.part_job import CHECK_PART
 from web.runner import Kinds
 
 

@@ -134,6 +134,11 @@ class JobKind:
     pool: str = "engine"
     signals_end: bool = False
     """The worker signals the job's end on the broker (:func:`web.queue.remote.signal_done`): its waiter blocks."""
+    wins_row_first: bool = True
+    """A queue worker wins the job's row (``queued`` to ``running``, a write) before it starts the work. False: a
+    work whose only effect is its result, the same however often it runs (a collection's part): the row is won
+    as the result is written, in one write (:func:`web.queue.rows.finish`), or by the heartbeat if the work
+    outlasts one; a second delivery of the message may run it again and changes nothing."""
 
 
 class Kinds(Mapping[str, JobKind]):
@@ -147,6 +152,9 @@ class Kinds(Mapping[str, JobKind]):
             return self._kinds[name]
         except KeyError:
             raise UnknownJobKind(f"unknown job kind {name!r}") from None
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._kinds
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._kinds)

@@ -10,6 +10,7 @@ fails with the reason instead of waiting for ever.
 from __future__ import annotations
 
 import ast
+import json
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -17,15 +18,17 @@ from pathlib import Path
 from typing import Any, cast
 
 import pytest
-from sqlalchemy import update
+from sqlalchemy import event, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from adjudicator.rulesets import RulesetBook
 from adjudicator.services import Services
+from engines.collection import check_part_texts
 from web.config import PROJECT_ROOT, load_config
 from web.db import make_engine, make_sessionmaker, migrate
 from web.kinds import job_kinds
 from web.queue import QueueSettings, rows
+from web.queue.collection import read_result
 from web.queue.local import InProcess
 from web.queue.worker import Runtime
 from web.runner import POOLS, JobCancelled, JobKind, Kinds, Runner, Tracker, Work
@@ -85,15 +88,70 @@ def test_a_claim_delivered_twice_is_ruled_on_once(sessions: sessionmaker[Session
         assert session.get(CaseRow, case_id) is not None
 
 
-def test_a_collection_part_gives_its_games_lines(sessions: sessionmaker[Session]) -> None:
+def _commits(sessions: sessionmaker[Session]) -> list[str]:
+    """The commits made on the database of ``sessions`` from now on (SQLAlchemy's ``commit`` event)."""
+    made: list[str] = []
+    event.listen(sessions.kw["bind"], "commit", lambda _connection: made.append("commit"))
+    return made
+
+
+def test_a_collection_part_gives_its_games_lines_in_one_commit(sessions: sessionmaker[Session]) -> None:
+    """Issue 40: a part's worker writes its row once (the result, and that it holds it, in one commit), and the
+    lines it keeps are read back as written, the very lines this process writes for the same records."""
     record = '[Event "x"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n'
-    _queue(sessions, "check:test:0", "check-chunk",
-           payload={"game": "chess", "ruleset": "fide-standard", "records": [record]})
-    _worker(sessions).run("check:test:0")
+    wrong = '[Event "y"]\n[Result "1/2-1/2"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1/2-1/2\n'
+    task = {"game": "chess", "ruleset": "fide-standard", "records": [record, wrong, record + "\n" + wrong]}
+    _queue(sessions, "check:test:0", "check-chunk", payload=task)
+    worker = _worker(sessions)
+    commits = _commits(sessions)
+    worker.run("check:test:0")
+    assert commits == ["commit"], "one commit for the part: no commit of its own to win the row first"
     with sessions() as session:
         row = session.get(JobRow, "check:test:0")
         assert row is not None and row.status == "done", row and row.error
-        assert row.result["games"] == [1] and len(row.result["texts"]) == 1
+        assert row.worker == worker.name
+        here = check_part_texts({**task, "config": load_config()})
+        assert read_result(row.result_json) == here and here["games"] == [1, 1, 2]
+        assert row.result["lines"] == [json.loads(line) for line in here["texts"]]  # one JSON document still
+        assert here["texts"][1] != here["texts"][0]  # a finding: the draw recorded after a mate
+        session.execute(update(JobRow).where(JobRow.id == "check:test:0").values(status="cancelled"))
+        session.commit()
+    commits.clear()
+    worker.run("check:test:0")  # delivered again after the row ended (a cancel, another worker's result)
+    assert commits == [], "an ended part is read, never written again"
+    with sessions() as session:
+        assert session.get(JobRow, "check:test:0").status == "cancelled"  # type: ignore[union-attr]
+
+
+def test_a_part_still_at_work_at_a_heartbeat_is_held_there_so_a_silent_worker_loses_it(
+        sessions: sessionmaker[Session]) -> None:
+    """A part's worker does not win its row before it starts; the heartbeat wins the parts still at work (in its
+    own one write), so a worker that falls silent half-way through a long part leaves it to another
+    (:func:`web.queue.rows.reap`), as it does any job."""
+    seen: list[tuple[str, str | None]] = []
+
+    def long_part(job: Work) -> None:
+        host = cast(Runtime, job.host)
+        host.beat()
+        with sessions() as session:
+            row = session.get(JobRow, job.job_id)
+            assert row is not None
+            seen.append((row.status, row.worker))
+        job.end("done", result={"texts": [], "games": []})
+
+    kinds = Kinds([JobKind("check-chunk", long_part, pool="check", wins_row_first=False)])
+    worker = Runtime(load_config(), sessions, QueueSettings(), publish=lambda _job_id: None, kinds=kinds)
+    _queue(sessions, "check:test:1", "check-chunk", payload={})
+    worker.run("check:test:1")
+    assert seen == [("running", worker.name)]
+    with sessions() as session:
+        row = session.get(JobRow, "check:test:1")
+        assert row is not None and (row.status, row.worker) == ("done", worker.name)
+        assert row.started_at is not None and row.finished_at is not None and row.started_at <= row.finished_at
+        session.execute(update(JobRow).where(JobRow.id == "check:test:1").values(status="running",
+                                                                                heartbeat_at=time.time() - 60))
+        session.commit()
+    assert rows.reap(sessions, 30, 3) == ["check:test:1"], "a part held by a silent worker goes back to the queue"
 
 
 def test_a_job_of_a_kind_no_worker_runs_fails_with_the_reason(sessions: sessionmaker[Session]) -> None:

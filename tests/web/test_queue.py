@@ -245,6 +245,63 @@ def test_check_games_gives_the_same_lines_through_the_workers(queue: Queue, tmp_
         client.close()
 
 
+BROKER_UNUSED = ("flask", "werkzeug", "jinja2", "alembic", "celery", "kombu", "billiard", "web.runner",
+                 "web.kinds", "web.queue.worker", "web.queue.part_job", "web.failures", "adjudicator.documents")
+"""What ``check-games`` with a broker has no use for (issue 40): the web app's libraries (the database needs
+SQLAlchemy alone; alembic only where the database is behind its migrations), Celery and Kombu (a Redis broker's
+tasks are pushed as Celery writes them), the job runner and the workers' side, the map of every failure."""
+
+
+def test_check_games_with_a_broker_loads_no_web_app_celery_or_worker_module(queue: Queue, tmp_path: Path) -> None:
+    # the cause of a fast start with a broker: the command imports only what it uses (the time: bench/)
+    from tests.test_check_games import CHESS_GAMES
+
+    path = tmp_path / "event.pgn"
+    path.write_text("".join(CHESS_GAMES.values()), encoding="utf-8")
+    code = ("import json, sys\n"
+            "from web.cli import main\n"
+            "status = main(['check-games', sys.argv[1]])\n"
+            "loaded = sorted({unused for unused in sys.argv[2:] for name in sys.modules\n"
+            "                 if name == unused or name.startswith(unused + '.')})\n"
+            "sys.stderr.write(json.dumps({'status': status, 'loaded': loaded}))\n")
+    done = subprocess.run([sys.executable, "-c", code, str(path), *BROKER_UNUSED], cwd=PROJECT_ROOT,
+                          env=queue.env, capture_output=True, timeout=120)
+    assert json.loads(done.stderr.decode().splitlines()[-1]) == {"status": 0, "loaded": []}, done.stderr.decode()
+    here = subprocess.run([sys.executable, "-m", "adjudicator", "check-games", str(path), "--workers", "1"],
+                          cwd=PROJECT_ROOT, env=queue.env, capture_output=True, timeout=120)
+    without_seconds = [line for line in done.stdout.decode().splitlines() if '"summary"' not in line]
+    assert without_seconds == [line for line in here.stdout.decode().splitlines() if '"summary"' not in line]
+    assert len(without_seconds) == len(CHESS_GAMES)
+
+
+def test_a_task_pushed_without_celery_is_the_message_celery_sends(queue: Queue) -> None:
+    """``check-games`` sends its parts to a Redis broker without loading Celery (web.queue.remote.task_message):
+    the message is Celery's own for the same task, but for what Celery makes up each time (the sender, the reply
+    address, the delivery tag); the workers running it is test_check_games_gives_the_same_lines_through_the_workers."""
+    import redis
+
+    from web.queue import QUEUE_NAME, TASK_NAME, QueueSettings, make_celery
+    from web.queue.remote import task_message
+
+    url = queue.env["ADJUDICATOR_BROKER_URL"].rsplit("/", 1)[0] + "/1"  # not the workers' database
+    made_up = {("headers", "origin"), ("properties", "reply_to"), ("properties", "delivery_tag")}
+
+    def fixed(message: bytes | str) -> dict[str, Any]:
+        found: dict[str, Any] = json.loads(message)
+        for part, key in made_up:
+            found[part].pop(key)
+        return found
+
+    client = redis.Redis.from_url(url)
+    try:
+        make_celery(url, QueueSettings()).send_task(TASK_NAME, args=["check:x:0"], task_id="check:x:0#0123abcd")
+        [celerys] = client.lrange(QUEUE_NAME, 0, -1)
+        assert fixed(celerys) == fixed(task_message("check:x:0", "check:x:0#0123abcd"))
+    finally:
+        client.flushdb()
+        client.close()
+
+
 def test_a_part_a_worker_cannot_read_goes_out_again_as_text_and_so_do_the_later_ones(
         queue: Queue, tmp_path: Path) -> None:
     """A plain file's part names the file and its byte range; a worker that cannot read it (one on another

@@ -148,6 +148,47 @@ def test_a_check_waiting_for_the_workers_stops_within_seconds_of_a_cancel(world:
         assert session.query(JobRow).filter(JobRow.kind == "check-chunk").count() == 0
 
 
+def test_a_part_whose_worker_died_before_holding_its_row_is_sent_again(world: World) -> None:
+    """Issue 40: a collection's part is held in its row only at its worker's first heartbeat (one commit per
+    part). A worker killed before that leaves the row queued and its message delivered, unacknowledged, which
+    the broker gives back only after its visibility timeout (an hour): the sweep takes such a message, delivered
+    longer ago than ``[queue] lease_seconds``, as lost, and sends the part again."""
+    from web.queue import QUEUE_NAME, QueueSettings
+    from web.queue.recovery import held_ids, recover
+
+    remote = world.app.extensions["adjudicator"].remote
+    job_id = "check:died:0"
+    remote.submit(job_id, "check-chunk", {"game": "chess", "ruleset": "fide-standard", "records": []})
+    # a "worker": takes the message as Celery's consumer does (kombu, not acknowledged), then is SIGKILLed
+    code = ("import os, signal, sys\n"
+            "from web.queue import QueueSettings, make_celery\n"
+            "app = make_celery(sys.argv[1], QueueSettings())\n"
+            "with app.connection_for_read() as connection:\n"
+            f"    message = connection.default_channel.basic_get({QUEUE_NAME!r}, no_ack=False)\n"
+            "    while not message.headers['id'].startswith(sys.argv[2] + '#'):  # an earlier test's, its row gone\n"
+            "        message.ack()\n"
+            f"        message = connection.default_channel.basic_get({QUEUE_NAME!r}, no_ack=False)\n"
+            "    print(message.headers['id'], flush=True)\n"
+            "    os.kill(os.getpid(), signal.SIGKILL)\n")
+    died = subprocess.run([sys.executable, "-c", code, remote.url, job_id], cwd=PROJECT_ROOT, env=world.env,
+                          capture_output=True, timeout=60)
+    assert died.returncode == -signal.SIGKILL and died.stdout.decode().startswith(job_id + "#"), died.stderr
+    assert job_id in (held_ids(remote.url) or set()), "delivered and unacknowledged: the broker holds it"
+    assert job_id not in (held_ids(remote.url, delivered_within=0.0) or set()), "but not as a recent delivery"
+    with world.app.extensions["db_sessions"]() as session:  # queued for longer than requeue_seconds
+        session.query(JobRow).filter(JobRow.id == job_id).update({"published_at": JobRow.published_at - 60})
+        session.commit()
+    sent: list[str] = []
+    settings = QueueSettings(requeue_seconds=REQUEUE)
+    assert recover(remote.sessions, settings, lambda: held_ids(remote.url, 30.0), sent.append) == {}, \
+        "delivered within the lease: a worker may be about to hold it"
+    assert recover(remote.sessions, settings, lambda: held_ids(remote.url, 0.0), sent.append) == {job_id: "sent"}
+    assert sent == [job_id]
+    with world.app.extensions["db_sessions"]() as session:
+        session.query(JobRow).filter(JobRow.id == job_id).delete()
+        session.commit()
+
+
 def test_jobs_queued_on_a_broker_that_dies_are_sent_again_and_ruled_on(world: World, tmp_path: Path) -> None:
     cases = [world.claim() for _ in range(3)]  # no worker yet: the three wait in the broker
     assert {world.row(c).status for c in cases} == {"queued"}

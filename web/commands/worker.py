@@ -51,8 +51,11 @@ def run(args: argparse.Namespace) -> int:
     from web.queue.recovery import held_ids  # deferred on purpose: every command's module loads on each run
     from web.queue.remote import signal_done  # deferred on purpose: every command's module loads on each run
 
-    runtime = Runtime(config, remote.sessions, remote.settings, remote.publish, lambda: held_ids(url),
-                      signal_done(url), kinds=job_kinds())
+    def held() -> set[str] | None:
+        return held_ids(url, remote.settings.lease_seconds)
+
+    runtime = Runtime(config, remote.sessions, remote.settings, remote.publish, held, signal_done(url),
+                      kinds=job_kinds())
 
     @remote.celery.task(name=TASK_NAME)  # type: ignore[untyped-decorator]
     def run_job(job_id: str) -> None:

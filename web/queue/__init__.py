@@ -16,7 +16,9 @@ No acknowledged job is lost: tasks are acknowledged late (after the job is done,
 database: a running job whose worker has been silent for ``[queue] lease_seconds`` is put
 back on the queue for another worker. A job delivered twice does its work once: its id
 is its name (``case:<id>`` for a claim), a worker must win the row (``queued`` to
-``running``) before it starts, and a claim already ruled on is not ruled on again.
+``running``) before it starts, and a claim already ruled on is not ruled on again. A collection's
+part, whose only effect is its result, is won as its result is written (one commit per part:
+:mod:`web.queue.part_job`); a second run of it changes nothing.
 """
 
 from __future__ import annotations

@@ -11,21 +11,27 @@ broker (:func:`web.queue.remote.signal_done`): the waiting process reads the row
 every so often. A worker that cannot read the file (one on another machine, without the
 same disk) fails that part with ``part_unreadable``; the part, and every later one, then
 goes out as text.
+
+A part's result is written once and read once: the worker writes its lines as the command prints them, one per
+line of the row's ``result_json`` (:func:`written_result`, still one JSON document), and the reading process
+takes them back by splitting that text (:func:`read_result`), never decoding a line from a JSON string. The
+worker's side, the ``check-chunk`` job kind, is :mod:`web.queue.part_job`: this module is the client, which
+``check-games`` loads with a broker (no job runner, no web settings).
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import uuid
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from sqlalchemy import delete
 
-from engines.collection import Part, check_part_texts
+from engines.collection import Part
 from web.queue.remote import DONE_KEY, JobFailed, Remote
-from web.runner import JobKind, Work
 from web.tables.jobs import JobRow
 
 IN_FLIGHT = 8
@@ -68,7 +74,7 @@ def check_parts_on_queue(found: Iterable[Part], *, game: str, ruleset: str, remo
             taken.clear()
         taken.append(job_id)
         try:
-            return remote.result(job_id, stop=stop, longest_poll=LONGEST_POLL, signalled=True)
+            return read_result(remote.result(job_id, stop=stop, longest_poll=LONGEST_POLL, signalled=True, raw=True))
         except JobFailed as exc:
             if exc.error.get("code") != "part_unreadable" or "records" in part.payload:
                 raise
@@ -111,13 +117,32 @@ def _forget(remote: Remote, job_ids: list[str], rows_too: bool = True) -> None:
             client.delete(*(DONE_KEY + job_id for job_id in job_ids))
 
 
-def work(job: Work) -> None:
-    """A part of a collection on a worker (:func:`engines.collection.check_part`): its records' texts, or the
-    file and byte range they lie in (read here); the lines, one per game in order, written as the command
-    prints them (:func:`engines.collection.check_part_texts`), and each record's games."""
-    payload = dict(job.payload or {})
-    job.end("done", result=check_part_texts({**payload, "config": job.host.config}))
+_HEAD = '{"games": '
+_LINES = ', "lines": [\n'
+_END = "\n]}"
+_BETWEEN = ",\n"
 
 
-CHECK_PART = JobKind("check-chunk", work, pool="check", signals_end=True)
-"""A part of a collection check (``adjudicator check-games`` with a broker, and the web's checks)."""
+def written_result(result: Mapping[str, Any]) -> str:
+    """A worker's result (:func:`engines.collection.check_part_texts`: ``texts``, the lines as the command prints
+    them, and ``games``) as the row keeps it: one JSON document, ``{"games": [...], "lines": [...]}``, each line
+    on a line of its own as it was written (never escaped into a JSON string); :func:`read_result` reads it."""
+    texts = result["texts"]
+    return f"{_HEAD}{json.dumps(result['games'])}{_LINES}{_BETWEEN.join(texts)}{_END}"
+
+
+def read_result(text: str | None) -> Any:
+    """A part's result from its row's text: ``texts`` (the lines as written) and ``games``, taken from
+    :func:`written_result`'s text by splitting it at its line ends (a line is JSON without a newline: JSON
+    writes one inside a string as ``\\n``), no line decoded; a text in any other shape (a worker of an earlier
+    version) is decoded whole."""
+    if text is None:
+        return None
+    head, found, rest = text.partition(_LINES)
+    if found and head.startswith(_HEAD) and rest.endswith(_END):
+        games = json.loads(head[len(_HEAD):])
+        body = rest[:-len(_END)]
+        texts = body.split(_BETWEEN) if body else []
+        if isinstance(games, list) and len(texts) == sum(games):
+            return {"texts": texts, "games": games}
+    return json.loads(text)

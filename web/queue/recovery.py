@@ -7,7 +7,9 @@ running jobs. :func:`recover` looks at each job queued for ``[queue] requeue_sec
 message was last sent and asks the broker whether it still holds that message (waiting in the
 queue, or delivered to a worker and not yet acknowledged):
 
-- it does: the job is only waiting for a free worker; nothing to do;
+- it does: the job is only waiting for a free worker; nothing to do (a message delivered to a worker
+  longer than ``[queue] lease_seconds`` ago and not acknowledged, its job still queued, does not count:
+  that worker died before it held the row, :func:`held_ids`);
 - it does not: the message is sent again, and the row says so (the job's page shows "the task
   queue lost this job; it was sent to the workers again");
 - the broker cannot be reached: once the job has waited ``[queue] give_up_seconds`` it fails, with
@@ -43,9 +45,15 @@ _TASK_ID = re.compile(rb'"id": "([^"]+)#[0-9a-f]{8}"')
 """A message's task id (``<job id>#<8 hex digits>``, :meth:`web.queue.remote.Remote.publish`) in Celery's JSON."""
 
 
-def held_ids(url: str) -> set[str] | None:
+def held_ids(url: str, delivered_within: float | None = None) -> set[str] | None:
     """The ids of the jobs the broker at ``url`` holds a message for: waiting in the queue, or delivered
-    and not yet acknowledged (kombu's ``unacked`` hash). None: it cannot be told (not Redis, or away)."""
+    and not yet acknowledged (kombu's ``unacked`` hash). None: it cannot be told (not Redis, or away).
+
+    ``delivered_within``: a message delivered longer ago than this (kombu's ``unacked_index``, the delivery
+    times) does not count, where the caller asks about queued jobs only: a job still queued that long after
+    a worker got its message is one whose worker died before it held the row (a collection's part is held
+    only at its worker's first heartbeat, :mod:`web.queue.part_job`), and the broker would give it back only
+    after its visibility timeout (an hour)."""
     if not url.startswith(("redis://", "rediss://")):
         return None
     import redis  # deferred on purpose: only a Redis broker is asked
@@ -57,7 +65,12 @@ def held_ids(url: str) -> set[str] | None:
             for key in client.scan_iter(match=f"{QUEUE_NAME}*", count=100):
                 if client.type(key) == b"list":
                     messages.extend(client.lrange(key, 0, -1))
-            messages.extend(client.hvals("unacked"))
+            if delivered_within is None:
+                messages.extend(client.hvals("unacked"))
+            else:
+                delivered: Any = client.zrangebyscore("unacked_index", time.time() - delivered_within, "+inf")
+                recent = set(delivered)
+                messages.extend(message for tag, message in client.hgetall("unacked").items() if tag in recent)
         finally:
             client.close()
     except redis.RedisError:
@@ -153,6 +166,7 @@ class Sweeper:
         settings: QueueSettings = self.remote.settings
         while not self._stop.wait(max(0.5, settings.requeue_seconds / 3)):
             try:
-                recover(self.remote.sessions, settings, lambda: held_ids(self.remote.url), self.remote.publish)
+                recover(self.remote.sessions, settings, lambda: held_ids(self.remote.url, settings.lease_seconds),
+                        self.remote.publish)
             except Exception:  # the database is away a moment: try again at the next round
                 log.exception("the queue sweep failed")

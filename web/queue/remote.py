@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import base64
 import contextlib
+import json
+import os
+import socket
 import time
 import uuid
 from collections.abc import Callable, Mapping
@@ -10,7 +14,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from web.queue import TASK_NAME, QueueSettings, QueueUnavailable, broker_url, make_celery, rows
+from web.queue import QUEUE_NAME, TASK_NAME, QueueSettings, QueueUnavailable, broker_url, make_celery, rows
 from web.tables.jobs import JobRow
 
 STOP_SECONDS = 1.0
@@ -46,8 +50,17 @@ class Remote:
         self.url = url
         self.settings = QueueSettings.from_config(config)
         self.sessions = sessions
-        self.celery = make_celery(url, self.settings)
+        self._celery: Any = None
         self._signals: Any = None
+        self._pusher: Any = None
+
+    @property
+    def celery(self) -> Any:
+        """The Celery app (:func:`web.queue.make_celery`): a worker's, and the sender's where the broker is not
+        Redis; made on first use (a Redis broker's jobs are sent without it: :meth:`_send_task`)."""
+        if self._celery is None:
+            self._celery = make_celery(self.url, self.settings)
+        return self._celery
 
     @classmethod
     def from_environment(cls, config: Mapping[str, Any], sessions: sessionmaker[Session]) -> Remote | None:
@@ -66,9 +79,25 @@ class Remote:
             session.commit()
 
     def _send_task(self, job_id: str) -> None:
+        task_id = f"{job_id}#{uuid.uuid4().hex[:8]}"
+        if self.url.startswith(("redis://", "rediss://")):
+            self._push(job_id, task_id)
+            return
         try:
-            self.celery.send_task(TASK_NAME, args=[job_id], task_id=f"{job_id}#{uuid.uuid4().hex[:8]}")
+            self.celery.send_task(TASK_NAME, args=[job_id], task_id=task_id)
         except Exception as exc:  # kombu's OperationalError, a socket error, a refused connection
+            raise QueueUnavailable(f"the task queue cannot be reached: {type(exc).__name__}: {exc}") from exc
+
+    def _push(self, job_id: str, task_id: str) -> None:
+        """Send the task to a Redis broker as Celery would (:func:`task_message`, pushed on the queue's list as
+        kombu's Redis transport pushes it), without loading Celery and Kombu (a sender's start-up, issue 40)."""
+        import redis  # deferred on purpose: only a Redis broker is pushed to
+
+        if self._pusher is None:
+            self._pusher = redis.Redis.from_url(self.url, socket_connect_timeout=2, socket_timeout=5)
+        try:
+            self._pusher.lpush(QUEUE_NAME, task_message(job_id, task_id))
+        except redis.RedisError as exc:
             raise QueueUnavailable(f"the task queue cannot be reached: {type(exc).__name__}: {exc}") from exc
 
     def submit(self, job_id: str, kind: str, payload: Any) -> None:
@@ -144,12 +173,13 @@ class Remote:
         return True
 
     def result(self, job_id: str, timeout: float | None = None, stop: Callable[[], bool] | None = None,
-               longest_poll: float | None = None, signalled: bool = False) -> Any:
+               longest_poll: float | None = None, signalled: bool = False, raw: bool = False) -> Any:
         """Wait for job ``job_id`` and give its result; ``stop`` is asked about once a second whether to give up
         waiting (:raises Stopped:). The row is read every :data:`POLL_SECONDS`, or, with ``longest_poll``, ever
         less often up to that (a long job's waiter need not read its row ten times a second); with
         ``signalled`` (a job whose worker signals its end, :func:`signal_done`), as soon as the worker signals,
-        and at least every :data:`STOP_SECONDS`."""
+        and at least every :data:`STOP_SECONDS`. ``raw``: the result as the row holds it (its text, undecoded:
+        a collection's part, :func:`web.queue.collection.read_result`)."""
         deadline = time.monotonic() + (self.settings.wait_seconds if timeout is None else timeout)
         asked = time.monotonic()
         poll = self.POLL_SECONDS
@@ -163,7 +193,7 @@ class Remote:
                 if found.status != "done":
                     raise JobFailed(found.error or {"code": "ruling_failed", "message": f"the job was {found.status}",
                                                     "field": None})
-                return found.result
+                return found.result_json if raw else found.result
             if time.monotonic() > deadline:
                 raise QueueTimeout(f"no worker finished job {job_id} in time (is `adjudicator worker` running?)")
             if signalled and self.wait_done(job_id, min(STOP_SECONDS, deadline - time.monotonic())):
@@ -171,6 +201,25 @@ class Remote:
             time.sleep(poll)
             if longest_poll is not None:
                 poll = min(longest_poll, poll * 1.5)
+
+
+def task_message(job_id: str, task_id: str) -> str:
+    """The message of the task that runs job ``job_id`` (``adjudicator.run_job``), as Celery's protocol 2 over
+    kombu's Redis transport writes it for ``send_task`` to the default queue (JSON; the body, base64: the
+    arguments, no keyword arguments, no callbacks), so a Celery worker takes it as its own; the task id carries
+    the job's id (:mod:`web.queue.recovery` reads it back). ``tests/web/test_queue.py`` holds it to Celery's own
+    message."""
+    body = json.dumps([[job_id], {}, {"callbacks": None, "errbacks": None, "chain": None, "chord": None}])
+    headers: dict[str, Any] = {
+        "lang": "py", "task": TASK_NAME, "id": task_id, "shadow": None, "eta": None, "expires": None, "group": None,
+        "group_index": None, "retries": 0, "timelimit": [None, None], "root_id": task_id, "parent_id": None,
+        "argsrepr": repr([job_id]), "kwargsrepr": "{}", "origin": f"gen{os.getpid()}@{socket.gethostname()}",
+        "ignore_result": None, "replaced_task_nesting": 0, "stamped_headers": None, "stamps": {}}
+    properties = {"correlation_id": task_id, "reply_to": str(uuid.uuid4()), "delivery_mode": 2,
+                  "delivery_info": {"exchange": "", "routing_key": QUEUE_NAME}, "priority": 0,
+                  "body_encoding": "base64", "delivery_tag": str(uuid.uuid4())}
+    return json.dumps({"body": base64.b64encode(body.encode()).decode(), "content-encoding": "utf-8",
+                       "content-type": "application/json", "headers": headers, "properties": properties})
 
 
 def signal_done(url: str) -> Callable[[str], None] | None:

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from web.tables import rulings as store
@@ -71,28 +71,55 @@ def take(sessions: sessionmaker[Session], job_id: str, worker: str) -> JobRow | 
         return session.get(JobRow, job_id) if won else None
 
 
+def queued(sessions: sessionmaker[Session], job_id: str) -> JobRow | None:
+    """Job ``job_id``'s row if it waits for a worker (a read: nothing is written)."""
+    with sessions() as session:
+        return session.scalar(select(JobRow).where(JobRow.id == job_id, JobRow.status == "queued"))
+
+
 def finish(session: Session, job_id: str, worker: str, status: str, *, result: Any = None,
-           error: Mapping[str, Any] | None = None, ruling_id: int | None = None) -> bool:
-    """End ``worker``'s job (in the caller's transaction); False when the worker no longer holds it."""
-    values: dict[str, Any] = {"status": status, "finished_at": time.time(), "heartbeat_at": time.time()}
+           error: Mapping[str, Any] | None = None, ruling_id: int | None = None, result_text: str | None = None,
+           unwon: bool = False) -> bool:
+    """End ``worker``'s job (in the caller's transaction); False when the worker no longer holds it.
+
+    ``result_text``: the result already written as JSON (kept as it is). ``unwon``: a job run without winning its
+    row first (:func:`take`; a kind whose work has no effect but its result, a collection's part): it ends from
+    ``queued`` too, in this one write, and a worker that finds it ended already (another delivery of the same
+    message, a cancel) changes nothing."""
+    now = time.time()
+    values: dict[str, Any] = {"status": status, "finished_at": now, "heartbeat_at": now}
     if status == "done":
         values["fraction"] = 1.0
     if result is not None:
         values["result_json"] = json.dumps(result, ensure_ascii=False, default=str)
     if error is not None:
         values["error_json"] = json.dumps(dict(error), ensure_ascii=False)
+    if result_text is not None:
+        values["result_json"] = result_text
     if ruling_id is not None:
         values["ruling_id"] = ruling_id
-    return _changed(session, update(JobRow).where(JobRow.id == job_id, JobRow.worker == worker,
-                                                  JobRow.status == "running").values(**values))
+    held = (JobRow.worker == worker) & (JobRow.status == "running")
+    if unwon:
+        values.update(worker=worker, started_at=func.coalesce(JobRow.started_at, now))
+        held = held | (JobRow.status == "queued")
+    return _changed(session, update(JobRow).where(JobRow.id == job_id, held).values(**values))
 
 
-def beat(sessions: sessionmaker[Session], worker: str, progress: Mapping[str, tuple[float | None, str]]) -> set[str]:
-    """Write ``worker``'s heartbeat and the progress of its running jobs; the ids whose cancel was asked."""
+def beat(sessions: sessionmaker[Session], worker: str, progress: Mapping[str, tuple[float | None, str]],
+         unwon: Collection[str] = ()) -> set[str]:
+    """Write ``worker``'s heartbeat and the progress of its running jobs; the ids whose cancel was asked.
+
+    ``unwon``: jobs among them run without winning their row first (a collection's part, :func:`finish`), still
+    at work at this beat: won now (``queued`` to ``running``, in this one write), so that, like any running job,
+    another worker takes them again once this one falls silent (:func:`reap`)."""
     if not progress:
         return set()
     now = time.time()
     with sessions() as session:
+        if unwon:
+            session.execute(update(JobRow).where(JobRow.id.in_(sorted(unwon)), JobRow.status == "queued")
+                            .values(status="running", worker=worker, started_at=now, heartbeat_at=now)
+                            .execution_options(synchronize_session=False))
         for job_id, (fraction, message) in progress.items():
             session.execute(update(JobRow).where(JobRow.id == job_id, JobRow.worker == worker,
                                                  JobRow.status == "running")

@@ -62,6 +62,8 @@ class Runtime:
         self._services: Services | None = None
         self._lock = threading.Lock()
         self._running: dict[str, Tracker] = {}
+        self._unwon: set[str] = set()
+        """Running jobs whose row was not won first (:attr:`web.runner.JobKind.wins_row_first`)."""
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -86,8 +88,9 @@ class Runtime:
     def beat(self) -> None:
         with self._lock:
             running = dict(self._running)
+            unwon = set(self._unwon)
         progress = {job_id: (t.fraction, t.message) for job_id, t in running.items()}
-        for job_id in rows.beat(self.sessions, self.name, progress):
+        for job_id in rows.beat(self.sessions, self.name, progress, unwon):
             running[job_id].cancelled.set()
         for job_id in rows.reap(self.sessions, self.settings.lease_seconds, self.settings.max_attempts):
             log.warning("job %s: its worker fell silent; queued again", job_id)
@@ -112,7 +115,10 @@ class Runtime:
     # ------------------------------------------------------------------ running a job
     def run(self, job_id: str) -> None:
         """Run the job named ``job_id`` if this worker wins it; a job finished or held elsewhere is left alone."""
-        row = rows.take(self.sessions, job_id, self.name)
+        row = rows.queued(self.sessions, job_id)  # a read: which kind, and whether it must be won first
+        unwon = row is not None and row.kind in self.kinds and not self.kinds[row.kind].wins_row_first
+        if row is not None and not unwon:
+            row = rows.take(self.sessions, job_id, self.name)
         if row is None:
             log.info("job %s: finished or held by another worker; nothing to do", job_id)
             return
@@ -121,6 +127,8 @@ class Runtime:
             tracker.cancelled.set()
         with self._lock:
             self._running[job_id] = tracker
+            if unwon:
+                self._unwon.add(job_id)
         work = Work(job_id, row.kind, row.payload, row.case_id, tracker, self)
         signals = False
         try:
@@ -135,13 +143,16 @@ class Runtime:
         finally:
             with self._lock:
                 self._running.pop(job_id, None)
+                self._unwon.discard(job_id)
             if signals and self.signal is not None:
                 self.signal(job_id)
 
     def end(self, work: Work, status: str, *, note: tuple[str, str] | None = None, **values: Any) -> None:
         """End ``work``'s job, if this worker still holds it (with ``note`` on its case)."""
+        with self._lock:
+            unwon = work.job_id in self._unwon
         with self.sessions() as session:
-            if rows.finish(session, work.job_id, self.name, status, **values):
+            if rows.finish(session, work.job_id, self.name, status, unwon=unwon, **values):
                 if note is not None and work.case_id is not None:
                     store.add_note(session, work.case_id, *note)
                 session.commit()

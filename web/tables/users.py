@@ -8,7 +8,6 @@ from typing import Any
 
 from sqlalchemy import Boolean, Integer, String, select
 from sqlalchemy.orm import Mapped, Session, mapped_column
-from werkzeug.security import check_password_hash, generate_password_hash
 
 from web.db import Base
 from web.tables.audit import ROW_LISTERS, append, deriver, now
@@ -67,6 +66,8 @@ class User(Base):
         return self.role in roles or self.role == "admin"
 
     def check_password(self, password: str) -> bool:
+        from werkzeug.security import check_password_hash  # deferred on purpose: Werkzeug only where one logs in
+
         return check_password_hash(self.password_hash, password)
 
     def audit_payload(self) -> dict[str, Any]:
@@ -95,6 +96,8 @@ def create_user(session: Session, name: str, role: str, password: str | None = N
     if len(password) < 8:
         raise UserError("password must have at least 8 characters", "password")
     token = secrets.token_urlsafe(32)
+    from werkzeug.security import generate_password_hash  # deferred on purpose: Werkzeug only where users change
+
     user = User(name=name, role=role, password_hash=generate_password_hash(password, method=hash_method),
                 token_hash=token_digest(token), club=club or None, team=team or None,
                 created_at=now(), active=True)
