@@ -148,7 +148,7 @@ class Adjudicator:
             self._jobs[job.case_id] = job
             while len(self._jobs) > self.keep_jobs:
                 oldest_id, oldest = next(iter(self._jobs.items()))
-                if not oldest.is_finished:
+                if not oldest.is_finished and not isinstance(oldest, RowJob):  # a row's job is read again at need
                     break
                 del self._jobs[oldest_id]
 
