@@ -182,7 +182,8 @@ def work(job: Work) -> None:
 
 
 CLAIM = JobKind("claim", work, pool="engine")
-"""A claim ruled on (a quick claim runs on the ``quick`` pool, see :meth:`web.jobs.Adjudicator.submit`)."""
+"""An engine claim ruled on, on the broker's workers or the in-process worker (a quick claim runs on the
+``quick`` pool in the serving process's memory, see :meth:`web.jobs.Adjudicator.submit`)."""
 
 
 def progress_of(job: Job) -> Progress:

@@ -1,12 +1,13 @@
 """Rulings run here: quick claims answer while the TD waits, engine work runs as a job.
 
 Every claim is a job of the app's runner (:class:`web.runner.Runner`, the claim kind :mod:`web.claim_jobs`):
-a quick claim on its ``quick`` pool, engine work on its ``engine`` pool or the broker's workers.
-The request waits for a quick claim up to
-``[web] inline_seconds``; a claim that takes longer, and every claim listed in
-``[web] background_claims`` (engine work), becomes a background job the page polls
-for its progress and may cancel. The job stores the ruling itself when it is done,
-so nothing is lost when the TD closes the page.
+a quick claim on its ``quick`` pool, in this process's memory; engine work (every claim listed in
+``[web] background_claims``) as a job of the claim kind with its row in the ``jobs`` table
+(:mod:`web.queue.claims`), on the broker's workers or, without a broker, on the in-process worker
+(:mod:`web.queue.local`, the ``engine`` pool), so that any web process shows its progress and cancels it.
+The request waits for a quick claim up to ``[web] inline_seconds``; one that takes longer becomes a
+background job the page polls for its progress and may cancel. The job stores the ruling itself when it
+is done, so nothing is lost when the TD closes the page.
 """
 
 from __future__ import annotations
@@ -26,9 +27,9 @@ from sqlalchemy.orm import Session, sessionmaker
 from adjudicator.contract import Case
 from adjudicator.rulesets import RulesetBook
 from adjudicator.services import Services
-from web.claim_jobs import Job, rule_job
+from web.claim_jobs import CLAIM, Job, rule_job
 from web.queue import claims
-from web.queue.claims import RemoteJob
+from web.queue.claims import RowJob
 from web.queue.local import InProcess
 from web.queue.recovery import Sweeper
 from web.queue.remote import Remote
@@ -89,8 +90,11 @@ class Adjudicator:
         """The task queue's workers (``ADJUDICATOR_BROKER_URL``): background jobs go there; None: this process."""
         self.runner = Runner(config, self.remote, sessions)
         """The one job runner: claims, committee analyses and collection checks run on it."""
+        kinds = kinds or Kinds(())
+        if CLAIM.name not in kinds:  # an engine claim is a job of the claim kind wherever it runs
+            kinds = Kinds((CLAIM, *kinds.values()))
         self.in_process = None if self.remote is not None else InProcess(self.runner, config, sessions,
-                                                                         kinds or Kinds(()), self.services, book)
+                                                                         kinds, self.services, book)
         """Without a broker: the worker that runs here the jobs of a kind started on the runner."""
         self.closers: list[Callable[[], None]] = []
         self._is_shut_down = False
@@ -114,16 +118,15 @@ class Adjudicator:
 
     def submit(self, case: Case, data: Mapping[str, Any], meta: Mapping[str, Any], source: str, *,
                event_id: int = 1, submitted_by_id: int | None = None) -> Job:
-        """Start ruling on a validated case in an event (a background job's case is stored first)."""
+        """Start ruling on a validated case in an event: a background claim is a job of the claim kind, its case
+        and row stored first (:func:`web.queue.claims.submit`); a quick claim runs on the ``quick`` pool."""
         job = Job(case=case, data=data, meta=meta, source=source, is_background=self.is_background(case.claim),
                   event_id=event_id, submitted_by_id=submitted_by_id)
-        if job.is_background and self.remote is not None:
-            queued = claims.submit(self.remote, job, self._writing)
+        if job.is_background:
+            queued = claims.submit(self.runner, job, self._writing)
             self._register(queued)
             return queued
-        if job.is_background:
-            self.persist(job)
-        job.future = self.runner.submit("engine" if job.is_background else "quick", self._run, job)
+        job.future = self.runner.submit("quick", self._run, job)
         return job
 
     def persist(self, job: Job) -> int:
@@ -139,31 +142,32 @@ class Adjudicator:
 
     def _register(self, job: Job) -> None:
         assert job.case_id is not None
-        if not isinstance(job, RemoteJob) and not job.is_finished:  # its cancel: the runner's, by its job id
+        if not isinstance(job, RowJob) and not job.is_finished:  # its cancel: the runner's, by its job id
             self.runner.hold(claim_job_id(job.case_id), lambda: self._stop(job))
         with self._lock:
             self._jobs[job.case_id] = job
             while len(self._jobs) > self.keep_jobs:
                 oldest_id, oldest = next(iter(self._jobs.items()))
-                if not oldest.is_finished:
+                if not oldest.is_finished and not isinstance(oldest, RowJob):  # a row's job is read again at need
                     break
                 del self._jobs[oldest_id]
 
     def job(self, case_id: int) -> Job | None:
-        """The case's job: in this process, or (with the queue) its row as a worker last wrote it."""
+        """The case's job: a quick claim in this process's memory, or a background claim's row as its worker (a
+        Celery worker, or the in-process worker of any web process) last wrote it."""
         with self._lock:
             found = self._jobs.get(case_id)
-        if self.remote is None or (found is not None and not found.is_background):
+        if found is not None and not isinstance(found, RowJob):
             return found
-        if isinstance(found, RemoteJob):
+        if isinstance(found, RowJob):
             return found.refresh()
-        loaded = RemoteJob.load(self.remote, case_id)
+        loaded = RowJob.load(self.sessions, case_id)
         if loaded is not None:
             self._register(loaded)
         return loaded
 
     def _stop(self, job: Job) -> str:
-        """Stop a claim this process rules on in its memory (its cancel, :meth:`web.runner.Runner.cancel`): its
+        """Stop a quick claim this process rules on in its memory (its cancel, :meth:`web.runner.Runner.cancel`): its
         analysis's next progress report raises; a job not yet started never starts. Its state after."""
         if not job.is_finished:
             job.cancel_requested.set()

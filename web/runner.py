@@ -31,7 +31,8 @@ from web.tables.jobs import JobRow
 
 POOLS = {"quick": "rule_workers", "engine": "engine_workers", "check": "check_workers"}
 """The pools of this process: name -> the ``[web]`` setting sizing it. ``quick``: claims the TD waits for;
-``engine``: background claims without a broker; ``check``: collection checks (each on its thread)."""
+``engine``: background claims without a broker (on the in-process worker); ``check``: collection checks (each on
+its thread)."""
 
 
 class JobCancelled(RuntimeError):
@@ -177,8 +178,9 @@ class Runner:
     on the broker's workers, or without a broker on this process's pool for its kind (``local``: the
     in-process worker, :class:`web.queue.local.InProcess`). Its progress is its row (:meth:`progress`);
     its cancel is written there (:meth:`cancel`) and read by the work at its next heartbeat. :meth:`cancel` is
-    the one cancel of every job: a claim ruled in this process's memory (:meth:`hold`) and a collection check
-    (its ``game_checks`` row) are stopped by it too.
+    the one cancel of every job: a quick claim ruled in this process's memory (:meth:`hold`) and a collection
+    check (its ``game_checks`` row) are stopped by it too. An engine claim is a job of a kind like any other
+    (:mod:`web.queue.claims`): its row is written with its case, then :meth:`publish`.
     """
 
     def __init__(self, config: Mapping[str, Any], remote: Any = None,
@@ -192,8 +194,8 @@ class Runner:
         self._pools: dict[str, ThreadPoolExecutor] = {}
         self._lock = threading.Lock()
         self._held: dict[str, Callable[[], str]] = {}
-        """The jobs this process runs in its memory (a claim on the ``quick`` or ``engine`` pool): how to stop
-        each (see :meth:`hold`)."""
+        """The jobs this process runs in its memory (a quick claim on the ``quick`` pool): how to stop each (see
+        :meth:`hold`)."""
         self.is_shut_down = False
 
     def size(self, pool: str) -> int:
@@ -238,9 +240,21 @@ class Runner:
         elif self.local is not None:
             self.local(job_id)
 
+    def publish(self, job_id: str) -> None:
+        """Send job ``job_id``, whose row its caller wrote (with what goes with it, in one transaction: a claim's
+        case), to the broker's workers, or run it here on the in-process worker: the rest of :meth:`start`.
+
+        :raises web.queue.QueueUnavailable: the broker cannot be reached (the row is left to the caller).
+        """
+        if self.remote is not None:
+            self.remote.publish(job_id)
+        elif self.local is not None:
+            self.local(job_id)
+
     def hold(self, job_id: str, stop: Callable[[], str]) -> None:
-        """Job ``job_id`` runs in this process's memory (a claim on a pool, with no job row): :meth:`cancel` calls
-        ``stop`` (it asks the job's tracker to stop, or ends now a job not yet started; the job's state after)."""
+        """Job ``job_id`` runs in this process's memory (a quick claim on the ``quick`` pool, with no job row):
+        :meth:`cancel` calls ``stop`` (it asks the job's tracker to stop, or ends now a job not yet started; the
+        job's state after)."""
         with self._lock:
             self._held[job_id] = stop
 

@@ -15,6 +15,8 @@ from flask import Flask
 from tests.web.committee_support import add_user, bearer
 from tests.web.conftest import make_app
 from web.config import PROJECT_ROOT
+from web.queue.rows import claim_job_id
+from web.tables.jobs import JobRow
 from web.tables.rulings import CaseNote
 
 pytestmark = pytest.mark.engine
@@ -69,8 +71,11 @@ def test_a_tds_long_analysis_goes_on_after_the_request(app: Flask) -> None:
     response = app.test_client().post("/api/v1/rulings", json=CASE, headers=bearer(token))
     assert response.status_code == 503 and response.get_json()["error"]["code"] == "not_ready"
     adjudicator = app.extensions["adjudicator"]
-    running = [job for job in list(adjudicator._jobs.values()) if not job.is_finished]
-    assert len(running) == 1 and not running[0].cancel_requested.is_set(), "still analysing"
-    assert running[0].case_id is not None
-    adjudicator.runner.cancel(f"case:{running[0].case_id}")  # the TD cancels it on its page
-    wait_for(lambda: running[0].is_finished, "cancel")
+    cases = [case_id for case_id, job in list(adjudicator._jobs.items()) if not job.is_finished]
+    assert len(cases) == 1
+    case_id = cases[0]
+    with app.extensions["db_sessions"]() as session:  # an engine claim: its state is its row in the jobs table
+        row = session.get(JobRow, claim_job_id(case_id))
+        assert row is not None and not row.is_finished and not row.cancel_requested, "still analysing"
+    adjudicator.runner.cancel(claim_job_id(case_id))  # the TD cancels it on its page
+    wait_for(lambda: adjudicator.job(case_id).is_finished, "cancel")

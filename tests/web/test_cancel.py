@@ -1,10 +1,11 @@
 """One cancel (issue 38, item 2): a job of every kind is stopped by one call, :meth:`web.runner.Runner.cancel` on
 its job id, whichever process runs it, and its state in the database ends ``cancelled``.
 
-The kinds: a claim ruled on in this process's memory (the ``engine`` pool, no broker); a claim, a committee
-analysis and a part of a collection check waiting in the ``jobs`` table for a worker (as on the broker); a
-collection check (its row in ``game_checks``), running on the ``check`` pool, waiting, or left by a process
-that stopped. The broker's workers hearing the same cancel at their heartbeat: ``test_queue.py``.
+The kinds: an engine claim without a broker (a row of the jobs table, on the in-process worker, cancelled from
+this web process or from another on the same database); a quick claim ruled on in this process's memory; a
+claim, a committee analysis and a part of a collection check waiting in the ``jobs`` table for a worker (as on
+the broker); a collection check (its row in ``game_checks``), running on the ``check`` pool, waiting, or left
+by a process that stopped. The broker's workers hearing the same cancel at their heartbeat: ``test_queue.py``.
 """
 
 from __future__ import annotations
@@ -51,12 +52,76 @@ def _until(condition: Callable[[], T | None], what: str) -> T:
     raise AssertionError(f"never came: {what}")
 
 
-def test_a_claim_ruled_in_this_process_is_cancelled_by_its_job_id(app: Flask, stand_ins: dict[str, str]) -> None:
-    """The slow claim is held mid-search (no row in the jobs table: it runs on the engine pool); the runner's
-    cancel of ``case:<id>`` stops it at its next progress report; its case is noted cancelled, no ruling."""
+def test_an_engine_claim_without_a_broker_is_a_job_of_the_jobs_table(app: Flask, stand_ins: dict[str, str]) -> None:
+    """The slow claim (an engine claim, no broker) is held mid-search on the in-process worker: its row in the
+    jobs table is the claim kind's, running, with the analysis's progress; the runner's cancel of ``case:<id>``
+    is written there and heard at the worker's next heartbeat; its case is noted cancelled, no ruling."""
     fake_claims.HOLD.clear()
     case_id = int(rule(app.test_client(), stand_ins["slow"], follow=False).rsplit("/", 1)[1])
     adjudicator = app.extensions["adjudicator"]
+    sessions = app.extensions["db_sessions"]
+    row = _until(lambda: _row_running(sessions, rows.claim_job_id(case_id)), "the claim's row running")
+    assert (row.kind, row.case_id) == ("claim", case_id)
+    assert adjudicator.runner.cancel(rows.claim_job_id(case_id)) == "running"  # heard at the next heartbeat
+    fake_claims.HOLD.set()
+    _until(lambda: adjudicator.job(case_id).state == "cancelled", "the cancel honoured")
+    with sessions() as session:
+        assert ruling_for_case(session, case_id) is None
+        assert [note.kind for note in notes_for_case(session, case_id)] == ["cancelled"]
+        ended = session.get(JobRow, rows.claim_job_id(case_id))
+        assert ended is not None and (ended.status, ended.cancel_requested) == ("cancelled", True)
+
+
+def _row_running(sessions: Any, job_id: str) -> JobRow | None:
+    """The job's row once its worker wrote the analysis's progress into it (at a heartbeat)."""
+    with sessions() as session:
+        row = session.get(JobRow, job_id)
+        return row if row is not None and row.status == "running" and "nodes" in row.message else None
+
+
+def test_a_second_web_process_shows_an_engine_claims_progress_and_cancels_it(
+        tmp_path: Any, app: Flask, stand_ins: dict[str, str]) -> None:
+    """Two web processes on one SQLite file (two app instances): the claim entered on the first runs on its
+    in-process worker; the second's page shows its progress from the row, and a cancel posted to the second
+    (with the submitter's session) stops it on the first. The first's page then says Cancelled too."""
+    fake_claims.HOLD.clear()
+    first = app.test_client()
+    job_url = rule(first, stand_ins["slow"], follow=False)
+    case_id = int(job_url.rsplit("/", 1)[1])
+    other = make_app(tmp_path)  # the same database file
+    try:
+        second = other.test_client()
+        cookie = first.get_cookie("session")
+        assert cookie is not None
+        second.set_cookie("session", cookie.value)  # the submitter, whose request lands on the other process
+        shown = _until(lambda: _widget_with(second, job_url, "1,000 of 40,000 nodes"), "the progress on the second")
+        assert "Cancel" in shown
+        response = second.post(f"{job_url}/cancel", headers={"HX-Request": "true"})
+        assert response.status_code == 200
+        fake_claims.HOLD.set()
+        _until(lambda: _widget_with(first, job_url, "Cancelled"), "the first process's page saying Cancelled")
+        assert _widget_with(second, job_url, "Cancelled")
+        with app.extensions["db_sessions"]() as session:
+            assert ruling_for_case(session, case_id) is None
+            assert [note.kind for note in notes_for_case(session, case_id)] == ["cancelled"]
+    finally:
+        fake_claims.HOLD.set()
+        other.extensions["adjudicator"].shutdown()
+        other.extensions["game_checks"].shutdown()
+
+
+def _widget_with(client: Any, job_url: str, text: str) -> str | None:
+    widget = client.get(job_url, headers={"HX-Request": "true"}).get_data(as_text=True)
+    return widget if text in widget else None
+
+
+def test_a_quick_claim_ruled_in_this_process_is_cancelled_by_its_job_id(app: Flask, stand_ins: dict[str, str]) -> None:
+    """A quick claim (one the TD waits for) that outlasts the wait runs on in this process's memory, with no row
+    in the jobs table: the runner's cancel of ``case:<id>`` stops it at its next progress report."""
+    adjudicator = app.extensions["adjudicator"]
+    adjudicator.background_claims, adjudicator.inline_seconds = (), 0.01  # the slow claim ruled as a quick one
+    fake_claims.HOLD.clear()
+    case_id = int(rule(app.test_client(), stand_ins["slow"], follow=False).rsplit("/", 1)[1])
     _until(lambda: (job := adjudicator.job(case_id)) is not None and job.state == "running" and "nodes" in job.message,
            "the claim running")
     assert adjudicator.runner.cancel(rows.claim_job_id(case_id)) == "running"  # it hears it at its next report

@@ -1,11 +1,11 @@
 """Jobs on a distributed task queue (issue 12): Celery with Redis, state in the database.
 
-Without ``ADJUDICATOR_BROKER_URL`` nothing here runs: every job stays in the serving
-process (``web.jobs``). With it, the web process writes a job row (``web.tables.jobs``)
-and publishes the job's id; ``adjudicator worker`` (``web.queue.worker``) takes it, reports
-progress into the row and watches the row for a cancel. The broker carries job ids only,
-the database holds everything else, so any number of workers on any machines that share
-the broker and the database can take any job.
+Without ``ADJUDICATOR_BROKER_URL`` no broker is used: a job's row is written all the same and
+the serving process runs it on its in-process worker (``web.queue.local``). With it, the web
+process writes a job row (``web.tables.jobs``) and publishes the job's id; ``adjudicator worker``
+(``web.queue.worker``) takes it, reports progress into the row and watches the row for a cancel.
+The broker carries job ids only, the database holds everything else, so any number of workers on
+any machines that share the broker and the database can take any job.
 
 No job is stuck: a queued job whose message the broker lost (a broker restarted without persistence)
 is sent again, or fails with the reason when the broker stays away (:mod:`web.queue.recovery`).
