@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 import zstandard
 
-from tests.cli_runs import run_in_process_bytes
+from tests.cli_runs import LOADED_BY_CHECK_GAMES, run_in_process_bytes
 from tests.test_check_games import CHECKERS_CLEAN, CHECKERS_NO_MOVES, CHESS_GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -180,12 +180,7 @@ every failure (an error's): a check on one machine without an error has no use f
 
 def test_a_check_without_a_broker_loads_no_web_queue_or_schema_library(plain: Path) -> None:
     # the cause of a fast start: the command imports only what it uses (the time itself is bench/check_games.py's)
-    code = ("import json, sys\n"
-            "from web.cli import main\n"
-            "status = main(['check-games', sys.argv[1]])\n"
-            "loaded = sorted({unused for unused in sys.argv[2:] for name in sys.modules\n"
-            "                 if name == unused or name.startswith(unused + '.')})\n"
-            "sys.stderr.write(json.dumps({'status': status, 'loaded': loaded}))\n")
+    code = LOADED_BY_CHECK_GAMES
     env = {key: value for key, value in os.environ.items() if not key.startswith("ADJUDICATOR_BROKER")}
     proc = subprocess.run([sys.executable, "-c", code, str(plain), *UNUSED_MODULES], capture_output=True,
                           cwd=ROOT, env=env, timeout=300)

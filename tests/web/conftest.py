@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy.orm import Session, sessionmaker
 
 from adjudicator.chess.claims import table as chess_claims
 from tests.parts import missing
@@ -24,6 +25,7 @@ from tests.web import fake_claims, opened_apps
 from tests.web.migrated import migrated
 from tests.web.opened_apps import opened
 from web import create_app
+from web.db import make_engine, make_sessionmaker, migrate
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -78,6 +80,15 @@ def app(tmp_path: Path) -> Iterator[Flask]:
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
     return app.test_client()
+
+
+@pytest.fixture
+def sessions(tmp_path: Path) -> Iterator[sessionmaker[Session]]:
+    """Sessions on a database of the test's own at head, without an app (the queue's workers have none)."""
+    engine = make_engine(f"sqlite:///{migrated(tmp_path / 'jobs.db')}")
+    migrate(engine)
+    yield make_sessionmaker(engine)
+    engine.dispose()
 
 
 def serve(application: Flask) -> Iterator[str]:

@@ -11,8 +11,8 @@ by a process that stopped. The broker's workers hearing the same cancel at their
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
-from typing import Any, TypeVar
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -21,14 +21,13 @@ from tests.web import fake_claims
 from tests.web.conftest import make_app
 from tests.web.test_collection_limits import check_row, game_bomb, td, upload
 from tests.web.test_web_rulings import rule
+from tests.web.waits import until
 from web.commands.check_games import Limits
 from web.queue import rows
 from web.tables.checks import GameCheck
 from web.tables.jobs import JobRow
 from web.tables.rulings import add_case, notes_for_case, ruling_for_case
 
-T = TypeVar("T")
-HANG_SECONDS = 120
 """Only bounds a hang: every wait ends on the state it waits for."""
 CASE = {"game": "chess", "ruleset": "fide-standard", "claim": "unfinished-game", "claimant": "white",
         "record": "1. Nf3 Nf6 2. Ng1 Ng8 *"}
@@ -42,14 +41,6 @@ def app(tmp_path: Any) -> Iterator[Flask]:
     application.extensions["game_checks"].shutdown()
 
 
-def _until(condition: Callable[[], T | None], what: str) -> T:
-    deadline = time.monotonic() + HANG_SECONDS
-    while time.monotonic() < deadline:
-        found = condition()
-        if found:
-            return found
-        time.sleep(0.05)  # the poll's interval; the state, not the time, ends the wait
-    raise AssertionError(f"never came: {what}")
 
 
 def test_an_engine_claim_without_a_broker_is_a_job_of_the_jobs_table(app: Flask, stand_ins: dict[str, str]) -> None:
@@ -60,11 +51,11 @@ def test_an_engine_claim_without_a_broker_is_a_job_of_the_jobs_table(app: Flask,
     case_id = int(rule(app.test_client(), stand_ins["slow"], follow=False).rsplit("/", 1)[1])
     adjudicator = app.extensions["adjudicator"]
     sessions = app.extensions["db_sessions"]
-    row = _until(lambda: _row_running(sessions, rows.claim_job_id(case_id)), "the claim's row running")
+    row = until(lambda: _row_running(sessions, rows.claim_job_id(case_id)), "the claim's row running")
     assert (row.kind, row.case_id) == ("claim", case_id)
     assert adjudicator.runner.cancel(rows.claim_job_id(case_id)) == "running"  # heard at the next heartbeat
     fake_claims.HOLD.set()
-    _until(lambda: adjudicator.job(case_id).state == "cancelled", "the cancel honoured")
+    until(lambda: adjudicator.job(case_id).state == "cancelled", "the cancel honoured")
     with sessions() as session:
         assert ruling_for_case(session, case_id) is None
         assert [note.kind for note in notes_for_case(session, case_id)] == ["cancelled"]
@@ -94,12 +85,12 @@ def test_a_second_web_process_shows_an_engine_claims_progress_and_cancels_it(
         cookie = first.get_cookie("session")
         assert cookie is not None
         second.set_cookie("session", cookie.value)  # the submitter, whose request lands on the other process
-        shown = _until(lambda: _widget_with(second, job_url, "1,000 of 40,000 nodes"), "the progress on the second")
+        shown = until(lambda: _widget_with(second, job_url, "1,000 of 40,000 nodes"), "the progress on the second")
         assert "Cancel" in shown
         response = second.post(f"{job_url}/cancel", headers={"HX-Request": "true"})
         assert response.status_code == 200
         fake_claims.HOLD.set()
-        _until(lambda: _widget_with(first, job_url, "Cancelled"), "the first process's page saying Cancelled")
+        until(lambda: _widget_with(first, job_url, "Cancelled"), "the first process's page saying Cancelled")
         assert _widget_with(second, job_url, "Cancelled")
         with app.extensions["db_sessions"]() as session:
             assert ruling_for_case(session, case_id) is None
@@ -122,11 +113,11 @@ def test_a_quick_claim_ruled_in_this_process_is_cancelled_by_its_job_id(app: Fla
     adjudicator.background_claims, adjudicator.inline_seconds = (), 0.01  # the slow claim ruled as a quick one
     fake_claims.HOLD.clear()
     case_id = int(rule(app.test_client(), stand_ins["slow"], follow=False).rsplit("/", 1)[1])
-    _until(lambda: (job := adjudicator.job(case_id)) is not None and job.state == "running" and "nodes" in job.message,
+    until(lambda: (job := adjudicator.job(case_id)) is not None and job.state == "running" and "nodes" in job.message,
            "the claim running")
     assert adjudicator.runner.cancel(rows.claim_job_id(case_id)) == "running"  # it hears it at its next report
     fake_claims.HOLD.set()
-    _until(lambda: adjudicator.job(case_id).state == "cancelled", "the cancel honoured")
+    until(lambda: adjudicator.job(case_id).state == "cancelled", "the cancel honoured")
     with app.extensions["db_sessions"]() as session:
         assert ruling_for_case(session, case_id) is None
         assert [note.kind for note in notes_for_case(session, case_id)] == ["cancelled"]
@@ -162,10 +153,10 @@ def test_a_running_collection_check_is_cancelled_by_its_job_id(app: Flask) -> No
     app.extensions["game_checks"].limits = Limits(games=10**7)  # counted for minutes: the cancel comes first
     client = td(app)
     location = upload(client, game_bomb(3_000_000), "season.pgn.zst").headers["Location"]
-    _until(lambda: "counting" in check_row(app, location).message, "the check counting")
+    until(lambda: "counting" in check_row(app, location).message, "the check counting")
     check_id = int(location.rsplit("/", 1)[1])
     assert app.extensions["adjudicator"].runner.cancel(rows.check_job_id(check_id)) == "running"
-    _until(lambda: check_row(app, location).status == "cancelled", "the cancel honoured")
+    until(lambda: check_row(app, location).status == "cancelled", "the cancel honoured")
     row = check_row(app, location)
     assert row.cancel_requested and row.games == 0 and row.message == "cancelled by the TD"
 

@@ -11,10 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import text
@@ -22,7 +19,6 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from adjudicator.played import PlayedGame, played_case
 from web.config import load_config
-from web.db import make_engine, make_sessionmaker, migrate
 from web.evidence import kept_game, present
 from web.kinds import job_kinds
 from web.queue import QueueSettings, rows
@@ -115,12 +111,6 @@ def test_a_ruling_made_now_draws_the_positions_it_established(app: Flask, client
     assert "After 1. Nf3" in fragment.get_data(as_text=True), "the step-through draws the kept game too"
 
 
-@pytest.fixture
-def sessions(tmp_path: Path) -> Iterator[sessionmaker[Session]]:
-    engine = make_engine(f"sqlite:///{tmp_path / 'kept.db'}")
-    migrate(engine)
-    yield make_sessionmaker(engine)
-    engine.dispose()
 
 
 def test_a_queue_worker_keeps_the_game_with_its_ruling(sessions: sessionmaker[Session]) -> None:

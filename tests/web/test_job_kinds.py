@@ -13,9 +13,8 @@ import ast
 import json
 import threading
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
-from typing import Any, cast
+from collections.abc import Callable
+from typing import cast
 
 import pytest
 from sqlalchemy import event, update
@@ -24,8 +23,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from adjudicator.rulesets import RulesetBook
 from adjudicator.services import Services
 from engines.collection import check_part_texts
+from tests.web.waits import HANG_SECONDS, until
 from web.config import PROJECT_ROOT, load_config
-from web.db import make_engine, make_sessionmaker, migrate
 from web.kinds import job_kinds
 from web.queue import QueueSettings, rows
 from web.queue.collection import read_result
@@ -39,12 +38,6 @@ QUICK = {"game": "chess", "ruleset": "fide-standard", "claim": "threefold-repeti
          "record": "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *"}
 
 
-@pytest.fixture
-def sessions(tmp_path: Path) -> Iterator[sessionmaker[Session]]:
-    engine = make_engine(f"sqlite:///{tmp_path / 'jobs.db'}")
-    migrate(engine)
-    yield make_sessionmaker(engine)
-    engine.dispose()
 
 
 def _worker(sessions: sessionmaker[Session]) -> Runtime:
@@ -196,18 +189,8 @@ def test_every_progress_widget_is_the_one_fragment() -> None:
     assert bars == ["jobs/_progress.html"], "a job's bar is drawn by the one fragment only"
 
 
-HANG_SECONDS = 120.0
-"""A bound on a wait for a state that must come (never a threshold: it only stops a hung test)."""
 
 
-def _until(condition: Callable[[], Any], what: str) -> Any:
-    deadline = time.monotonic() + HANG_SECONDS
-    while time.monotonic() < deadline:
-        found = condition()
-        if found:
-            return found
-        time.sleep(0.05)  # the poll's interval; the state, not the time, ends the wait
-    raise AssertionError(f"never came: {what}")
 
 
 def test_a_new_kind_runs_in_process_with_its_progress_and_cancel_in_its_row(sessions: sessionmaker[Session]) -> None:
@@ -227,15 +210,15 @@ def test_a_new_kind_runs_in_process_with_its_progress_and_cancel_in_its_row(sess
                        cast(Callable[[], Services], lambda: None), RulesetBook.from_config(config))
     try:
         runner.start("export", "export:1", {"what": "the sheets"})
-        shown = _until(lambda: (p := runner.progress("export:1")) and p.percent == 50 and p, "progress in the row")
+        shown = until(lambda: (p := runner.progress("export:1")) and p.percent == 50 and p, "progress in the row")
         assert (shown.state, shown.stage) == ("running", "half of the sheets") and reached.is_set()
         assert runner.cancel("export:1") == "running"
-        _until(lambda: (p := runner.progress("export:1")) and p.state == "cancelled", "the cancel honoured")
+        until(lambda: (p := runner.progress("export:1")) and p.state == "cancelled", "the cancel honoured")
         runner.start("export", "export:1", {"what": "the sheets"})  # started again: the job is not run twice
         assert runner.progress("export:1").state == "cancelled"  # type: ignore[union-attr]
         runner.start("export", "export:2", {"what": "nothing"})
         assert runner.cancel("export:2") in ("cancelled", "running")  # queued: ends at once; taken: at its beat
-        _until(lambda: (p := runner.progress("export:2")) and p.state == "cancelled", "the second cancel")
+        until(lambda: (p := runner.progress("export:2")) and p.state == "cancelled", "the second cancel")
     finally:
         runner.shutdown()
         worker.stop()

@@ -33,6 +33,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from tests.cli_runs import LOADED_BY_CHECK_GAMES
 from web import create_app
 from web.config import PROJECT_ROOT
 from web.queue.rows import claim_job_id
@@ -258,12 +259,7 @@ def test_check_games_with_a_broker_loads_no_web_app_celery_or_worker_module(queu
 
     path = tmp_path / "event.pgn"
     path.write_text("".join(CHESS_GAMES.values()), encoding="utf-8")
-    code = ("import json, sys\n"
-            "from web.cli import main\n"
-            "status = main(['check-games', sys.argv[1]])\n"
-            "loaded = sorted({unused for unused in sys.argv[2:] for name in sys.modules\n"
-            "                 if name == unused or name.startswith(unused + '.')})\n"
-            "sys.stderr.write(json.dumps({'status': status, 'loaded': loaded}))\n")
+    code = LOADED_BY_CHECK_GAMES
     done = subprocess.run([sys.executable, "-c", code, str(path), *BROKER_UNUSED], cwd=PROJECT_ROOT,
                           env=queue.env, capture_output=True, timeout=120)
     assert json.loads(done.stderr.decode().splitlines()[-1]) == {"status": 0, "loaded": []}, done.stderr.decode()
