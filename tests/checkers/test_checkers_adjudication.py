@@ -5,8 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from adjudicator.checkers.board import Position
-from adjudicator.contract import parse_case
+from adjudicator.contract import ContractError, parse_case
 from adjudicator.rule import rule
 from adjudicator.rulesets import RulesetBook
 from adjudicator.ruling import Ruling
@@ -79,6 +81,22 @@ def test_p48_a_game_not_started_thirty_minutes_before_the_end_is_drawn(book: Rul
     late = _adjudicate(book, Services(), started_minutes_before_end=20, fen="B:W21-32:B1-12")
     assert late.result == "1/2-1/2"
     assert "30 minutes" in late.reasons[0]
+
+
+def test_p48_the_draw_for_a_late_start_is_never_ruled_past_the_record(book: RulesetBook) -> None:
+    """The record given with a late or missing start is read as for any unfinished game: an unreadable token is
+    refused with its ply, and "not started" beside a record with moves is a contradiction, refused naming
+    game_started (a random seed of the contract's fuzz test drew both: each had been ruled a draw)."""
+    with pytest.raises(ContractError) as unreadable:
+        _adjudicate(book, Services(), started_minutes_before_end=10, record="1. x *")
+    assert unreadable.value.field == "record" and "ply 1" in unreadable.value.message
+    with pytest.raises(ContractError) as contradiction:
+        _adjudicate(book, Services(), game_started=False, record="1. 11-15 23-19 *")
+    assert contradiction.value.field == "game_started" and "2 move(s)" in contradiction.value.message
+    late = _adjudicate(book, Services(), started_minutes_before_end=10, record="1. 11-15 23-19 *")
+    assert late.verdict == "adjudicated" and late.result == "1/2-1/2", "a readable record: the late start is drawn"
+    unplayed = _adjudicate(book, Services(), game_started=False, record="*")
+    assert unplayed.result == "1/2-1/2", "a record with no move agrees that the game was not started"
 
 
 def test_a_side_that_cannot_move_has_lost(book: RulesetBook) -> None:

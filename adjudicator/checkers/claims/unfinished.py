@@ -22,7 +22,10 @@ committee's evidence:
 
 Games not started ``round.unstarted_drawn_minutes`` (30) minutes before the end of the
 round are drawn (Master Division). Case fields: ``game_started`` (false: never
-started) or ``started_minutes_before_end``.
+started) or ``started_minutes_before_end``. A record given with either is read first, as for any
+unfinished game: an unreadable token is refused with its ply (the draw is never ruled past a token
+nobody read), and ``game_started`` false beside a record with moves is refused, naming
+``game_started``: a game with moves was started (the facts contradict; neither is chosen silently).
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from typing import Any
 from adjudicator.checkers.analysis import CheckersAnalysis
 from adjudicator.checkers.board import Position
 from adjudicator.checkers.claims import game_for_case, side_name, side_to_move
-from adjudicator.contract import Case
+from adjudicator.contract import Case, ContractError
 from adjudicator.rulesets import CheckersRuleset
 from adjudicator.ruling import Result, Ruling, Verdict, win_for
 from adjudicator.services import Services
@@ -211,6 +214,13 @@ def _unstarted(case: Case, ruleset: CheckersRuleset, refs: tuple[str, ...]) -> R
     before_end = case.facts.started_minutes_before_end
     if minutes <= 0 or (started and (before_end is None or before_end >= minutes)):
         return None
+    if case.record and case.record.strip():
+        replay = game_for_case(case).replay  # raises for an unreadable token, naming its ply
+        moves = len(replay.plies) if replay is not None else 0
+        if not started and moves:
+            raise ContractError(
+                "invalid_field", f"game_started is false, but the record has {moves} move(s): a game with moves was "
+                "started (give started_minutes_before_end for a late start)", "game_started")
     when = "was not started" if not started else f"started only {before_end} minutes before the end of the round"
     reasons: tuple[str, ...] = (
         f"The game {when}: games not started {minutes} minutes before the end of the round are drawn.",
