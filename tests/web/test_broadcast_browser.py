@@ -22,7 +22,7 @@ from tests.web.broadcast_support import LOOPBACK, PgnServer, pgn_game
 from tests.web.committee_support import add_user
 from tests.web.conftest import PHONE, make_app, serve, shot
 from tests.web.events_support import add_event, assign
-from tests.web.phone_support import check_page
+from tests.web.phone_support import check_page, choose
 from tests.web.test_security_browser import violations
 from web.tables.events import Event
 
@@ -74,7 +74,7 @@ def open_form(page: Any, site: str) -> None:
     """The claim form (a threefold claim, the first chess claim) in the event ``open``."""
     page.goto(f"{site}/claims/new")
     assert page.input_value("#f-claim") == "threefold-repetition"
-    page.select_option("#f-event_slug", "open")  # the panel follows the event (remembered after a claim)
+    choose(page, "#f-event_slug", "open")  # the panel follows the event (remembered after a claim)
 
 
 def board_text(page: Any, board: int) -> str:
@@ -201,8 +201,7 @@ def flag_form(page: Any, site: str) -> None:
     """The claim form of the event ``open`` for a flag claim, its broadcast's boards listed."""
     open_form(page, site)
     page.wait_for_selector('#broadcast [data-broadcast-board="12"]')  # the event's redraw is in
-    page.select_option("#f-claim", "flag")
-    page.wait_for_selector("#f-clock_white")
+    choose(page, "#f-claim", "flag")
     page.wait_for_selector('#broadcast [data-broadcast-board="12"]')
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.phone_support import check_page, set_up_position
+from tests.web.phone_support import check_page, choose, set_up_position
 from web.boards import CHECKERS_START, edit_checkers, parse_pdn_fen, pdn_fen
 
 pytestmark = pytest.mark.browser
@@ -20,7 +20,7 @@ FENS = ["B:W21,22,23,K30:B9,10,11", "W:WK23,30:BK14", "B:W:B", CHECKERS_START, "
 
 def open_checkers(page: Any, base: str) -> None:
     page.goto(f"{base}/claims/new")
-    page.select_option("#f-game", "checkers")
+    choose(page, "#f-game", "checkers")
     page.wait_for_selector("#checkers-editor[data-ready='1']", state="attached")
     set_up_position(page)
 

@@ -10,15 +10,14 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import shot
-from tests.web.phone_support import check_page, set_up_position
+from tests.web.phone_support import check_page, choose, set_up_position
 
 pytestmark = pytest.mark.browser
 
 
 def open_form(page: Any, base: str, claim: str) -> None:
     page.goto(f"{base}/claims/new")
-    page.select_option("#f-claim", claim)
-    page.wait_for_selector(f'#f-claim option[value="{claim}"][selected]', state="attached")
+    choose(page, "#f-claim", claim)
 
 
 def flag_claim(page: Any, base: str, black: str) -> None:
@@ -66,10 +65,9 @@ def test_the_td_s_finding_on_the_form_changes_the_ilc_ruling(live_server: str, p
     verdicts = {}
     for finding in ("clear", "incorrect"):
         phone.goto(f"{live_server}/claims/new")
-        phone.select_option("#f-ruleset", "fide-standard-guidelines-iii")  # the rules that have the claim
+        choose(phone, "#f-ruleset", "fide-standard-guidelines-iii")  # the rules that have the claim
         phone.wait_for_selector('#f-claim option[value="insufficient-losing-chances"]', state="attached")
-        phone.select_option("#f-claim", "insufficient-losing-chances")
-        phone.wait_for_selector('#f-claim option[value="insufficient-losing-chances"][selected]', state="attached")
+        choose(phone, "#f-claim", "insufficient-losing-chances")
         set_up_position(phone)
         phone.fill("#f-fen", "8/8/8/4k3/8/8/3NK3/7r b - - 0 60")  # K+R v K+N: K+N v K alone would be dead (5.2.2)
         phone.check('input[name="claimant"][value="black"]', force=True)

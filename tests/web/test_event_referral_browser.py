@@ -24,6 +24,7 @@ from events_support import add_event, assign
 from werkzeug.serving import make_server
 
 from tests.web.conftest import PHONE, shot
+from tests.web.phone_support import choose
 from tests.web.test_verdict_in_view_browser import CSP_LISTENER, PASSWORD, screen, settle, to_the_bottom_and_submit
 from web.audit import now
 from web.tables.events import Event
@@ -152,7 +153,7 @@ def test_an_event_is_created_and_staffed_from_the_web_and_a_td_rules_in_it(site:
 
     td = phone_as("tina")
     td.goto(f"{site.base}/claims/new")
-    td.select_option("#f-event_slug", "autumn")
+    choose(td, "#f-event_slug", "autumn")
     td.wait_for_function("() => document.querySelector('#f-ruleset').value === 'fide-rapid'")
     td.check('input[name="claimant"][value="white"]', force=True)
     td.fill("#f-record", "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *")

@@ -15,7 +15,7 @@ import pytest
 from committee_support import add_user, bearer, checkers_case, make_app
 from werkzeug.serving import make_server
 
-from tests.web.phone_support import check_page, log_in, phone_page, refused_flag_claim, set_up_position
+from tests.web.phone_support import check_page, choose, log_in, phone_page, refused_flag_claim, set_up_position
 
 pytestmark = pytest.mark.browser
 
@@ -86,10 +86,9 @@ def test_the_td_pages_fit_a_phone_and_pass_axe(site: Site, phone_as: Any) -> Non
     page = phone_as("tina")
     page.goto(f"{site.base}/claims/new")
     check_page(page, site.base, "phone-claim-chess")
-    page.select_option("#f-claim", "flag")
-    page.wait_for_selector("#f-clock_black")
+    choose(page, "#f-claim", "flag")
     check_page(page, site.base, "phone-claim-flag")
-    page.select_option("#f-game", "checkers")
+    choose(page, "#f-game", "checkers")
     page.wait_for_selector("#checkers-editor", state="attached")
     check_page(page, site.base, "phone-claim-checkers")
     set_up_position(page)  # the position editor, a mode (issue 37): its page too
@@ -169,8 +168,7 @@ def test_a_job_a_refused_slip_and_a_missing_page_fit_a_phone_and_pass_axe(
     refused_flag_claim(page, site.base)
     check_page(page, site.base, "phone-claim-refused-slip")
     page.goto(f"{site.base}/claims/new")
-    page.select_option("#f-claim", stand_ins["slow"])
-    page.wait_for_selector(f'#f-claim option[value="{stand_ins["slow"]}"][selected]', state="attached")
+    choose(page, "#f-claim", stand_ins["slow"])
     set_up_position(page)
     page.fill("#f-fen", "8/8/8/4k3/8/8/4K3/7R w - - 0 1")
     page.click("#claim-submit")

@@ -18,7 +18,7 @@ from flask import Flask, request
 from sqlalchemy import select
 
 from tests.web.conftest import make_app, serve
-from tests.web.phone_support import set_up_position
+from tests.web.phone_support import choose, set_up_position
 from web.audit import now
 from web.tables.events import DEFAULT_SLUG, Event
 from web.tables.pairings import Pairing
@@ -72,8 +72,7 @@ def slow_site(tmp_path: Path) -> Iterator[tuple[str, Flask, SlowRedraw]]:
 
 def flag_form(page: Any, base: str) -> None:
     page.goto(f"{base}/claims/new")
-    page.select_option("#f-claim", "flag")
-    page.wait_for_selector('#f-claim option[value="flag"][selected]', state="attached")
+    choose(page, "#f-claim", "flag")
     set_up_position(page)
     page.fill("#f-fen", "4k3/8/8/8/8/8/8/4K2R b K - 0 1")
     page.check('input[name="claimant"][value="white"]', force=True)

@@ -21,7 +21,7 @@ from events_support import add_event, assign
 from werkzeug.serving import make_server
 
 from tests.web.conftest import ARTIFACTS, PHONE, shot
-from tests.web.phone_support import STILL, log_in, phone_page, set_up_position, settle
+from tests.web.phone_support import STILL, choose, log_in, phone_page, set_up_position, settle
 from web.tables.rulings import RulingRow
 
 pytestmark = pytest.mark.browser
@@ -242,8 +242,7 @@ def test_a_record_with_a_bad_move_lands_on_the_record_with_the_record_kept(site:
 def test_a_binary_upload_lands_on_the_file_field_with_the_rest_kept(site: Site, phone_as: Any) -> None:
     page = phone_as("tina")
     page.goto(f"{site.base}/claims/new")
-    page.select_option("#f-claim", "flag")
-    page.wait_for_selector("#f-clock_white")
+    choose(page, "#f-claim", "flag")
     page.check('input[name="claimant"][value="white"]', force=True)
     page.fill("#f-clock_white", "110")  # the number pad: 1:10
     page.fill("#f-clock_black", "0 00")
@@ -267,13 +266,13 @@ def test_the_event_s_ruleset_is_preselected_and_a_wrong_one_is_marked_on_its_sel
     record = CLAIMS[("chess", "threefold-repetition")]["record"]
     page.check('input[name="claimant"][value="white"]', force=True)
     page.fill("#f-record", record)
-    page.select_option("#f-ruleset", "fide-standard")  # the TD picks another: the event refuses it
+    choose(page, "#f-ruleset", "fide-standard")  # the TD picks another: the event refuses it
     to_the_bottom_and_submit(page)
     focused = first_error_in_view(page, "verdict-refused-ruleset", "#ruleset-error")
     assert focused["id"] == "f-ruleset" and focused["invalid"] == "true"
     assert "fide-rapid" in page.inner_text("#ruleset-error")
     assert page.input_value("#f-record") == record and page.input_value("#f-event_slug") == "club"
-    page.select_option("#f-ruleset", "fide-rapid")
+    choose(page, "#f-ruleset", "fide-rapid")
     to_the_bottom_and_submit(page)
     verdict_in_view(page, "verdict-event-ruled")
     assert "Club" in page.inner_text("#event-name")
@@ -368,7 +367,7 @@ def test_a_td_lands_on_the_claim_form_after_logging_in(site: Site, phone_as: Any
 def test_the_checkers_board_flips_and_still_places_pieces_where_tapped(site: Site, phone_as: Any) -> None:
     page = phone_as("tina")
     page.goto(f"{site.base}/claims/new")
-    page.select_option("#f-game", "checkers")
+    choose(page, "#f-game", "checkers")
     page.wait_for_selector("#checkers-editor", state="attached")
     set_up_position(page)
     first = "() => document.querySelector('#checkers-editor .checkers-grid [data-square]').dataset.square"
@@ -391,8 +390,7 @@ def test_the_pages_of_each_role_run_under_the_policy(site: Site, phone_as: Any) 
         settle(td)
     td.goto(f"{site.base}/claims/new")
     for claim in ("flag", "illegal-move", "unfinished-game"):  # fide-standard has no ILC claim (Guidelines III)
-        td.select_option("#f-claim", claim)  # htmx redraws of the form
-        td.wait_for_selector(f'#f-claim option[value="{claim}"][selected]', state="attached")
+        choose(td, "#f-claim", claim)  # htmx redraws of the form
     td.locator("nav.areas a:has-text('History')").tap()  # a boosted link
     td.wait_for_url(re.compile(r"/history$"))
     member = phone_as("m2")

@@ -17,7 +17,7 @@ import pytest
 
 from tests.parts import missing
 from tests.web.conftest import shot
-from tests.web.phone_support import set_up_position
+from tests.web.phone_support import choose, set_up_position
 
 pytestmark = pytest.mark.browser
 
@@ -30,8 +30,7 @@ THREEFOLD = """[Event "Club championship"]
 
 def open_form(page: Any, base: str, claim: str) -> None:
     page.goto(f"{base}/claims/new")
-    page.select_option("#f-claim", claim)
-    page.wait_for_selector(f'#f-claim option[value="{claim}"][selected]', state="attached")
+    choose(page, "#f-claim", claim)
     # the choice redraws the form (htmx); wait until the new form is in, or what is typed next is lost with the old
     page.wait_for_load_state("networkidle")
     set_up_position(page)  # the position editor is a mode (issue 37): the record field stays in view beside it
@@ -172,7 +171,7 @@ def test_a_flag_claim_from_a_clocked_record_charts_both_clocks(live_server: str,
 
 def test_set_up_a_checkers_position_by_tapping_squares(live_server: str, phone: Any) -> None:
     phone.goto(f"{live_server}/claims/new")
-    phone.select_option("#f-game", "checkers")
+    choose(phone, "#f-game", "checkers")
     phone.wait_for_selector("#checkers-editor", state="attached")
     set_up_position(phone)
     phone.click("#checkers-editor button[value=clear]")
