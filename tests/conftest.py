@@ -58,3 +58,18 @@ def tablebase_dirs() -> tuple[Path, Path]:
         pytest.fail(f"tablebases missing ({syzygy} of 70 Syzygy files in {SYZYGY}, {gaviota} of 5 Gaviota files "
                     f"in {GAVIOTA}): run bash .ci/install.d/20-tablebases.sh", pytrace=False)
     return SYZYGY, GAVIOTA
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Diagnostics only: the threads that would keep this process from exiting (Python's exit joins every
+    non-daemon thread, and a job pool's thread blocked in a job never ends). A final run once passed every test
+    and then did not exit; this prints where such threads wait, so the next one names its cause. It changes no
+    result and waits for nothing."""
+    import faulthandler
+    import sys
+    import threading
+
+    alive = [t for t in threading.enumerate() if t is not threading.main_thread() and not t.daemon and t.is_alive()]
+    if alive:
+        sys.stderr.write(f"\nthreads still running at the end of the run: {', '.join(t.name for t in alive)}\n")
+        faulthandler.dump_traceback(file=sys.stderr, all_threads=True)
