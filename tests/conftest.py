@@ -63,8 +63,7 @@ def tablebase_dirs() -> tuple[Path, Path]:
 def pytest_unconfigure(config: pytest.Config) -> None:
     """Diagnostics only: the threads that would keep this process from exiting (Python's exit joins every
     non-daemon thread, and a job pool's thread blocked in a job never ends). A final run once passed every test
-    and then did not exit; this prints where such threads wait, so the next one names its cause. It changes no
-    result and waits for nothing."""
+    and then did not exit; this prints where such threads wait, and closes the engines left open (below)."""
     import faulthandler
     import sys
     import threading
@@ -73,3 +72,16 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     if alive:
         sys.stderr.write(f"\nthreads still running at the end of the run: {', '.join(t.name for t in alive)}\n")
         faulthandler.dump_traceback(file=sys.stderr, all_threads=True)
+    # A Stockfish left open by an app some test did not shut down keeps python-chess's non-daemon event-loop
+    # thread ("SimpleEngine (pid=N)") running, and Python's exit waits for it for ever (two full runs did). The
+    # leak is named above; the engines are closed here so that the run ends with its result.
+    import gc
+
+    import chess.engine
+
+    for found in gc.get_objects():
+        if isinstance(found, chess.engine.SimpleEngine):
+            try:
+                found.close()
+            except Exception as exc:  # an engine already gone: nothing to close
+                sys.stderr.write(f"closing a leaked engine: {exc!r}\n")
