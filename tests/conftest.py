@@ -60,25 +60,58 @@ def tablebase_dirs() -> tuple[Path, Path]:
     return SYZYGY, GAVIOTA
 
 
-def pytest_unconfigure(config: pytest.Config) -> None:
-    """Diagnostics only: the threads that would keep this process from exiting (Python's exit joins every
-    non-daemon thread, and a job pool's thread blocked in a job never ends). A final run once passed every test
-    and then did not exit; this prints where such threads wait, and closes the engines left open (below)."""
-    import faulthandler
-    import sys
+_RUNNING_TEST = ["(collection)"]
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Any:
+    _RUNNING_TEST[0] = item.nodeid
+    try:
+        return (yield)
+    finally:
+        _RUNNING_TEST[0] = f"(after {item.nodeid})"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Every thread is stamped with the test during which it started, so that a thread left running at the end
+    names the test (or its module's fixtures) that left it."""
     import threading
 
-    alive = [t for t in threading.enumerate() if t is not threading.main_thread() and not t.daemon and t.is_alive()]
-    if alive:
-        sys.stderr.write(f"\nthreads still running at the end of the run: {', '.join(t.name for t in alive)}\n")
-        faulthandler.dump_traceback(file=sys.stderr, all_threads=True)
-    # A Stockfish left open by an app some test did not shut down keeps python-chess's non-daemon event-loop
-    # thread ("SimpleEngine (pid=N)") running, and Python's exit waits for it for ever (two full runs did). The
-    # leak is named above; the engines are closed here so that the run ends with its result.
+    start = threading.Thread.start
+
+    def stamped_start(thread: threading.Thread) -> None:
+        thread.started_in = _RUNNING_TEST[0]  # type: ignore[attr-defined]
+        start(thread)
+
+    threading.Thread.start = stamped_start  # type: ignore[method-assign]
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """A run that leaves a thread running fails, and names the test during which each such thread started.
+
+    Python's exit joins every non-daemon thread: an app a test never shut down keeps its job pool's threads,
+    and a Stockfish it left open keeps python-chess's event-loop thread ("SimpleEngine (pid=N)") for ever; two
+    full runs passed every test and then never exited. Such engines are closed here once named, so that the
+    failed run ends instead of hanging."""
     import gc
+    import sys
+    import threading
+    import time
 
     import chess.engine
 
+    def running() -> list[threading.Thread]:
+        return [t for t in threading.enumerate() if t is not threading.main_thread() and not t.daemon and t.is_alive()]
+
+    deadline = time.monotonic() + 5  # a thread ending on its own (a pool finishing its last task) is not a leak
+    while running() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = running()
+    if not left:
+        return
+    names = ", ".join(f"{t.name} (started in {getattr(t, 'started_in', '?')})" for t in left)
+    sys.stderr.write(f"\nthreads still running at the end of the run: {names}\n")
+    session.exitstatus = pytest.ExitCode.TESTS_FAILED
     for found in gc.get_objects():
         if isinstance(found, chess.engine.SimpleEngine):
             try:

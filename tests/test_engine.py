@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import signal
+import threading
 import time
 from typing import Any
 
@@ -203,6 +204,41 @@ def test_closing_the_services_ends_the_engine_processes(config: dict[str, Any]) 
     while time.monotonic() < deadline and any(_alive(pid) for pid in pids):
         time.sleep(0.05)
     assert not any(_alive(pid) for pid in pids)
+
+
+def test_an_engine_still_starting_when_the_pool_closes_is_ended_too(tmp_path: Any) -> None:
+    """Closing the services (an app shutting down) while a job is starting an engine: the job gets a clear
+    error and the engine it was starting is quit, never left running (its python-chess thread kept a whole
+    test run from exiting)."""
+    started = tmp_path / "started"
+    slow = StockfishPool(settings((*command("slow_start"), str(started)), start=20.0))
+    outcome: list[BaseException | None] = []
+
+    def analyse() -> None:
+        try:
+            slow.analyse(chess.Board(), AnalysisLimits(nodes=1_000))
+            outcome.append(None)
+        except BaseException as exc:
+            outcome.append(exc)
+
+    job = threading.Thread(target=analyse)
+    job.start()
+    deadline = time.monotonic() + 20  # polled; the deadline only bounds a hang
+    while not started.exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert started.exists(), "the fake engine never started"
+    slow.close()  # while the engine is still in its handshake
+    job.join(timeout=30)
+    assert not job.is_alive()
+    assert len(outcome) == 1 and isinstance(outcome[0], EngineUnavailable), outcome
+    assert "closed" in str(outcome[0])
+    while time.monotonic() < deadline and _engine_threads():
+        time.sleep(0.05)
+    assert _engine_threads() == [], "an engine started for a closed pool is still running"
+
+
+def _engine_threads() -> list[str]:
+    return [t.name for t in threading.enumerate() if t.name.startswith("SimpleEngine") and t.is_alive()]
 
 
 def test_a_missing_engine_is_an_error_never_a_ruling_without_a_result(

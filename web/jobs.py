@@ -97,7 +97,7 @@ class Adjudicator:
                                                                          kinds, self.services, book)
         """Without a broker: the worker that runs here the jobs of a kind started on the runner."""
         self.closers: list[Callable[[], None]] = []
-        self._is_shut_down = False
+        self.is_shut_down = False
         """What else :meth:`shutdown` ends (the move-entry board's candidate engine)."""
         self.sweeper: Any = None
         """With the queue: the thread that sends again (or fails) the jobs whose message the broker lost."""
@@ -292,9 +292,9 @@ class Adjudicator:
     def shutdown(self) -> None:
         """Stop the threads, close the services and the database's idle connections; once (later calls do
         nothing)."""
-        if self._is_shut_down:
+        if self.is_shut_down:
             return
-        self._is_shut_down = True
+        self.is_shut_down = True
         if self.sweeper is not None:
             self.sweeper.stop()
         self.runner.shutdown()

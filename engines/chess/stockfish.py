@@ -164,6 +164,10 @@ class _Hang(Exception):
     pass
 
 
+class PoolClosed(EngineUnavailable):
+    """The pool was closed (its app shutting down) before or while an engine was started for an analysis."""
+
+
 class _Cancelled(Exception):
     """Carries the progress callback's own exception past the retry logic."""
 
@@ -204,11 +208,18 @@ class StockfishPool:
         return process
 
     def _start(self) -> _Process:
+        """A new engine process, kept in the pool's live set; one that finished starting after the pool was
+        closed is quit at once (it would otherwise run, with its python-chess thread, until the program ends)."""
         if self._closed:
-            raise EngineUnavailable("the engine pool is closed")
+            raise PoolClosed("the engine pool is closed")
         process = _Process(self.settings)
         with self._lock:
-            self._live.add(process)
+            closed = self._closed
+            if not closed:
+                self._live.add(process)
+        if closed:
+            process.quit()
+            raise PoolClosed("the engine pool was closed while the engine started")
         return process
 
     def _discard(self, process: _Process) -> None:
@@ -222,9 +233,9 @@ class StockfishPool:
             return [p.pid for p in self._live]
 
     def close(self) -> None:
-        """Quit every engine process (politely, then by force)."""
-        self._closed = True
+        """Quit every engine process (politely, then by force); an engine still starting is quit when it is up."""
         with self._lock:
+            self._closed = True
             live, self._live = list(self._live), set()
         for process in live:
             process.quit()
@@ -252,6 +263,8 @@ class StockfishPool:
                     return self._run(process, board, limits, progress, deadline)
                 except _Cancelled as cancelled:
                     raise cancelled.reason from None
+                except PoolClosed:
+                    raise
                 except _Hang as exc:
                     failures.append(str(exc))
                 except _FAILURES as exc:

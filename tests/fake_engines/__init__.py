@@ -9,5 +9,5 @@ HERE = Path(__file__).resolve().parent
 
 
 def command(name: str) -> tuple[str, ...]:
-    """The command line that starts fake engine ``name`` (``hang``, ``crash``, ``silent``)."""
+    """The command line that starts fake engine ``name`` (``hang``, ``crash``, ``silent``, ``slow_start``)."""
     return (sys.executable, str(HERE / f"{name}.py"))

@@ -54,6 +54,22 @@ def _apps_shut_down() -> Iterator[None]:
         application.extensions["adjudicator"].shutdown()
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _module_apps_shut_down(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A module whose fixtures made an app and did not shut it down fails, named, at its end (the app is then
+    shut down here): its threads and engines would outlive the module, and one such engine once kept a run
+    from exiting."""
+    opened_apps.LASTING = []
+    yield
+    made, opened_apps.LASTING = opened_apps.LASTING, []
+    left = [application for application in made if not application.extensions["adjudicator"].is_shut_down]
+    for application in left:
+        application.extensions["adjudicator"].shutdown()
+    if left:
+        pytest.fail(f"{request.module.__name__}: {len(left)} app(s) made by its fixtures were never shut down",
+                    pytrace=False)
+
+
 def make_app(tmp_path: Path, **overrides: Any) -> Flask:
     """An app on ``tmp_path``'s SQLite file (a copy of the migrated template when it is new: tests/web/migrated.py),
     or on ``overrides``' database."""

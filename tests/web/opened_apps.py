@@ -9,9 +9,12 @@ from flask import Flask
 MADE: list[Flask] | None = None
 """Apps made by the running test; None between tests (module and session fixtures' apps are not listed)."""
 
+LASTING: list[Flask] = []
+"""Apps made by the running module's fixtures: each must be shut down by its fixture before the module ends
+(an app left open keeps its job pool's threads, and an engine it started kept a whole run from exiting)."""
+
 
 def opened(application: Flask) -> Flask:
-    """The app, listed to be shut down when the running test ends."""
-    if MADE is not None:
-        MADE.append(application)
+    """The app, listed to be shut down when the running test ends, or checked when its module ends."""
+    (LASTING if MADE is None else MADE).append(application)
     return application

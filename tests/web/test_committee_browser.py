@@ -41,6 +41,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, list[i
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}", cases
     server.shutdown()
+    app.extensions["adjudicator"].shutdown()
     mp.undo()
 
 

@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from committee_support import add_user, bearer, checkers_case, small_budgets
 
+from tests.web.opened_apps import opened
 from web import create_app
 
 pytestmark = pytest.mark.slow
@@ -20,7 +21,7 @@ pytestmark = pytest.mark.slow
 def test_concurrent_votes_on_postgresql(postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ADJUDICATOR_DATABASE_URL", postgres_url)
     small_budgets(monkeypatch)
-    app = create_app({"TESTING": True, "SECRET_KEY": "x", "WTF_CSRF_ENABLED": False})
+    app = opened(create_app({"TESTING": True, "SECRET_KEY": "x", "WTF_CSRF_ENABLED": False}))
     maker = app.extensions["db_sessions"]
     assert maker.kw["bind"].dialect.name == "postgresql"
     td = add_user(app, "tina", "td")

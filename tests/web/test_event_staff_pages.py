@@ -19,6 +19,8 @@ from events_support import PASSWORD
 from flask import Flask
 from test_revocation import audit_is_intact, run
 
+from tests.web.opened_apps import opened
+
 SPRING = {"slug": "spring", "name": "Spring Open", "starts": "2026-04-01", "ends": "2026-04-03",
           "ruleset": "fide-rapid", "visibility": "private", "access": "closed", "broadcast": ""}
 
@@ -281,7 +283,8 @@ def test_the_database_holds_each_to_their_rights_on_postgresql(postgres_url: str
     from web import create_app
     from web.tables.users import create_user
 
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False, "DATABASE_URL": postgres_url})
+    app = opened(create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
+                             "DATABASE_URL": postgres_url}))
     try:
         with app.extensions["db_sessions"]() as session:
             for name, role in (("ada", "admin"), ("olive", "td"), ("tina", "td"), ("carl", "committee"),

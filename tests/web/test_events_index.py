@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,10 +15,11 @@ from flask.testing import FlaskClient
 
 
 @pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> World:
+def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     monkeypatch = pytest.MonkeyPatch()
     app: Flask = make_app(Path(tmp_path_factory.mktemp("events-index")), monkeypatch)
-    yield build_world(app)  # type: ignore[misc]
+    yield build_world(app)
+    app.extensions["adjudicator"].shutdown()
     monkeypatch.undo()
 
 

@@ -21,6 +21,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
+from tests.web.opened_apps import opened
 from web.audit import AuditEntry, now, verify
 from web.events.changes import EventSettings, assign_staff, create_event
 from web.tables.outcomes import RulingOutcome
@@ -207,7 +208,7 @@ def test_the_committees_outcome_and_its_one_row_on_postgresql(postgres_url: str,
 
     monkeypatch.setenv("ADJUDICATOR_DATABASE_URL", postgres_url)
     small_budgets(monkeypatch)
-    made = create_app({"TESTING": True, "SECRET_KEY": "x", "WTF_CSRF_ENABLED": False})
+    made = opened(create_app({"TESTING": True, "SECRET_KEY": "x", "WTF_CSRF_ENABLED": False}))
     try:
         tokens = {name: add_user(made, name, role) for name, role in (
             ("tina", "td"), ("m1", "committee"), ("m2", "committee"), ("m3", "committee"))}

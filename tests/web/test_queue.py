@@ -34,6 +34,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.cli_runs import LOADED_BY_CHECK_GAMES
+from tests.web.opened_apps import opened
 from web import create_app
 from web.config import PROJECT_ROOT
 from web.queue.rows import claim_job_id
@@ -166,8 +167,8 @@ def queue(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Queue]:
         _wait(pong, 10, "redis-server to answer")
         os.environ["ADJUDICATOR_BROKER_URL"] = env["ADJUDICATOR_BROKER_URL"]
         os.environ.pop("ADJUDICATOR_DATABASE_URL", None)
-        app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test",
-                          "CONFIG_PATH": str(config)})  # migrates the shared database first
+        app = opened(create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test",
+                          "CONFIG_PATH": str(config)}))  # migrates the shared database first
         assert app.extensions["adjudicator"].remote is not None
         found = Queue(app, app.test_client(), env)
         for number in (1, 2):

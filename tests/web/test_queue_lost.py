@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
+from tests.web.opened_apps import opened
 from tests.web.test_queue import KRK, REDIS_SERVER, _config, _free_port, _stop, _wait
 from web import create_app
 from web.config import PROJECT_ROOT
@@ -115,8 +116,8 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("ADJUDICATOR_BROKER_URL", url)
         patch.delenv("ADJUDICATOR_DATABASE_URL", raising=False)
-        app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test",
-                          "CONFIG_PATH": str(config)})
+        app = opened(create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test",
+                          "CONFIG_PATH": str(config)}))
     try:
         yield World(app, broker, env)
     finally:

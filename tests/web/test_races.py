@@ -18,6 +18,7 @@ from committee_support import add_user, bearer, checkers_case, small_budgets
 from events_support import QUICK_CASE
 from flask import Flask
 
+from tests.web.opened_apps import opened
 from web import create_app
 
 TRIES = 6
@@ -43,7 +44,7 @@ def served(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.M
     small_budgets(monkeypatch)
     url = request.getfixturevalue("postgres_url") if request.param == "postgresql" else f"sqlite:///{tmp_path / 'r.db'}"
     monkeypatch.setenv("ADJUDICATOR_DATABASE_URL", url)
-    app = create_app({"TESTING": True, "SECRET_KEY": "races", "WTF_CSRF_ENABLED": False})
+    app = opened(create_app({"TESTING": True, "SECRET_KEY": "races", "WTF_CSRF_ENABLED": False}))
     for base in serve(app):
         yield base, app
 

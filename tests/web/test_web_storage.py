@@ -10,6 +10,7 @@ import pytest
 import sqlalchemy as sa
 from flask.testing import FlaskClient
 
+from tests.web.opened_apps import opened
 from web import create_app
 from web.db import make_engine, migrate
 
@@ -90,10 +91,10 @@ def test_a_cancelled_case_is_kept_with_a_note(client: FlaskClient, stand_ins: di
 
 def test_restarting_the_app_keeps_the_rulings(tmp_path: Path, stand_ins: dict[str, str]) -> None:
     url = f"sqlite:///{tmp_path / 'keep.db'}"
-    first = create_app({"DATABASE_URL": url, "TESTING": True, "SECRET_KEY": "x"})
+    first = opened(create_app({"DATABASE_URL": url, "TESTING": True, "SECRET_KEY": "x"}))
     ruling = first.test_client().post("/api/v1/rulings", json=CASE).get_json()
     first.extensions["adjudicator"].shutdown()
-    second = create_app({"DATABASE_URL": url, "TESTING": True, "SECRET_KEY": "x"})
+    second = opened(create_app({"DATABASE_URL": url, "TESTING": True, "SECRET_KEY": "x"}))
     assert second.test_client().get(f"/api/v1/rulings/{ruling['id']}").get_json() == ruling
     second.extensions["adjudicator"].shutdown()
 
@@ -103,7 +104,7 @@ def test_postgresql_through_the_environment(
 ) -> None:
     pytest.importorskip("psycopg", reason="psycopg is not installed")
     monkeypatch.setenv("ADJUDICATOR_DATABASE_URL", postgres_url)
-    app = create_app({"TESTING": True, "SECRET_KEY": "x"})
+    app = opened(create_app({"TESTING": True, "SECRET_KEY": "x"}))
     assert app.config["DATABASE_URL"] == postgres_url
     assert app.extensions["db_engine"].dialect.name == "postgresql"
     client = app.test_client()
