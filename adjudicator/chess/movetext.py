@@ -257,7 +257,10 @@ def _scan(text: str) -> Iterator[tuple[TokenKind, str, int]]:
 
     A variation opened on the main line is held until it closes (its lexemes are then
     ``variation``); one that never closes (the text ends, or a new game's tags come) is
-    resolved by :func:`_unclosed`.
+    resolved by :func:`_unclosed`. A ``(`` opens a variation only after a move of the same game: where
+    :func:`split_games` starts a game with no move yet (a second result, move number 1 after a blank line,
+    tags), the moves of the game before are no longer there to vary, so a game reads the same whatever
+    game comes before it (a ``(`` there is read past with a note, never a variation hiding the moves).
     """
     if "%" in text:
         text = _ESCAPE.sub(lambda m: " " * len(m.group()), text)
@@ -265,7 +268,8 @@ def _scan(text: str) -> Iterator[tuple[TokenKind, str, int]]:
         text = text.replace("\ufeff", " ").replace("\u200b", " ")
     depth = 0
     held: list[re.Match[str]] = []  # the lexemes of the main-line variation still open
-    started = False
+    started = False  # a move of the current game read: a "(" opens a variation of it
+    result_since_move = False
     skip = 0
     plain = _PLAIN.fullmatch
     for match in _LEXER.finditer(text):
@@ -292,7 +296,10 @@ def _scan(text: str) -> Iterator[tuple[TokenKind, str, int]]:
         value, start = match.group(), match.start()
         if kind == "word":
             word = "move" if plain(value) else word_kind(value)
-            started = started or word == "move"
+            if word == "move":
+                started, result_since_move = True, False
+            elif word == "move-number" and started and _starts_a_game(text, value, start):
+                started = False
             yield word, value, start
         elif kind == "open" and text.startswith("(=)", start):  # FIDE's draw-offer mark (C.13), no variation
             skip = start + 3
@@ -311,13 +318,20 @@ def _scan(text: str) -> Iterator[tuple[TokenKind, str, int]]:
             token, shown = _top_token(kind, value)
             yield token, shown, start
         elif kind in _SIMPLE:
-            yield _SIMPLE[kind], value, start
+            simple = _SIMPLE[kind]
+            if simple == "result":
+                if result_since_move:  # a second result: split_games starts a game, with no move yet
+                    started = False
+                result_since_move = True
+            elif simple == "move-number" and started and _starts_a_game(text, value, start):
+                started = False
+            yield simple, value, start
         elif value == "[" and not started and _BROKEN_TAG.match(text, text.rfind("\n", 0, start) + 1):
             end = text.find("\n", start)  # a broken tag line in the header (``[Event "x`` unclosed)
             skip = len(text) if end < 0 else end
             yield "tag", text[start:skip], start
         else:
-            started = True
+            started, result_since_move = True, False  # split_games holds it as a move of the game
             yield "unreadable", value, start
     if depth:  # the text ends inside a variation
         yield from _unclosed(held)
@@ -338,6 +352,12 @@ _STRAY_NOTES = {
 }
 _FIRST_MOVE_NUMBER = re.compile(r"1[ \t]*\.")
 _SPACING = " \t\r\n\f\v"
+
+
+def _starts_a_game(text: str, number: str, offset: int) -> bool:
+    """Whether move number ``number`` at ``offset``, after moves, starts a game (:func:`split_games`: ``1.``
+    after a blank line)."""
+    return bool(_FIRST_MOVE_NUMBER.fullmatch(number)) and _after_blank_line(text, offset)
 
 
 def _after_blank_line(text: str, offset: int, lines: int = 1) -> bool:
