@@ -103,9 +103,11 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     def running() -> list[threading.Thread]:
         return [t for t in threading.enumerate() if t is not threading.main_thread() and not t.daemon and t.is_alive()]
 
-    deadline = time.monotonic() + 5  # a thread ending on its own (a pool finishing its last task) is not a leak
+    # a thread ending on its own (a pool finishing its last task) is not a leak: waited for; the deadline only
+    # bounds the wait for one that never ends (a leak), it is no threshold a good run could miss
+    deadline = time.monotonic() + 120
     while running() and time.monotonic() < deadline:
-        time.sleep(0.05)
+        time.sleep(0.05)  # the poll's interval: the threads' end, not the time, ends the wait
     left = running()
     if not left:
         return

@@ -23,6 +23,7 @@ from adjudicator.rulesets import RulesetBook
 from engines import build_services
 from engines.chess.stockfish import EngineSettings, StockfishPool, find_stockfish
 from tests.fake_engines import command
+from tests.web.waits import until
 
 pytestmark = pytest.mark.engine
 
@@ -210,8 +211,8 @@ def test_an_engine_still_starting_when_the_pool_closes_is_ended_too(tmp_path: An
     """Closing the services (an app shutting down) while a job is starting an engine: the job gets a clear
     error and the engine it was starting is quit, never left running (its python-chess thread kept a whole
     test run from exiting)."""
-    started = tmp_path / "started"
-    slow = StockfishPool(settings((*command("slow_start"), str(started)), start=20.0))
+    started, go_on = tmp_path / "started", tmp_path / "go-on"
+    slow = StockfishPool(settings((*command("slow_start"), str(started), str(go_on)), start=20.0))
     outcome: list[BaseException | None] = []
 
     def analyse() -> None:
@@ -223,17 +224,14 @@ def test_an_engine_still_starting_when_the_pool_closes_is_ended_too(tmp_path: An
 
     job = threading.Thread(target=analyse)
     job.start()
-    deadline = time.monotonic() + 20  # polled; the deadline only bounds a hang
-    while not started.exists() and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert started.exists(), "the fake engine never started"
-    slow.close()  # while the engine is still in its handshake
-    job.join(timeout=30)
+    until(started.exists, "the fake engine to start")
+    slow.close()  # while the engine holds its handshake: the order is forced, not timed
+    go_on.touch()  # the engine finishes starting now, for a closed pool
+    job.join(timeout=30)  # a hang bound only
     assert not job.is_alive()
     assert len(outcome) == 1 and isinstance(outcome[0], EngineUnavailable), outcome
     assert "closed" in str(outcome[0])
-    while time.monotonic() < deadline and _engine_threads():
-        time.sleep(0.05)
+    until(lambda: not _engine_threads(), "the engine's thread to end")
     assert _engine_threads() == [], "an engine started for a closed pool is still running"
 
 

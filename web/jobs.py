@@ -97,8 +97,9 @@ class Adjudicator:
                                                                          kinds, self.services, book)
         """Without a broker: the worker that runs here the jobs of a kind started on the runner."""
         self.closers: list[Callable[[], None]] = []
-        self.is_shut_down = False
         """What else :meth:`shutdown` ends (the move-entry board's candidate engine)."""
+        self.is_shut_down = False
+        """Whether :meth:`shutdown` ran (the test harness checks that every app it made was shut down)."""
         self.sweeper: Any = None
         """With the queue: the thread that sends again (or fails) the jobs whose message the broker lost."""
         if self.remote is not None:

@@ -404,7 +404,7 @@ def split_games(text: str, *, ended: list[bool] | None = None) -> Iterator[RawGa
             number = None
         elif kind == "move-number":
             number = value
-            if game.moves and _FIRST_MOVE_NUMBER.fullmatch(value) and _after_blank_line(text, offset):
+            if game.moves and _starts_a_game(text, value, offset):
                 # untagged games apart by a blank line
                 game.notes.append(Note(len(game.moves) + 1, value, _NEW_GAME_NOTE, "new-game"))
                 yield game

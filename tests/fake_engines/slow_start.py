@@ -1,5 +1,7 @@
-"""A UCI engine slow to start: it says it is up (a file named by its argument appears), waits two seconds, then
-completes the handshake and answers like a real one. The pool can be closed while it is still starting."""
+"""A UCI engine still starting when its pool closes: it says it is up (the file named by its first argument
+appears), then holds its handshake until the test lets it go on (the file named by its second argument
+appears), and then answers like a real one. The failure it stands for: an app shutting down while one of its
+jobs is starting an engine."""
 
 from __future__ import annotations
 
@@ -18,6 +20,8 @@ def answer() -> None:
 
 
 if __name__ == "__main__":
-    Path(sys.argv[1]).touch()
-    time.sleep(2.0)
+    up, go_on = Path(sys.argv[1]), Path(sys.argv[2])
+    up.touch()
+    while not go_on.exists():  # polled: the test creates it once the pool is closed (the pool's start limit
+        time.sleep(0.01)       # ends a wait that never ends)
     serve(answer)
