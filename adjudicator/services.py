@@ -14,7 +14,12 @@ import chess
 
 from adjudicator.checkers.analysis import CheckersAnalysis
 from adjudicator.checkers.board import Position as CheckersPosition
-from adjudicator.chess.analysis import AnalysisLimits, EngineEvidence, TablebaseEvidence
+from adjudicator.chess.analysis import AnalysisLimits, EngineEvidence, EngineUnavailable, TablebaseEvidence
+
+
+class ServicesClosed(EngineUnavailable):
+    """The services were closed (their process is stopping): no engine is started for them any more. A job
+    that meets this ends as one the engines could not serve, and says why."""
 
 
 @dataclass(frozen=True)

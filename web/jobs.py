@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from adjudicator.contract import Case
 from adjudicator.rulesets import RulesetBook
-from adjudicator.services import Services
+from adjudicator.services import Services, ServicesClosed
 from web.claim_jobs import CLAIM, Job, rule_job
 from web.queue import claims
 from web.queue.claims import RowJob
@@ -106,8 +106,14 @@ class Adjudicator:
             self.sweeper = Sweeper(self.remote).start()
 
     def services(self) -> Services:
-        """The engines and probes, started on first use (a page that rules on nothing starts none)."""
+        """The engines and probes, started on first use (a page that rules on nothing starts none).
+
+        :raises ServicesClosed: the app was shut down (a job still running then would otherwise start engines
+            that nothing closes: their threads kept the process from ending).
+        """
         with self._lock:
+            if self.is_shut_down:
+                raise ServicesClosed("the app is shutting down: no engine is started for it any more")
             if self._services is None:
                 from engines import build_services  # deferred on purpose: a page that rules on nothing loads no engine
 
@@ -293,17 +299,18 @@ class Adjudicator:
     def shutdown(self) -> None:
         """Stop the threads, close the services and the database's idle connections; once (later calls do
         nothing)."""
-        if self.is_shut_down:
-            return
-        self.is_shut_down = True
+        with self._lock:  # one lock with services(): services made after this point would never be closed
+            if self.is_shut_down:
+                return
+            self.is_shut_down = True
+            services = self._services
         if self.sweeper is not None:
             self.sweeper.stop()
         self.runner.shutdown()
         if self.in_process is not None:
             self.in_process.stop()
-        close = getattr(self._services, "close", None)
-        if callable(close):
-            close()
+        if services is not None:
+            services.close()
         for closer in self.closers:
             closer()
         self.sessions.kw["bind"].dispose()  # the pool's idle connections (and their files) closed now

@@ -28,7 +28,7 @@ import chess
 import chess.engine
 
 from adjudicator.chess.analysis import AnalysisLimits, EngineEvidence, EngineUnavailable
-from adjudicator.services import Progress
+from adjudicator.services import Progress, ServicesClosed
 
 DEBIAN_PATH = "/usr/games/stockfish"
 """Where Debian's ``stockfish`` package puts the binary (not on root's PATH)."""
@@ -164,7 +164,7 @@ class _Hang(Exception):
     pass
 
 
-class PoolClosed(EngineUnavailable):
+class PoolClosed(ServicesClosed):
     """The pool was closed (its app shutting down) before or while an engine was started for an analysis."""
 
 

@@ -159,11 +159,15 @@ _lock = threading.Lock()
 
 
 def service(app: Flask) -> Any:
-    """The app's candidate service (:class:`engines.chess.entry.Candidates`), started on first use."""
+    """The app's candidate service (:class:`engines.chess.entry.Candidates`), started on first use; an app
+    already shut down gets the book and the heuristic alone (an engine started then would never be closed)."""
     with _lock:
         found = app.extensions.get("move_entry")
         if found is None:
             from engines.chess.entry import Candidates  # deferred on purpose: the engines load on the board's first use
+
+            if app.extensions["adjudicator"].is_shut_down:
+                return Candidates(None, None)
 
             found = Candidates.from_config(app.config["ADJUDICATOR"])
             app.extensions["move_entry"] = found

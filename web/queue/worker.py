@@ -22,7 +22,7 @@ from typing import Any
 from sqlalchemy.orm import Session, sessionmaker
 
 from adjudicator.rulesets import RulesetBook
-from adjudicator.services import Services
+from adjudicator.services import Services, ServicesClosed
 from web.failures import error_of
 from web.queue import QueueSettings, rows
 from web.queue.recovery import recover
@@ -73,10 +73,12 @@ class Runtime:
         self._thread.start()
 
     def stop(self) -> None:
-        self._stop.set()
-        close = getattr(self._services, "close", None)
-        if callable(close):
-            close()
+        """Stop the heartbeat and close this worker's own services (a job asking for them after this is told so)."""
+        with self._lock:
+            self._stop.set()
+            services = self._services
+        if services is not None:
+            services.close()
 
     def _beat_forever(self) -> None:
         while not self._stop.wait(self.settings.heartbeat_seconds):
@@ -103,9 +105,15 @@ class Runtime:
             recover(self.sessions, self.settings, self.held, self.publish)
 
     def services(self) -> Services:
+        """The engines the jobs use (the app's, or this worker's own, started on first use).
+
+        :raises ServicesClosed: this worker was stopped (services made now would never be closed).
+        """
         if self._shared_services is not None:
             return self._shared_services()
         with self._lock:
+            if self._stop.is_set():
+                raise ServicesClosed("the worker is stopping: no engine is started for it any more")
             if self._services is None:
                 from engines import build_services  # deferred on purpose: a worker starts its engines on first use
 
@@ -137,6 +145,10 @@ class Runtime:
             kind.work(work)
         except JobCancelled:  # the work heard the cancel at a progress report
             self.end(work, "cancelled", note=("cancelled", "cancelled by the TD"))
+        except ServicesClosed as exc:  # its process stopped under it: the case says so, and can be claimed again
+            log.warning("job %s: %s", job_id, exc)
+            error = error_of(exc)
+            self.end(work, "failed", note=("failed", str(error["message"])), error=error)
         except Exception as exc:
             log.exception("job %s failed", job_id)
             self.end(work, "failed", error=error_of(exc, "the job failed"))
