@@ -116,6 +116,36 @@ def test_a_comment_that_swallows_moves_is_reported_but_a_closing_note_is_not() -
     assert _unreadable("1. e4 e5 {a closing note without its brace") == (2, [])
 
 
+NEXT_GAME = '[Event "Next"]\n[Result "0-1"]\n\n1. d4 {[%clk 0:59:58]} d5 {[%clk 0:59:57]} 0-1\n'
+
+
+@pytest.mark.parametrize("spoilt", [
+    '[Event "Spoilt"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb{5 a6 1-0\n\n',
+    '[Event "Spoilt"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 {*\n\n',  # it swallows the result alone
+    '[Event "Spoilt"]\r\n\r\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 {a note 1-0\r\n',  # no blank line, CRLF
+])
+def test_a_comment_never_closed_ends_where_the_next_games_tags_begin(spoilt: str) -> None:
+    """No silent game: a ``{`` never closed swallowed every game up to the next ``}`` (a random seed's
+    collection lost four games inside one: tests/test_bulk_reader.py). It ends at a line that opens with a
+    tag pair: the game it is in is unreadable there, and the games after it are read, the same as alone."""
+    games = _read(spoilt + NEXT_GAME)
+    assert len(games) == 2
+    assert games[0][0][-1] == "{", "the game it is in is unreadable at the comment"
+    assert games[1:] == _read(NEXT_GAME)
+    assert list(split_games(spoilt + NEXT_GAME))[1].tags[0] == ("Event", "Next")
+
+
+def test_a_brace_that_closes_only_in_the_next_game_closes_nothing_across_its_tags() -> None:
+    """The next game's tags end the comment first; its ``}`` is a stray one in that game (the compiled reader
+    once took the two games for one clean game: tests/test_bulk_reader.py reads this literal both ways)."""
+    games = _read('[Event "A"]\n\n1. e4 e5 2. Nf3 {a note\n\n[Event "B"]\n\n} Nc6 3. Bb5 *')
+    assert [moves for moves, _result, _notes in games] == [["e4", "e5", "Nf3"], ["}", "Nc6", "Bb5"]]
+
+
+def test_a_comment_spanning_lines_is_still_one_comment() -> None:
+    assert _read("1. e4 {a note\nover [two] lines\n[not a tag} e5 *") == [(["e4", "e5"], "*", [])]
+
+
 @pytest.mark.parametrize("stray", ["]", "}", "["])
 def test_a_stray_bracket_in_the_moves_is_reported(stray: str) -> None:
     # a stray ')' is read past with a note instead (tests/test_movetext_files.py)

@@ -64,7 +64,7 @@ _LEXER = re.compile(
     rf"""
     (?P<tag>\[[ \t]*(?P<name>{TAG_NAME})[ \t]*"(?P<value>(?:[^"\\\n]|\\.)*)"[ \t]*\])
     |(?P<wrapper>(?i:\[/?pgn\]))
-    |(?P<comment>\{{[^}}]*\}}?)
+    |(?P<comment>\{{[^}}\n]*(?:\n(?![ \t]*(?:\[[ \t]*{TAG_NAME}[ \t]*"(?:[^"\\\n]|\\.)*"[ \t]*\]|(?i:\[/?pgn\])))[^}}\n]*)*\}}?)
     |(?P<line>;[^\n]*)
     |(?P<open>\()
     |(?P<close>\))
@@ -96,8 +96,8 @@ _ASSESSMENTS = frozenset({"(=)", "N", "TN", "Z0?", "ep", "e.p.", "e.p"})
 _NULL_MOVES = frozenset({"--", "0000"})
 """Null moves (7.5.3) that would otherwise pass for a glyph or a move number (``0000`` is no number: no
 move number has leading zeros); ``Z0`` and ``@@@@`` are moves by default."""
-_SWALLOWED = re.compile(r"\d+\s*\.|(?:1-0|0-1|1/2-1/2)(?:\s|$)|^\s*\[", re.M)
-"""What an unclosed comment must hold for it to have swallowed moves."""
+_SWALLOWED = re.compile(r"\d+\s*\.|(?:1-0|0-1|1/2-1/2|\*)(?:\s|$)|^\s*\[", re.M)
+"""What an unclosed comment must hold for it to have swallowed moves (or the game's result)."""
 
 
 def seconds_of(text: str) -> float | None:

@@ -692,16 +692,23 @@ def skip_space(text: str, i: cython.Py_ssize_t, n: cython.Py_ssize_t) -> cython.
 @cython.cfunc
 @cython.exceptval(check=False)
 def comment_end(text: str, i: cython.Py_ssize_t, n: cython.Py_ssize_t) -> cython.Py_ssize_t:
-    """The ``}`` closing the comment opened at ``i``; -1 when none does, or a ``%`` line or a
-    byte-order mark / zero-width space (which the splitter turns into spaces) is inside."""
+    """The ``}`` closing the comment opened at ``i``; -1 when none does, or a ``%`` line, a line starting
+    with ``[`` (a new game's tags end a comment never closed: the lenient reader tells) or a byte-order
+    mark / zero-width space (which the splitter turns into spaces) is inside."""
     c: cython.Py_UCS4
     j: cython.Py_ssize_t = i + 1
+    k: cython.Py_ssize_t
     while j < n:
         c = text[j]
         if c == "}":
             return j
         if c == "\n":
             if j + 1 < n and text[j + 1] == "%":
+                return -1
+            k = j + 1
+            while k < n and (text[k] == " " or text[k] == "\t"):
+                k += 1
+            if k < n and text[k] == "[":
                 return -1
         elif c == "\ufeff" or c == "\u200b":
             return -1
