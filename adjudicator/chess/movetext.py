@@ -22,7 +22,9 @@ gives each one its :data:`TokenKind`:
   token stops the replay at its ply (:mod:`adjudicator.chess.replay`);
 - ``unreadable``: what the splitter already knows is no move: a stray ``]`` or
   ``}``, a variation or comment that is never closed and so swallows the moves
-  after it. These are main-line tokens too: the replay stops at them.
+  after it. These are main-line tokens too: the replay stops at them. A comment never
+  closed ends at a line that opens with a tag pair: the next game's tags are never
+  swallowed (no silent game).
 
 Games: a tag after moves starts the next game, and so do moves after a result, and
 (games written without tags or results) a blank line followed by White's first move
