@@ -114,6 +114,7 @@ def test_a_game_reads_the_same_after_another_game_as_alone(before: str, game: st
 def test_a_comment_that_swallows_moves_is_reported_but_a_closing_note_is_not() -> None:
     assert _unreadable("1. e4 e5 {a note 2. Nf3 Nc6 3. Bb5") == (2, [(3, "{")])
     assert _unreadable("1. e4 e5 {a closing note without its brace") == (2, [])
+    assert _unreadable("1. e4 e5 {a *great* closing note") == (2, []), "a '*' in words is no result"
 
 
 NEXT_GAME = '[Event "Next"]\n[Result "0-1"]\n\n1. d4 {[%clk 0:59:58]} d5 {[%clk 0:59:57]} 0-1\n'
@@ -140,6 +141,16 @@ def test_a_brace_that_closes_only_in_the_next_game_closes_nothing_across_its_tag
     once took the two games for one clean game: tests/test_bulk_reader.py reads this literal both ways)."""
     games = _read('[Event "A"]\n\n1. e4 e5 2. Nf3 {a note\n\n[Event "B"]\n\n} Nc6 3. Bb5 *')
     assert [moves for moves, _result, _notes in games] == [["e4", "e5", "Nf3"], ["}", "Nc6", "Bb5"]]
+
+
+def test_a_comment_quoting_a_tag_line_is_cut_there_visibly_never_silently() -> None:
+    """The price of the rule: a comment that quotes a tag pair at the start of a line (rare, and python-chess
+    reads it as comment text) is cut there too; what follows is a game whose first word is unreadable, so the
+    arbiter sees it, and no game is ever hidden inside a comment."""
+    text = '[Event "A"]\n\n1. e4 {The game was published as\n[Event "Old"]\nin 1923} e5 2. Nf3 *\n'
+    assert _read(text) == [(["e4"], None, []), (["in", "}", "e5", "Nf3"], "*", [])]
+    second = list(split_games(text))[1]
+    assert replay_chess(text[second.offset:], allow_unreadable=True).unreadable[0].ply == 1
 
 
 def test_a_comment_spanning_lines_is_still_one_comment() -> None:

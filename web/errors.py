@@ -12,6 +12,8 @@ from flask import Flask, Response, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
+from web.queue import QueueUnavailable
+
 log = logging.getLogger(__name__)
 
 CODES = {
@@ -68,6 +70,12 @@ def init_app(app: Flask) -> None:
         body, status = _render(status, CODES.get(status, "http_error"), description)
         kept = {name: value for name, value in exc.get_headers() if name in KEPT_HEADERS}
         return (body, status, kept) if kept else (body, status)
+
+    @app.errorhandler(QueueUnavailable)
+    def _unavailable(exc: QueueUnavailable) -> tuple[Response | str, int, dict[str, str]]:
+        """No job can start now (the broker is away, or this server is shutting down): 503, try again."""
+        body, status = _render(503, "queue_unavailable", f"The analysis cannot start now: {exc}.")
+        return body, status, {"Retry-After": "10"}
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception) -> tuple[Response | str, int] | tuple[Response | str, int, dict[str, str]]:

@@ -28,6 +28,7 @@ from adjudicator.contract import Case
 from adjudicator.rulesets import RulesetBook
 from adjudicator.services import Services, ServicesClosed
 from web.claim_jobs import CLAIM, Job, rule_job
+from web.failures import error_of
 from web.queue import claims
 from web.queue.claims import RowJob
 from web.queue.local import InProcess
@@ -96,8 +97,8 @@ class Adjudicator:
         self.in_process = None if self.remote is not None else InProcess(self.runner, config, sessions,
                                                                          kinds, self.services, book)
         """Without a broker: the worker that runs here the jobs of a kind started on the runner."""
-        self.closers: list[Callable[[], None]] = []
-        """What else :meth:`shutdown` ends (the move-entry board's candidate engine)."""
+        self._closers: list[Callable[[], None]] = []
+        """What else :meth:`shutdown` ends (the move-entry board's candidate engine): :meth:`add_closer`."""
         self.is_shut_down = False
         """Whether :meth:`shutdown` ran (the test harness checks that every app it made was shut down)."""
         self.sweeper: Any = None
@@ -119,6 +120,15 @@ class Adjudicator:
 
                 self._services = build_services(self.config)
             return self._services
+
+    def add_closer(self, closer: Callable[[], None]) -> bool:
+        """Have :meth:`shutdown` call ``closer``; False (and nothing kept) when the app is already shut down: the
+        caller closes what it made itself."""
+        with self._lock:
+            if self.is_shut_down:
+                return False
+            self._closers.append(closer)
+            return True
 
     def is_background(self, claim: str) -> bool:
         return claim in self.background_claims
@@ -200,7 +210,12 @@ class Adjudicator:
     def _rule(self, job: Job) -> None:
         job.state = "running"
         job.started = time.monotonic()
-        outcome = rule_job(job.case, self.book, self.services(), job.progress, job.cancel_requested.is_set,
+        try:
+            services = self.services()
+        except ServicesClosed as exc:  # the app shut down before this claim began: it ends failed, saying so
+            self._fail(job, error_of(exc), "failed")
+            return
+        outcome = rule_job(job.case, self.book, services, job.progress, job.cancel_requested.is_set,
                            job.case_id, job.data)
         if outcome.status == "cancelled":
             self._finish_cancelled(job)
@@ -299,11 +314,12 @@ class Adjudicator:
     def shutdown(self) -> None:
         """Stop the threads, close the services and the database's idle connections; once (later calls do
         nothing)."""
-        with self._lock:  # one lock with services(): services made after this point would never be closed
+        with self._lock:  # one lock with services() and add_closer(): what is made after this is never closed
             if self.is_shut_down:
                 return
             self.is_shut_down = True
             services = self._services
+            closers, self._closers = self._closers, []
         if self.sweeper is not None:
             self.sweeper.stop()
         self.runner.shutdown()
@@ -311,6 +327,6 @@ class Adjudicator:
             self.in_process.stop()
         if services is not None:
             services.close()
-        for closer in self.closers:
+        for closer in closers:
             closer()
         self.sessions.kw["bind"].dispose()  # the pool's idle connections (and their files) closed now

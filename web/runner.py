@@ -25,7 +25,7 @@ from typing import Any, Protocol
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from web.queue import rows
+from web.queue import QueueUnavailable, rows
 from web.settings import Settings
 from web.tables.jobs import JobRow
 
@@ -171,6 +171,11 @@ def progress_of_row(row: JobRow) -> Progress:
     return Progress(row.status, heading, 100 if row.status == "done" else percent, "", row.message or "")
 
 
+class RunnerShutDown(QueueUnavailable):
+    """The runner was shut down (its process is stopping): no job starts in this process any more. A caller
+    that stored a job's row fails it with the reason, as when the broker cannot be reached."""
+
+
 class Runner:
     """This process's pools and, with a broker, its workers: every job of the app runs here.
 
@@ -202,8 +207,13 @@ class Runner:
         return max(1, int(getattr(Settings.of(self.config).web, POOLS[pool])))
 
     def pool(self, name: str) -> ThreadPoolExecutor:
-        """The pool ``name`` (started on first use)."""
+        """The pool ``name`` (started on first use).
+
+        :raises RunnerShutDown: the runner was shut down (a pool started now would never be stopped).
+        """
         with self._lock:
+            if self.is_shut_down:
+                raise RunnerShutDown("the server is shutting down: no job starts here any more; try again shortly")
             found = self._pools.get(name)
             if found is None:
                 found = self._pools[name] = ThreadPoolExecutor(self.size(name), thread_name_prefix=name)
@@ -289,10 +299,10 @@ class Runner:
 
     def shutdown(self) -> None:
         """Stop the pools (running jobs are not waited for; queued ones never start); once."""
-        if self.is_shut_down:
-            return
-        self.is_shut_down = True
-        with self._lock:
+        with self._lock:  # one lock with pool(): a pool started after this would never be stopped
+            if self.is_shut_down:
+                return
+            self.is_shut_down = True
             pools = list(self._pools.values())
         for pool in pools:
             pool.shutdown(wait=False, cancel_futures=True)

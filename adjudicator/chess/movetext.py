@@ -22,9 +22,9 @@ gives each one its :data:`TokenKind`:
   token stops the replay at its ply (:mod:`adjudicator.chess.replay`);
 - ``unreadable``: what the splitter already knows is no move: a stray ``]`` or
   ``}``, a variation or comment that is never closed and so swallows the moves
-  after it. These are main-line tokens too: the replay stops at them. A comment never
-  closed ends at a line that opens with a tag pair: the next game's tags are never
-  swallowed (no silent game).
+  after it. These are main-line tokens too: the replay stops at them. A comment is never
+  read across a line that opens with a tag pair (``[Name "``) or a ``[pgn]`` wrapper: one
+  never closed ends there, so the next game's tags are never swallowed (no silent game).
 
 Games: a tag after moves starts the next game, and so do moves after a result, and
 (games written without tags or results) a blank line followed by White's first move
@@ -66,7 +66,7 @@ _LEXER = re.compile(
     rf"""
     (?P<tag>\[[ \t]*(?P<name>{TAG_NAME})[ \t]*"(?P<value>(?:[^"\\\n]|\\.)*)"[ \t]*\])
     |(?P<wrapper>(?i:\[/?pgn\]))
-    |(?P<comment>\{{[^}}\n]*(?:\n(?![ \t]*(?:\[[ \t]*{TAG_NAME}[ \t]*"(?:[^"\\\n]|\\.)*"[ \t]*\]|(?i:\[/?pgn\])))[^}}\n]*)*\}}?)
+    |(?P<comment>\{{[^}}\n]*(?:\n(?![ \t]*(?:\[[ \t]*{TAG_NAME}[ \t]*"|(?i:\[/?pgn\])))[^}}\n]*)*\}}?)
     |(?P<line>;[^\n]*)
     |(?P<open>\()
     |(?P<close>\))
@@ -98,8 +98,9 @@ _ASSESSMENTS = frozenset({"(=)", "N", "TN", "Z0?", "ep", "e.p.", "e.p"})
 _NULL_MOVES = frozenset({"--", "0000"})
 """Null moves (7.5.3) that would otherwise pass for a glyph or a move number (``0000`` is no number: no
 move number has leading zeros); ``Z0`` and ``@@@@`` are moves by default."""
-_SWALLOWED = re.compile(r"\d+\s*\.|(?:1-0|0-1|1/2-1/2|\*)(?:\s|$)|^\s*\[", re.M)
-"""What an unclosed comment must hold for it to have swallowed moves (or the game's result)."""
+_SWALLOWED = re.compile(r"\d+\s*\.|(?:1-0|0-1|1/2-1/2|(?<![^\s{])\*)(?:\s|$)|^\s*\[", re.M)
+"""What an unclosed comment must hold for it to have swallowed moves or the game's result (a ``*`` standing
+as a word: ``{*`` or `` * ``, not ``*great*``)."""
 
 
 def seconds_of(text: str) -> float | None:

@@ -42,7 +42,8 @@ def stand_ins(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, str]]:
     monkeypatch.setitem(chess_claims.CLAIMS, "illegal-move", fake_claims.BrokenClaim.rule)
     yield {"quick": "threefold-repetition", "slow": "unfinished-game", "broken": "illegal-move"}
     fake_claims.HOLD.set()  # a test that held the slow claim and failed does not hold the next one
-    for application in opened_apps.MADE or []:  # before the real claims come back: no job of the test runs one
+    for application in opened_apps.MADE or []:  # before the real claims come back: no job of an app the test
+        # made runs one (a module fixture's app lives on: its tests cancel or wait for their slow jobs)
         application.extensions["adjudicator"].shutdown()
 
 

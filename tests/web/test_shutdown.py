@@ -26,8 +26,9 @@ from web.tables.rulings import notes_for_case, ruling_for_case
 RECORD = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6"
 
 
-def _engine_threads() -> list[str]:
-    return [t.name for t in threading.enumerate() if t.name.startswith("SimpleEngine") and t.is_alive()]
+def _engine_threads() -> set[threading.Thread]:
+    """python-chess's event-loop threads, one per running engine (as objects: their names repeat)."""
+    return {t for t in threading.enumerate() if t.name.startswith("SimpleEngine") and t.is_alive()}
 
 
 def test_an_app_shut_down_starts_no_engines_for_anyone(tmp_path: Path) -> None:
@@ -54,7 +55,7 @@ def test_a_job_that_asks_for_its_engines_after_the_app_shut_down_starts_none_and
     monkeypatch.setattr(rows, "take", held)
     app = make_app(tmp_path)
     adjudicator = app.extensions["adjudicator"]
-    before = set(_engine_threads())
+    before = _engine_threads()
     response = app.test_client().post("/claims", data={
         "game": "chess", "ruleset": "fide-standard", "claimant": "white", "claim": "unfinished-game",
         "record": RECORD,
@@ -77,15 +78,59 @@ def test_a_job_that_asks_for_its_engines_after_the_app_shut_down_starts_none_and
         assert ruling_for_case(session, case_id) is None
         notes = [(note.kind, note.message) for note in notes_for_case(session, case_id)]
     assert any(kind == "failed" and "shutting down" in text for kind, text in notes), notes
-    assert set(_engine_threads()) <= before, "an engine was started for an app that had shut down"
+    assert _engine_threads() <= before, "an engine was started for an app that had shut down"
 
 
 def test_the_entry_board_of_an_app_shut_down_still_answers_without_starting_an_engine(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     app.extensions["adjudicator"].shutdown()
-    before = set(_engine_threads())
+    before = _engine_threads()
     answer = app.test_client().get("/claims/candidates", query_string={"fen": "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1"})
     assert answer.status_code == 200
     assert answer.get_json()["candidates"], "the heuristic still ranks the moves"
     assert "move_entry" not in app.extensions, "nothing is kept that the shut-down app would never close"
-    assert set(_engine_threads()) <= before
+    assert _engine_threads() <= before
+
+
+def test_a_claim_posted_to_an_app_shut_down_is_refused_or_noted_and_starts_no_thread(tmp_path: Path) -> None:
+    """A request that comes in while the server stops: a quick claim is refused with 503 (nothing was stored;
+    the TD sends it again); a background claim's case, already stored, is noted failed with the reason, never
+    left queued for a worker that will not come. No job pool is started again (its threads would be left)."""
+    app = make_app(tmp_path)
+    adjudicator = app.extensions["adjudicator"]
+    client = app.test_client()
+    adjudicator.shutdown()
+    threads = set(threading.enumerate())
+    quick = client.post("/claims", data={"game": "chess", "ruleset": "fide-standard", "claimant": "white",
+                                         "claim": "threefold-repetition", "record": RECORD})
+    assert quick.status_code == 503 and quick.headers["Retry-After"]
+    assert "shutting down" in quick.get_data(as_text=True)
+    background = client.post("/claims", data={"game": "chess", "ruleset": "fide-standard", "claimant": "white",
+                                              "claim": "unfinished-game", "record": RECORD})
+    assert background.status_code == 303
+    case_id = int(background.headers["Location"].rsplit("/", 1)[1])
+    with adjudicator.sessions() as session:
+        row = session.get(JobRow, rows.claim_job_id(case_id))
+        assert row is not None and row.status == "failed" and "shutting down" in (row.error_json or "")
+        assert any(note.kind == "failed" for note in notes_for_case(session, case_id))
+    assert set(threading.enumerate()) <= threads, "a thread was started for an app that had shut down"
+
+
+def test_a_quick_claim_that_begins_after_the_app_shut_down_ends_failed_saying_why(tmp_path: Path) -> None:
+    """The quick pool took the claim before the shutdown and began it after (the order forced by running the
+    pool's work here): it ends failed with the reason and a note on its stored case, never 'running' for ever."""
+    from adjudicator.contract import parse_case
+    from web.claim_jobs import Job
+
+    app = make_app(tmp_path)
+    adjudicator = app.extensions["adjudicator"]
+    data = {"game": "chess", "ruleset": "fide-standard", "claimant": "white", "claim": "threefold-repetition",
+            "record": "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8"}
+    job = Job(case=parse_case(data), data=data, meta={}, source="web", is_background=False)
+    adjudicator.shutdown()
+    adjudicator._run(job)  # what the quick pool's thread runs
+    assert job.state == "failed" and job.error is not None and "shutting down" in job.error["message"]
+    assert job.case_id is not None, "the case is kept, with the reason"
+    with adjudicator.sessions() as session:
+        assert any(note.kind == "failed" and "shutting down" in note.message
+                   for note in notes_for_case(session, job.case_id))

@@ -160,18 +160,17 @@ _lock = threading.Lock()
 
 def service(app: Flask) -> Any:
     """The app's candidate service (:class:`engines.chess.entry.Candidates`), started on first use; an app
-    already shut down gets the book and the heuristic alone (an engine started then would never be closed)."""
+    already shut down gets the heuristic alone, with no engine and no book (nothing it would never close)."""
     with _lock:
         found = app.extensions.get("move_entry")
         if found is None:
             from engines.chess.entry import Candidates  # deferred on purpose: the engines load on the board's first use
 
-            if app.extensions["adjudicator"].is_shut_down:
+            made = Candidates.from_config(app.config["ADJUDICATOR"])  # its engine starts on first use only
+            if not app.extensions["adjudicator"].add_closer(made.close):
+                made.close()
                 return Candidates(None, None)
-
-            found = Candidates.from_config(app.config["ADJUDICATOR"])
-            app.extensions["move_entry"] = found
-            app.extensions["adjudicator"].closers.append(found.close)
+            found = app.extensions["move_entry"] = made
             threading.Thread(target=found.warm_up, name="entry-warm-up", daemon=True).start()
         return found
 

@@ -145,7 +145,7 @@ class Runtime:
             kind.work(work)
         except JobCancelled:  # the work heard the cancel at a progress report
             self.end(work, "cancelled", note=("cancelled", "cancelled by the TD"))
-        except ServicesClosed as exc:  # its process stopped under it: the case says so, and can be claimed again
+        except ServicesClosed as exc:  # its process stopped under it: it ends failed, the reason noted on its case
             log.warning("job %s: %s", job_id, exc)
             error = error_of(exc)
             self.end(work, "failed", note=("failed", str(error["message"])), error=error)

@@ -693,7 +693,7 @@ def skip_space(text: str, i: cython.Py_ssize_t, n: cython.Py_ssize_t) -> cython.
 @cython.exceptval(check=False)
 def comment_end(text: str, i: cython.Py_ssize_t, n: cython.Py_ssize_t) -> cython.Py_ssize_t:
     """The ``}`` closing the comment opened at ``i``; -1 when none does, or a ``%`` line, a line starting
-    with ``[`` (a new game's tags end a comment never closed: the lenient reader tells) or a byte-order
+    with ``[`` after any spaces or tabs (a new game's tags end a comment: the lenient reader tells) or a byte-order
     mark / zero-width space (which the splitter turns into spaces) is inside."""
     c: cython.Py_UCS4
     j: cython.Py_ssize_t = i + 1
