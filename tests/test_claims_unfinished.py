@@ -173,6 +173,34 @@ def test_a_score_in_the_margin_is_searched_again_with_more_nodes(
     assert [e["limits"]["nodes"] for e in ruling.evidence["engine"]] == [10_000, 100_000]
 
 
+def test_engines_closed_during_a_deeper_search_give_no_ruling_from_the_shallower_one(config: dict[str, Any]) -> None:
+    """A server stopping while the engine searches again with more nodes: the ruling is not given from the first,
+    shallower search as if it were the rule's (it could not be re-run to the same result); the claim ends
+    saying the engines were closed. An engine that merely fails keeps the earlier search (issue 11)."""
+    import threading
+
+    from adjudicator.services import ServicesClosed
+
+    deep = edited(config, "fide-standard", draw_score_cp=0, win_score_cp=10_000, escalate_below_cp=10_000,
+                  nodes=10_000, max_nodes=100_000_000)
+    closing: list[threading.Thread] = []
+
+    def close_once_the_deeper_search_runs(done: float, message: str) -> None:
+        if "of 100,000 nodes" in message and not closing:  # the second stage: the first one is done
+            closing.append(threading.Thread(target=services.close))
+            closing[0].start()
+
+    services = build_services(config, deterministic=True, tablebases=False, progress=close_once_the_deeper_search_runs)
+    try:
+        with pytest.raises(ServicesClosed):
+            adjudicate(deep, services, "4k3/pp3ppp/8/8/8/2N5/PP3PPP/4K3 w - - 0 30")
+    finally:
+        services.close()
+        for thread in closing:
+            thread.join()
+    assert closing, "the deeper search ran"
+
+
 def test_cancel_before_the_engine_starts(book: RulesetBook, config: dict[str, Any]) -> None:
     def cancel_at_once(done: float, message: str) -> None:
         raise UserCancelled("cancelled by the user")

@@ -31,7 +31,7 @@ from adjudicator.rulebook.articles import article_for
 from adjudicator.rulebook.chess import Adjudication
 from adjudicator.rulesets import ChessRuleset
 from adjudicator.ruling import Result
-from adjudicator.services import Analyst, Services, TablebaseProber
+from adjudicator.services import Analyst, Services, ServicesClosed, TablebaseProber
 
 Method = Literal["checkmate", "stalemate", "move-rule", "dead-position", "tablebase", "engine", "none"]
 
@@ -308,6 +308,8 @@ def _from_engine(
             if last.is_mate or not t.draw_score_cp < abs(last.white_score()) < t.escalate_below_cp:
                 break
             nodes = min(nodes * 10, t.max_nodes)
+    except ServicesClosed:
+        raise  # the process is stopping: a ruling from a search cut short by that is never given (nor reproducible)
     except EngineUnavailable:
         if not searches:
             raise  # no analysis at all: an error for the caller, never a ruling without a result (issue 11)
