@@ -45,10 +45,12 @@ class Outcome:
     """The game as the ruling read it (:meth:`adjudicator.played.PlayedGame.to_json`), kept with the ruling."""
 
 
-def rule_job(case: Case | Mapping[str, Any], book: RulesetBook, services: Services,
+def rule_job(case: Case | Mapping[str, Any], book: RulesetBook, services: Callable[[], Services],
              progress: Callable[[float, str], None], is_cancelled: Callable[[], bool], name: object = None,
              data: Mapping[str, Any] | None = None) -> Outcome:
-    """Rule on ``case`` (a stored case's document is read first), reporting to ``progress``.
+    """Rule on ``case`` (a stored case's document is read first) with the engines ``services()`` gives,
+    reporting to ``progress``; engines that cannot be had (none installed, or refused because the process is
+    stopping: :class:`~adjudicator.services.ServicesClosed`) end it failed, saying why.
 
     ``is_cancelled`` is asked before and after the analysis (``progress`` raises
     :class:`JobCancelled` during it); ``name`` names the case in the log. The game as the ruling read it is
@@ -60,7 +62,7 @@ def rule_job(case: Case | Mapping[str, Any], book: RulesetBook, services: Servic
         if is_cancelled():
             raise JobCancelled("cancelled by the TD")
         parsed = case if isinstance(case, Case) else parse_case(case)
-        ruled = rule(parsed, book, replace(services, progress=progress))
+        ruled = rule(parsed, book, replace(services(), progress=progress))
         ruling = ruled.to_json()
         if is_cancelled():
             raise JobCancelled("cancelled by the TD")
@@ -163,7 +165,7 @@ def work(job: Work) -> None:
     if data is None:
         job.end("failed", error={"code": "ruling_failed", "field": None, "message": "the case is missing"})
         return
-    outcome = rule_job(data, host.book, host.services(), job.tracker.progress, job.tracker.is_cancelled,
+    outcome = rule_job(data, host.book, host.services, job.tracker.progress, job.tracker.is_cancelled,
                        job.case_id, data)
     if outcome.status == "cancelled":
         job.end("cancelled", note=("cancelled", "cancelled by the TD before a ruling"))

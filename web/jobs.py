@@ -28,7 +28,6 @@ from adjudicator.contract import Case
 from adjudicator.rulesets import RulesetBook
 from adjudicator.services import Services, ServicesClosed
 from web.claim_jobs import CLAIM, Job, rule_job
-from web.failures import error_of
 from web.queue import claims
 from web.queue.claims import RowJob
 from web.queue.local import InProcess
@@ -210,12 +209,7 @@ class Adjudicator:
     def _rule(self, job: Job) -> None:
         job.state = "running"
         job.started = time.monotonic()
-        try:
-            services = self.services()
-        except ServicesClosed as exc:  # the app shut down before this claim began: it ends failed, saying so
-            self._fail(job, error_of(exc), "failed")
-            return
-        outcome = rule_job(job.case, self.book, services, job.progress, job.cancel_requested.is_set,
+        outcome = rule_job(job.case, self.book, self.services, job.progress, job.cancel_requested.is_set,
                            job.case_id, job.data)
         if outcome.status == "cancelled":
             self._finish_cancelled(job)

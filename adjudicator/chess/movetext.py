@@ -62,11 +62,13 @@ TAG_NAME = r"\w[\w+#=:\-]*"
 RESULT_DASH = f"[{DASHES}:]"
 """What may stand between a result's two scores (a pattern)."""
 _D = RESULT_DASH
+_TAG_START = rf'[ \t]*\[[ \t]*{TAG_NAME}[ \t]*"'
+"""How a line holding a tag pair starts (a pattern): where a comment ends, and how a broken tag line is told."""
 _LEXER = re.compile(
     rf"""
     (?P<tag>\[[ \t]*(?P<name>{TAG_NAME})[ \t]*"(?P<value>(?:[^"\\\n]|\\.)*)"[ \t]*\])
     |(?P<wrapper>(?i:\[/?pgn\]))
-    |(?P<comment>\{{[^}}\n]*(?:\n(?![ \t]*(?:\[[ \t]*{TAG_NAME}[ \t]*"|(?i:\[/?pgn\])))[^}}\n]*)*\}}?)
+    |(?P<comment>\{{[^}}\n]*(?:\n(?!{_TAG_START}|[ \t]*(?i:\[/?pgn\]))[^}}\n]*)*\}}?)
     |(?P<line>;[^\n]*)
     |(?P<open>\()
     |(?P<close>\))
@@ -89,7 +91,7 @@ _EMT = re.compile(r"\[%emt\s+([0-9:.]+)\s*\]")
 _ESCAPE = re.compile(r"(?m)^%[^\n]*$")
 _PLAIN = re.compile(r"(?:[NBRQK]?[a-h]?[1-8]?x?[a-h][1-8](?:=[NBRQ])?|O-O(?:-O)?)[+#]?[!?]{0,2}")
 _GLYPHS = re.compile(r"[!?+#=\-/±∓⩲⩱∞□⊕]+")
-_BROKEN_TAG = re.compile(rf'[ \t]*\[[ \t]*{TAG_NAME}[ \t]*"')
+_BROKEN_TAG = re.compile(_TAG_START)
 """A header line that is a tag gone wrong (``[Name "`` unclosed). A ``[...]`` line with no quoted value is not
 one: it may hold moves (``[1. e4 e5]``), so its ``[`` is unreadable, never a header skipped unseen."""
 _DOTS = re.compile(r"(?:\.|…)+")

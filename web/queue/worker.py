@@ -145,10 +145,6 @@ class Runtime:
             kind.work(work)
         except JobCancelled:  # the work heard the cancel at a progress report
             self.end(work, "cancelled", note=("cancelled", "cancelled by the TD"))
-        except ServicesClosed as exc:  # its process stopped under it: it ends failed, the reason noted on its case
-            log.warning("job %s: %s", job_id, exc)
-            error = error_of(exc)
-            self.end(work, "failed", note=("failed", str(error["message"])), error=error)
         except Exception as exc:
             log.exception("job %s failed", job_id)
             self.end(work, "failed", error=error_of(exc, "the job failed"))
