@@ -94,6 +94,10 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["adjudicator"] = adjudicator
     atexit.register(adjudicator.shutdown)
 
+    @app.before_request
+    def _take_up() -> None:  # at the first request: the jobs a stopped server left run again
+        adjudicator.take_up()
+
     csrf = CSRFProtect(app)
     htmx.init_app(app)
     errors.init_app(app)

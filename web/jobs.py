@@ -22,13 +22,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from adjudicator.contract import Case
 from adjudicator.rulesets import RulesetBook
 from adjudicator.services import Services, ServicesClosed
 from web.claim_jobs import CLAIM, Job, rule_job
-from web.queue import claims
+from web.queue import QueueUnavailable, claims
 from web.queue.claims import RowJob
 from web.queue.local import InProcess
 from web.queue.recovery import Sweeper
@@ -304,6 +305,21 @@ class Adjudicator:
         except Exception:
             log.exception("could not note the failure of case %s", job.case_id)
         job.state, job.finished = "failed", time.monotonic()
+
+    def take_up(self) -> list[str]:
+        """Run the jobs a stopped server of this database left, once, when this one starts serving (without a
+        broker: :meth:`web.queue.local.InProcess.take_up`; with one, its workers' sweeps and leases do); their
+        ids."""
+        with self._lock:
+            if self.is_shut_down or self.in_process is None:
+                return []
+        try:
+            return self.in_process.take_up()
+        except QueueUnavailable:  # shut down meanwhile: the jobs stay queued for the next start
+            return []
+        except SQLAlchemyError:  # the database away (or not built yet): the request goes on; tried once
+            log.exception("the jobs a stopped server left could not be read")
+            return []
 
     def shutdown(self) -> None:
         """Stop the threads, close the services and the database's idle connections; once (later calls do

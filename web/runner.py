@@ -140,6 +140,10 @@ class JobKind:
     work whose only effect is its result, the same however often it runs (a collection's part): the row is won
     as the result is written, in one write (:func:`web.queue.rows.finish`), or by the heartbeat if the work
     outlasts one; a second delivery of the message may run it again and changes nothing."""
+    taken_up: bool = True
+    """A job of this kind that a stopped server left is run by the next one to start, without a broker
+    (:meth:`web.queue.local.InProcess.take_up`). False: a part of something that ended with its server (a
+    collection's part: the check waiting for it)."""
 
 
 class Kinds(Mapping[str, JobKind]):

@@ -56,6 +56,7 @@ def run(args: argparse.Namespace) -> int:
 
     port, threads = _port(str(args.port)), _threads(str(args.threads))
     app = create_app()
+    app.extensions["adjudicator"].take_up()  # the jobs a stopped server left run again, before any request
     sys.stderr.write(f"adjudicator: serving on http://{args.host}:{port}/\n")
     sys.stderr.flush()
     waitress.serve(app, host=args.host, port=port, threads=threads, **waitress_options(app))

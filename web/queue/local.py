@@ -1,11 +1,18 @@
 """The queue without a broker: a job of a kind started in the web process (:meth:`web.runner.Runner.start`) is
 run by an in-process worker (:class:`web.queue.worker.Runtime`) on the runner's pool for its kind, with the
 same rows, heartbeat, progress and cancel as on the broker's workers (the embedded default: SQLite, no
-broker). A job whose process stopped mid-way is taken up again by the next one's heartbeat."""
+broker).
+
+Nothing is lost when the server stops (:meth:`InProcess.take_up`, once, when the next server starts serving): a
+claim or committee analysis it had stored and not started (queued behind others in its pool) is run; one it was
+running when it was killed is put back and run again at once when its process is known to have ended (it ran on
+this machine), else once its lease runs out (the heartbeat's :func:`web.queue.rows.reap`). A job a server
+stopping on purpose was running ends failed with the reason (its engines are closed under it), as before."""
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -13,8 +20,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from adjudicator.rulesets import RulesetBook
 from adjudicator.services import Services
-from web.queue import QueueSettings
-from web.queue.worker import Runtime
+from web.queue import QueueSettings, rows
+from web.queue.worker import Runtime, is_gone
 from web.runner import Kinds, Runner
 from web.tables.jobs import JobRow
 
@@ -30,6 +37,8 @@ class InProcess:
                                services=services, sweeps=False, book=book)
         self._started = False
         self._lock = threading.Lock()
+        self.created_at = time.time()
+        self._taken_up = False
         runner.local = self.publish
 
     def publish(self, job_id: str) -> None:
@@ -43,6 +52,27 @@ class InProcess:
             name = "" if row is None else row.kind
         pool = self.runtime.kinds[name].pool if name in self.runtime.kinds else "engine"
         self.runner.submit(pool, self.runtime.run, job_id)
+
+    def take_up(self) -> list[str]:
+        """Run the jobs a stopped server left (see the module docstring), once; their ids. The collection
+        check's parts are not among them: the check that waited for them ended with its server (its page says
+        so), and the TD starts it again."""
+        with self._lock:
+            if self._taken_up:
+                return []
+            self._taken_up = True
+        kinds = [name for name in self.runtime.kinds if self.runtime.kinds[name].taken_up]
+        settings = self.runtime.settings
+        found = rows.take_back(self.sessions, is_gone, kinds, settings.max_attempts)
+        found += rows.left_queued(self.sessions, self.created_at, kinds)
+        for job_id in dict.fromkeys(found):
+            self.publish(job_id)  # the heartbeat starts with the first
+        if rows.is_any_running(self.sessions, kinds):  # under a worker not known to be gone: its lease tells
+            with self._lock:
+                if not self._started:
+                    self._started = True
+                    self.runtime.start()
+        return found
 
     def stop(self) -> None:
         self.runtime.stop()

@@ -27,5 +27,5 @@ def work(job: Work) -> None:
     job.end("done", result_text=written_result(check_part_texts({**payload, "config": job.host.config})))
 
 
-CHECK_PART = JobKind("check-chunk", work, pool="check", signals_end=True, wins_row_first=False)
+CHECK_PART = JobKind("check-chunk", work, pool="check", signals_end=True, wins_row_first=False, taken_up=False)
 """A part of a collection check (``adjudicator check-games`` with a broker, and the web's checks)."""

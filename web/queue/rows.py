@@ -1,8 +1,8 @@
 """The job rows' transitions, each one conditional update, so that two processes never both win one.
 
 queued -> running (a worker wins the row), running -> done/failed/cancelled (only the worker
-holding it), running -> queued (its worker fell silent: :func:`reap`), queued -> cancelled
-(the TD cancelled before any worker took it).
+holding it), running -> queued (its worker fell silent: :func:`reap`; its process ended: :func:`take_back`),
+queued -> cancelled (the TD cancelled before any worker took it).
 
 A job's cancel (:func:`request_cancel`, called by :meth:`web.runner.Runner.cancel` only) is written into
 its row: the ``jobs`` table's, or for a collection check (``check:<id>``) its ``game_checks`` row, where a
@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import Row, func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from web.tables import rulings as store
@@ -139,25 +139,70 @@ def reap(sessions: sessionmaker[Session], lease_seconds: float, max_attempts: in
     """
 
     stale = time.time() - lease_seconds
-    requeued: list[str] = []
     with sessions() as session:
         silent = session.execute(select(JobRow.id, JobRow.attempts, JobRow.worker, JobRow.case_id).where(
             JobRow.status == "running", JobRow.heartbeat_at < stale)).all()
-        for job_id, attempts, worker, case_id in silent:
-            where = (JobRow.id == job_id, JobRow.status == "running", JobRow.worker == worker,
-                     JobRow.heartbeat_at < stale)
-            if attempts + 1 >= max_attempts:
-                message = f"the job's worker stopped {attempts + 1} times; the job is given up"
-                error = {"code": "ruling_failed", "field": None, "message": message}
-                if _changed(session, update(JobRow).where(*where).values(
-                        status="failed", error_json=json.dumps(error), finished_at=time.time(),
-                        attempts=attempts + 1)) and case_id is not None:
-                    store.add_note(session, case_id, "failed", message)
-            elif _changed(session, update(JobRow).where(*where).values(
-                    status="queued", worker=None, attempts=attempts + 1, message="worker lost; waiting for another")):
-                requeued.append(job_id)
+        requeued = _put_back(session, silent, max_attempts, "worker lost; waiting for another",
+                             JobRow.heartbeat_at < stale)
         session.commit()
     return requeued
+
+
+def take_back(sessions: sessionmaker[Session], is_gone: Callable[[str], bool], kinds: Collection[str],
+              max_attempts: int) -> list[str]:
+    """Put back on the queue every running job of ``kinds`` whose worker's process is known to have ended
+    (``is_gone(worker)``: a server on this machine that stopped, or was killed, while it ran the job), at once
+    rather than after the lease; as :func:`reap` (the ids put back; failed after ``max_attempts``)."""
+    with sessions() as session:
+        running = session.execute(select(JobRow.id, JobRow.attempts, JobRow.worker, JobRow.case_id).where(
+            JobRow.status == "running", JobRow.kind.in_(sorted(kinds)))).all()
+        gone = [row for row in running if row[2] is not None and is_gone(row[2])]
+        requeued = _put_back(session, gone, max_attempts,
+                             "the server running this job stopped; it is taken up again")
+        session.commit()
+    return requeued
+
+
+def _put_back(session: Session, found: Sequence[Row[tuple[str, int, str | None, int | None]]], max_attempts: int,
+              message: str, *condition: Any) -> list[str]:
+    """Each running job of ``found`` (id, attempts, worker, case) back to ``queued`` if its worker still holds it
+    (and ``condition`` still holds), or failed with the reason once its worker died ``max_attempts`` times."""
+    requeued: list[str] = []
+    for job_id, attempts, worker, case_id in found:
+        where = (JobRow.id == job_id, JobRow.status == "running", JobRow.worker == worker, *condition)
+        if attempts + 1 >= max_attempts:
+            reason = f"the job's worker stopped {attempts + 1} times; the job is given up"
+            error = {"code": "ruling_failed", "field": None, "message": reason}
+            if _changed(session, update(JobRow).where(*where).values(
+                    status="failed", error_json=json.dumps(error), finished_at=time.time(),
+                    attempts=attempts + 1)) and case_id is not None:
+                store.add_note(session, case_id, "failed", reason)
+        elif _changed(session, update(JobRow).where(*where).values(
+                status="queued", worker=None, attempts=attempts + 1, message=message)):
+            requeued.append(job_id)
+    return requeued
+
+
+def is_any_running(sessions: sessionmaker[Session], kinds: Collection[str]) -> bool:
+    """Whether a job of ``kinds`` is running (a read)."""
+    with sessions() as session:
+        return session.scalar(select(JobRow.id).where(JobRow.status == "running", JobRow.kind.in_(sorted(kinds)))
+                              .limit(1)) is not None
+
+
+def left_queued(sessions: sessionmaker[Session], before: float, kinds: Collection[str]) -> list[str]:
+    """The jobs of ``kinds`` queued since before ``before`` (a server's start: jobs a stopped server had stored,
+    or held in its pools, and never started), oldest first; each is noted as taken up again."""
+    with sessions() as session:
+        found = list(session.scalars(select(JobRow.id).where(
+            JobRow.status == "queued", JobRow.created_at < before, JobRow.kind.in_(sorted(kinds)))
+            .order_by(JobRow.created_at)))
+        if found:
+            session.execute(update(JobRow).where(JobRow.id.in_(found), JobRow.status == "queued")
+                            .values(message="the server stopped before this job ran; it is taken up again")
+                            .execution_options(synchronize_session=False))
+            session.commit()
+    return found
 
 
 def request_cancel(session: Session, job_id: str) -> tuple[str | None, bool]:

@@ -33,6 +33,28 @@ from web.tables import rulings as store
 log = logging.getLogger(__name__)
 
 
+def worker_name() -> str:
+    """A new worker's name in the job rows: this machine, this process, and a tag of its own."""
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+def is_gone(worker: str) -> bool:
+    """Whether the process of ``worker`` (a :func:`worker_name`) is known to have ended: it ran on this machine
+    and no process has its id. A worker elsewhere, or a process id in use again, is not known: the lease tells
+    (:func:`web.queue.rows.reap`)."""
+    host, _, rest = worker.partition(":")
+    pid = rest.partition(":")[0]
+    if host != socket.gethostname() or not pid.isdecimal() or int(pid) == os.getpid():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # PermissionError: another user's process holds the id
+        return False
+    return False
+
+
 class Runtime:
     """A worker process's engines, database and heartbeat."""
 
@@ -58,7 +80,7 @@ class Runtime:
         self.sessions = sessions
         self.settings = settings
         self.publish = publish
-        self.name = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self.name = worker_name()
         self._services: Services | None = None
         self._lock = threading.Lock()
         self._running: dict[str, Tracker] = {}
