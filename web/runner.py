@@ -142,8 +142,8 @@ class JobKind:
     outlasts one; a second delivery of the message may run it again and changes nothing."""
     taken_up: bool = True
     """A job of this kind that a stopped server left is run by the next one to start, without a broker
-    (:meth:`web.queue.local.InProcess.take_up`). False: a part of something that ended with its server (a
-    collection's part: the check waiting for it)."""
+    (:meth:`web.queue.local.InProcess.take_up`). False: its result is for a waiter that ended with its server
+    (a collection's part: the check waiting for it; a committee analysis: the request waiting for it)."""
 
 
 class Kinds(Mapping[str, JobKind]):

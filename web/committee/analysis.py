@@ -68,5 +68,7 @@ def work(job: Work) -> None:
     job.end("done", result=analysed(*recommend_here(case, job.host.book, job.host.config)))
 
 
-ANALYSIS = JobKind("recommend", work, pool="engine")
-"""A committee analysis (the job row's kind stays ``recommend``: rows written before keep running)."""
+ANALYSIS = JobKind("recommend", work, pool="engine", taken_up=False)
+"""A committee analysis (the job row's kind stays ``recommend``: rows written before keep running). Its result
+is for the request that waits for it (:meth:`web.runner.Runner.run`): one a stopped server left is not taken up
+(its waiter is gone; the committee case is stored only with its analysis, so nothing is lost)."""

@@ -4,7 +4,7 @@ same rows, heartbeat, progress and cancel as on the broker's workers (the embedd
 broker).
 
 Nothing is lost when the server stops (:meth:`InProcess.take_up`, once, when the next server starts serving): a
-claim or committee analysis it had stored and not started (queued behind others in its pool) is run; one it was
+claim it had stored and not started (queued behind others in its pool) is run; one it was
 running when it was killed is put back and run again at once when its process is known to have ended (it ran on
 this machine), else once its lease runs out (the heartbeat's :func:`web.queue.rows.reap`). A job a server
 stopping on purpose was running ends failed with the reason (its engines are closed under it), as before."""
@@ -54,9 +54,9 @@ class InProcess:
         self.runner.submit(pool, self.runtime.run, job_id)
 
     def take_up(self) -> list[str]:
-        """Run the jobs a stopped server left (see the module docstring), once; their ids. The collection
-        check's parts are not among them: the check that waited for them ended with its server (its page says
-        so), and the TD starts it again."""
+        """Run the jobs a stopped server left (see the module docstring), once; their ids. Only kinds whose
+        result stands by itself are taken up (:attr:`web.runner.JobKind.taken_up`: a claim's ruling is stored
+        with its case)."""
         with self._lock:
             if self._taken_up:
                 return []
