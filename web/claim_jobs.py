@@ -22,7 +22,7 @@ from adjudicator.contract import Case, parse_case
 from adjudicator.played import played_case
 from adjudicator.rule import rule
 from adjudicator.rulesets import RulesetBook
-from adjudicator.services import Services
+from adjudicator.services import Services, ServicesClosed
 from web.failures import INVALID, error_of
 from web.queue import rows
 from web.runner import JobCancelled, JobKind, Progress, Work, report
@@ -43,6 +43,9 @@ class Outcome:
     duration_ms: int = 0
     played: dict[str, Any] | None = None
     """The game as the ruling read it (:meth:`adjudicator.played.PlayedGame.to_json`), kept with the ruling."""
+    is_interrupted: bool = False
+    """Failed only because the process is stopping (its engines refused or closed under the analysis:
+    :class:`~adjudicator.services.ServicesClosed`): a job of the queue goes back on it (:meth:`Work.put_back`)."""
 
 
 def rule_job(case: Case | Mapping[str, Any], book: RulesetBook, services: Callable[[], Services],
@@ -50,7 +53,8 @@ def rule_job(case: Case | Mapping[str, Any], book: RulesetBook, services: Callab
              data: Mapping[str, Any] | None = None) -> Outcome:
     """Rule on ``case`` (a stored case's document is read first) with the engines ``services()`` gives,
     reporting to ``progress``; engines that cannot be had (none installed, or refused because the process is
-    stopping: :class:`~adjudicator.services.ServicesClosed`) end it failed, saying why.
+    stopping: :class:`~adjudicator.services.ServicesClosed`, then :attr:`Outcome.is_interrupted`) end it failed,
+    saying why.
 
     ``is_cancelled`` is asked before and after the analysis (``progress`` raises
     :class:`JobCancelled` during it); ``name`` names the case in the log. The game as the ruling read it is
@@ -73,7 +77,8 @@ def rule_job(case: Case | Mapping[str, Any], book: RulesetBook, services: Callab
             log.warning("no engine for case %s: %s", name, exc)
         elif not isinstance(exc, INVALID):
             log.exception("ruling on case %s failed", name)
-        return Outcome("failed", error=error_of(exc), note="invalid" if isinstance(exc, INVALID) else "failed")
+        return Outcome("failed", error=error_of(exc), note="invalid" if isinstance(exc, INVALID) else "failed",
+                       is_interrupted=isinstance(exc, ServicesClosed))
     document = data if data is not None else None if isinstance(case, Case) else case
     return Outcome("done", ruling=ruling, duration_ms=int((time.monotonic() - started) * 1000),
                    played=game_as_read(document, ruled.shown.language, name))
@@ -169,6 +174,9 @@ def work(job: Work) -> None:
                        job.case_id, data)
     if outcome.status == "cancelled":
         job.end("cancelled", note=("cancelled", "cancelled by the TD before a ruling"))
+        return
+    if outcome.is_interrupted:  # no ruling from an analysis the stop cut short: the next server rules
+        job.put_back("the server stopped while this claim was being ruled; it is ruled when a server starts again")
         return
     if outcome.error is not None:
         job.end("failed", error=outcome.error, note=(outcome.note or "failed", str(outcome.error["message"])))

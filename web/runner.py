@@ -108,6 +108,8 @@ class Host(Protocol):
 
     def end(self, work: Work, status: str, *, note: tuple[str, str] | None = None, **values: Any) -> None: ...
 
+    def put_back(self, work: Work, message: str) -> None: ...
+
 
 @dataclass(frozen=True)
 class Work:
@@ -123,6 +125,11 @@ class Work:
     def end(self, status: str, *, note: tuple[str, str] | None = None, **values: Any) -> None:
         """End the job (``done``, ``failed`` or ``cancelled``), with a note on its case, its result or error."""
         self.host.end(self, status, note=note, **values)
+
+    def put_back(self, message: str) -> None:
+        """The job could not end because its process is stopping: back on the queue for the next server (see
+        :func:`web.queue.rows.put_back`), with ``message`` on its page."""
+        self.host.put_back(self, message)
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""An app shutting down while a job runs: what the job may still start, and what its case says.
+"""An app shutting down while a job runs: what the job may still start, and where it goes (back on the queue,
+for the next server to rule).
 
 A server stops (a restart, a deploy) while a background claim is between being taken and asking for its
 engines. Engines started then belong to nothing that will close them: one such Stockfish kept its thread,
@@ -41,7 +42,7 @@ def test_an_app_shut_down_starts_no_engines_for_anyone(tmp_path: Path) -> None:
         adjudicator.in_process.runtime.services()  # the in-process worker asks the app
 
 
-def test_a_job_that_asks_for_its_engines_after_the_app_shut_down_starts_none_and_its_case_says_why(
+def test_a_job_that_asks_for_its_engines_after_the_app_shut_down_starts_none_and_the_next_server_rules_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     taken, go_on = threading.Event(), threading.Event()
@@ -66,19 +67,36 @@ def test_a_job_that_asks_for_its_engines_after_the_app_shut_down_starts_none_and
     adjudicator.shutdown()
     go_on.set()
 
-    def ended() -> JobRow | None:
+    def row_now() -> JobRow:
         with adjudicator.sessions() as session:
-            row = session.get(JobRow, rows.claim_job_id(case_id))
-            return row if row is not None and row.status not in ("queued", "running") else None
+            row: JobRow | None = session.get(JobRow, rows.claim_job_id(case_id))
+            assert row is not None
+            return row
 
-    row = until(ended, "the job to end")
-    assert row.status == "failed"
-    assert "shutting down" in (row.error_json or "")
+    def put_back() -> JobRow | None:
+        found = row_now()
+        return found if found.worker is None and found.attempts == 1 else None
+
+    row = until(put_back, "the job to be put back")
+    assert row.status == "queued", "back on the queue: neither failed (the TD would enter it again) nor ruled"
+    assert "server stopped" in row.message
     with adjudicator.sessions() as session:
         assert ruling_for_case(session, case_id) is None
-        notes = [(note.kind, note.message) for note in notes_for_case(session, case_id)]
-    assert any(kind == "failed" and "shutting down" in text for kind, text in notes), notes
+        assert [note.kind for note in notes_for_case(session, case_id)] == []
     assert _engine_threads() <= before, "an engine was started for an app that had shut down"
+
+    monkeypatch.setattr(rows, "take", take)
+    following = make_app(tmp_path)  # the server started again
+    assert following.test_client().get(f"/cases/{case_id}").status_code == 200
+
+    def ruled() -> JobRow | None:
+        with following.extensions["adjudicator"].sessions() as session:
+            found: JobRow | None = session.get(JobRow, rows.claim_job_id(case_id))
+            return found if found is not None and found.status == "done" else None
+
+    until(ruled, "the next server to rule the claim")
+    with following.extensions["adjudicator"].sessions() as session:
+        assert ruling_for_case(session, case_id) is not None
 
 
 def test_the_entry_board_of_an_app_shut_down_still_answers_without_starting_an_engine(tmp_path: Path) -> None:

@@ -6,8 +6,8 @@ broker).
 Nothing is lost when the server stops (:meth:`InProcess.take_up`, once, when the next server starts serving): a
 claim it had stored and not started (queued behind others in its pool) is run; one it was
 running when it was killed is put back and run again at once when its process is known to have ended (it ran on
-this machine), else once its lease runs out (the heartbeat's :func:`web.queue.rows.reap`). A job a server
-stopping on purpose was running ends failed with the reason (its engines are closed under it), as before."""
+this machine), else once its lease runs out (the heartbeat's :func:`web.queue.rows.reap`); one a server
+stopping on purpose was running was put back on the queue by it (:meth:`web.runner.Work.put_back`)."""
 
 from __future__ import annotations
 

@@ -163,6 +163,19 @@ def take_back(sessions: sessionmaker[Session], is_gone: Callable[[str], bool], k
     return requeued
 
 
+def put_back(sessions: sessionmaker[Session], job_id: str, worker: str, max_attempts: int, message: str) -> bool:
+    """Job ``job_id``, which ``worker`` holds and cannot finish because its process is stopping (its engines were
+    closed under it), back on the queue with ``message``: the next server takes it up (or, with a broker, the
+    sweep sends it again); failed with the reason once its workers stopped ``max_attempts`` times. Whether it is
+    queued again."""
+    with sessions() as session:
+        held = session.execute(select(JobRow.id, JobRow.attempts, JobRow.worker, JobRow.case_id).where(
+            JobRow.id == job_id, JobRow.status == "running", JobRow.worker == worker)).all()
+        requeued = _put_back(session, held, max_attempts, message)
+        session.commit()
+    return bool(requeued)
+
+
 def _put_back(session: Session, found: Sequence[Row[tuple[str, int, str | None, int | None]]], max_attempts: int,
               message: str, *condition: Any) -> list[str]:
     """Each running job of ``found`` (id, attempts, worker, case) back to ``queued`` if its worker still holds it

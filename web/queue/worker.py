@@ -177,6 +177,11 @@ class Runtime:
             if signals and self.signal is not None:
                 self.signal(job_id)
 
+    def put_back(self, work: Work, message: str) -> None:
+        """``work``'s job back on the queue, if this worker still holds it (:func:`web.queue.rows.put_back`)."""
+        if rows.put_back(self.sessions, work.job_id, self.name, self.settings.max_attempts, message):
+            log.warning("job %s: put back on the queue: %s", work.job_id, message)
+
     def end(self, work: Work, status: str, *, note: tuple[str, str] | None = None, **values: Any) -> None:
         """End ``work``'s job, if this worker still holds it (with ``note`` on its case)."""
         with self._lock:
