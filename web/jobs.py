@@ -310,15 +310,14 @@ class Adjudicator:
         """Run the jobs a stopped server of this database left, once, when this one starts serving (without a
         broker: :meth:`web.queue.local.InProcess.take_up`; with one, its workers' sweeps and leases do); their
         ids."""
-        with self._lock:
-            if self.is_shut_down or self.in_process is None:
-                return []
+        if self.is_shut_down or self.in_process is None or self.in_process.is_taken_up:  # no lock: every request
+            return []
         try:
             return self.in_process.take_up()
         except QueueUnavailable:  # shut down meanwhile: the jobs stay queued for the next start
             return []
-        except SQLAlchemyError:  # the database away (or not built yet): the request goes on; tried once
-            log.exception("the jobs a stopped server left could not be read")
+        except SQLAlchemyError as exc:  # the database away (or not built yet): the request goes on; tried at the next
+            log.warning("the jobs a stopped server left could not be read: %s", exc)
             return []
 
     def shutdown(self) -> None:

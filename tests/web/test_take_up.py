@@ -48,21 +48,28 @@ sys.stdin.read()
 """A server's process holding a job: it wins the job's row as a worker does, then dies, or lives on."""
 
 
-def _left_queued(tmp_path: Path) -> tuple[Flask, int]:
-    """A server whose engine pool is busy (every thread held) takes a background claim, and stops before it
-    starts: that server (shut down) and the case."""
+def _waiting(tmp_path: Path) -> tuple[Flask, int, threading.Event]:
+    """A server whose engine pool is busy (every thread held until the event is set) takes a background claim:
+    that server, the case, and the event."""
     first = make_app(tmp_path)
     adjudicator = first.extensions["adjudicator"]
     busy = threading.Event()
     for _ in range(adjudicator.runner.size("engine")):
-        adjudicator.runner.submit("engine", busy.wait, 120)  # a bound on a hang only: set below
+        adjudicator.runner.submit("engine", busy.wait, 120)  # a bound on a hang only: the test sets it
     response = first.test_client().post("/claims", data={
         "game": "chess", "ruleset": "fide-standard", "claimant": "white", "claim": "unfinished-game",
         "record": RECORD,
     })
     assert response.status_code == 303
     case_id = int(re.fullmatch(r"/cases/(\d+)", response.headers["Location"]).group(1))  # type: ignore[union-attr]
-    adjudicator.shutdown()
+    assert _row(first, case_id).status == "queued"
+    return first, case_id, busy
+
+
+def _left_queued(tmp_path: Path) -> tuple[Flask, int]:
+    """The server of :func:`_waiting` stops before the claim starts: that server (shut down) and the case."""
+    first, case_id, busy = _waiting(tmp_path)
+    first.extensions["adjudicator"].shutdown()
     busy.set()
     assert _row(first, case_id).status == "queued"
     return first, case_id
@@ -134,18 +141,38 @@ def test_a_claim_another_live_server_is_ruling_is_left_to_it(
     _hold(holder, first, case_id, "live")
     second = make_app(tmp_path)
     assert second.test_client().get(f"/cases/{case_id}").status_code == 200
-    assert second.extensions["adjudicator"].take_up() == []  # once only, and it took nothing
     row = _row(second, case_id)
     assert row.status == "running" and row.attempts == 0 and row.worker is not None
     assert not row.worker.startswith(f"{socket.gethostname()}:{os.getpid()}:")
 
 
+def test_a_claim_waiting_in_a_live_servers_pool_is_left_to_it(tmp_path: Path) -> None:
+    """A second server of the same database (started by mistake, or one of several behind a proxy) takes nothing
+    from a live one: its waiting claim is ruled by the server that took it, its page never saying it was left."""
+    first, case_id, busy = _waiting(tmp_path)
+    second = make_app(tmp_path)
+    assert second.test_client().get(f"/cases/{case_id}").status_code == 200
+    row = _row(second, case_id)
+    assert row.status == "queued" and "stopped" not in row.message
+    busy.set()
+    row = _ruled(first, case_id)
+    assert row.worker == first.extensions["adjudicator"].in_process.runtime.name and row.attempts == 0
+
+
 def test_a_worker_is_known_gone_only_when_its_process_on_this_machine_has_ended() -> None:
-    here = worker_name()
-    assert not is_gone(here), "this process"
     ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True,
                            check=True)
-    host = here.split(":")[0]
+    host = worker_name().split(":")[0]
     assert is_gone(f"{host}:{ended.stdout.strip()}:0123abcd")
     assert not is_gone(f"another-machine:{ended.stdout.strip()}:0123abcd"), "elsewhere: the lease tells"
     assert not is_gone("a name of another form")
+    earlier = f"{host}:{os.getpid()}:0123abcd"
+    assert is_gone(earlier), "this process's id, no such worker here: an earlier process with the same id"
+
+
+def test_a_worker_of_this_process_is_gone_once_stopped(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    runtime = app.extensions["adjudicator"].in_process.runtime
+    assert not is_gone(runtime.name)
+    app.extensions["adjudicator"].shutdown()
+    assert is_gone(runtime.name)

@@ -10,6 +10,7 @@ removes them and no client can forge them.
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from typing import Any
 
@@ -56,8 +57,10 @@ def run(args: argparse.Namespace) -> int:
 
     port, threads = _port(str(args.port)), _threads(str(args.threads))
     app = create_app()
-    app.extensions["adjudicator"].take_up()  # the jobs a stopped server left run again, before any request
+    logging.basicConfig()  # as waitress.serve does (idempotent if logging is set up already)
+    server = waitress.create_server(app, host=args.host, port=port, threads=threads, **waitress_options(app))
+    app.extensions["adjudicator"].take_up()  # bound first: a second server started by mistake takes nothing
     sys.stderr.write(f"adjudicator: serving on http://{args.host}:{port}/\n")
     sys.stderr.flush()
-    waitress.serve(app, host=args.host, port=port, threads=threads, **waitress_options(app))
+    server.run()
     return 0

@@ -12,7 +12,6 @@ stopping on purpose was running was put back on the queue by it (:meth:`web.runn
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -23,7 +22,6 @@ from adjudicator.services import Services
 from web.queue import QueueSettings, rows
 from web.queue.worker import Runtime, is_gone
 from web.runner import Kinds, Runner
-from web.tables.jobs import JobRow
 
 
 class InProcess:
@@ -37,8 +35,11 @@ class InProcess:
                                services=services, sweeps=False, book=book)
         self._started = False
         self._lock = threading.Lock()
-        self.created_at = time.time()
-        self._taken_up = False
+        self.taken_up_kinds = frozenset(name for name in kinds if kinds[name].taken_up)
+        """The kinds :meth:`take_up` runs (:attr:`web.runner.JobKind.taken_up`)."""
+        self.is_taken_up = False
+        """Whether :meth:`take_up` has run to its end (it runs again at the next request until it has)."""
+        self._taking_up = threading.Lock()
         runner.local = self.publish
 
     def publish(self, job_id: str) -> None:
@@ -48,30 +49,32 @@ class InProcess:
                 self._started = True
                 self.runtime.start()
         with self.sessions() as session:
-            row = session.get(JobRow, job_id)
-            name = "" if row is None else row.kind
+            name = rows.hold_queued(session, job_id, self.runtime.name, self.taken_up_kinds) or ""
+            session.commit()
         pool = self.runtime.kinds[name].pool if name in self.runtime.kinds else "engine"
         self.runner.submit(pool, self.runtime.run, job_id)
 
     def take_up(self) -> list[str]:
         """Run the jobs a stopped server left (see the module docstring), once; their ids. Only kinds whose
         result stands by itself are taken up (:attr:`web.runner.JobKind.taken_up`: a claim's ruling is stored
-        with its case)."""
-        with self._lock:
-            if self._taken_up:
+        with its case). A database error leaves it to be tried again (every step is a conditional update)."""
+        if self.is_taken_up:
+            return []
+        with self._taking_up:
+            if self.is_taken_up:
                 return []
-            self._taken_up = True
-        kinds = [name for name in self.runtime.kinds if self.runtime.kinds[name].taken_up]
-        settings = self.runtime.settings
-        found = rows.take_back(self.sessions, is_gone, kinds, settings.max_attempts)
-        found += rows.left_queued(self.sessions, self.created_at, kinds)
-        for job_id in dict.fromkeys(found):
-            self.publish(job_id)  # the heartbeat starts with the first
-        if rows.is_any_running(self.sessions, kinds):  # under a worker not known to be gone: its lease tells
-            with self._lock:
-                if not self._started:
-                    self._started = True
-                    self.runtime.start()
+            kinds = self.taken_up_kinds
+            settings = self.runtime.settings
+            found = rows.take_back(self.sessions, is_gone, kinds, settings.max_attempts)
+            found += rows.left_queued(self.sessions, is_gone, kinds)
+            for job_id in dict.fromkeys(found):
+                self.publish(job_id)  # the heartbeat starts with the first
+            if rows.is_any_running(self.sessions, kinds):  # under a worker not known to be gone: its lease tells
+                with self._lock:
+                    if not self._started:
+                        self._started = True
+                        self.runtime.start()
+            self.is_taken_up = True
         return found
 
     def stop(self) -> None:

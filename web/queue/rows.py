@@ -203,18 +203,31 @@ def is_any_running(sessions: sessionmaker[Session], kinds: Collection[str]) -> b
                               .limit(1)) is not None
 
 
-def left_queued(sessions: sessionmaker[Session], before: float, kinds: Collection[str]) -> list[str]:
-    """The jobs of ``kinds`` queued since before ``before`` (a server's start: jobs a stopped server had stored,
-    or held in its pools, and never started), oldest first; each is noted as taken up again."""
+def hold_queued(session: Session, job_id: str, worker: str, kinds: Collection[str]) -> str | None:
+    """``worker`` (an in-process worker, without a broker) holds queued job ``job_id`` in its pool: if the job is
+    of ``kinds`` (those a take-up would run), its row says so, so that another server's take-up
+    (:func:`left_queued`) leaves it alone while it lives; the job's kind (None: no such job). In the caller's
+    transaction."""
+    kind: str | None = session.scalar(select(JobRow.kind).where(JobRow.id == job_id))
+    if kind in kinds:
+        _changed(session, update(JobRow).where(JobRow.id == job_id, JobRow.status == "queued").values(worker=worker))
+    return kind
+
+
+def left_queued(sessions: sessionmaker[Session], is_gone: Callable[[str], bool], kinds: Collection[str]) -> list[str]:
+    """The jobs of ``kinds`` queued and held by no worker, or by one known to be gone (``is_gone``: a server that
+    stopped with them waiting in its pool), oldest first; each is noted as taken up again."""
     with sessions() as session:
-        found = list(session.scalars(select(JobRow.id).where(
-            JobRow.status == "queued", JobRow.created_at < before, JobRow.kind.in_(sorted(kinds)))
-            .order_by(JobRow.created_at)))
-        if found:
-            session.execute(update(JobRow).where(JobRow.id.in_(found), JobRow.status == "queued")
-                            .values(message="the server stopped before this job ran; it is taken up again")
-                            .execution_options(synchronize_session=False))
-            session.commit()
+        queued = session.execute(select(JobRow.id, JobRow.worker).where(
+            JobRow.status == "queued", JobRow.kind.in_(sorted(kinds))).order_by(JobRow.created_at)).all()
+        found = [job_id for job_id, worker in queued if worker is None or is_gone(worker)]
+        for job_id, worker in queued:
+            if job_id in found:
+                _changed(session, update(JobRow).where(
+                    JobRow.id == job_id, JobRow.status == "queued",
+                    JobRow.worker.is_(None) if worker is None else JobRow.worker == worker)
+                    .values(worker=None, message="the server stopped before this job ran; it is taken up again"))
+        session.commit()
     return found
 
 

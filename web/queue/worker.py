@@ -33,19 +33,28 @@ from web.tables import rulings as store
 log = logging.getLogger(__name__)
 
 
+_LIVE: set[str] = set()
+"""The names of this process's workers not yet stopped (an app's in-process worker is one; tests make several)."""
+
+
 def worker_name() -> str:
     """A new worker's name in the job rows: this machine, this process, and a tag of its own."""
     return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 
 def is_gone(worker: str) -> bool:
-    """Whether the process of ``worker`` (a :func:`worker_name`) is known to have ended: it ran on this machine
-    and no process has its id. A worker elsewhere, or a process id in use again, is not known: the lease tells
-    (:func:`web.queue.rows.reap`)."""
+    """Whether the process of ``worker`` (a :func:`worker_name`) is known to have ended, or stopped its worker:
+    it ran on this machine and no process has its id now, or it is this process's id and this process has no
+    such worker running (a stopped one, or one of an earlier process with the same id: a container's first
+    process after a restart). A worker on another machine, or under a process id in use again, is not known:
+    the lease tells (:func:`web.queue.rows.reap`). Machines are told apart by their host name: containers that
+    share one and not their process ids must use a broker."""
     host, _, rest = worker.partition(":")
     pid = rest.partition(":")[0]
-    if host != socket.gethostname() or not pid.isdecimal() or int(pid) == os.getpid():
+    if host != socket.gethostname() or not pid.isdecimal():
         return False
+    if int(pid) == os.getpid():
+        return worker not in _LIVE
     try:
         os.kill(int(pid), 0)
     except ProcessLookupError:
@@ -81,6 +90,7 @@ class Runtime:
         self.settings = settings
         self.publish = publish
         self.name = worker_name()
+        _LIVE.add(self.name)
         self._services: Services | None = None
         self._lock = threading.Lock()
         self._running: dict[str, Tracker] = {}
@@ -99,6 +109,7 @@ class Runtime:
         with self._lock:
             self._stop.set()
             services = self._services
+        _LIVE.discard(self.name)
         if services is not None:
             services.close()
 
