@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -176,3 +177,17 @@ def test_a_worker_of_this_process_is_gone_once_stopped(tmp_path: Path) -> None:
     assert not is_gone(runtime.name)
     app.extensions["adjudicator"].shutdown()
     assert is_gone(runtime.name)
+
+
+def test_a_take_up_the_database_refused_is_tried_again_at_the_next_request(tmp_path: Path) -> None:
+    _first, case_id = _left_queued(tmp_path)
+    second = make_app(tmp_path)
+    database = sqlite3.connect(tmp_path / "web.db")
+    database.execute("ALTER TABLE jobs RENAME TO jobs_away")  # the jobs cannot be read a moment
+    database.commit()
+    assert second.test_client().get("/").status_code in (200, 302), "the request goes on"
+    database.execute("ALTER TABLE jobs_away RENAME TO jobs")
+    database.commit()
+    database.close()
+    assert second.test_client().get(f"/cases/{case_id}").status_code == 200
+    _ruled(second, case_id)
