@@ -153,6 +153,21 @@ def test_a_comment_quoting_a_tag_line_is_cut_there_visibly_never_silently() -> N
     assert replay_chess(text[second.offset:], allow_unreadable=True).unreadable[0].ply == 1
 
 
+@pytest.mark.parametrize("text", [
+    '[Event "A"]\r[Result "1-0"]\r\r1. e4 e5 ; a note\r2. Nf3 1-0\r\r[Event "B"]\r[Result "1-0"]\r\r1. d4 d5 1-0\r',
+    '[Event "A"]\r\r1. e4 {never closed e5 *\r\r[Event "B"]\r\r1. d4 d5 1-0\r\r[Event "C"]\r\r1. c4 {ok} c5 0-1\r',
+    '1. e4 e5 2. Nf3 *\r\r1. d4 d5 *\r%an escaped line 3. c4\r',
+])
+def test_a_lone_carriage_return_ends_a_line_as_a_line_feed_does(text: str) -> None:
+    """Old Mac OS files end their lines with a lone ``\\r``: a ``;`` comment there swallowed the rest of the file,
+    the next game with it, and a never-closed comment ran to a ``}`` games later. Read as the same file with
+    ``\\n``, at the same offsets (tests/test_bulk_reader.py reads these literals with the compiled reader too)."""
+    as_lines = text.replace("\r", "\n")
+    assert _read(text) == _read(as_lines)
+    assert len(_read(text)) >= 2
+    assert [game.offset for game in split_games(text)] == [game.offset for game in split_games(as_lines)]
+
+
 def test_a_comment_spanning_lines_is_still_one_comment() -> None:
     assert _read("1. e4 {a note\nover [two] lines\n[not a tag} e5 *") == [(["e4", "e5"], "*", [])]
 

@@ -257,6 +257,17 @@ def _unclosed(held: list[re.Match[str]]) -> Iterator[tuple[TokenKind, str, int]]
             yield kind, text, start
 
 
+_LONE_CR = re.compile(r"\r(?!\n)")
+
+
+def line_ends(text: str) -> str:
+    """``text`` with each line end a ``\n`` (a ``\r\n`` keeps its ``\r``): a lone ``\r``, as old Mac OS wrote
+    line ends, becomes ``\n``, one character for one, so every offset stays. Where a line ends matters: a ``;``
+    comment and a ``%`` line end there, a brace comment never runs across a next game's tag line, a blank line
+    parts untagged games; with ``\r`` alone a ``;`` swallowed the rest of the file, games and all."""
+    return _LONE_CR.sub("\n", text) if "\r" in text else text
+
+
 def _scan(text: str) -> Iterator[tuple[TokenKind, str, int]]:
     """(kind, text, offset) of every token, in order: :func:`tokens` without the objects, for speed.
 
@@ -267,6 +278,7 @@ def _scan(text: str) -> Iterator[tuple[TokenKind, str, int]]:
     tags), the moves of the game before are no longer there to vary, so a game reads the same whatever
     game comes before it (a ``(`` there is read past with a note, never a variation hiding the moves).
     """
+    text = line_ends(text)
     if "%" in text:
         text = _ESCAPE.sub(lambda m: " " * len(m.group()), text)
     if "\ufeff" in text or "\u200b" in text:  # byte-order marks and zero-width spaces are spacing
@@ -392,6 +404,7 @@ def split_games(text: str, *, ended: list[bool] | None = None) -> Iterator[RawGa
     ``ended``: a list that gets, once the text is split, whether its last game is closed (it has
     moves or a result), so that a tag pair after the text would start a game of its own
     (:func:`adjudicator.chess.bulk.games.split_mixed` splits a text in parts by it)."""
+    text = line_ends(text)
     game = RawGame()
     number: str | None = None  # the move number written since the last move
     result_token = ""  # the result as written

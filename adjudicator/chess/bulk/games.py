@@ -28,7 +28,7 @@ import chess
 
 import adjudicator.chess.bulk as _bulk
 from adjudicator.chess.language_choice import _ENGLISH_ONLY, _meaning, family, language_words
-from adjudicator.chess.movetext import TAG_NAME, MoveToken, RawGame, split_games
+from adjudicator.chess.movetext import TAG_NAME, MoveToken, RawGame, line_ends, split_games
 from adjudicator.chess.notation import LANGUAGES, writes_upper_case_pieces
 from adjudicator.chess.replay import Ply, Replay, _has_no_moves, repetition_key
 from adjudicator.chess.san import read_move
@@ -154,6 +154,7 @@ def split_mixed(text: str, language: str | None = None) -> Iterator[RawGame | Cl
     :class:`CleanGame` (read in ``language``'s letters when the compiled reader reads them, else in
     English's: see the module docstring)."""
     lang = language if language in TABLES else "en"
+    text = line_ends(text)  # as the lenient reader sees it (a lone "\r" ends a line), offsets unchanged
     pos, size = 0, len(text)
     while pos < size:
         found = scan(text, pos, lang)
