@@ -184,7 +184,7 @@ def test_a_broken_tag_line_in_the_header_is_not_a_move() -> None:
 
 def test_every_character_of_the_record_belongs_to_a_token() -> None:
     record = '[Event "x"]\n1. e4 {[%clk 1:00:00]} e5 $1 (1... c5 2. Nf3) 2. Nf3!? ; note\nQh9 ] 1-0'
-    covered = set()
+    covered: set[int] = set()
     for token in tokens(record):
         covered.update(range(token.offset, token.offset + len(token.text)))
     assert all(i in covered for i, ch in enumerate(record) if not ch.isspace())
