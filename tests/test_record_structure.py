@@ -130,6 +130,24 @@ def test_a_game_with_tags_and_no_moves_counts_as_a_game_as_python_chess_reads_it
     assert games[0].notes[0].kind == "new-game"
 
 
+TAGS_THEN_A_GAME = (
+    '[Event "R1"]\n[White "P"]\n[Black "R"]\n[Result "1-0"]\n\n'
+    '[Event "R1"]\n[White "Q"]\n[Black "S"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n'
+)
+"""A forfeit written as tags alone, one blank line, then the next game (python-chess reads one game, Q-S)."""
+
+
+def test_a_game_of_tags_alone_before_the_next_games_tags_is_a_game_of_its_own() -> None:
+    """A game's header names each tag once: a second ``Event`` is the next game's. The game of tags alone was
+    lost before (its tags taken over by the next game's), so a collection check counted one game for two."""
+    games = list(split_games(TAGS_THEN_A_GAME))
+    assert [(g.tag("White"), len(g.moves), g.tag("Result")) for g in games] == [("P", 0, "1-0"), ("Q", 7, "1-0")]
+    assert games[0].notes[0].kind == "new-game" and "(Event)" in games[0].notes[0].text
+    out = [json.loads(line) for line in run_in_process(["check-games", "-"], stdin=TAGS_THEN_A_GAME).stdout.splitlines()]
+    assert [(line["index"], line["headers"]["White"]) for line in out if "index" in line] == [(1, "P"), (2, "Q")]
+    assert [finding["code"] for finding in out[0]["findings"]] == ["reading"]
+
+
 def test_one_blank_line_between_tags_keeps_them_one_game_as_python_chess_does() -> None:
     text = '[Event "A"]\n\n[Site "Hall"]\n\n1. e4 e5 *\n'
     assert len(list(split_games(text))) == 1 == len(python_chess_games(text))
@@ -146,6 +164,7 @@ def test_replay_and_check_games_number_the_games_as_other_tools_do() -> None:
 @pytest.mark.skipif(not bulk.COMPILED, reason="the compiled reader is not built (python3 setup.py build_ext)")
 @pytest.mark.parametrize("text", [
     HEADERS_ONLY,
+    TAGS_THEN_A_GAME,
     '[Event "a"]\n\n1. Nf3 Nf6 2. Nc3 3. e3 d6 *\n',
     '[Event "a"]\n\n1. d4 Nf6 2. c4 e6 (=) 3. Nc3 Bb4 *\n',
     '[Event "a"]\n[FEN "6k1/5ppp/8/8/8/8/5PPP/4R1K1 w - - 0 23"]\n\n23... Kf8 24. Re2 *\n',

@@ -17,6 +17,11 @@ HEADERS_ONLY_NOTE = (
     "two blank lines after this game's tag pairs, then a new tag pair: the game has tags and no moves, and "
     "the tags after it are the next game's (python-chess reads them so)"
 )
+HEADERS_REPEATED_NOTE = (
+    "this game's tag pairs, then one it has already ({name}): the game has tags and no moves (a game not played, "
+    "or its moves left out), and the tags from there are the next game's (python-chess reads the two as one game "
+    "and loses the first)"
+)
 _DRAW_OFFER = (
     "(=) is the mark of a draw offer (FIDE 9.1.2.3, Appendix C.13): {where}; the game went on, so it was not "
     "accepted"

@@ -46,7 +46,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from adjudicator.chess.marks import HEADERS_ONLY_NOTE, continues, draw_offer_note, result_mark_note
+from adjudicator.chess.marks import (
+    HEADERS_ONLY_NOTE,
+    HEADERS_REPEATED_NOTE,
+    continues,
+    draw_offer_note,
+    result_mark_note,
+)
 
 TokenKind = Literal[
     "tag", "move-number", "result", "comment", "clock-comment", "nag", "glyph", "variation", "stray", "move",
@@ -398,6 +404,12 @@ def _tag_pair(value: str) -> tuple[str, str] | None:
     return (loose.group(1), loose.group(2)) if loose else None
 
 
+def _has_tag(game: RawGame, name: str) -> bool:
+    """Whether ``game``'s tags hold one named ``name`` (a game's header names each tag once: a second one is the
+    next game's, after a game of tags alone)."""
+    return any(key == name for key, _value in game.tags)
+
+
 def split_games(text: str, *, ended: list[bool] | None = None) -> Iterator[RawGame]:
     """The games of a record, in order. Never raises on odd text, and never drops a main-line token.
 
@@ -431,15 +443,19 @@ def split_games(text: str, *, ended: list[bool] | None = None) -> Iterator[RawGa
             written = game.moves[-1].text if game.moves else ""
             game.notes.append(Note(len(game.moves) + 1, value, draw_offer_note(len(game.moves), written), "draw-offer"))
         elif kind == "tag":
-            headers_only = game.tags and not game.moves and game.result is None and _after_blank_line(text, offset, 2)
+            pair = _tag_pair(value)
+            headers_only = bool(game.tags) and not game.moves and game.result is None
+            repeated = headers_only and pair is not None and _has_tag(game, pair[0])
+            headers_only = headers_only and (repeated or _after_blank_line(text, offset, 2))
             if game.moves or game.result is not None or headers_only:
-                if headers_only:
+                if repeated and pair is not None:  # a game's header names each tag once: the next game's tags
+                    game.notes.append(Note(1, value, HEADERS_REPEATED_NOTE.format(name=pair[0]), "new-game"))
+                elif headers_only:
                     game.notes.append(Note(1, value, HEADERS_ONLY_NOTE, "new-game"))
                 if not game.is_empty:
                     yield game
                 game = RawGame(offset=offset)
                 number = None
-            pair = _tag_pair(value)
             if pair is not None:
                 game.tags.append(pair)
         elif kind == "clock-comment":

@@ -160,7 +160,7 @@ def split_mixed(text: str, language: str | None = None) -> Iterator[RawGame | Cl
         found = scan(text, pos, lang)
         if found[0] == 0:
             return
-        if found[0] == 2:
+        if found[0] == 2 and _names_each_tag_once(found[3]):
             scanned = Scanned(pos, *found[1:])
             yield CleanGame(text, scanned, lang)
             pos = scanned.end
@@ -168,6 +168,12 @@ def split_mixed(text: str, language: str | None = None) -> Iterator[RawGame | Cl
         end = _part_end(text, pos)
         yield from _shifted(split_games(text[pos:end]), pos)
         pos = end
+
+
+def _names_each_tag_once(tags: list[tuple[str, str]]) -> bool:
+    """Whether a clean game's tags name each tag once: a name twice is a game of tags alone and the next game's
+    tags, which the lenient splitter parts (``movetext.split_games``); the compiled reader leaves them to it."""
+    return len({name for name, _value in tags}) == len(tags)
 
 
 def _part_end(text: str, pos: int) -> int:
