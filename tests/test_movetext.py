@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator.chess.movetext import split_games, tokens
+from adjudicator.chess.movetext import BROKEN_TAG_NOTE, split_games, tokens
 from adjudicator.chess.replay import RecordError, replay_chess
 
 NOISE = ["Qh9", "Bxx4", "e9", "Xe4", "hello", "Ka0", "Nz3", "x", "Q", "]", "}", "e4e4e4", "0-1-0", "h0"]
@@ -180,6 +180,25 @@ def test_a_stray_bracket_in_the_moves_is_reported(stray: str) -> None:
 
 def test_a_broken_tag_line_in_the_header_is_not_a_move() -> None:
     assert _unreadable('[Event "Club ch\n[Site "?"]\n\n1. e4 e5 *') == (2, [])
+
+
+def test_a_broken_tag_pair_in_a_one_line_game_keeps_the_games_moves_and_says_so() -> None:
+    """A one-line export with a tag pair not closed: the moves and result after it on the line are the game's.
+    They were read past with the tag, and the game lost without a word (its tags went to the next game)."""
+    text = ('[Event "a"] [Site "x"] 1. e4 e5 1-0\n[Event "b"] [Site "y" 1. d4 d5 2. c4 0-1\n'
+            '[Event "c"] [Site "z"] 1. c4 c5 1/2-1/2\n')
+    games = list(split_games(text))
+    assert [(g.tag("Event"), [m.text for m in g.moves], g.result) for g in games] == [
+        ("a", ["e4", "e5"], "1-0"), ("b", ["d4", "d5", "c4"], "0-1"), ("c", ["c4", "c5"], "1/2-1/2")]
+    assert [(note.token, note.text) for note in games[1].notes] == [('[Site "y"', BROKEN_TAG_NOTE)]
+    first = list(split_games('[Event "a" 1. e4 e5 1-0\n[Event "b"]\n1. d4 d5 0-1\n'))
+    assert [([m.text for m in g.moves], g.result) for g in first] == [(["e4", "e5"], "1-0"), (["d4", "d5"], "0-1")]
+
+
+def test_a_garbled_tag_line_is_read_past_whole_and_noted() -> None:
+    games = list(split_games('[Event "x"y"\n[Site "s"]\n\n1. e4 e5 *\n'))
+    assert [(g.tags, [m.text for m in g.moves]) for g in games] == [([("Site", "s")], ["e4", "e5"])]
+    assert [note.token for note in games[0].notes] == ['[Event "x"y"']
 
 
 def test_every_character_of_the_record_belongs_to_a_token() -> None:

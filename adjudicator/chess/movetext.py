@@ -98,8 +98,31 @@ _ESCAPE = re.compile(r"(?m)^%[^\n]*$")
 _PLAIN = re.compile(r"(?:[NBRQK]?[a-h]?[1-8]?x?[a-h][1-8](?:=[NBRQ])?|O-O(?:-O)?)[+#]?[!?]{0,2}")
 _GLYPHS = re.compile(r"[!?+#=\-/±∓⩲⩱∞□⊕]+")
 _BROKEN_TAG = re.compile(_TAG_START)
-"""A header line that is a tag gone wrong (``[Name "`` unclosed). A ``[...]`` line with no quoted value is not
-one: it may hold moves (``[1. e4 e5]``), so its ``[`` is unreadable, never a header skipped unseen."""
+"""A tag pair gone wrong in a header (``[Name "`` unclosed). A ``[...]`` with no quoted value is not one: it may
+hold moves (``[1. e4 e5]``), so its ``[`` is unreadable, never a header skipped unseen."""
+_CLOSING = re.compile(r'"(?:[ \t]*\])?')
+_WRAPPER = re.compile(r"(?i)\[/?pgn\]")
+_MOVETEXT_START = re.compile(r"[ \t]*(?:\d|\{|\*)")
+"""How a one-line game's moves go on after its tags: a move number, a comment or a result (anything else left
+on a broken tag's line is the tag's, read past with it)."""
+BROKEN_TAG_NOTE = "a tag pair that is not closed: read past, its value not taken"
+
+
+def _broken_tag_end(text: str, start: int) -> int:
+    """Where the broken tag pair at ``start`` ends: at the end of its line when the line reads as a loose tag
+    (``_LOOSE_TAG``: ``[Annotator "J. "JJ" Smith"]``) or its value's quote never closes there; else just after
+    that quote (and a ``]``) when the line goes on with movetext (:data:`_MOVETEXT_START`), so that a one-line
+    game's moves and result are read (they were read past with the tag, and the game lost without a word)."""
+    line_end = text.find("\n", start)
+    line_end = len(text) if line_end < 0 else line_end
+    if _LOOSE_TAG.match(text[start:line_end]):
+        return line_end
+    closing = text.find('"', text.index('"', start) + 1, line_end)
+    if closing < 0:
+        return line_end
+    found = _CLOSING.match(text, closing)
+    end = line_end if found is None else min(found.end(), line_end)
+    return end if _MOVETEXT_START.match(text, end, line_end) else line_end
 _DOTS = re.compile(r"(?:\.|…)+")
 _ASSESSMENTS = frozenset({"(=)", "N", "TN", "Z0?", "ep", "e.p.", "e.p"})
 """Words that are annotations, not moves: a draw offer, a novelty, en passant written apart."""
@@ -349,9 +372,8 @@ def _scan(text: str) -> Iterator[tuple[TokenKind, str, int]]:
             elif simple == "move-number" and started and _starts_a_game(text, value, start):
                 started = False
             yield simple, value, start
-        elif value == "[" and not started and _BROKEN_TAG.match(text, text.rfind("\n", 0, start) + 1):
-            end = text.find("\n", start)  # a broken tag line in the header (``[Event "x`` unclosed)
-            skip = len(text) if end < 0 else end
+        elif value == "[" and not started and _BROKEN_TAG.match(text, start):
+            skip = _broken_tag_end(text, start)  # a broken tag pair in the header (``[Event "x`` unclosed)
             yield "tag", text[start:skip], start
         else:
             started, result_since_move = True, False  # split_games holds it as a move of the game
@@ -458,6 +480,8 @@ def split_games(text: str, *, ended: list[bool] | None = None) -> Iterator[RawGa
                 number = None
             if pair is not None:
                 game.tags.append(pair)
+            elif not _WRAPPER.fullmatch(value):
+                game.notes.append(Note(len(game.moves) + 1, value, BROKEN_TAG_NOTE))
         elif kind == "clock-comment":
             if game.moves:
                 move = game.moves[-1]
