@@ -143,7 +143,8 @@ def test_a_game_of_tags_alone_before_the_next_games_tags_is_a_game_of_its_own() 
     games = list(split_games(TAGS_THEN_A_GAME))
     assert [(g.tag("White"), len(g.moves), g.tag("Result")) for g in games] == [("P", 0, "1-0"), ("Q", 7, "1-0")]
     assert games[0].notes[0].kind == "new-game" and "(Event)" in games[0].notes[0].text
-    out = [json.loads(line) for line in run_in_process(["check-games", "-"], stdin=TAGS_THEN_A_GAME).stdout.splitlines()]
+    lines = run_in_process(["check-games", "-"], stdin=TAGS_THEN_A_GAME).stdout.splitlines()
+    out = [json.loads(line) for line in lines]
     assert [(line["index"], line["headers"]["White"]) for line in out if "index" in line] == [(1, "P"), (2, "Q")]
     assert [finding["code"] for finding in out[0]["findings"]] == ["reading"]
 
