@@ -168,6 +168,15 @@ def test_a_lone_carriage_return_ends_a_line_as_a_line_feed_does(text: str) -> No
     assert [game.offset for game in split_games(text)] == [game.offset for game in split_games(as_lines)]
 
 
+def test_a_comment_closed_only_by_a_later_comments_brace_is_unreadable_where_it_opens() -> None:
+    """A ``{`` never closed runs on to the next comment's ``}``: the moves (here a whole untagged game) between
+    them were read as comment text and the moves after it as this game's, without a word. A second ``{`` inside a
+    comment that holds moves tells it; one holding a brace and no move stays a comment to its first ``}``."""
+    text = '[Event "a"]\n1. e4 e5 2. Nf3 {unclosed\n\n1. d4 {Queen pawn} Nc6 *\n'
+    assert _unreadable(text) == (3, [(4, "{")])
+    assert _read("1. e4 {a {note} e5 *") == [(["e4", "e5"], "*", [])]
+
+
 def test_a_comment_spanning_lines_is_still_one_comment() -> None:
     assert _read("1. e4 {a note\nover [two] lines\n[not a tag} e5 *") == [(["e4", "e5"], "*", [])]
 

@@ -243,8 +243,8 @@ def _swallows_a_move(held: list[re.Match[str]]) -> bool:
 
 def _top_token(group: str | None, value: str) -> tuple[TokenKind, str]:
     """The kind (and text) of a main-line lexeme that is no move, tag or bracket."""
-    if group == "comment":
-        if not value.endswith("}") and _SWALLOWED.search(value):
+    if group == "comment":  # never closed, or closed only by a later comment's "}" (a "{" inside it)
+        if (not value.endswith("}") or "{" in value[1:]) and _SWALLOWED.search(value):
             return "unreadable", "{"
         return ("clock-comment" if "[%" in value else "comment"), value
     if group == "word":

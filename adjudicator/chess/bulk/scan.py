@@ -693,7 +693,8 @@ def skip_space(text: str, i: cython.Py_ssize_t, n: cython.Py_ssize_t) -> cython.
 @cython.exceptval(check=False)
 def comment_end(text: str, i: cython.Py_ssize_t, n: cython.Py_ssize_t) -> cython.Py_ssize_t:
     """The ``}`` closing the comment opened at ``i``; -1 when none does, or a ``%`` line, a line starting
-    with ``[`` after any spaces or tabs (a new game's tags end a comment: the lenient reader tells) or a byte-order
+    with ``[`` after any spaces or tabs (a new game's tags end a comment: the lenient reader tells), a second ``{``
+    (a comment never closed that ran on to a later one's ``}``: the lenient reader tells) or a byte-order
     mark / zero-width space (which the splitter turns into spaces) is inside."""
     c: cython.Py_UCS4
     j: cython.Py_ssize_t = i + 1
@@ -702,6 +703,8 @@ def comment_end(text: str, i: cython.Py_ssize_t, n: cython.Py_ssize_t) -> cython
         c = text[j]
         if c == "}":
             return j
+        if c == "{":
+            return -1
         if c == "\n":
             if j + 1 < n and text[j + 1] == "%":
                 return -1
