@@ -177,6 +177,15 @@ def test_a_comment_closed_only_by_a_later_comments_brace_is_unreadable_where_it_
     assert _read("1. e4 {a {note} e5 *") == [(["e4", "e5"], "*", [])]
 
 
+def test_a_comment_never_closed_that_holds_moves_without_numbers_is_unreadable() -> None:
+    """Moves written without numbers (or a result glued to the next game's tag) inside a comment cut at the next
+    game's tags: they were read as comment text, the game ending early without a word."""
+    text = '[Event "a"]\n1. e4 e5 2. Nf3 Nc6 3. Bb5 {Spanish\na6 Ba4 Nf6 O-O\n[Event "b"]\n1. d4 d5 0-1\n'
+    assert _unreadable(text) == (5, [(6, "{")])
+    assert _unreadable('1. e4 e5 2. Nf3 {oops Nc6 1-0[Event "b"]\n1. d4 *') == (3, [(4, "{")])
+    assert _unreadable("1. e4 e5 {a closing note never closed") == (2, [])
+
+
 def test_a_comment_spanning_lines_is_still_one_comment() -> None:
     assert _read("1. e4 {a note\nover [two] lines\n[not a tag} e5 *") == [(["e4", "e5"], "*", [])]
 

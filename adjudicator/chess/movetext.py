@@ -241,10 +241,17 @@ def _swallows_a_move(held: list[re.Match[str]]) -> bool:
     return any(m.lastgroup == "word" and word_kind(m.group()) == "move" for m in held)
 
 
+def _holds_a_move(comment: str) -> bool:
+    """Whether a comment never closed holds a word written as a move (``a6``, ``O-O``: moves written without
+    numbers, swallowed up to the next game's tags)."""
+    return any(_PLAIN.fullmatch(word) for word in comment[1:].split())
+
+
 def _top_token(group: str | None, value: str) -> tuple[TokenKind, str]:
     """The kind (and text) of a main-line lexeme that is no move, tag or bracket."""
     if group == "comment":  # never closed, or closed only by a later comment's "}" (a "{" inside it)
-        if (not value.endswith("}") or "{" in value[1:]) and _SWALLOWED.search(value):
+        unclosed = not value.endswith("}")
+        if (unclosed or "{" in value[1:]) and (_SWALLOWED.search(value) or unclosed and _holds_a_move(value)):
             return "unreadable", "{"
         return ("clock-comment" if "[%" in value else "comment"), value
     if group == "word":
