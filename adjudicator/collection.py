@@ -73,7 +73,9 @@ def _goes_on(line: str) -> bool:
 def records(lines: Iterable[str]) -> Iterator[str]:
     """The game records of a file's lines, in order, one held at a time.
 
-    A tag line after move text starts the next record, and so does a line after a blank
+    A tag line after move text starts the next record (not when the line before it ends with ``]``: a game's
+    header may begin after its moves on a line, ``1-0 [Event "b"]``, and its tags stay together), and so does a
+    line after a blank
     line that follows a result token ending a line (games written without tags), unless it
     starts with a move number that goes on with the game (``3.``, not ``1.``). A
     record still holding several games is split further by the game's own splitter. A
@@ -116,7 +118,7 @@ def record_spans(lines: Iterable[tuple[str, int]]) -> Iterator[Span]:
             if ended and not current[-1].strip() and not _goes_on(stripped):
                 yield Span("".join(current), start, place)
                 current, size, start = [], 0, place
-            has_moves = True
+            has_moves = not stripped.endswith("]")  # a line ending with a tag pair: the next game's header began
             ended = _RESULT_AT_END.search(stripped, max(0, len(stripped) - _RESULT_REACH)) is not None
         current.append(line)
         size += len(line)

@@ -8,14 +8,16 @@ tests/checkers/test_checkers_split_moves.py's (a checkers move split by spacing)
 from __future__ import annotations
 
 import io
+import json
 from typing import Any
 
 import pytest
 
-from adjudicator.collection import check_record, records
+from adjudicator.collection import block_spans, check_record, records
 from adjudicator.rulesets import RulesetBook
 from adjudicator.services import Services
 from engines.chess.unwinnable import UnwinnabilityAnalyser
+from tests.cli_runs import run_in_process
 
 SCHOLAR = "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#"
 """White mates at ply 7."""
@@ -78,3 +80,18 @@ def test_checkers_a_move_split_by_spacing_is_a_reading_finding(book: RulesetBook
                     book, services, "checkers")
     assert findings(line) == [("reading", 7)] and line["recorded_result"] == "1-0"
     assert "'10x 17'" in line["findings"][0]["message"]
+
+
+@pytest.mark.parametrize("text", [
+    '[Event "a"]\n1. e4 e5 1-0 [Event "b"]\n[White "X"]\n1. d4 d5 0-1\n',
+    '[Event "a"]\n1. e4 e5 1-0\r[Event "b"]\r[White "X"]\n1. d4 d5 0-1\n',
+])
+def test_a_header_begun_after_the_moves_on_a_line_stays_one_games_tags(text: str) -> None:
+    """The record cutter cut at the next tag line and made a game of the tags before it (no moves, a
+    ``no-result`` finding) and a game of its moves without them: three games where the file holds two."""
+    found = list(records(io.StringIO(text)))
+    assert found == [text]
+    spans = [span.text for span in block_spans([text.encode()])]
+    assert spans == found
+    out = [json.loads(line) for line in run_in_process(["check-games", "-"], stdin=text).stdout.splitlines()]
+    assert [line["headers"] for line in out if "index" in line] == [{"Event": "a"}, {"Event": "b", "White": "X"}]

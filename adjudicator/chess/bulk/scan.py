@@ -1066,6 +1066,16 @@ def result_before(text: str, s: cython.Py_ssize_t, b: cython.Py_ssize_t) -> cyth
 
 @cython.cfunc
 @cython.exceptval(check=False)
+def ends_with_bracket(text: str, i: cython.Py_ssize_t, e: cython.Py_ssize_t) -> cython.bint:
+    """Whether the line ``i..e`` stripped ends with ``]`` (``adjudicator.collection.record_spans``)."""
+    b: cython.Py_ssize_t = e
+    while b > i and is_space(text[b - 1]):
+        b -= 1
+    return b > i and text[b - 1] == "]"
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
 def ends_with_result(text: str, i: cython.Py_ssize_t, e: cython.Py_ssize_t) -> cython.bint:
     """``_RESULT_AT_END`` searched in the line ``i..e`` stripped: ``(?:^|\\s)RESULT(?:\\[/pgn\\])?$``."""
     s: cython.Py_ssize_t = past_space(text, i, e)
@@ -1130,7 +1140,7 @@ def record_cuts(text: str, state: list[int], max_lines: int, max_chars: int) -> 
             if ended and last_blank and not goes_on(text, past_space(text, i, e), e):
                 cuts.append(i)
                 lines, chars, has_text = 0, 0, False
-            has_moves = True
+            has_moves = not ends_with_bracket(text, i, e)  # the next game's header began on this line: no cut
             ended = ends_with_result(text, i, e)
         else:
             blank = True
