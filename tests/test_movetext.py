@@ -124,6 +124,8 @@ NEXT_GAME = '[Event "Next"]\n[Result "0-1"]\n\n1. d4 {[%clk 0:59:58]} d5 {[%clk 
     '[Event "Spoilt"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb{5 a6 1-0\n\n',
     '[Event "Spoilt"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 {*\n\n',  # it swallows the result alone
     '[Event "Spoilt"]\r\n\r\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 {a note 1-0\r\n',  # no blank line, CRLF
+    '[Event "Spoilt"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 {a note 1-0\n\x0c',  # a form feed before the tags
+    '[Event "Spoilt"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 {a note 1-0\n\xa0',  # a no-break space before them
 ])
 def test_a_comment_never_closed_ends_where_the_next_games_tags_begin(spoilt: str) -> None:
     """No silent game: a ``{`` never closed swallowed every game up to the next ``}`` (a random seed's
@@ -184,6 +186,17 @@ def test_a_comment_never_closed_that_holds_moves_without_numbers_is_unreadable()
     assert _unreadable(text) == (5, [(6, "{")])
     assert _unreadable('1. e4 e5 2. Nf3 {oops Nc6 1-0[Event "b"]\n1. d4 *') == (3, [(4, "{")])
     assert _unreadable("1. e4 e5 {a closing note never closed") == (2, [])
+
+
+def test_a_variation_that_a_new_game_starts_in_was_never_closed() -> None:
+    """``1.`` after a blank line starts a game, inside a variation too (as a tag pair does): the variation opened
+    before it is never closed (unreadable where it opens) and the next game is read. It ran on to that game's
+    ``)``, and the next game was read as a variation of this one, without a word."""
+    games = list(split_games("1. e4 e5 2. Nf3 (2. Nc3 Nc6 1-0\n\n1. d4 d5 2. c4 c6) Nc6 *\n"))
+    assert [[(m.text, m.unreadable is not None) for m in g.moves] for g in games] == [
+        [("e4", False), ("e5", False), ("Nf3", False), ("(", True)],
+        [("d4", False), ("d5", False), ("c4", False), ("c6", False), ("Nc6", False)]]
+    assert _read("1. e4 e5 2. Nf3 (2. Nc3 Nc6\n3. d4) Nc6 *") == [(["e4", "e5", "Nf3", "Nc6"], "*", [])]
 
 
 def test_a_comment_spanning_lines_is_still_one_comment() -> None:

@@ -68,13 +68,14 @@ TAG_NAME = r"\w[\w+#=:\-]*"
 RESULT_DASH = f"[{DASHES}:]"
 """What may stand between a result's two scores (a pattern)."""
 _D = RESULT_DASH
-_TAG_START = rf'[ \t]*\[[ \t]*{TAG_NAME}[ \t]*"'
-"""How a line holding a tag pair starts (a pattern): where a comment ends, and how a broken tag line is told."""
+_TAG_START = rf'[^\S\n]*\[[ \t]*{TAG_NAME}[ \t]*"'
+"""How a line holding a tag pair starts (a pattern), after any spacing (a form feed, a no-break space, as the
+record cutter's tag line): where a comment ends, and how a broken tag line is told."""
 _LEXER = re.compile(
     rf"""
     (?P<tag>\[[ \t]*(?P<name>{TAG_NAME})[ \t]*"(?P<value>(?:[^"\\\n]|\\.)*)"[ \t]*\])
     |(?P<wrapper>(?i:\[/?pgn\]))
-    |(?P<comment>\{{[^}}\n]*(?:\n(?!{_TAG_START}|[ \t]*(?i:\[/?pgn\]))[^}}\n]*)*\}}?)
+    |(?P<comment>\{{[^}}\n]*(?:\n(?!{_TAG_START}|[^\S\n]*(?i:\[/?pgn\]))[^}}\n]*)*\}}?)
     |(?P<line>;[^\n]*)
     |(?P<open>\()
     |(?P<close>\))
@@ -334,7 +335,8 @@ def _scan(text: str) -> Iterator[tuple[TokenKind, str, int]]:
                 depth += 1
             elif kind == "close":
                 depth -= 1
-            elif kind == "tag" or kind == "wrapper":  # a new game's tags: the variation was never closed
+            elif kind == "tag" or kind == "wrapper" or (  # a new game: the variation was never closed
+                    kind == "number" and _starts_a_game(text, match.group(), match.start())):  # 1. after a blank line
                 yield from _unclosed(held)
                 depth, held = 0, []
             if depth:

@@ -693,7 +693,7 @@ def skip_space(text: str, i: cython.Py_ssize_t, n: cython.Py_ssize_t) -> cython.
 @cython.exceptval(check=False)
 def comment_end(text: str, i: cython.Py_ssize_t, n: cython.Py_ssize_t) -> cython.Py_ssize_t:
     """The ``}`` closing the comment opened at ``i``; -1 when none does, or a ``%`` line, a line starting
-    with ``[`` after any spaces or tabs (a new game's tags end a comment: the lenient reader tells), a second ``{``
+    with ``[`` after any spacing (a new game's tags end a comment: the lenient reader tells), a second ``{``
     (a comment never closed that ran on to a later one's ``}``: the lenient reader tells) or a byte-order
     mark / zero-width space (which the splitter turns into spaces) is inside."""
     c: cython.Py_UCS4
@@ -709,7 +709,7 @@ def comment_end(text: str, i: cython.Py_ssize_t, n: cython.Py_ssize_t) -> cython
             if j + 1 < n and text[j + 1] == "%":
                 return -1
             k = j + 1
-            while k < n and (text[k] == " " or text[k] == "\t"):
+            while k < n and text[k] != "\n" and is_space(text[k]):
                 k += 1
             if k < n and text[k] == "[":
                 return -1
@@ -826,13 +826,18 @@ def atom_end(text: str, i: cython.Py_ssize_t, n: cython.Py_ssize_t) -> cython.Py
 @cython.cfunc
 @cython.exceptval(check=False)
 def variation_end(text: str, i: cython.Py_ssize_t, n: cython.Py_ssize_t) -> cython.Py_ssize_t:
-    """Past the ``)`` closing the variation opened at ``i``; -1 when it is not closed cleanly."""
+    """Past the ``)`` closing the variation opened at ``i``; -1 when it is not closed cleanly, or holds a blank line
+    (a ``1.`` after one starts a game: the lenient reader tells)."""
     depth: cython.int = 1
     j: cython.Py_ssize_t = i + 1
+    k: cython.Py_ssize_t
     c: cython.Py_UCS4
     while True:
+        k = j
         j = skip_space(text, j, n)
         if j < 0 or j >= n:
+            return -1
+        if text.count("\n", k, j) >= 2:
             return -1
         c = text[j]
         if c == "{":
