@@ -95,3 +95,13 @@ def test_a_header_begun_after_the_moves_on_a_line_stays_one_games_tags(text: str
     assert spans == found
     out = [json.loads(line) for line in run_in_process(["check-games", "-"], stdin=text).stdout.splitlines()]
     assert [line["headers"] for line in out if "index" in line] == [{"Event": "a"}, {"Event": "b", "White": "X"}]
+
+
+def test_files_put_together_keep_each_games_tags_after_a_byte_order_mark() -> None:
+    """Files written with a byte-order mark and put together (``cat *.pgn``): the mark then stands before a
+    game's first tag line, which the record cutter did not take for a tag line; it cut the game's header
+    after it, a game of one tag and a game of the rest (python-chess's utf8-bom sample, doubled)."""
+    text = '[Event "x"]\n\n1. e4 *\n\n\ufeff[Event "A"]\n[Site "?"]\n[Result "*"]\n\n *\n'
+    out = [json.loads(line) for line in run_in_process(["check-games", "-"], stdin=text).stdout.splitlines()]
+    assert [line["headers"] for line in out if "index" in line] == [
+        {"Event": "x"}, {"Event": "A", "Site": "?", "Result": "*"}]
