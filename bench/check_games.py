@@ -16,8 +16,8 @@ checkmates). It prints:
    replay``, pgn-extract (``/usr/games/pgn-extract -s``: reads and validates every move)
    and python-chess's reader (``chess.pgn.read_game`` over the file), each with its ratio to
    pgn-extract's (issue 26's goal: check-games within 3x), and the same for check-games and
-   replay with the compiled reader turned off (``ADJUDICATOR_BULK_READER=0``: the lenient
-   reader alone, as before issue 26);
+   replay with the compiled reader turned off (:data:`LENIENT_ONLY`: the lenient reader alone,
+   as before issue 26);
 2. check-games with 1 and then 2 workers on the broker (a redis-server on a free port,
    ``adjudicator worker`` processes started and ready before the command and warmed by a check
    of the file once through (a cold worker's first games are slower), a throw-away
