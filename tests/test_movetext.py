@@ -177,6 +177,7 @@ def test_a_comment_closed_only_by_a_later_comments_brace_is_unreadable_where_it_
     text = '[Event "a"]\n1. e4 e5 2. Nf3 {unclosed\n\n1. d4 {Queen pawn} Nc6 *\n'
     assert _unreadable(text) == (3, [(4, "{")])
     assert _read("1. e4 {a {note} e5 *") == [(["e4", "e5"], "*", [])]
+    assert _unreadable("1. e4 {Better is 1. d4 {see note} e5 2. Qh5 Nc6 *") == (4, []), "a '{' in a comment is text"
 
 
 def test_a_comment_never_closed_that_holds_moves_without_numbers_is_unreadable() -> None:
@@ -224,6 +225,8 @@ def test_a_broken_tag_pair_in_a_one_line_game_keeps_the_games_moves_and_says_so(
     assert [(note.token, note.text) for note in games[1].notes] == [('[Site "y"', BROKEN_TAG_NOTE)]
     first = list(split_games('[Event "a" 1. e4 e5 1-0\n[Event "b"]\n1. d4 d5 0-1\n'))
     assert [([m.text for m in g.moves], g.result) for g in first] == [(["e4", "e5"], "1-0"), (["d4", "d5"], "0-1")]
+    two_in_one = list(split_games('[Event "b] [Site "c"] 1. d4 d5 *\n'))
+    assert [([m.text for m in g.moves], g.result) for g in two_in_one] == [(["d4", "d5"], "*")]
 
 
 def test_a_garbled_tag_line_is_read_past_whole_and_noted() -> None:

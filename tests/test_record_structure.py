@@ -149,6 +149,13 @@ def test_a_game_of_tags_alone_before_the_next_games_tags_is_a_game_of_its_own() 
     assert [finding["code"] for finding in out[0]["findings"]] == ["reading"]
 
 
+def test_a_tag_named_again_with_no_blank_line_before_it_stays_the_games_as_python_chess_reads_it() -> None:
+    text = ('[Event "a"]\n[White "P"]\n[Black "Q"]\n[Result "1-0"]\n[White "P"]\n\n'
+            '1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n')
+    assert [(g.tag("Event"), len(g.moves)) for g in split_games(text)] == [("a", 7)]
+    assert [len(g.moves) for g in split_games('[Event "a"] [Site "x"] [Site "y"] 1. e4 e5 1-0')] == [2]
+
+
 def test_one_blank_line_between_tags_keeps_them_one_game_as_python_chess_does() -> None:
     text = '[Event "A"]\n\n[Site "Hall"]\n\n1. e4 e5 *\n'
     assert len(list(split_games(text))) == 1 == len(python_chess_games(text))

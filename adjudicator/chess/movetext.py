@@ -101,29 +101,25 @@ _GLYPHS = re.compile(r"[!?+#=\-/±∓⩲⩱∞□⊕]+")
 _BROKEN_TAG = re.compile(_TAG_START)
 """A tag pair gone wrong in a header (``[Name "`` unclosed). A ``[...]`` with no quoted value is not one: it may
 hold moves (``[1. e4 e5]``), so its ``[`` is unreadable, never a header skipped unseen."""
-_CLOSING = re.compile(r'"(?:[ \t]*\])?')
+
 _WRAPPER = re.compile(r"(?i)\[/?pgn\]")
-_MOVETEXT_START = re.compile(r"[ \t]*(?:\d|\{|\*)")
-"""How a one-line game's moves go on after its tags: a move number, a comment or a result (anything else left
-on a broken tag's line is the tag's, read past with it)."""
+_BEFORE_MOVETEXT = re.compile(r'(?:"(?:[ \t]*\])?|\])(?=[ \t]*(?:\d+[ \t]*\.|\{|\*(?:\s|$)|1-0|0-1|1/2-1/2))')
+"""Where a broken tag pair's line goes on with a one-line game's moves: a closing quote (and ``]``) or a ``]``, then
+a move number, a comment or a result (anything else left on the line is the tag's, read past with it)."""
 BROKEN_TAG_NOTE = "a tag pair that is not closed: read past, its value not taken"
 
 
 def _broken_tag_end(text: str, start: int) -> int:
     """Where the broken tag pair at ``start`` ends: at the end of its line when the line reads as a loose tag
-    (``_LOOSE_TAG``: ``[Annotator "J. "JJ" Smith"]``) or its value's quote never closes there; else just after
-    that quote (and a ``]``) when the line goes on with movetext (:data:`_MOVETEXT_START`), so that a one-line
-    game's moves and result are read (they were read past with the tag, and the game lost without a word)."""
+    (``_LOOSE_TAG``: ``[Annotator "J. "JJ" Smith"]``), or holds no movetext after a quote or bracket; else at the
+    first quote or ``]`` that movetext follows (:data:`_BEFORE_MOVETEXT`), so that a one-line game's moves and
+    result are read (they were read past with the tag, and the game lost without a word)."""
     line_end = text.find("\n", start)
     line_end = len(text) if line_end < 0 else line_end
     if _LOOSE_TAG.match(text[start:line_end]):
         return line_end
-    closing = text.find('"', text.index('"', start) + 1, line_end)
-    if closing < 0:
-        return line_end
-    found = _CLOSING.match(text, closing)
-    end = line_end if found is None else min(found.end(), line_end)
-    return end if _MOVETEXT_START.match(text, end, line_end) else line_end
+    found = _BEFORE_MOVETEXT.search(text, text.index('"', start) + 1, line_end)
+    return line_end if found is None else found.end()
 _DOTS = re.compile(r"(?:\.|…)+")
 _ASSESSMENTS = frozenset({"(=)", "N", "TN", "Z0?", "ep", "e.p.", "e.p"})
 """Words that are annotations, not moves: a draw offer, a novelty, en passant written apart."""
@@ -242,6 +238,11 @@ def _swallows_a_move(held: list[re.Match[str]]) -> bool:
     return any(m.lastgroup == "word" and word_kind(m.group()) == "move" for m in held)
 
 
+_NEW_GAME_INSIDE = re.compile(r"\n[^\S\n]*\n\s*1[ \t]*\.")
+"""A blank line and then White's first move number inside a comment that holds another ``{``: an untagged game
+swallowed by a comment never closed, up to a later comment's ``}`` (a ``{`` alone inside a comment is text)."""
+
+
 def _holds_a_move(comment: str) -> bool:
     """Whether a comment never closed holds a word written as a move (``a6``, ``O-O``: moves written without
     numbers, swallowed up to the next game's tags)."""
@@ -251,8 +252,10 @@ def _holds_a_move(comment: str) -> bool:
 def _top_token(group: str | None, value: str) -> tuple[TokenKind, str]:
     """The kind (and text) of a main-line lexeme that is no move, tag or bracket."""
     if group == "comment":  # never closed, or closed only by a later comment's "}" (a "{" inside it)
-        unclosed = not value.endswith("}")
-        if (unclosed or "{" in value[1:]) and (_SWALLOWED.search(value) or unclosed and _holds_a_move(value)):
+        if not value.endswith("}"):
+            if _SWALLOWED.search(value) or _holds_a_move(value):
+                return "unreadable", "{"
+        elif "{" in value[1:] and _NEW_GAME_INSIDE.search(value):
             return "unreadable", "{"
         return ("clock-comment" if "[%" in value else "comment"), value
     if group == "word":
@@ -436,8 +439,9 @@ def _tag_pair(value: str) -> tuple[str, str] | None:
 
 
 def _has_tag(game: RawGame, name: str) -> bool:
-    """Whether ``game``'s tags hold one named ``name`` (a game's header names each tag once: a second one is the
-    next game's, after a game of tags alone)."""
+    """Whether ``game``'s tags hold one named ``name`` (a header names each tag once: a second one after a blank
+    line is the next game's, after a game of tags alone; one with no blank line before it stays this game's, the
+    last of the name read, as python-chess reads it)."""
     return any(key == name for key, _value in game.tags)
 
 
@@ -476,7 +480,8 @@ def split_games(text: str, *, ended: list[bool] | None = None) -> Iterator[RawGa
         elif kind == "tag":
             pair = _tag_pair(value)
             headers_only = bool(game.tags) and not game.moves and game.result is None
-            repeated = headers_only and pair is not None and _has_tag(game, pair[0])
+            repeated = (headers_only and pair is not None and _has_tag(game, pair[0])
+                        and _after_blank_line(text, offset))  # a name again, after a blank line: the next header
             headers_only = headers_only and (repeated or _after_blank_line(text, offset, 2))
             if game.moves or game.result is not None or headers_only:
                 if repeated and pair is not None:  # a game's header names each tag once: the next game's tags
