@@ -200,6 +200,27 @@ def test_a_variation_that_a_new_game_starts_in_was_never_closed() -> None:
     assert _read("1. e4 e5 2. Nf3 (2. Nc3 Nc6\n3. d4) Nc6 *") == [(["e4", "e5", "Nf3", "Nc6"], "*", [])]
 
 
+@pytest.mark.parametrize(("text", "games"), [
+    # prose naming a square in a comment never closed after the result: no phantom game (a review's case)
+    ('[Event "a"]\n\n1. e4 e5 2. Nf3 Nc6 1-0 {White then played a4 and won\n\n[Event "b"]\n\n1. d4 d5 0-1\n',
+     [["e4", "e5", "Nf3", "Nc6"], ["d4", "d5"]]),
+    # an annotator's comment quoting a game, with a brace inside: text, as PGN has it
+    ("1. e4 {Compare {the game\n\n1. d4 d5, which went} e5 2. Nf3 *", [["e4", "e5", "Nf3"]]),
+    # a header line missing its bracket, not a game on one line: read past whole, as before, and noted
+    ('[Event "Bundesliga "2. Liga"\n[Site "x"]\n\n1. e4 e5 *\n', [["e4", "e5"]]),
+])
+def test_what_reads_well_stays_read_as_before(text: str, games: list[list[str]]) -> None:
+    """The rules that find a swallowed or broken game do not fire on what they only look like."""
+    assert [moves for moves, _result, _notes in _read(text)] == games
+    assert _unreadable(text.split("[Event \"b\"]")[0])[1] == []
+
+
+def test_a_header_line_holding_two_tag_pairs_one_broken_takes_neither_and_says_so() -> None:
+    games = list(split_games('[Event "b] [Site "c"] 1. d4 *'))
+    assert [(g.tags, [m.text for m in g.moves]) for g in games] == [([], ["d4"])]
+    assert [(note.token, note.text) for note in games[0].notes] == [('[Event "b] [Site "c"]', BROKEN_TAG_NOTE)]
+
+
 def test_a_comment_spanning_lines_is_still_one_comment() -> None:
     assert _read("1. e4 {a note\nover [two] lines\n[not a tag} e5 *") == [(["e4", "e5"], "*", [])]
 

@@ -109,26 +109,51 @@ a move number, a comment or a result (anything else left on the line is the tag'
 BROKEN_TAG_NOTE = "a tag pair that is not closed: read past, its value not taken"
 
 
-def _broken_tag_end(text: str, start: int) -> int:
-    """Where the broken tag pair at ``start`` ends: at the end of its line when the line reads as a loose tag
-    (``_LOOSE_TAG``: ``[Annotator "J. "JJ" Smith"]``), or holds no movetext after a quote or bracket; else at the
-    first quote or ``]`` that movetext follows (:data:`_BEFORE_MOVETEXT`), so that a one-line game's moves and
-    result are read (they were read past with the tag, and the game lost without a word)."""
-    line_end = text.find("\n", start)
-    line_end = len(text) if line_end < 0 else line_end
-    if _LOOSE_TAG.match(text[start:line_end]):
-        return line_end
-    found = _BEFORE_MOVETEXT.search(text, text.index('"', start) + 1, line_end)
-    return line_end if found is None else found.end()
+_LOOSE_TAIL = re.compile(r'"[ \t]*\][ \t]*$')
+"""How a loose tag line ends (``_LOOSE_TAG``)."""
+_RESULT_TAIL = re.compile(rf"(?:^|\s)(?:1{RESULT_DASH}0|0{RESULT_DASH}1|(?:1/2|½){RESULT_DASH}(?:1/2|½)|\*)\s*$")
+"""How a game written on one line ends: with its result."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Line:
+    """What the broken-tag rule asks of the line a ``[`` stands on, found once per line (a line of many ``[``
+    stays linear)."""
+
+    end: int
+    is_loose_tag: bool
+    """The line ends as a loose tag does (``[Annotator "J. "JJ" Smith"]``): read whole as one."""
+    is_one_line_game: bool
+    """The line ends with a result: a game written on one line, tags, moves and all."""
+
+    @classmethod
+    def at(cls, text: str, start: int) -> _Line:
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        return cls(end, _LOOSE_TAIL.search(text, start, end) is not None,
+                   _RESULT_TAIL.search(text, start, end) is not None)
+
+
+def _broken_tag_end(text: str, start: int, line: _Line) -> int:
+    """Where the broken tag pair at ``start`` ends: at the end of its line, unless the line is a game written on
+    one line and not a loose tag line; then at the first quote or ``]`` that movetext follows
+    (:data:`_BEFORE_MOVETEXT`), so that the game's moves and result are read (they were read past with the tag,
+    and the game lost without a word). A missing bracket on a header line of its own (``[Event "Liga "2. A"``) is
+    read past whole, as before."""
+    if line.is_loose_tag or not line.is_one_line_game:
+        return line.end
+    found = _BEFORE_MOVETEXT.search(text, text.index('"', start) + 1, line.end)
+    return line.end if found is None else found.end()
 _DOTS = re.compile(r"(?:\.|…)+")
 _ASSESSMENTS = frozenset({"(=)", "N", "TN", "Z0?", "ep", "e.p.", "e.p"})
 """Words that are annotations, not moves: a draw offer, a novelty, en passant written apart."""
 _NULL_MOVES = frozenset({"--", "0000"})
 """Null moves (7.5.3) that would otherwise pass for a glyph or a move number (``0000`` is no number: no
 move number has leading zeros); ``Z0`` and ``@@@@`` are moves by default."""
-_SWALLOWED = re.compile(r"\d+\s*\.|(?:1-0|0-1|1/2-1/2|(?<![^\s{])\*)(?:\s|$)|^\s*\[", re.M)
+_SWALLOWED = re.compile(r"\d+\s*\.|(?:1-0|0-1|1/2-1/2|(?<![^\s{])\*)(?:\s|$|\[)|^[^\S\n]*\[", re.M)
 """What an unclosed comment must hold for it to have swallowed moves or the game's result (a ``*`` standing
-as a word: ``{*`` or `` * ``, not ``*great*``)."""
+as a word: ``{*`` or `` * ``, not ``*great*``; a result glued to the next game's tag, ``1-0[Event``), or a line
+starting with ``[`` (each line tried once)."""
 
 
 def seconds_of(text: str) -> float | None:
@@ -238,15 +263,23 @@ def _swallows_a_move(held: list[re.Match[str]]) -> bool:
     return any(m.lastgroup == "word" and word_kind(m.group()) == "move" for m in held)
 
 
-_NEW_GAME_INSIDE = re.compile(r"\n[^\S\n]*\n\s*1[ \t]*\.")
-"""A blank line and then White's first move number inside a comment that holds another ``{``: an untagged game
-swallowed by a comment never closed, up to a later comment's ``}`` (a ``{`` alone inside a comment is text)."""
+_NEW_GAME_INSIDE = re.compile(r"\n[^\S\n]*\n[^\S\n]*1[ \t]*\.")
+"""A blank line and then White's first move number starting a line, inside a comment that holds another ``{``
+after it: an untagged game swallowed by a comment never closed, up to a later comment's ``}`` (a ``{`` alone
+inside a comment is text; each line is tried once: linear in the comment's length)."""
+
+
+def _swallows_a_game(comment: str) -> bool:
+    """Whether a closed comment holds, in this order, a blank line, ``1.`` and a ``{`` (:data:`_NEW_GAME_INSIDE`)."""
+    found = _NEW_GAME_INSIDE.search(comment)
+    return found is not None and "{" in comment[found.end():]
 
 
 def _holds_a_move(comment: str) -> bool:
-    """Whether a comment never closed holds a word written as a move (``a6``, ``O-O``: moves written without
-    numbers, swallowed up to the next game's tags)."""
-    return any(_PLAIN.fullmatch(word) for word in comment[1:].split())
+    """Whether a comment never closed holds two words in a row written as moves (``a6 Ba4``: moves written without
+    numbers, swallowed up to the next game's tags; one such word is prose: "played a4 and won")."""
+    words = comment[1:].split()
+    return any(_PLAIN.fullmatch(one) and _PLAIN.fullmatch(other) for one, other in zip(words, words[1:], strict=False))
 
 
 def _top_token(group: str | None, value: str) -> tuple[TokenKind, str]:
@@ -255,7 +288,7 @@ def _top_token(group: str | None, value: str) -> tuple[TokenKind, str]:
         if not value.endswith("}"):
             if _SWALLOWED.search(value) or _holds_a_move(value):
                 return "unreadable", "{"
-        elif "{" in value[1:] and _NEW_GAME_INSIDE.search(value):
+        elif "{" in value[1:] and _swallows_a_game(value):
             return "unreadable", "{"
         return ("clock-comment" if "[%" in value else "comment"), value
     if group == "word":
@@ -329,6 +362,7 @@ def _scan(text: str) -> Iterator[tuple[TokenKind, str, int]]:
     result_since_move = False
     skip = 0
     plain = _PLAIN.fullmatch
+    line: _Line | None = None  # the line of the last broken tag pair
     for match in _LEXER.finditer(text):
         kind = match.lastgroup
         if skip and match.start() < skip:
@@ -385,7 +419,9 @@ def _scan(text: str) -> Iterator[tuple[TokenKind, str, int]]:
                 started = False
             yield simple, value, start
         elif value == "[" and not started and _BROKEN_TAG.match(text, start):
-            skip = _broken_tag_end(text, start)  # a broken tag pair in the header (``[Event "x`` unclosed)
+            if line is None or start >= line.end:
+                line = _Line.at(text, start)
+            skip = _broken_tag_end(text, start, line)  # a broken tag pair in the header (``[Event "x`` unclosed)
             yield "tag", text[start:skip], start
         else:
             started, result_since_move = True, False  # split_games holds it as a move of the game
@@ -435,14 +471,9 @@ def _tag_pair(value: str) -> tuple[str, str] | None:
     if match is not None and match.lastgroup == "tag" and match.end() == len(value):
         return match.group("name"), match.group("value").replace('\\"', '"').replace("\\\\", "\\")
     loose = _LOOSE_TAG.match(value)
-    return (loose.group(1), loose.group(2)) if loose else None
-
-
-def _has_tag(game: RawGame, name: str) -> bool:
-    """Whether ``game``'s tags hold one named ``name`` (a header names each tag once: a second one after a blank
-    line is the next game's, after a game of tags alone; one with no blank line before it stays this game's, the
-    last of the name read, as python-chess reads it)."""
-    return any(key == name for key, _value in game.tags)
+    if loose is None or _BROKEN_TAG.search(loose.group(2)):  # ``[Event "b] [Site "c"]``: two pairs, one broken
+        return None
+    return loose.group(1), loose.group(2)
 
 
 def split_games(text: str, *, ended: list[bool] | None = None) -> Iterator[RawGame]:
@@ -455,6 +486,7 @@ def split_games(text: str, *, ended: list[bool] | None = None) -> Iterator[RawGa
     game = RawGame()
     number: str | None = None  # the move number written since the last move
     result_token = ""  # the result as written
+    named, names = game, set[str]()  # the game whose tag names ``names`` holds
     for kind, value, offset in _scan(text):
         if kind == "move":
             if game.result is not None:
@@ -479,9 +511,12 @@ def split_games(text: str, *, ended: list[bool] | None = None) -> Iterator[RawGa
             game.notes.append(Note(len(game.moves) + 1, value, draw_offer_note(len(game.moves), written), "draw-offer"))
         elif kind == "tag":
             pair = _tag_pair(value)
+            if named is not game:
+                named, names = game, {key for key, _value in game.tags}
             headers_only = bool(game.tags) and not game.moves and game.result is None
-            repeated = (headers_only and pair is not None and _has_tag(game, pair[0])
-                        and _after_blank_line(text, offset))  # a name again, after a blank line: the next header
+            # a header names each tag once: a name again after a blank line is the next game's header (with no
+            # blank line it stays this game's, the last of the name read, as python-chess reads it)
+            repeated = headers_only and pair is not None and pair[0] in names and _after_blank_line(text, offset)
             headers_only = headers_only and (repeated or _after_blank_line(text, offset, 2))
             if game.moves or game.result is not None or headers_only:
                 if repeated and pair is not None:  # a game's header names each tag once: the next game's tags
@@ -494,6 +529,8 @@ def split_games(text: str, *, ended: list[bool] | None = None) -> Iterator[RawGa
                 number = None
             if pair is not None:
                 game.tags.append(pair)
+                if named is game:
+                    names.add(pair[0])
             elif not _WRAPPER.fullmatch(value):
                 game.notes.append(Note(len(game.moves) + 1, value, BROKEN_TAG_NOTE))
         elif kind == "clock-comment":
