@@ -310,7 +310,7 @@ class Adjudicator:
         """Run the jobs a stopped server of this database left, once, when this one starts serving (without a
         broker: :meth:`web.queue.local.InProcess.take_up`; with one, its workers' sweeps and leases do); their
         ids."""
-        if self.is_shut_down or self.in_process is None or self.in_process.is_taken_up:  # no lock: every request
+        if self.is_shut_down or self.in_process is None:  # read without a lock: this runs at every request
             return []
         try:
             return self.in_process.take_up()

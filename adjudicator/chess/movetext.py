@@ -253,7 +253,7 @@ class Token:
 
 def tokens(text: str) -> Iterator[Token]:
     """Every token of ``text`` with its kind, in order (see the module docstring)."""
-    for kind, value, start in _scan(text):
+    for kind, value, start in _scan(line_ends(text)):
         yield Token(kind, value, start)
 
 
@@ -350,8 +350,8 @@ def _scan(text: str) -> Iterator[tuple[TokenKind, str, int]]:
     :func:`split_games` starts a game with no move yet (a second result, move number 1 after a blank line,
     tags), the moves of the game before are no longer there to vary, so a game reads the same whatever
     game comes before it (a ``(`` there is read past with a note, never a variation hiding the moves).
+    ``text``'s line ends are :func:`line_ends`' (its callers make them so, once).
     """
-    text = line_ends(text)
     if "%" in text:
         text = _ESCAPE.sub(lambda m: " " * len(m.group()), text)
     if "\ufeff" in text or "\u200b" in text:  # byte-order marks and zero-width spaces are spacing

@@ -44,10 +44,7 @@ class InProcess:
 
     def publish(self, job_id: str) -> None:
         """Run the job on the runner's pool for its kind (the heartbeat starts with the first job)."""
-        with self._lock:
-            if not self._started:
-                self._started = True
-                self.runtime.start()
+        self._beat()
         with self.sessions() as session:
             name = rows.hold_queued(session, job_id, self.runtime.name, self.taken_up_kinds) or ""
             session.commit()
@@ -70,12 +67,16 @@ class InProcess:
             for job_id in dict.fromkeys(found):
                 self.publish(job_id)  # the heartbeat starts with the first
             if rows.is_any_running(self.sessions, kinds):  # under a worker not known to be gone: its lease tells
-                with self._lock:
-                    if not self._started:
-                        self._started = True
-                        self.runtime.start()
+                self._beat()
             self.is_taken_up = True
         return found
+
+    def _beat(self) -> None:
+        """Start the heartbeat (its reaping too), once."""
+        with self._lock:
+            if not self._started:
+                self._started = True
+                self.runtime.start()
 
     def stop(self) -> None:
         self.runtime.stop()

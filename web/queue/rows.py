@@ -220,15 +220,14 @@ def left_queued(sessions: sessionmaker[Session], is_gone: Callable[[str], bool],
     with sessions() as session:
         queued = session.execute(select(JobRow.id, JobRow.worker).where(
             JobRow.status == "queued", JobRow.kind.in_(sorted(kinds))).order_by(JobRow.created_at)).all()
-        found = [job_id for job_id, worker in queued if worker is None or is_gone(worker)]
-        for job_id, worker in queued:
-            if job_id in found:
-                _changed(session, update(JobRow).where(
-                    JobRow.id == job_id, JobRow.status == "queued",
-                    JobRow.worker.is_(None) if worker is None else JobRow.worker == worker)
-                    .values(worker=None, message="the server stopped before this job ran; it is taken up again"))
+        left = [(job_id, worker) for job_id, worker in queued if worker is None or is_gone(worker)]
+        for job_id, worker in left:
+            _changed(session, update(JobRow).where(
+                JobRow.id == job_id, JobRow.status == "queued",
+                JobRow.worker.is_(None) if worker is None else JobRow.worker == worker)
+                .values(worker=None, message="the server stopped before this job ran; it is taken up again"))
         session.commit()
-    return found
+    return [job_id for job_id, _worker in left]
 
 
 def request_cancel(session: Session, job_id: str) -> tuple[str | None, bool]:
