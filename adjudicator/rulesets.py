@@ -16,13 +16,11 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ValidationError
-from pydantic_core import ErrorDetails
-
 from adjudicator.contract import ContractError
 from adjudicator.rulebook.checkers import CheckersRuleset
 from adjudicator.rulebook.chess import ChessRuleset
-from adjudicator.rulebook.common import FIELD_ERROR, Ruleset
+from adjudicator.rulebook.common import Ruleset
+from adjudicator.rulebook.options import FIELD_ERROR, OptionError, OptionsInvalid, Section, build, options
 
 MODELS: Mapping[str, type[Ruleset]] = {"chess": ChessRuleset, "checkers": CheckersRuleset}
 """The model of a ruleset, by its ``game``."""
@@ -135,44 +133,38 @@ def _defines(table: Mapping[str, Any], loc: tuple[str, ...]) -> bool:
     return True
 
 
-def _section_at(model: type[BaseModel], loc: tuple[str, ...]) -> type[BaseModel] | None:
+def _section_at(model: type[Section], loc: tuple[str, ...]) -> type[Section] | None:
+    found: type[Section] | None = model
     for part in loc:
-        field = model.model_fields.get(part)
-        annotation = field.annotation if field is not None else None
-        if not (isinstance(annotation, type) and issubclass(annotation, BaseModel)):
-            return None
-        model = annotation
-    return model
+        declared = options(found).get(part) if found is not None else None
+        found = declared.section if declared is not None else None
+    return found
 
 
-def _describe(error: ErrorDetails, model: type[BaseModel], loc: tuple[str, ...]) -> str:
-    kind, value = error["type"], error.get("input")
-    ctx = error.get("ctx") or {}
+def _describe(error: OptionError, model: type[Section], loc: tuple[str, ...]) -> str:
+    kind, value = error.kind, error.input
     if kind == "missing":
         return "is missing"
     if kind == "extra_forbidden":
         section = _section_at(model, loc[:-1])
-        close = difflib.get_close_matches(loc[-1], list(section.model_fields) if section else [], n=1, cutoff=0.7)
+        close = difflib.get_close_matches(loc[-1], list(options(section)) if section else [], n=1, cutoff=0.7)
         hint = f" (did you mean {close[0]}?)" if close else ""
         return f"is not an option of this ruleset{hint}"
     if kind == FIELD_ERROR:
-        return str(ctx["problem"])
+        return error.message
     if kind == "literal_error":
-        return f"must be one of {ctx.get('expected')}, not {value!r}"
-    if kind in ("model_type", "model_attributes_type", "dict_type"):
+        return f"must be one of {error.expected}, not {value!r}"
+    if kind in ("model_type", "dict_type"):
         return f"must be a table, not {value!r}"
     plain = {"int_type": "a whole number", "float_type": "a number", "bool_type": "true or false",
              "string_type": "a string"}
     if kind in plain:
         return f"must be {plain[kind]}, not {value!r}"
-    message = str(error["msg"])
-    return message.removeprefix("Value error, ")
+    return error.message.removeprefix("Value error, ")
 
 
-def _problems(error: ErrorDetails, model: type[BaseModel]) -> tuple[tuple[str, ...], str]:
-    loc = tuple(str(part) for part in error["loc"])
-    if error["type"] == FIELD_ERROR:
-        loc = (*loc, str((error.get("ctx") or {})["field"]))
+def _problems(error: OptionError, model: type[Section]) -> tuple[tuple[str, ...], str]:
+    loc = tuple(str(part) for part in error.loc)
     return loc, _describe(error, model, loc)
 
 
@@ -185,12 +177,12 @@ def _validate(resolver: _Resolver, rid: str, reported: dict[str, set[tuple[tuple
         return None, [Problem(f"rulesets.{rid}.game", f"must be chess or checkers, not {game!r}")]
     model = MODELS[str(game)]
     try:
-        return model.model_validate(merged.data, context={"id": rid, "lineage": merged.lineage}), []
-    except ValidationError as exc:
+        return build(model, merged.data, {"id": rid, "lineage": merged.lineage}), []
+    except OptionsInvalid as exc:
         found: list[Problem] = []
         own: set[tuple[tuple[str, ...], str]] = set()
         parent = merged.lineage[1] if len(merged.lineage) > 1 else None
-        for error in exc.errors(include_url=False):
+        for error in exc.errors:
             loc, problem = _problems(error, model)
             own.add((loc, problem))
             owner = next((r for r in merged.lineage if _defines(_own_table(resolver.raw, r), loc)), None)

@@ -90,7 +90,7 @@ def chess_rulesets(book: RulesetBook, *ids: str) -> list[ChessRuleset]:
     every = [ruleset for ruleset in book.rulesets.values() if isinstance(ruleset, ChessRuleset)]
     fide = book["fide-standard"]
     assert isinstance(fide, ChessRuleset)
-    stated = [fide.model_copy(update={"record": fide.record.model_copy(update={"language": lang})})
+    stated = [fide.replaced(record=fide.record.replaced(language=lang))
               for lang in ("de", "fr")]
     return every + stated
 

@@ -173,9 +173,11 @@ def test_a_stream_that_breaks_after_some_games_gives_their_lines_then_the_error(
     assert len(out) > 1 and [g["index"] for g in out[:-1]] == list(range(1, len(out)))
 
 
-UNUSED_MODULES = ("flask", "sqlalchemy", "celery", "alembic", "kombu", "adjudicator.documents", "web.failures")
-"""The web floor's and the queue's libraries, the contract's pydantic models (a case's schema) and the map of
-every failure (an error's): a check on one machine without an error has no use for them (issue 40)."""
+UNUSED_MODULES = ("flask", "sqlalchemy", "celery", "alembic", "kombu", "pydantic", "adjudicator.documents",
+                  "web.failures")
+"""The web floor's and the queue's libraries, pydantic and the contract's models (a case's schema: the rulesets and
+the settings are plain checked dataclasses, ``adjudicator.rulebook.options``) and the map of every failure (an
+error's): a check on one machine without an error has no use for them (issue 40)."""
 
 
 def test_a_check_without_a_broker_loads_no_web_queue_or_schema_library(plain: Path) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from adjudicator.rulebook.chess import Repetition
 from adjudicator.rulebook.common import Ruleset
+from adjudicator.rulebook.options import options
 from tests.cli_runs import run_in_process
 from web.settings import reference
 
@@ -48,13 +49,13 @@ def test_the_committed_reference_is_current() -> None:
 def test_the_reference_lists_every_option_of_every_section_with_its_default() -> None:
     text = reference()
     assert "### `[rulesets.<id>.flag.refs]`" in text and "### `[rulesets.<id>.lowder]`" in text
-    for name in Repetition.model_fields:
+    for name in options(Repetition):
         assert f"| `{name}` |" in text
     assert '| `claim_occurrences` | whole number | `3` |' in text
     assert "| `no_win_test` | " in text and "**required**" in text
     assert 'required when `mode = "variation-14h"`' in text
     assert "| `warning_at_seconds` | whole number | `move_limit_seconds - 10` |" in text
-    assert all(f"| `{name}` |" in text for name in Ruleset.model_fields if name not in ("committee", "time_control"))
+    assert all(f"| `{name}` |" in text for name in options(Ruleset) if name not in ("committee", "time_control"))
 
 
 def test_rulesets_check_passes_the_shipped_configuration() -> None:

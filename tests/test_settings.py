@@ -4,6 +4,7 @@ ones the modules that read the tables fall back on."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import socket
@@ -64,6 +65,26 @@ def test_a_value_of_the_wrong_type_names_its_key_too() -> None:
         Settings.of({"webb": {}})
 
 
+def test_an_option_that_takes_a_list_or_one_value_names_the_item_that_is_wrong() -> None:
+    # [tablebases] syzygy is a folder or a list of folders: the key is the option's, or its item's
+    assert Settings.of({"tablebases": {"syzygy": "data/syzygy"}}).tablebases.syzygy == "data/syzygy"
+    with pytest.raises(ValueError, match=r"^tablebases\.syzygy: input should be a list of strings or a string$"):
+        Settings.of({"tablebases": {"syzygy": 7}})
+    with pytest.raises(ValueError, match=r"^tablebases\.gaviota\.1: input should be a valid string$"):
+        Settings.of({"tablebases": {"gaviota": ["data/gaviota", 3]}})
+
+
+def test_a_number_option_takes_a_whole_number_and_a_whole_number_option_no_fraction() -> None:
+    settings = Settings.of({"engines": {"timeout_seconds": 7}})
+    assert settings.engines.timeout_seconds == 7.0 and isinstance(settings.engines.timeout_seconds, float)
+    with pytest.raises(ValueError, match=r"^engines\.threads: input should be a valid integer$"):
+        Settings.of({"engines": {"threads": 2.0}})
+    with pytest.raises(ValueError, match=r"^engines\.threads: input should be a valid integer$"):
+        Settings.of({"engines": {"threads": True}})
+    with pytest.raises(ValueError, match=r"^limits\.rulings_user: input should be greater than or equal to 0$"):
+        Settings.of({"limits": {"rulings_user": -1}})
+
+
 def test_the_declared_defaults_are_the_ones_the_modules_use() -> None:
     from engines.checkers.analyst import DEFAULT_PROOF_NODES
     from engines.chess.entry import DEFAULT_NODES
@@ -83,13 +104,13 @@ def test_the_declared_defaults_are_the_ones_the_modules_use() -> None:
         settings.engines.threads, settings.engines.hash_mb, settings.engines.timeout_seconds,
         settings.engines.start_timeout_seconds)
     assert settings.entry.engine_nodes == DEFAULT_NODES and settings.checkers.proof_nodes == DEFAULT_PROOF_NODES
-    assert settings.web.broadcast.model_dump() == BROADCAST
-    assert settings.limits.model_dump() == LIMITS
+    assert dataclasses.asdict(settings.web.broadcast) == BROADCAST
+    assert dataclasses.asdict(settings.limits) == LIMITS
     assert (settings.web.max_collection_bytes, settings.web.check_workers) == (DEFAULT_MAX_BYTES, DEFAULT_WORKERS)
     limits = Limits()
     assert (limits.inflated_bytes, limits.line_bytes, limits.games) == (
         settings.collections.max_inflated_bytes, settings.collections.max_line_bytes, settings.collections.max_games)
-    assert settings.queue.model_dump() == vars(QueueSettings())
+    assert dataclasses.asdict(settings.queue) == vars(QueueSettings())
     throttle = ThrottleSettings()
     assert (throttle.window_seconds, throttle.failures_per_name, throttle.failures_per_address,
             throttle.delay_seconds, throttle.max_delay_seconds) == (

@@ -9,44 +9,32 @@ know is an error naming its full key. The game's own sections are in
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
-from pydantic_core import PydanticCustomError
-
 from adjudicator.clocks.notation import parse_time_control
 from adjudicator.contract import ContractError
+from adjudicator.rulebook.options import FIELD_ERROR, FieldProblem, Section, checks, option
 
-FIELD_ERROR = "rulebook_field"
-
-
-def field_error(field: str, problem: str) -> PydanticCustomError:
-    """An error on ``field`` found by a check of several fields (the key it names is the field's)."""
-    return PydanticCustomError(FIELD_ERROR, "{field}: {problem}", {"field": field, "problem": problem})
-
-
-class Section(BaseModel):
-    """One table of a ruleset: unknown keys are errors, values keep their TOML type (no coercion)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+__all__ = ["FIELD_ERROR", "Committee", "FieldProblem", "Ruleset", "Section", "TimeControlDefault", "checks", "option"]
 
 
 class Committee(Section):
     """``[rulesets.<id>.committee]``: the adjudication committee of unfinished games (README 3.5)."""
 
-    vote_rule: Literal["unanimous-for-win", "majority"] = Field(
-        "majority",
+    vote_rule: Literal["unanimous-for-win", "majority"] = option(
+        default="majority",
         description="majority: the result more than half the members vote for, otherwise a draw; "
         "unanimous-for-win: a win only on a unanimous vote, anything less is a draw (ACF Master Division).",
     )
-    members: int = Field(3, description="Members who vote (1 to 15).")
-    article: str = Field(
-        "event regulations: adjudication committee",
+    members: int = option(default=3, description="Members who vote (1 to 15).")
+    article: str = option(
+        default="event regulations: adjudication committee",
         description='The article the committee\'s decisions cite, as `<authority> <article>`.',
     )
 
-    @field_validator("members")
+    @checks("members")
     @classmethod
     def _members_in_range(cls, value: int) -> int:
         if not 1 <= value <= 15:
@@ -57,13 +45,13 @@ class Committee(Section):
 class TimeControlDefault(Section):
     """``[rulesets.<id>.time_control]``: the event's time control when a case gives none."""
 
-    default: str | None = Field(
-        None,
+    default: str | None = option(
+        default=None,
         description="PGN TimeControl or US notation (40/5400+30:1800+30, G/30;d5); used when neither the case "
         "nor the record's TimeControl tag gives one. Unset: no time control is assumed.",
     )
 
-    @field_validator("default")
+    @checks("default")
     @classmethod
     def _readable(cls, value: str | None) -> str | None:
         if value is not None:
@@ -77,41 +65,29 @@ class TimeControlDefault(Section):
 class Ruleset(Section):
     """One event's rules after inheritance. :attr:`id` and :attr:`lineage` come from the configuration."""
 
-    title: str = Field(description="The ruleset's name as pages and rulings show it.")
-    game: Literal["chess", "checkers"] = Field(description="The game the ruleset is for.")
-    authority: str = Field(
+    title: str = option(description="The ruleset's name as pages and rulings show it.")
+    game: Literal["chess", "checkers"] = option(description="The game the ruleset is for.")
+    authority: str = option(
         description='Who issues the rules; every article is cited as `<authority> <article>` (FIDE 9.2.2).'
     )
-    laws: str | None = Field(
-        None,
+    laws: str | None = option(
+        default=None,
         description='The rulebook whose article numbers rulings cite, as `<laws> <article>`; unset: the '
         'authority\'s own. ICCF plays under the FIDE Laws where they apply (ICCF Playing Rules 1a): "FIDE".',
     )
-    committee: Committee = Field(default_factory=Committee, description="The adjudication committee.")
-    time_control: TimeControlDefault = Field(
+    committee: Committee = option(default_factory=Committee, description="The adjudication committee.")
+    time_control: TimeControlDefault = option(
         default_factory=TimeControlDefault, description="The event's time control."
     )
 
-    _id: str = PrivateAttr("")
-    _lineage: tuple[str, ...] = PrivateAttr(())
+    _id: str = dataclasses.field(default="", init=False)
+    _lineage: tuple[str, ...] = dataclasses.field(default=(), init=False)
 
-    @model_validator(mode="before")
-    @classmethod
-    def _absent_sections_are_empty(cls, data: Any) -> Any:
-        """A section that must be given and is not is read as empty, so each missing option is named."""
-        if not isinstance(data, Mapping):
-            return data
-        absent: dict[str, dict[str, Any]] = {
-            name: {} for name, field in cls.model_fields.items()
-            if name not in data and field.is_required()
-            and isinstance(field.annotation, type) and issubclass(field.annotation, Section)
-        }
-        return {**data, **absent} if absent else data
-
-    def model_post_init(self, context: Any, /) -> None:
-        if isinstance(context, dict):
-            self._id = str(context.get("id", ""))
-            self._lineage = tuple(context.get("lineage", (self._id,)))
+    def adopt(self, context: Mapping[str, Any]) -> None:
+        """The id and lineage the configuration gives (:func:`adjudicator.rulebook.options.build`'s context; a
+        section that must be given and is not is read as empty there, so each missing option is named)."""
+        object.__setattr__(self, "_id", str(context.get("id", "")))
+        object.__setattr__(self, "_lineage", tuple(context.get("lineage", (self._id,))))
 
     @property
     def id(self) -> str:

@@ -9,12 +9,10 @@ import typing
 from collections.abc import Iterator
 from typing import Any, Literal
 
-from pydantic import BaseModel
-from pydantic.fields import FieldInfo
-
 from adjudicator.rulebook.checkers import CheckersRuleset
 from adjudicator.rulebook.chess import NEEDED_BY_MODE, ChessRuleset
-from adjudicator.rulebook.common import Ruleset, Section
+from adjudicator.rulebook.common import Ruleset
+from adjudicator.rulebook.options import Option, Section, options
 
 INTRO = """\
 # Ruleset reference
@@ -51,7 +49,7 @@ def type_name(annotation: Any) -> str:
         return " or ".join(names) + unset
     if typing.get_origin(annotation) is list:
         return f"list of {type_name(typing.get_args(annotation)[0])}s"
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+    if isinstance(annotation, type) and issubclass(annotation, Section):
         return "table"
     return _TYPE_NAMES.get(annotation, str(annotation))
 
@@ -68,46 +66,39 @@ def _toml(value: Any) -> str:
     return f"`{value!r}`"
 
 
-def default_text(field: FieldInfo) -> str:
+def default_text(declared: Option) -> str:
     """The option's default, or what it depends on."""
-    extra = field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}
-    if NEEDED_BY_MODE in extra:
-        return f"required when `mode = \"{extra[NEEDED_BY_MODE]}\"`"
-    if "default_text" in extra:
-        return f"`{extra['default_text']}`"
-    if field.is_required():
+    if declared.meta(NEEDED_BY_MODE) is not None:
+        return f"required when `mode = \"{declared.meta(NEEDED_BY_MODE)}\"`"
+    if declared.meta("default_text") is not None:
+        return f"`{declared.meta('default_text')}`"
+    if declared.is_required:
         return "**required**"
-    if field.default_factory is not None:
-        return _toml(field.get_default(call_default_factory=True))
-    if field.default is None:
+    default = declared.default()
+    if default is None:
         return "unset"
-    return _toml(field.default)
+    return _toml(default)
 
 
-def _section_type(field: FieldInfo) -> type[Section] | None:
-    annotation = field.annotation
-    return annotation if isinstance(annotation, type) and issubclass(annotation, Section) else None
-
-
-def option_table(model: type[BaseModel], names: list[str]) -> Iterator[str]:
+def option_table(model: type[Section], names: list[str]) -> Iterator[str]:
     yield "| option | type | default | meaning |"
     yield "|---|---|---|---|"
     for name in names:
-        field = model.model_fields[name]
-        yield (f"| `{name}` | {type_name(field.annotation)} | {default_text(field)} | "
-               f"{_cell(field.description or '')} |")
+        declared = options(model)[name]
+        yield (f"| `{name}` | {type_name(declared.kind)} | {default_text(declared)} | "
+               f"{_cell(declared.description)} |")
 
 
-def section_tables(model: type[BaseModel], names: list[str], prefix: str) -> Iterator[str]:
+def section_tables(model: type[Section], names: list[str], prefix: str) -> Iterator[str]:
     """Each section field of ``model`` (among ``names``) as its own table, sub-tables after it."""
     for name in names:
-        section = _section_type(model.model_fields[name])
+        section = options(model)[name].section
         if section is None:
             continue
         path = f"{prefix}.{name}" if prefix else name
         doc = (section.__doc__ or "").strip().split("\n")[0]
         meaning = doc.split(": ", 1)[1] if ": " in doc else doc
-        scalars = [n for n, f in section.model_fields.items() if _section_type(f) is None]
+        scalars = [n for n, declared in options(section).items() if declared.section is None]
         yield ""
         yield f"### `[{path}]`"
         yield ""
@@ -115,12 +106,12 @@ def section_tables(model: type[BaseModel], names: list[str], prefix: str) -> Ite
         if scalars:
             yield ""
             yield from option_table(section, scalars)
-        yield from section_tables(section, list(section.model_fields), path)
+        yield from section_tables(section, list(options(section)), path)
 
 
 def _game(title: str, model: type[Ruleset]) -> Iterator[str]:
-    own = [n for n in model.model_fields if n not in Ruleset.model_fields]
-    scalars = [n for n in own if _section_type(model.model_fields[n]) is None]
+    own = [n for n in options(model) if n not in options(Ruleset)]
+    scalars = [n for n in own if options(model)[n].section is None]
     yield ""
     yield f"## {title}"
     yield ""
@@ -135,9 +126,9 @@ def _game(title: str, model: type[Ruleset]) -> Iterator[str]:
 
 def reference() -> str:
     """The whole reference, as Markdown."""
-    shared = list(Ruleset.model_fields)
+    shared = list(options(Ruleset))
     lines = [INTRO.rstrip("\n"), "", "## Every ruleset", "", "### `[rulesets.<id>]`", ""]
-    lines += option_table(Ruleset, [n for n in shared if _section_type(Ruleset.model_fields[n]) is None])
+    lines += option_table(Ruleset, [n for n in shared if options(Ruleset)[n].section is None])
     lines += section_tables(Ruleset, shared, "rulesets.<id>")
     lines += _game("Chess (`game = \"chess\"`)", ChessRuleset)
     lines += _game("Checkers (`game = \"checkers\"`)", CheckersRuleset)
