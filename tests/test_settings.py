@@ -4,7 +4,6 @@ ones the modules that read the tables fall back on."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import socket
@@ -104,13 +103,13 @@ def test_the_declared_defaults_are_the_ones_the_modules_use() -> None:
         settings.engines.threads, settings.engines.hash_mb, settings.engines.timeout_seconds,
         settings.engines.start_timeout_seconds)
     assert settings.entry.engine_nodes == DEFAULT_NODES and settings.checkers.proof_nodes == DEFAULT_PROOF_NODES
-    assert dataclasses.asdict(settings.web.broadcast) == BROADCAST
-    assert dataclasses.asdict(settings.limits) == LIMITS
+    assert settings.web.broadcast.table() == BROADCAST
+    assert settings.limits.table() == LIMITS
     assert (settings.web.max_collection_bytes, settings.web.check_workers) == (DEFAULT_MAX_BYTES, DEFAULT_WORKERS)
     limits = Limits()
     assert (limits.inflated_bytes, limits.line_bytes, limits.games) == (
         settings.collections.max_inflated_bytes, settings.collections.max_line_bytes, settings.collections.max_games)
-    assert dataclasses.asdict(settings.queue) == vars(QueueSettings())
+    assert settings.queue.table() == vars(QueueSettings())
     throttle = ThrottleSettings()
     assert (throttle.window_seconds, throttle.failures_per_name, throttle.failures_per_address,
             throttle.delay_seconds, throttle.max_delay_seconds) == (

@@ -16,7 +16,6 @@ article against this index.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
@@ -219,7 +218,7 @@ def declared(ruleset: Ruleset) -> tuple[str, ...]:
             continue
         refs = getattr(table, "refs", None)
         if refs is not None:
-            found += [value for value in dataclasses.asdict(refs).values() if isinstance(value, str)]
+            found += [value for value in refs.table().values() if isinstance(value, str)]
         for name in ("basis", "event_rules", "claim_ref", "ref"):
             value = getattr(table, name, None)
             if isinstance(value, str):
