@@ -12,6 +12,7 @@ holds it; :func:`check_rulesets` lists every problem of a configuration.
 from __future__ import annotations
 
 import difflib
+import threading
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -223,14 +224,25 @@ class RulesetBook:
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> RulesetBook:
-        """Resolve and validate the ``rulesets`` table of a decoded configuration.
+        """Resolve and validate the ``rulesets`` table of a decoded configuration (a table validated before,
+        the same to the last value, gives the book it gave: a command's start validates it once).
 
         :raises RulesetError: the first problem, naming its key (``problems``: all of them).
         """
+        key = repr(config.get("rulesets"))  # TOML's values: their repr tells them apart (1 from 1.0 from true)
+        with _BOOKS_LOCK:
+            book = _BOOKS.get(key)
+        if book is not None:
+            return book
         rulesets, problems = check_rulesets(config)
         if problems:
             raise RulesetError(problems[0].key, problems[0].problem, tuple(problems))
-        return cls(rulesets=rulesets)
+        book = cls(rulesets=rulesets)
+        with _BOOKS_LOCK:
+            _BOOKS[key] = book
+            while len(_BOOKS) > 8:
+                _BOOKS.pop(next(iter(_BOOKS)))
+        return book
 
     def __getitem__(self, ruleset_id: str) -> Ruleset:
         try:
@@ -252,6 +264,10 @@ class RulesetBook:
     def __iter__(self) -> Iterator[Ruleset]:
         return iter(self.rulesets.values())
 
+
+_BOOKS: dict[str, RulesetBook] = {}
+_BOOKS_LOCK = threading.Lock()
+"""The books validated last, by their ``rulesets`` table's text (frozen rulesets: one book serves every caller)."""
 
 R = TypeVar("R", bound=Ruleset)
 

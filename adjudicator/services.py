@@ -8,13 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import chess
 
-from adjudicator.checkers.analysis import CheckersAnalysis
-from adjudicator.checkers.board import Position as CheckersPosition
 from adjudicator.chess.analysis import AnalysisLimits, EngineEvidence, EngineUnavailable, TablebaseEvidence
+
+if TYPE_CHECKING:  # the checkers analyst's types: a chess check has no use for the modules
+    from adjudicator.checkers.analysis import CheckersAnalysis
+    from adjudicator.checkers.board import Position as CheckersPosition
 
 
 class ServicesClosed(EngineUnavailable):

@@ -15,16 +15,16 @@ languages and python-chess samples, and on a random-seeded sample each run).
   :func:`adjudicator.chess.collection.check_chess` checks it.
 
 :data:`scanner` is the compiled module when it was built from the source now beside it
-(``setup.py`` records the source's sha256 in ``scan_build.txt``), else ``scan.py`` as plain
+(``setup.py`` records the source's CRC-32 in ``scan_build.txt``), else ``scan.py`` as plain
 Python (the same results, slower: the bulk path is then not used, :data:`COMPILED`).
 """
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import threading
 import warnings
+import zlib
 from pathlib import Path
 from types import ModuleType
 
@@ -34,8 +34,8 @@ _HERE = Path(__file__).parent
 
 
 def source_digest() -> str:
-    """sha256 of the reader's source and declarations (setup.py writes it to scan_build.txt)."""
-    return hashlib.sha256((_HERE / "scan.py").read_bytes() + (_HERE / "scan.pxd").read_bytes()).hexdigest()
+    """The CRC-32 of the reader's source and declarations, in hex (setup.py writes it to scan_build.txt)."""
+    return f"{zlib.crc32((_HERE / 'scan.py').read_bytes() + (_HERE / 'scan.pxd').read_bytes()):08x}"
 
 
 def plain_scanner() -> ModuleType:

@@ -22,7 +22,7 @@ import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import chess
 
@@ -59,9 +59,8 @@ _current: list[object] = [None]
 """The scanner and language the compiled reader's letter tables were last set for."""
 
 
-@dataclass(frozen=True, slots=True)
-class Scanned:
-    """What :func:`.scan.scan` found in a clean game (see there)."""
+class Scanned(NamedTuple):
+    """What :func:`.scan.scan` found in a clean game (see there): a tuple, made from the scanner's at once."""
 
     start: int
     end: int
@@ -84,8 +83,10 @@ class Scanned:
     @property
     def letters(self) -> frozenset[str]:
         """The record's piece letters (``notation.letters_used``), as the clean words write them."""
-        promoted = {chr(65 + bit) for bit in range(26) if self.promotions >> bit & 1}
-        return frozenset({letter for letter, _, _ in self.leads} | promoted)
+        found = {letter for letter, _, _ in self.leads}
+        if self.promotions:
+            found.update(chr(65 + bit) for bit in range(26) if self.promotions >> bit & 1)
+        return frozenset(found)
 
     def writes_upper_case(self, language: str) -> bool:
         """``notation.writes_upper_case_pieces`` for the clean words."""
@@ -130,7 +131,10 @@ class CleanGame:
         return self.scanned.tags
 
     def tag(self, name: str) -> str | None:
-        return next((value for key, value in self.scanned.tags if key == name), None)
+        for key, value in self.scanned.tags:
+            if key == name:
+                return value
+        return None
 
     def raw(self) -> RawGame:
         """The game as the lenient splitter gives it (its offsets in the whole text)."""

@@ -14,10 +14,10 @@ against python-chess's own replay.
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import threading
 import warnings
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -31,7 +31,7 @@ _HERE = Path(__file__).parent
 
 def _kernel() -> ModuleType:
     """The compiled kernel when it was built from the source now beside it (setup.py records the
-    source's sha256 in kernel_build.txt), else kernel.py as plain Python."""
+    source's CRC-32 in kernel_build.txt), else kernel.py as plain Python."""
     if not _loaded.COMPILED:
         return _loaded
     source = (_HERE / "kernel.py").read_bytes() + (_HERE / "kernel.pxd").read_bytes()
@@ -39,7 +39,7 @@ def _kernel() -> ModuleType:
         built = (_HERE / "kernel_build.txt").read_text(encoding="utf-8").strip()
     except OSError:
         built = ""
-    if built == hashlib.sha256(source).hexdigest():
+    if built == f"{zlib.crc32(source):08x}":
         return _loaded
     warnings.warn("the compiled helpmate kernel is older than kernel.py: using kernel.py as plain Python "
                   "(run .ci/install to rebuild it)", RuntimeWarning, stacklevel=2)
