@@ -139,3 +139,17 @@ def test_a_chess_ruleset_must_say_what_the_laws_leave_to_it() -> None:
         "rulesets.a.flag.no_win_test", "rulesets.a.flag.both_flags", "rulesets.a.flag.called_by",
         "rulesets.a.flag.claimant_flag_must_be_up", "rulesets.a.ilc.mode",
     ]
+
+
+def test_a_table_changed_by_one_value_is_validated_again_not_taken_from_the_last_start() -> None:
+    # a start validates its rulesets once and keeps the book by the table's text: never another table's book
+    config = tomllib.loads((ROOT / "config.toml").read_text(encoding="utf-8"))
+    assert RulesetBook.from_config(config) is RulesetBook.from_config(copy.deepcopy(config))
+    five = copy.deepcopy(config)
+    five["rulesets"]["fide-standard"]["committee"] = {"members": 5}
+    assert RulesetBook.from_config(five)["fide-standard"].committee.members == 5
+    assert RulesetBook.from_config(config)["fide-standard"].committee.members == 3
+    fraction = copy.deepcopy(config)
+    fraction["rulesets"]["fide-standard"]["committee"] = {"members": 3.0}  # equal to 3, and no whole number
+    with pytest.raises(RulesetError, match=r"committee\.members: must be a whole number, not 3\.0"):
+        RulesetBook.from_config(fraction)
