@@ -322,13 +322,16 @@ def adjudicator(*args: str, lenient: bool = False) -> list[str]:
 def run(command: list[str], env: dict[str, str] | None = None, watch: bool = True,
         others: Callable[[], list[int]] | None = None) -> Run:
     """One run of a command: time, lines printed, peak RSS and PSS of its process tree (and of ``others``'
-    processes), processor seconds, CPU wait."""
+    processes), processor seconds, CPU wait. What it prints goes to a file, read once it has ended (as
+    pgn-extract's goes to /dev/null: a reader of a pipe here would cost the command wake-ups, a lot at this
+    size, that a user's ``> out.jsonl`` does not)."""
     peak = peak_pss = 0
     sched: dict[int, tuple[int, int]] = {}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.monotonic()
-    with subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                          env=env) as proc:
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as out, \
+            tempfile.TemporaryFile("w+", encoding="utf-8") as err, \
+            subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=err, env=env) as proc:
         done = threading.Event()
 
         def sample() -> None:
@@ -347,19 +350,20 @@ def run(command: list[str], env: dict[str, str] | None = None, watch: bool = Tru
         sampler = threading.Thread(target=sample, daemon=True)
         if watch:
             sampler.start()
-        assert proc.stdout is not None and proc.stderr is not None
-        count = 0
-        last = ""
-        for line in proc.stdout:
-            count += 1
-            last = line
-        errors = proc.stderr.read()
         proc.wait()
         done.set()
         if watch:
             sampler.join()
-    seconds = time.monotonic() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        seconds = time.monotonic() - started
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        out.seek(0)
+        count = 0
+        last = ""
+        for line in out:
+            count += 1
+            last = line
+        err.seek(0)
+        errors = err.read()
     if proc.returncode not in (0, 2) or (proc.returncode == 2 and not count):
         raise SystemExit(f"{' '.join(command[:4])} failed ({proc.returncode}): {errors[-2000:]}")
     processor = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)

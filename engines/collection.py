@@ -223,6 +223,10 @@ def _context(config: Mapping[str, Any]) -> tuple[RulesetBook, Services, MateOrac
     return _CONTEXTS[key]
 
 
+_LINE = json.JSONEncoder(ensure_ascii=False)
+"""Writes a line as ``json.dumps(..., ensure_ascii=False)`` does (one encoder, not one per line)."""
+
+
 def check_part(task: Mapping[str, Any], *, written: bool = False) -> dict[str, Any]:
     """Check every game of the task's part (:func:`part_records`): ``{"lines": [...], "games": [...]}``, one
     contract line per game in order (``index`` 0: the caller numbers them) and how many games each record held
@@ -247,7 +251,7 @@ def check_part(task: Mapping[str, Any], *, written: bool = False) -> dict[str, A
             failed = Finding("check-failed", 0, "", f"the check failed: {type(exc).__name__}: {exc}")
             checks = [GameCheck((), None, None, (failed,))]
         if written:
-            out.extend(json.dumps(check.to_json(0), ensure_ascii=False) for check in checks)
+            out.extend(_LINE.encode(check.to_json(0)) for check in checks)
         else:
             out.extend(check.to_json(0) for check in checks)
         games.append(len(checks))

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chess
 
@@ -38,12 +38,15 @@ from adjudicator.chess.movetext import Note, RawGame
 from adjudicator.chess.notation import LANGUAGE_NAMES
 from adjudicator.chess.positions import judged_record_position
 from adjudicator.chess.replay import RecordError, Replay, UnsupportedVariant, replay_game
-from adjudicator.clocks.game_end import Deadness, GameEnd, game_end
+from adjudicator.clocks.dead_position import Deadness
 from adjudicator.clocks.no_win import win_chance
 from adjudicator.contract import quoted
 from adjudicator.findings import Finding, GameCheck, later_plies, numbering_gap
 from adjudicator.rulesets import ChessRuleset, Ruleset
 from adjudicator.services import MateOracle, Services
+
+if TYPE_CHECKING:
+    from adjudicator.clocks.game_end import GameEnd
 
 RESULTS = ("1-0", "0-1", "1/2-1/2")
 SIDES = ("white", "black")
@@ -130,6 +133,8 @@ def check_chess(
     if dead_screen is not None and deadness.analyses:
         screen = Deadness(deadness.configured, dead_screen)
         screen.searches.update(deadness.searches)  # the winner's full 6.9 answer stands
+    from adjudicator.clocks.game_end import game_end  # the endings' rules and rulings: the lenient path's alone
+
     ended = game_end(replay, replay.final_board, ruleset, screen, SIDES)
     if ended is not None and ended.is_mandatory:
         ended_result = _armageddon(ruleset, ended.result)

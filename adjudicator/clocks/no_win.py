@@ -19,7 +19,7 @@ from typing import Any
 
 import chess
 
-from adjudicator.clocks.game_end import Deadness
+from adjudicator.clocks.dead_position import Deadness
 from adjudicator.rulesets import Ruleset
 from adjudicator.services import Services
 

@@ -40,7 +40,6 @@ from adjudicator.chess.collection import (
 )
 from adjudicator.chess.positions import position_problem
 from adjudicator.clocks.dead_position import Deadness
-from adjudicator.clocks.game_end import game_end
 from adjudicator.findings import Finding, GameCheck
 from adjudicator.rulesets import ChessRuleset
 from adjudicator.services import MateOracle, Services
@@ -141,6 +140,8 @@ def _ending_finding(
     if dead_screen is not None and deadness.analyses:
         screen = Deadness(deadness.configured, dead_screen)
         screen.searches.update(deadness.searches)
+    from adjudicator.clocks.game_end import game_end  # the endings' rules and rulings: only for a mismatch
+
     built = as_replay(replay)
     ended = game_end(built, built.final_board, ruleset, screen, SIDES)
     if ended is None or not ended.is_mandatory or _armageddon(ruleset, ended.result) != lawful:
