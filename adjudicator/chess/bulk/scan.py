@@ -917,19 +917,19 @@ def clock_state(text: str, a: cython.Py_ssize_t, b: cython.Py_ssize_t) -> cython
     m: cython.Py_ssize_t
     v: cython.Py_ssize_t
     c: cython.Py_UCS4
-    found: cython.bint = False
+    first: cython.Py_ssize_t = -1
     for k in range(a, b - 1):
         if text[k] == "[" and text[k + 1] == "%":
-            found = True
+            first = k
             break
-    if not found:
+    if first < 0:
         return -2
     for k in range(a, b):
         c = text[k]
         if not (is_printable(c) or c == " " or c == "\t" or c == "\n" or c == "\r"):
             return -3
-    for k in range(a, b):
-        if not starts(text, k, b, "[%clk"):
+    for k in range(first, b):  # no "[%" before the first one
+        if text[k] != "[" or not starts(text, k, b, "[%clk"):
             continue
         m = k + 5
         if m >= b or not (text[m] == " " or text[m] == "\t" or text[m] == "\n" or text[m] == "\r"):
