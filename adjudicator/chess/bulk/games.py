@@ -239,9 +239,9 @@ def start_of(fen: str) -> Start | None:
                                        board.fullmove_number))
 
 
-@dataclass(frozen=True)
-class BulkReplay:
-    """A clean game replayed by the compiled reader: what the contract prints, and what the check asks."""
+class BulkReplay(NamedTuple):
+    """A clean game replayed by the compiled reader: what the contract prints, and what the check asks (a tuple:
+    one is made for every game of a collection)."""
 
     game: CleanGame
     scanned: Scanned
@@ -381,9 +381,11 @@ def _choose(game: CleanGame, english: Scanned, start: Start | None) -> BulkRepla
     other pieces and read every move too (those are tried as the lenient reader tries them). English
     cannot read a letter: the one covering language that reads every move, when the compiled reader
     is the one that reads it."""
+    if english.reading and english.firsts & _ENGLISH_ONLY_BITS:  # a Q: English settles it (most games)
+        return _replay(game, english, start, "en", "english")
     letters = english.letters
     if english.reading:
-        if english.firsts & _ENGLISH_ONLY_BITS or not letters:
+        if not letters:
             return _replay(game, english, start, "en", "english")
         english_meaning = _meaning("en", letters)
         others = [lang for lang in _covering(letters) if _meaning(lang, letters) != english_meaning]
