@@ -20,7 +20,7 @@ from setuptools import Extension, setup
 
 HERE = Path(__file__).parent
 COMPILED = {
-    # source: the file setup.py writes its sha256 to (the loader compares it at import)
+    # source: the file setup.py writes its CRC-32 to (the loader compares it at import)
     HERE / "engines" / "chess" / "unwinnable" / "kernel.py": "kernel_build.txt",
     HERE / "adjudicator" / "chess" / "bulk" / "scan.py": "scan_build.txt",
 }

@@ -585,8 +585,9 @@ def timed(command: list[str], env: dict[str, str], processes: dict[str, Callable
     waited: dict[str, list[float]] = {name: [] for name in names}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.monotonic()
-    with subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                          env=env) as proc:
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as out, \
+            tempfile.TemporaryFile("w+", encoding="utf-8") as err, \
+            subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=err, env=env) as proc:  # as run() does
         done = threading.Event()
         pids = {"check-games": lambda: _tree(proc.pid), **processes}
 
@@ -602,17 +603,18 @@ def timed(command: list[str], env: dict[str, str], processes: dict[str, Callable
 
         sampler = threading.Thread(target=sample, daemon=True)
         sampler.start()
-        assert proc.stdout is not None and proc.stderr is not None
-        count = 0
-        last = ""
-        for line in proc.stdout:
-            count += 1
-            last = line
-        errors = proc.stderr.read()
         proc.wait()
         seconds = time.monotonic() - started
         done.set()
         sampler.join()
+        out.seek(0)
+        count = 0
+        last = ""
+        for line in out:
+            count += 1
+            last = line
+        err.seek(0)
+        errors = err.read()
     # the command's last sample may miss its end: its processor seconds are taken whole from getrusage
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:

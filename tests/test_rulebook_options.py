@@ -5,12 +5,22 @@ tests/test_settings.py's."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 import pickle
-from typing import Literal
+from typing import ClassVar, Literal
 
 import pytest
 
-from adjudicator.rulebook.options import FIELD_ERROR, FieldProblem, OptionsInvalid, Section, build, checks, option
+from adjudicator.rulebook.options import (
+    FIELD_ERROR,
+    FieldProblem,
+    OptionsInvalid,
+    Section,
+    build,
+    checks,
+    option,
+    options,
+)
 from adjudicator.rulesets import RulesetBook
 from web.config import load_config
 from web.settings import Settings
@@ -126,3 +136,33 @@ def test_a_ruleset_keeps_its_id_and_lineage_through_a_copy_and_pickling() -> Non
 def test_the_settings_are_tables_too() -> None:
     settings = Settings.of({"queue": {"lease_seconds": 5}})
     assert settings.queue.lease_seconds == 5.0 and settings.table()["queue"]["lease_seconds"] == 5.0
+
+
+def test_a_table_is_declared_as_a_frozen_keyword_only_dataclass_is() -> None:
+    # the rules a dataclass follows, which the type checker assumes (dataclass_transform) and a reader expects
+    class Named(Section):
+        first: int = option(default=1, description="first")
+
+    class Other(Section):
+        second: int = option(default=2, description="second")
+
+    class Both(Named, Other):
+        third: int = option(default=3, description="third")
+        kept: ClassVar[int] = 7  # a class variable, no option
+
+    class Again(Named):
+        first: int  # declared again: the base's default stays
+
+    class Hidden(Section):
+        shown: int = option(default=1, description="shown")
+        ignored: int = dataclasses.field(default=2, compare=False, repr=False)
+
+    assert list(options(Both)) == ["second", "first", "third"] and Both() == Both(first=1, second=2, third=3)
+    assert Again().first == 1 and Hidden(ignored=5) == Hidden(ignored=6) and repr(Hidden()) == (
+        "test_a_table_is_declared_as_a_frozen_keyword_only_dataclass_is.<locals>.Hidden(shown=1)")
+    with pytest.raises(ValueError, match="mutable default"):
+        class Shared(Section):
+            names: list[str] = []
+    clock = build(Clock, {"moves": 40})
+    assert dataclasses.is_dataclass(clock) and [f.name for f in dataclasses.fields(clock)] == list(options(Clock))
+    assert dataclasses.asdict(clock) == clock.table() and dataclasses.replace(clock, moves=30).moves == 30

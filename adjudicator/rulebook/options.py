@@ -132,14 +132,23 @@ class Section:
     forty-odd tables at import: about 15 ms of every command's start)."""
 
     __section_fields__: ClassVar[dict[str, dataclasses.Field[Any]]] = {}
+    _compared: ClassVar[tuple[str, ...]] = ()
+    _shown: ClassVar[tuple[str, ...]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        fields = dict(cls.__section_fields__)  # a base class's first, an option declared again keeps its place
-        for name in cls.__dict__.get("__annotations__", {}):
-            value = cls.__dict__.get(name, MISSING)
+        fields: dict[str, dataclasses.Field[Any]] = {}
+        for base in reversed(cls.__mro__[1:]):  # every base's options first (as a dataclass gathers them)
+            fields.update(base.__dict__.get("__section_fields__", {}))
+        for name, annotation in cls.__dict__.get("__annotations__", {}).items():
+            if _is_class_var(annotation):
+                continue
+            value = getattr(cls, name, MISSING)  # an option declared again keeps a base's default and its place
             found = value if isinstance(value, dataclasses.Field) else dataclasses.field(default=value)
+            if isinstance(found.default, list | dict | set):
+                raise ValueError(f"{cls.__qualname__}.{name}: a mutable default is shared; use option(default=[...])")
             found.name = name
+            setattr(found, "_field_type", _FIELD)  # noqa: B010 (a dataclass's field, for dataclasses.fields())
             fields[name] = found
             if found.default is MISSING:
                 if name in cls.__dict__:
@@ -147,6 +156,9 @@ class Section:
             else:
                 setattr(cls, name, found.default)
         cls.__section_fields__ = fields
+        setattr(cls, "__dataclass_fields__", fields)  # noqa: B010 (dataclasses.fields, asdict and replace work on it)
+        cls._compared = tuple(name for name, found in fields.items() if found.compare)
+        cls._shown = tuple(name for name, found in fields.items() if found.repr)
         for name, attribute in cls.__dict__.items():
             function = attribute.__func__ if isinstance(attribute, classmethod) else attribute
             unknown = [checked for checked in getattr(function, "__checks__", ()) if checked not in fields]
@@ -162,10 +174,11 @@ class Section:
             elif (factory := cast(Any, found.default_factory)) is not MISSING:
                 value = factory()
             else:
-                raise TypeError(f"{type(self).__name__}() missing keyword argument: {name!r}")
+                raise TypeError(f"{type(self).__qualname__}() missing keyword argument: {name!r}")
             object.__setattr__(self, name, value)
         if values:
-            raise TypeError(f"{type(self).__name__}() got unexpected keyword arguments: {', '.join(map(repr, values))}")
+            raise TypeError(f"{type(self).__qualname__}() got unexpected keyword arguments: "
+                            f"{', '.join(map(repr, values))}")
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
@@ -174,7 +187,7 @@ class Section:
         raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
 
     def _values(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in self.__section_fields__)
+        return tuple(getattr(self, name) for name in self._compared)
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
@@ -185,13 +198,13 @@ class Section:
         return hash((type(self), self._values()))
 
     def __repr__(self) -> str:
-        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__section_fields__)
-        return f"{type(self).__name__}({shown})"
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._shown)
+        return f"{type(self).__qualname__}({shown})"
 
     def table(self) -> dict[str, Any]:
         """The options' values, a table's as a table of its own (``dataclasses.asdict``'s form)."""
         return {name: value.table() if isinstance(value, Section) else value
-                for name, value in zip(self.__section_fields__, self._values(), strict=True)}
+                for name, value in ((name, getattr(self, name)) for name in self.__section_fields__)}
 
     @classmethod
     def prepare(cls, data: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -214,6 +227,17 @@ class Section:
         for name in self.__section_fields__:
             object.__setattr__(copy, name, changes.get(name, getattr(self, name)))
         return copy
+
+
+_FIELD: Any = getattr(dataclasses, "_FIELD", None)
+"""What dataclasses marks an instance field with (``dataclasses.fields`` lists only those)."""
+
+
+def _is_class_var(annotation: object) -> bool:
+    """A ``ClassVar`` annotation, written or evaluated (as ``dataclasses`` tells one): no option."""
+    if isinstance(annotation, str):
+        return annotation.startswith(("ClassVar", "typing.ClassVar"))
+    return annotation is ClassVar or typing.get_origin(annotation) is ClassVar
 
 
 _OPTIONS: dict[type[Section], dict[str, Option]] = {}
