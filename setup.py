@@ -17,6 +17,7 @@ import zlib
 from pathlib import Path
 
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).parent
 COMPILED = {
@@ -66,9 +67,33 @@ else:
             # the reader is about 10% faster (bench/check_games.py). GCC and Clang both take the attribute.
             extension.extra_compile_args = ["-DCYTHON_INLINE=inline __attribute__((always_inline))"]
         extension.optional = True  # a failed C build leaves the pure-Python module (or none, for checkers)
-    # the source each extension is built from: a compiled module older than its source is not used
-    for source, record in COMPILED.items():
-        (source.parent / record).write_text(digest(source) + "\n", encoding="utf-8")
-    (CHECKERS / "kernel_build.txt").write_text(checkers_kernel_digest() + "\n", encoding="utf-8")
 
-setup(ext_modules=ext_modules)
+
+STAMPS = {
+    # the compiled module: its stamp (beside its source) and the digest of the source it is built from; the loader
+    # uses a compiled module only when its stamp is the digest of the source now beside it
+    "engines.chess.unwinnable.kernel": ("engines/chess/unwinnable/kernel_build.txt",
+                                        lambda: digest(HERE / "engines" / "chess" / "unwinnable" / "kernel.py")),
+    "adjudicator.chess.bulk.scan": ("adjudicator/chess/bulk/scan_build.txt",
+                                    lambda: digest(HERE / "adjudicator" / "chess" / "bulk" / "scan.py")),
+    "engines.checkers.kernel": ("engines/checkers/kernel_build.txt", checkers_kernel_digest),
+}
+
+
+class StampedBuild(build_ext):
+    """Writes a compiled module's stamp once it is built, and only then: a build that fails (an optional
+    extension: the install goes on) leaves no stamp, so a module compiled from an older source, left in the
+    tree, is not taken for the new one (its loader warns and runs the source as plain Python)."""
+
+    def build_extension(self, ext: Extension) -> None:
+        stamp, made = STAMPS[ext.name]
+        places = [HERE / stamp] + ([] if self.inplace else [Path(self.build_lib) / stamp])
+        for place in places:
+            place.unlink(missing_ok=True)
+        super().build_extension(ext)
+        for place in places:
+            if place.parent.is_dir():
+                place.write_text(made() + "\n", encoding="utf-8")
+
+
+setup(ext_modules=ext_modules, cmdclass={"build_ext": StampedBuild})
