@@ -70,6 +70,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 import chess
 
@@ -322,6 +323,17 @@ def adjudicator(*args: str, lenient: bool = False) -> list[str]:
     return [sys.executable, *head, *args]
 
 
+def _printed(out: IO[str], err: IO[str]) -> tuple[int, str, str]:
+    """What a command wrote to its output files: the lines, the last one, and its errors."""
+    out.seek(0)
+    count, last = 0, ""
+    for line in out:
+        count += 1
+        last = line
+    err.seek(0)
+    return count, last, err.read()
+
+
 def run(command: list[str], env: dict[str, str] | None = None, watch: bool = True,
         others: Callable[[], list[int]] | None = None) -> Run:
     """One run of a command: time, lines printed, peak RSS and PSS of its process tree (and of ``others``'
@@ -359,14 +371,7 @@ def run(command: list[str], env: dict[str, str] | None = None, watch: bool = Tru
             sampler.join()
         seconds = time.monotonic() - started
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        out.seek(0)
-        count = 0
-        last = ""
-        for line in out:
-            count += 1
-            last = line
-        err.seek(0)
-        errors = err.read()
+        count, last, errors = _printed(out, err)
     if proc.returncode not in (0, 2) or (proc.returncode == 2 and not count):
         raise SystemExit(f"{' '.join(command[:4])} failed ({proc.returncode}): {errors[-2000:]}")
     processor = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -607,14 +612,7 @@ def timed(command: list[str], env: dict[str, str], processes: dict[str, Callable
         seconds = time.monotonic() - started
         done.set()
         sampler.join()
-        out.seek(0)
-        count = 0
-        last = ""
-        for line in out:
-            count += 1
-            last = line
-        err.seek(0)
-        errors = err.read()
+        count, last, errors = _printed(out, err)
     # the command's last sample may miss its end: its processor seconds are taken whole from getrusage
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:

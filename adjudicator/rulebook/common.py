@@ -15,9 +15,7 @@ from typing import Any, Literal
 
 from adjudicator.clocks.notation import parse_time_control
 from adjudicator.contract import ContractError
-from adjudicator.rulebook.options import FIELD_ERROR, FieldProblem, Section, checks, option
-
-__all__ = ["FIELD_ERROR", "Committee", "FieldProblem", "Ruleset", "Section", "TimeControlDefault", "checks", "option"]
+from adjudicator.rulebook.options import Section, checks, option
 
 
 class Committee(Section):

@@ -20,7 +20,7 @@ import dataclasses
 import inspect
 import types
 import typing
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Literal, Self, TypeVar, cast, dataclass_transform
 
 MISSING: Any = dataclasses.MISSING
@@ -413,12 +413,5 @@ def _noun(kind: Any) -> str:
     return {int: "whole number", float: "number", bool: "boolean", str: "string"}.get(kind, str(kind))
 
 
-def tables(model: type[Section]) -> Iterator[tuple[str, type[Section]]]:
-    """The options of ``model`` that are tables, with their type."""
-    for name, declared in options(model).items():
-        if declared.section is not None:
-            yield name, declared.section
-
-
 __all__ = ["FIELD_ERROR", "FieldProblem", "Option", "OptionError", "OptionsInvalid", "Section", "build", "checks",
-           "option", "options", "tables"]
+           "option", "options"]
