@@ -24,3 +24,8 @@ cdef int MOVES[20001]
 cdef int LETTER[128]
 cdef int LOWER[128]
 cdef int CLK[2]
+
+# the text being read, where it holds one byte a character (hold() in scan.py)
+from cpython.unicode cimport PyUnicode_KIND, PyUnicode_1BYTE_KIND, PyUnicode_1BYTE_DATA
+cdef const unsigned char* BUF
+cdef bint ONE_BYTE

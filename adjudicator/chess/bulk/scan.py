@@ -668,6 +668,46 @@ def plainly_open(w: cython.int) -> cython.bint:
         region = grown
 
 
+# -- the text's characters ---------------------------------------------------------------------
+
+if not cython.compiled:  # compiled, C globals and the C API (scan.pxd); as plain Python, for the type checker only
+    # (hold reads them compiled only; a plain-Python at() reads text[i])
+    ONE_BYTE = False
+    BUF = b""
+    PyUnicode_1BYTE_KIND = 1
+
+    def PyUnicode_KIND(text: str) -> int:
+        return PyUnicode_1BYTE_KIND if max(text, default="\0") <= "\xff" else 2
+
+    def PyUnicode_1BYTE_DATA(text: str) -> bytes:
+        return text.encode("latin-1")
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def hold(text: str) -> cython.void:
+    """Compiled: read ``text``'s characters straight from its buffer where it holds one byte a character (ASCII
+    and Latin-1 texts: a PGN file's almost always), not through Python's general character read (a readiness
+    test and a switch on the width per character). Each entry point taking a text calls this first; the buffer
+    is read only while that text is being read (the caller holds it)."""
+    global BUF, ONE_BYTE
+    if cython.compiled:
+        ONE_BYTE = PyUnicode_KIND(text) == PyUnicode_1BYTE_KIND
+        if ONE_BYTE:
+            BUF = PyUnicode_1BYTE_DATA(text)
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def at(text: str, i: cython.Py_ssize_t) -> cython.Py_UCS4:
+    """``text[i]`` (the text :func:`hold` was given)."""
+    if cython.compiled and ONE_BYTE:
+        return BUF[i]
+    return text[i]
+
+
 # -- lexing -------------------------------------------------------------------------------------
 
 
@@ -677,12 +717,12 @@ def skip_space(text: str, i: cython.Py_ssize_t, n: cython.Py_ssize_t) -> cython.
     """Past ASCII spacing; -1 at a line that starts with ``%`` (an escape line the splitter blanks)."""
     c: cython.Py_UCS4
     while i < n:
-        c = text[i]
+        c = at(text, i)
         if c == " " or c == "\t" or c == "\r":
             i += 1
         elif c == "\n":
             i += 1
-            if i < n and text[i] == "%":
+            if i < n and at(text, i) == "%":
                 return -1
         else:
             break
@@ -700,18 +740,18 @@ def comment_end(text: str, i: cython.Py_ssize_t, n: cython.Py_ssize_t) -> cython
     j: cython.Py_ssize_t = i + 1
     k: cython.Py_ssize_t
     while j < n:
-        c = text[j]
+        c = at(text, j)
         if c == "}":
             return j
         if c == "{":
             return -1
         if c == "\n":
-            if j + 1 < n and text[j + 1] == "%":
+            if j + 1 < n and at(text, j + 1) == "%":
                 return -1
             k = j + 1
-            while k < n and text[k] != "\n" and is_space(text[k]):
+            while k < n and at(text, k) != "\n" and is_space(at(text, k)):
                 k += 1
-            if k < n and text[k] == "[":
+            if k < n and at(text, k) == "[":
                 return -1
         elif c == "\ufeff" or c == "\u200b":
             return -1
@@ -740,13 +780,13 @@ def word_end(text: str, i: cython.Py_ssize_t, n: cython.Py_ssize_t) -> cython.Py
     c: cython.Py_UCS4
     j: cython.Py_ssize_t = i
     while j < n:
-        c = text[j]
+        c = at(text, j)
         if is_stop(c):
             break
         if not is_printable(c):
             return -1
         j += 1
-    if j + 2 < n and text[j] == "(" and text[j + 2] == ")" and text[j + 1] in "QRBNDTSLFACqrbndtslfac":
+    if j + 2 < n and at(text, j) == "(" and at(text, j + 2) == ")" and at(text, j + 1) in "QRBNDTSLFACqrbndtslfac":
         j += 3
     return j
 
@@ -759,7 +799,7 @@ def starts(text: str, i: cython.Py_ssize_t, n: cython.Py_ssize_t, word: str) -> 
     if i + m > n:
         return False
     for k in range(m):  # noqa: SIM110 (a C loop, not a generator)
-        if text[i + k] != word[k]:
+        if at(text, i + k) != word[k]:
             return False
     return True
 
@@ -777,7 +817,7 @@ def result_end(text: str, i: cython.Py_ssize_t, n: cython.Py_ssize_t) -> cython.
     for k in range(8):
         if starts(text, i, n, words[k]):
             j = i + len(words[k])
-            if j == n or is_stop(text[j]):
+            if j == n or is_stop(at(text, j)):
                 RESULT_CODE = codes[k]
                 return j
     return 0
@@ -788,13 +828,13 @@ def result_end(text: str, i: cython.Py_ssize_t, n: cython.Py_ssize_t) -> cython.
 def number_end(text: str, i: cython.Py_ssize_t, n: cython.Py_ssize_t) -> cython.Py_ssize_t:
     """The end of a move number (digits, spaces or tabs, dots) at ``i``, else 0."""
     j: cython.Py_ssize_t = i
-    while j < n and "0" <= text[j] <= "9":
+    while j < n and "0" <= at(text, j) <= "9":
         j += 1
-    while j < n and (text[j] == " " or text[j] == "\t"):
+    while j < n and (at(text, j) == " " or at(text, j) == "\t"):
         j += 1
-    if j >= n or text[j] != ".":
+    if j >= n or at(text, j) != ".":
         return 0
-    while j < n and text[j] == ".":
+    while j < n and at(text, j) == ".":
         j += 1
     return j
 
@@ -803,13 +843,13 @@ def number_end(text: str, i: cython.Py_ssize_t, n: cython.Py_ssize_t) -> cython.
 @cython.exceptval(check=False)
 def atom_end(text: str, i: cython.Py_ssize_t, n: cython.Py_ssize_t) -> cython.Py_ssize_t:
     """The end of the NAG, result, move number or word at ``i``; -1 where this reader does not lex."""
-    c: cython.Py_UCS4 = text[i]
+    c: cython.Py_UCS4 = at(text, i)
     j: cython.Py_ssize_t
     if not is_printable(c):
         return -1
     if c == "$":
         j = i + 1
-        while j < n and "0" <= text[j] <= "9":
+        while j < n and "0" <= at(text, j) <= "9":
             j += 1
         return j
     if c == "1" or c == "0" or c == "*":
@@ -839,14 +879,14 @@ def variation_end(text: str, i: cython.Py_ssize_t, n: cython.Py_ssize_t) -> cyth
             return -1
         if text.count("\n", k, j) >= 2:
             return -1
-        c = text[j]
+        c = at(text, j)
         if c == "{":
             j = comment_end(text, j, n)
             if j < 0:
                 return -1
             j += 1
         elif c == ";":
-            while j < n and text[j] != "\n":
+            while j < n and at(text, j) != "\n":
                 j += 1
         elif c == "(":
             depth += 1
@@ -872,27 +912,27 @@ def tag_end(text: str, i: cython.Py_ssize_t, n: cython.Py_ssize_t) -> cython.Py_
     """Past the tag pair at ``i`` (``[Name "value"]``: ASCII name, no escapes), else -1."""
     j: cython.Py_ssize_t = i + 1
     c: cython.Py_UCS4
-    while j < n and (text[j] == " " or text[j] == "\t"):
+    while j < n and (at(text, j) == " " or at(text, j) == "\t"):
         j += 1
     if j >= n:
         return -1
-    c = text[j]
+    c = at(text, j)
     if not ("a" <= c <= "z" or "A" <= c <= "Z" or "0" <= c <= "9" or c == "_"):
         return -1
     j += 1
     while j < n:
-        c = text[j]
+        c = at(text, j)
         if "a" <= c <= "z" or "A" <= c <= "Z" or "0" <= c <= "9" or c in "_+#=:-":
             j += 1
         else:
             break
-    while j < n and (text[j] == " " or text[j] == "\t"):
+    while j < n and (at(text, j) == " " or at(text, j) == "\t"):
         j += 1
-    if j >= n or text[j] != '"':
+    if j >= n or at(text, j) != '"':
         return -1
     j += 1
     while j < n:
-        c = text[j]
+        c = at(text, j)
         if c == '"':
             break
         if c == "\\" or c == "\n" or c == "\ufeff" or c == "\u200b":
@@ -901,9 +941,9 @@ def tag_end(text: str, i: cython.Py_ssize_t, n: cython.Py_ssize_t) -> cython.Py_
     if j >= n:
         return -1
     j += 1
-    while j < n and (text[j] == " " or text[j] == "\t"):
+    while j < n and (at(text, j) == " " or at(text, j) == "\t"):
         j += 1
-    if j >= n or text[j] != "]":
+    if j >= n or at(text, j) != "]":
         return -1
     return j + 1
 
@@ -919,32 +959,32 @@ def clock_state(text: str, a: cython.Py_ssize_t, b: cython.Py_ssize_t) -> cython
     c: cython.Py_UCS4
     first: cython.Py_ssize_t = -1
     for k in range(a, b - 1):
-        if text[k] == "[" and text[k + 1] == "%":
+        if at(text, k) == "[" and at(text, k + 1) == "%":
             first = k
             break
     if first < 0:
         return -2
     for k in range(a, b):
-        c = text[k]
+        c = at(text, k)
         if not (is_printable(c) or c == " " or c == "\t" or c == "\n" or c == "\r"):
             return -3
     for k in range(first, b):  # no "[%" before the first one
-        if text[k] != "[" or not starts(text, k, b, "[%clk"):
+        if at(text, k) != "[" or not starts(text, k, b, "[%clk"):
             continue
         m = k + 5
-        if m >= b or not (text[m] == " " or text[m] == "\t" or text[m] == "\n" or text[m] == "\r"):
+        if m >= b or not (at(text, m) == " " or at(text, m) == "\t" or at(text, m) == "\n" or at(text, m) == "\r"):
             continue
-        while m < b and (text[m] == " " or text[m] == "\t" or text[m] == "\n" or text[m] == "\r"):
+        while m < b and (at(text, m) == " " or at(text, m) == "\t" or at(text, m) == "\n" or at(text, m) == "\r"):
             m += 1
         v = m
-        while m < b and ("0" <= text[m] <= "9" or text[m] == ":" or text[m] == "."):
+        while m < b and ("0" <= at(text, m) <= "9" or at(text, m) == ":" or at(text, m) == "."):
             m += 1
         if m == v:
             continue
         end: cython.Py_ssize_t = m
-        while m < b and (text[m] == " " or text[m] == "\t" or text[m] == "\n" or text[m] == "\r"):
+        while m < b and (at(text, m) == " " or at(text, m) == "\t" or at(text, m) == "\n" or at(text, m) == "\r"):
             m += 1
-        if m < b and text[m] == "]":
+        if m < b and at(text, m) == "]":
             return seconds_state(text, v, end)
     return -2
 
@@ -960,7 +1000,7 @@ def seconds_state(text: str, a: cython.Py_ssize_t, b: cython.Py_ssize_t) -> cyth
     k: cython.Py_ssize_t
     c: cython.Py_UCS4
     for k in range(a, b + 1):
-        c = text[k] if k < b else ":"
+        c = at(text, k) if k < b else ":"
         if c == ":":
             if not digits or dots > 1:
                 return -1
@@ -992,7 +1032,7 @@ def is_space(c: cython.Py_UCS4) -> cython.bint:
 @cython.cfunc
 @cython.exceptval(check=False)
 def past_space(text: str, j: cython.Py_ssize_t, e: cython.Py_ssize_t) -> cython.Py_ssize_t:
-    while j < e and is_space(text[j]):
+    while j < e and is_space(at(text, j)):
         j += 1
     return j
 
@@ -1009,19 +1049,19 @@ def is_word(c: cython.Py_UCS4) -> cython.bint:
 def tag_rest(text: str, j: cython.Py_ssize_t, e: cython.Py_ssize_t) -> cython.bint:
     """``\\[\\s*\\w[\\w+#=:\\-]*\\s*"`` at ``j``."""
     c: cython.Py_UCS4
-    if j >= e or text[j] != "[":
+    if j >= e or at(text, j) != "[":
         return False
     j = past_space(text, j + 1, e)
-    if j >= e or not is_word(text[j]):
+    if j >= e or not is_word(at(text, j)):
         return False
     j += 1
     while j < e:
-        c = text[j]
+        c = at(text, j)
         if not (is_word(c) or c == "+" or c == "#" or c == "=" or c == ":" or c == "-"):
             break
         j += 1
     j = past_space(text, j, e)
-    return j < e and text[j] == '"'
+    return j < e and at(text, j) == '"'
 
 
 @cython.cfunc
@@ -1030,9 +1070,10 @@ def is_tag_line(text: str, i: cython.Py_ssize_t, e: cython.Py_ssize_t) -> cython
     """``adjudicator.collection._TAG_LINE.match`` on the line ``i..e``: ``\\s*(?:\\[pgn\\]\\s*)?\\[\\s*NAME\\s*"``
     (``[pgn]`` in any case)."""
     j: cython.Py_ssize_t = past_space(text, i, e)
-    if (j + 5 <= e and text[j] == "[" and (text[j + 1] == "p" or text[j + 1] == "P")
-            and (text[j + 2] == "g" or text[j + 2] == "G") and (text[j + 3] == "n" or text[j + 3] == "N")
-            and text[j + 4] == "]" and tag_rest(text, past_space(text, j + 5, e), e)):
+    if (j + 5 <= e and at(text, j) == "[" and (at(text, j + 1) == "p" or at(text, j + 1) == "P")
+            and (at(text, j + 2) == "g" or at(text, j + 2) == "G")
+            and (at(text, j + 3) == "n" or at(text, j + 3) == "N")
+            and at(text, j + 4) == "]" and tag_rest(text, past_space(text, j + 5, e), e)):
         return True
     return tag_rest(text, j, e)
 
@@ -1053,20 +1094,20 @@ def result_before(text: str, s: cython.Py_ssize_t, b: cython.Py_ssize_t) -> cyth
     t: cython.Py_ssize_t = -1
     x: cython.Py_UCS4
     y: cython.Py_UCS4
-    if b - s >= 1 and text[b - 1] == "*":
+    if b - s >= 1 and at(text, b - 1) == "*":
         t = b - 1
-    elif b - s >= 7 and text[b - 7] == "1" and text[b - 6] == "/" and text[b - 5] == "2" and is_result_dash(
-            text[b - 4]) and text[b - 3] == "1" and text[b - 2] == "/" and text[b - 1] == "2":
+    elif b - s >= 7 and at(text, b - 7) == "1" and at(text, b - 6) == "/" and at(text, b - 5) == "2" and is_result_dash(
+            at(text, b - 4)) and at(text, b - 3) == "1" and at(text, b - 2) == "/" and at(text, b - 1) == "2":
         t = b - 7
-    if t < 0 and b - s >= 3 and is_result_dash(text[b - 2]):
-        x = text[b - 3]
-        y = text[b - 1]
+    if t < 0 and b - s >= 3 and is_result_dash(at(text, b - 2)):
+        x = at(text, b - 3)
+        y = at(text, b - 1)
         if ((x == "1" and (y == "0" or y == "1")) or (x == "0" and (y == "1" or y == "2")) or (x == "2" and y == "0")
                 or (x == "\u00bd" and y == "\u00bd")):
             t = b - 3
     if t < 0:
         return False
-    return t == s or is_space(text[t - 1])
+    return t == s or is_space(at(text, t - 1))
 
 
 @cython.cfunc
@@ -1074,9 +1115,9 @@ def result_before(text: str, s: cython.Py_ssize_t, b: cython.Py_ssize_t) -> cyth
 def ends_with_bracket(text: str, i: cython.Py_ssize_t, e: cython.Py_ssize_t) -> cython.bint:
     """Whether the line ``i..e`` stripped ends with ``]`` (``adjudicator.collection.record_spans``)."""
     b: cython.Py_ssize_t = e
-    while b > i and is_space(text[b - 1]):
+    while b > i and is_space(at(text, b - 1)):
         b -= 1
-    return b > i and text[b - 1] == "]"
+    return b > i and at(text, b - 1) == "]"
 
 
 @cython.cfunc
@@ -1085,11 +1126,13 @@ def ends_with_result(text: str, i: cython.Py_ssize_t, e: cython.Py_ssize_t) -> c
     """``_RESULT_AT_END`` searched in the line ``i..e`` stripped: ``(?:^|\\s)RESULT(?:\\[/pgn\\])?$``."""
     s: cython.Py_ssize_t = past_space(text, i, e)
     b: cython.Py_ssize_t = e
-    while b > s and is_space(text[b - 1]):
+    while b > s and is_space(at(text, b - 1)):
         b -= 1
-    if (b - s >= 6 and text[b - 6] == "[" and text[b - 5] == "/" and (text[b - 4] == "p" or text[b - 4] == "P")
-            and (text[b - 3] == "g" or text[b - 3] == "G") and (text[b - 2] == "n" or text[b - 2] == "N")
-            and text[b - 1] == "]"):
+    if (b - s >= 6 and at(text, b - 6) == "[" and at(text, b - 5) == "/"
+            and (at(text, b - 4) == "p" or at(text, b - 4) == "P")
+            and (at(text, b - 3) == "g" or at(text, b - 3) == "G")
+            and (at(text, b - 2) == "n" or at(text, b - 2) == "N")
+            and at(text, b - 1) == "]"):
         b -= 6
     return result_before(text, s, b)
 
@@ -1101,16 +1144,16 @@ def goes_on(text: str, i: cython.Py_ssize_t, e: cython.Py_ssize_t) -> cython.bin
     k: cython.Py_ssize_t = i
     value: cython.int = 0
     dots: cython.int = 0
-    while k < e and "0" <= text[k] <= "9":
+    while k < e and "0" <= at(text, k) <= "9":
         if value < 100000:
-            value = value * 10 + (ord(text[k]) - 48)
+            value = value * 10 + (ord(at(text, k)) - 48)
         k += 1
     if k == i:
         return False
-    while k < e and (text[k] == " " or text[k] == "\t"):
+    while k < e and (at(text, k) == " " or at(text, k) == "\t"):
         k += 1
-    while k < e and (text[k] == "." or text[k] == "…"):
-        dots += 2 if text[k] == "…" else 1
+    while k < e and (at(text, k) == "." or at(text, k) == "…"):
+        dots += 2 if at(text, k) == "…" else 1
         k += 1
     return dots > 0 and not (value == 1 and dots == 1)
 
@@ -1121,6 +1164,7 @@ def record_cuts(text: str, state: list[int], max_lines: int, max_chars: int) -> 
     the last line. ``state`` carries its reading from one text to the next (all 0 at the file's start): the
     lines and characters of the record so far, whether it holds moves, whether its last line ended with a
     result, whether the line before was blank, whether the record holds any text."""
+    hold(text)
     n: cython.Py_ssize_t = len(text)
     i: cython.Py_ssize_t = 0
     e: cython.Py_ssize_t
@@ -1170,16 +1214,17 @@ def record_cuts(text: str, state: list[int], max_lines: int, max_chars: int) -> 
 def read_word(text: str, a: cython.Py_ssize_t, b: cython.Py_ssize_t) -> cython.int:
     """The legal move the SAN word ``a..b`` names in the language set, else -1 (see the module docstring)."""
     c: cython.Py_UCS4
-    while b > a and text[b - 1] in "+#!?":
+    while b > a and at(text, b - 1) in "+#!?":
         b -= 1
     if b <= a:
         return -1
     length: cython.Py_ssize_t = b - a
-    c = text[a]
+    c = at(text, a)
     if c == "O" or c == "0":
-        if length == 3 and text[a + 1] == "-" and text[a + 2] == c:
+        if length == 3 and at(text, a + 1) == "-" and at(text, a + 2) == c:
             return castling(True)
-        if length == 5 and text[a + 1] == "-" and text[a + 2] == c and text[a + 3] == "-" and text[a + 4] == c:
+        if (length == 5 and at(text, a + 1) == "-" and at(text, a + 2) == c and at(text, a + 3) == "-"
+                and at(text, a + 4) == c):
             return castling(False)
         if c == "0":
             return -1
@@ -1192,8 +1237,8 @@ def read_word(text: str, a: cython.Py_ssize_t, b: cython.Py_ssize_t) -> cython.i
     elif not "a" <= c <= "h":
         return -1
     promo: cython.int = 0
-    if b - a >= 4 and text[b - 2] == "=":
-        c = text[b - 1]
+    if b - a >= 4 and at(text, b - 2) == "=":
+        c = at(text, b - 1)
         if not "A" <= c <= "Z":
             return -1
         promo = LETTER[ord(c)]
@@ -1202,16 +1247,16 @@ def read_word(text: str, a: cython.Py_ssize_t, b: cython.Py_ssize_t) -> cython.i
         b -= 2
     if b - a < 2:
         return -1
-    c = text[b - 2]
+    c = at(text, b - 2)
     if not "a" <= c <= "h":
         return -1
-    c2: cython.Py_UCS4 = text[b - 1]
+    c2: cython.Py_UCS4 = at(text, b - 1)
     if not "1" <= c2 <= "8":
         return -1
     to: cython.int = (ord(c2) - 49) * 8 + (ord(c) - 97)
     b -= 2
     capture: cython.bint = False
-    if b > a and text[b - 1] == "x":
+    if b > a and at(text, b - 1) == "x":
         capture = True
         b -= 1
     ff: cython.int = -1
@@ -1219,14 +1264,14 @@ def read_word(text: str, a: cython.Py_ssize_t, b: cython.Py_ssize_t) -> cython.i
     if b - a > 2:
         return -1
     if b - a == 2:
-        c = text[a]
-        c2 = text[a + 1]
+        c = at(text, a)
+        c2 = at(text, a + 1)
         if not ("a" <= c <= "h" and "1" <= c2 <= "8"):
             return -1
         ff = ord(c) - 97
         fr = ord(c2) - 49
     elif b - a == 1:
-        c = text[a]
+        c = at(text, a)
         if "a" <= c <= "h":
             ff = ord(c) - 97
         elif "1" <= c <= "8":
@@ -1320,7 +1365,7 @@ def is_iccf(text: str, a: cython.Py_ssize_t, b: cython.Py_ssize_t) -> cython.bin
     k: cython.Py_ssize_t
     c: cython.Py_UCS4
     for k in range(a, b):
-        c = text[k]
+        c = at(text, k)
         if c == "0" or c == "9" or (k == a + 4 and c > "4"):
             return False
     return True
@@ -1334,7 +1379,7 @@ def blank_lines(text: str, offset: cython.Py_ssize_t) -> cython.int:
     k: cython.Py_ssize_t = offset
     c: cython.Py_UCS4
     while k > 0:
-        c = text[k - 1]
+        c = at(text, k - 1)
         if c == "\n":
             lines += 1
         elif not (c == " " or c == "\t" or c == "\r" or c == "\x0c" or c == "\x0b"):
@@ -1350,14 +1395,14 @@ def number_slot(text: str, i: cython.Py_ssize_t, j: cython.Py_ssize_t) -> cython
     the first mover's ``n.``, one more for ``n...``), -1 for a number too large to weigh."""
     value: cython.int = 0
     k: cython.Py_ssize_t = i
-    while "0" <= text[k] <= "9":
+    while "0" <= at(text, k) <= "9":
         if value > 100000:
             return -1
-        value = value * 10 + (ord(text[k]) - 48)
+        value = value * 10 + (ord(at(text, k)) - 48)
         k += 1
     if value < 1:
         return -1
-    return 2 * (value - 1) + (1 if j - 2 >= i and text[j - 2] == "." else 0)
+    return 2 * (value - 1) + (1 if j - 2 >= i and at(text, j - 2) == "." else 0)
 
 
 @cython.cfunc
@@ -1373,11 +1418,11 @@ def is_move_word(text: str, a: cython.Py_ssize_t, b: cython.Py_ssize_t) -> cytho
     glyphs: cython.bint = True
     word: str
     for k in range(a, b):
-        c = text[k]
+        c = at(text, k)
         digits = digits and "0" <= c <= "9"
         dots = dots and c == "."
         glyphs = glyphs and c in "!?+#=-/"
-    if length == 2 and text[a] == "-" and text[a + 1] == "-":
+    if length == 2 and at(text, a) == "-" and at(text, a + 1) == "-":
         return True
     if length == 4 and digits and starts(text, a, b, "0000"):
         return True
@@ -1385,7 +1430,7 @@ def is_move_word(text: str, a: cython.Py_ssize_t, b: cython.Py_ssize_t) -> cytho
         return True  # ICCF numeric notation (5254): a move, read by the lenient reader
     if digits or dots or glyphs:
         return False
-    c = text[a]
+    c = at(text, a)
     if length > 4 or not (c == "N" or c == "T" or c == "Z" or c == "e"):
         return True
     word = text[a:b]
@@ -1412,19 +1457,20 @@ def scan(text: str, pos: int, given_start: bool = False) -> tuple:  # type: igno
     open for a side whose material can mate with two legal moves or more to move, White's last
     clock, Black's last clock).
     """
+    hold(text)
     n: cython.Py_ssize_t = len(text)
     i: cython.Py_ssize_t = pos
     j: cython.Py_ssize_t
     k: cython.Py_ssize_t
     c: cython.Py_UCS4
-    if i < n and (i == 0 or text[i - 1] == "\n") and text[i] == "%":
+    if i < n and (i == 0 or at(text, i - 1) == "\n") and at(text, i) == "%":
         return (1, pos)
     i = skip_space(text, i, n)
     if i < 0:
         return (1, pos)
     if i >= n:
         return (0, n)
-    if text[i] != "[":
+    if at(text, i) != "[":
         return (1, pos)
     first: cython.Py_ssize_t = i
     tags: list[tuple[str, str]] = []
@@ -1452,10 +1498,10 @@ def scan(text: str, pos: int, given_start: bool = False) -> tuple:  # type: igno
             return (1, pos)
         if i >= n:
             break
-        c = text[i]
+        c = at(text, i)
         if c == "[":
             if moves or result is not None:
-                if text[i - 1] == "\n" and tag_end(text, i, n) > 0:
+                if at(text, i - 1) == "\n" and tag_end(text, i, n) > 0:
                     end = i
                     break
                 return (1, pos)
@@ -1465,7 +1511,7 @@ def scan(text: str, pos: int, given_start: bool = False) -> tuple:  # type: igno
             if j < 0:
                 return (1, pos)
             k = i + 1
-            while text[k] == " " or text[k] == "\t":
+            while at(text, k) == " " or at(text, k) == "\t":
                 k += 1
             m = text.index('"', k)
             name: str = text[k:m].rstrip(" \t")
@@ -1490,11 +1536,11 @@ def scan(text: str, pos: int, given_start: bool = False) -> tuple:  # type: igno
             i = j + 1
             continue
         if c == ";":
-            while i < n and text[i] != "\n":
+            while i < n and at(text, i) != "\n":
                 i += 1
             continue
         if c == "(":
-            if not moves or (i + 2 < n and text[i + 1] == "=" and text[i + 2] == ")"):  # (=): a draw offer, noted
+            if not moves or (i + 2 < n and at(text, i + 1) == "=" and at(text, i + 2) == ")"):  # (=): a draw offer
                 return (1, pos)
             i = variation_end(text, i, n)
             if i < 0:
@@ -1504,7 +1550,7 @@ def scan(text: str, pos: int, given_start: bool = False) -> tuple:  # type: igno
             return (1, pos)
         if c == "$":
             i += 1
-            while i < n and "0" <= text[i] <= "9":
+            while i < n and "0" <= at(text, i) <= "9":
                 i += 1
             continue
         if c == "1" or c == "0" or c == "*":
@@ -1516,11 +1562,11 @@ def scan(text: str, pos: int, given_start: bool = False) -> tuple:  # type: igno
         if "0" <= c <= "9":
             j = number_end(text, i, n)
             if j:
-                if moves and c == "1" and text[j - 1] == "." and j - 1 > i and text[j - 2] != "." and (
-                    j - 2 == i or text[j - 2] == " " or text[j - 2] == "\t"
+                if moves and c == "1" and at(text, j - 1) == "." and j - 1 > i and at(text, j - 2) != "." and (
+                    j - 2 == i or at(text, j - 2) == " " or at(text, j - 2) == "\t"
                 ):
                     k = i + 1
-                    while text[k] == " " or text[k] == "\t":
+                    while at(text, k) == " " or at(text, k) == "\t":
                         k += 1
                     if k == j - 1 and after_blank_line(text, i):
                         return (1, pos)
@@ -1533,7 +1579,7 @@ def scan(text: str, pos: int, given_start: bool = False) -> tuple:  # type: igno
                             slot = -2
                     if slot != base + moves:
                         reading = False
-                        fail = text[i]
+                        fail = at(text, i)
                 i = j
                 continue
         j = word_end(text, i, n)
@@ -1545,21 +1591,21 @@ def scan(text: str, pos: int, given_start: bool = False) -> tuple:  # type: igno
         moves += 1
         if "A" <= c <= "Z":
             firsts |= 1 << (ord(c) - 65)
-            if not (c == "O" and j - i >= 3 and text[i + 1] == "-") and not seen & (1 << (ord(c) - 65)):
+            if not (c == "O" and j - i >= 3 and at(text, i + 1) == "-") and not seen & (1 << (ord(c) - 65)):
                 seen |= 1 << (ord(c) - 65)
-                leads.append((text[i], moves, text[i:j]))
-        elif LOWER[ord(c) & 127] and j - i > 1 and not "0" <= text[i + 1] <= "9":
+                leads.append((at(text, i), moves, text[i:j]))
+        elif LOWER[ord(c) & 127] and j - i > 1 and not "0" <= at(text, i + 1) <= "9":
             lower_risk = True
         k = j
-        while k > i and text[k - 1] in "+#!?":
+        while k > i and at(text, k - 1) in "+#!?":
             k -= 1
-        if k - i >= 4 and text[k - 2] == "=" and "A" <= text[k - 1] <= "Z" and "1" <= text[k - 3] <= "8":
-            promos |= 1 << (ord(text[k - 1]) - 65)
+        if k - i >= 4 and at(text, k - 2) == "=" and "A" <= at(text, k - 1) <= "Z" and "1" <= at(text, k - 3) <= "8":
+            promos |= 1 << (ord(at(text, k - 1)) - 65)
         if reading:
             m = read_word(text, i, j) if moves <= MAXP else -1
             if m < 0:
                 reading = False
-                fail = text[i]
+                fail = at(text, i)
             else:
                 mover = TURN
                 make(m)
