@@ -253,3 +253,31 @@ def test_the_upload_scan_finds_the_first_line_over_the_limit_whatever_the_chunks
     finally:
         check_games.SCAN_CHUNK = saved
     assert found == (long[0] if long else None)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.binary(max_size=60).map(lambda b: bytes(b"ab\n"[x % 3] for x in b)), limit=st.integers(1, 8),
+       block=st.integers(1, 9))
+def test_a_line_too_long_at_a_blocks_end_is_named_by_its_number(tmp_path_factory: pytest.TempPathFactory,
+                                                                 text: bytes, limit: int, block: int) -> None:
+    """A file read a block of lines at a time (a file the scan measured, changed since) stops at a line over the
+    limit that a block ends inside, naming that line by its number (counted only then), and never names a line
+    within the limit."""
+    lines = text.split(b"\n")
+    long = {n for n, line in enumerate(lines, start=1) if len(line) > limit}
+    path = tmp_path_factory.mktemp("blocks") / "x.pgn"
+    path.write_bytes(text)
+    saved = check_games.BLOCK
+    check_games.BLOCK = block
+    try:
+        with path.open("rb") as stream:
+            read = b"".join(check_games.blocks(stream, str(path), Limits(line_bytes=limit)))
+        found = None
+    except LimitExceeded as exc:
+        found = int(exc.message.split()[1].replace(",", ""))
+    finally:
+        check_games.BLOCK = saved
+    if found is None:
+        assert read == text
+    else:
+        assert found in long

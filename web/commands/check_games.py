@@ -35,7 +35,7 @@ import itertools
 import os
 import sys
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import IO, Any, TypeVar
 
@@ -201,11 +201,11 @@ BLOCK = 1 << 20
 
 
 def blocks(stream: IO[bytes], path: str, limits: Limits) -> Iterator[bytes]:
-    """``stream`` in blocks of whole lines (:data:`BLOCK` bytes and the rest of the last line), within
-    ``limits``: for a file :func:`scan_stream` measured (its lines are not measured again one by one; a line
-    longer than the limit at a block's end still stops the reading)."""
+    """``stream`` (the file at ``path``) in blocks of whole lines (:data:`BLOCK` bytes and the rest of the last
+    line), within ``limits``: for a file :func:`scan_stream` measured (its lines are not measured again one by
+    one; a line longer than the limit at a block's end still stops the reading, its number counted then)."""
     errors = _stream_errors()
-    total = number = 0
+    total = 0
     while True:
         try:
             block = stream.read(BLOCK)
@@ -215,13 +215,31 @@ def blocks(stream: IO[bytes], path: str, limits: Limits) -> Iterator[bytes]:
         if not block:
             return
         if len(rest.rstrip(b"\n")) > limits.line_bytes:
-            raise limits.too_long(path, number + block.count(b"\n") + 1, block[block.rfind(b"\n") + 1:][:20])
+            start = total + block.rfind(b"\n") + 1
+            raise limits.too_long(path, _line_number(lambda: open_collection(path), start),
+                                  block[block.rfind(b"\n") + 1:][:20])
         block += rest
         total += len(block)
         if total > limits.inflated_bytes:
             raise limits.too_large(path)
-        number += block.count(b"\n")
         yield block
+
+
+def _line_number(opened: Callable[[], IO[bytes]], offset: int) -> int:
+    """The number of the line that starts at byte ``offset`` of the stream ``opened()`` gives (read again from
+    its start: only for a line too long, so that reading within the limits counts no line)."""
+    stream = opened()
+    number, left = 1, offset
+    try:
+        while left > 0:
+            chunk = stream.read(min(SCAN_CHUNK, left))
+            if not chunk:
+                break
+            number += chunk.count(b"\n")
+            left -= len(chunk)
+    finally:
+        stream.close()
+    return number
 
 
 SCAN_CHUNK = 1 << 20
@@ -250,14 +268,17 @@ def scan(data: bytes, name: str, limits: Limits) -> None:
 
     :raises LimitExceeded: past a limit (naming the line); :raises CollectionError: a broken stream.
     """
-    scan_stream(open_stored(data, name), name, limits)
+    scan_stream(lambda: open_stored(data, name), name, limits)
 
 
-def scan_stream(stream: IO[bytes], name: str, limits: Limits) -> None:
-    """:func:`scan` of an open stream (closed here)."""
+def scan_stream(opened: Callable[[], IO[bytes]], name: str, limits: Limits) -> None:
+    """:func:`scan` of the stream ``opened()`` gives (closed here; opened again, only for a line too long, to
+    count the lines before it: :func:`_line_number`)."""
     limit = limits.line_bytes
     errors = _stream_errors()
-    total, number, run = 0, 1, 0  # bytes so far, the current line's number, and its bytes before this chunk
+    stream = opened()
+    total, run = 0, 0  # bytes so far, and the current line's bytes before this chunk
+    line = 0  # where the current line starts
     opening = b""  # the current line's first bytes (for the message)
     try:
         while True:
@@ -267,6 +288,7 @@ def scan_stream(stream: IO[bytes], name: str, limits: Limits) -> None:
                 raise _unreadable(name, exc) from None
             if not chunk:
                 return
+            at = total
             total += len(chunk)
             if total > limits.inflated_bytes:
                 raise limits.too_large(name)
@@ -274,18 +296,17 @@ def scan_stream(stream: IO[bytes], name: str, limits: Limits) -> None:
                 opening = chunk[:20]
             first = chunk.find(b"\n")  # the bytes before it continue the line before
             if run + (len(chunk) if first == -1 else first) > limit:
-                raise limits.too_long(name, number, opening)
+                raise limits.too_long(name, _line_number(opened, line), opening)
             if first == -1:
                 run += len(chunk)
                 continue
             last = chunk.rfind(b"\n")
             start = _long_line_inside(chunk, first, last, limit)
             if start is not None:
-                raise limits.too_long(name, number + chunk.count(b"\n", 0, start), chunk[start:start + 20])
-            number += chunk.count(b"\n")
-            run, opening = len(chunk) - last - 1, chunk[last + 1:last + 21]  # goes on in the next chunk
+                raise limits.too_long(name, _line_number(opened, at + start), chunk[start:start + 20])
+            run, opening, line = len(chunk) - last - 1, chunk[last + 1:last + 21], at + last + 1  # goes on
             if run > limit:
-                raise limits.too_long(name, number, opening)
+                raise limits.too_long(name, _line_number(opened, line), opening)
     finally:
         stream.close()
 
@@ -317,7 +338,7 @@ def run(args: argparse.Namespace) -> int:
     started = time.monotonic()
     if args.file != "-":  # a file is measured first, at the decompressor's speed: a bomb checks no game
         try:
-            scan_stream(open_collection(args.file), args.file, limits)
+            scan_stream(lambda: open_collection(args.file), args.file, limits)
         except LimitExceeded:
             raise
         except CollectionError:  # broken: reading it below gives the games before the break, then the error
