@@ -154,7 +154,8 @@ def block_spans(blocks: Iterable[bytes], texts: int | None = None) -> Iterator[S
 
     def cut(text: str, size: int) -> Iterator[Span]:
         nonlocal start, place, pieces, left, ended
-        cuts = scanner.record_cuts(text, state, MAX_RECORD_LINES, MAX_RECORD_CHARS)
+        with bulk.LOCK:  # the reader holds the text it reads in module state (scan.hold)
+            cuts = scanner.record_cuts(text, state, MAX_RECORD_LINES, MAX_RECORD_CHARS)
         plain = len(text) == size  # ASCII: a character is a byte
         done = i = 0
         at = place

@@ -67,4 +67,5 @@ COMPILED: bool = bool(scanner.COMPILED)
 """The reader runs as C (the extension built by setup.py from the source beside it), not as plain Python."""
 
 LOCK = threading.Lock()
-"""The reader keeps its board in module state: one game at a time in a process."""
+"""The reader keeps its board, and the text it reads (``scan.hold``), in module state: one text at a time in a
+process (every call of ``scanner.scan`` and ``scanner.record_cuts`` holds it)."""
