@@ -1,6 +1,6 @@
 """Reading and checking a collection: processor seconds against pgn-extract and python-chess, workers, memory.
 
-    python bench/check_games.py [--games 3000] [--kind corpus|mix] [--broker-games 200000]
+    python bench/check_games.py [--games 3000] [--kind corpus|mix] [--broker-games 200000] [--broker-rounds 3]
                                 [--memory-games 100000] [--no-reading] [--no-broker] [--no-memory]
     python bench/check_games.py --games 40 --broker-games 2000 --memory-games 80   # a smoke run (a minute)
     python bench/check_games.py --games 1000 --no-reading --no-memory   # the broker's workers alone
@@ -643,7 +643,9 @@ def _describe(count: int, games: int, line: Timeline, start_up: float, workers: 
     print(f"              all these processes: {cpu:.2f} processor s = {cpu / line.seconds:.2f} cores on average "
           f"(the machine has {os.cpu_count()})")
     return {"wall": line.seconds, "busy": max(last - first, 1e-9), "after_start": line.seconds - first,
-            "slowest": max(max(line.command_total - start_up, 0.0), *used.values()), "cpu": cpu}
+            "slowest": max(max(line.command_total - start_up, 0.0), *used.values()), "cpu": cpu,
+            "start": first, "tail": line.seconds - last, "workers_cpu": sum(used.values()),
+            "command_run": max(line.command_total - start_up, 0.0), "redis": line.used("redis-server")}
 
 
 def ceiling(text: str, games: int, total: int, folder: Path, env: dict[str, str]) -> float:
@@ -671,10 +673,13 @@ def ceiling(text: str, games: int, total: int, folder: Path, env: dict[str, str]
 
 
 def broker(text: str, games: int, broker_games: int, folder: Path,
-           memory_run: tuple[Path, int, Path, int] | None) -> None:
-    """Section 2: check-games on the broker with 1 worker, then 2 (each ``--concurrency 1``), timed by the wall
-    clock and by each process's processor seconds; with ``memory_run`` (the first 1,000 games and the large
-    file, with their games), the 2-worker check's peak memory on each (section 3, for the broker)."""
+           memory_run: tuple[Path, int, Path, int] | None, rounds: int = 3) -> None:
+    """Section 2: check-games on the broker with 1 worker, then 2 (each ``--concurrency 1``), ``rounds`` times
+    one after the other (the machine's speed drifts by a fifth over minutes: a ratio is read within a round),
+    timed by the wall clock and by each process's processor seconds; the machine's ceiling as many times; the
+    medians, and the model of N workers on N cores from the figures measured. With ``memory_run`` (the first
+    1,000 games and the large file, with their games), the 2-worker check's peak memory on each (section 3, for
+    the broker)."""
     redis_server = shutil.which("redis-server") or "/usr/bin/redis-server"
     if not os.access(redis_server, os.X_OK):
         print("\n2. the broker: redis-server is not installed (.ci/install installs it)")
@@ -695,47 +700,60 @@ def broker(text: str, games: int, broker_games: int, folder: Path,
                               "--appendonly", "no", "--dir", str(folder)],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     processes.append(redis)
-    runs: dict[int, dict[str, float]] = {}
+    runs: dict[int, list[dict[str, float]]] = {1: [], 2: []}
     print(f"\n2. check-games on the broker (redis-server, `adjudicator worker --concurrency 1` each), {total:,} games "
           f"({path.stat().st_size / 1e6:.0f} MB), each worker started before the command (its own start-up left out) "
-          f"and warmed by a run of the {games:,} games once:")
+          f"and warmed by a run of the {games:,} games once; {rounds} rounds of 1 worker then 2 (a ratio is read "
+          f"within a round: the machine's speed drifts):")
     try:
         _wait(lambda: _answers(port), 15, "redis-server to answer")
         workers: list[subprocess.Popen[bytes]] = []
-        for count in (1, 2):
-            while len(workers) < count:
-                log = folder / f"worker{len(workers) + 1}.log"
-                with log.open("wb") as handle:
-                    worker = subprocess.Popen(adjudicator("worker", "--concurrency", "1"), cwd=ROOT, env=env,
-                                              stdout=subprocess.DEVNULL, stderr=handle)
-                processes.append(worker)
-                workers.append(worker)
-                _wait(_ready(log), 60, f"worker to connect ({log})")
-            start_up = run(adjudicator("check-games", str(one_game)), env=env, watch=False).processor
-            # a run of the file once through first: every worker has checked these games before either timed run
-            run(adjudicator("check-games", str(base)), env=env, watch=False)
-            named: dict[str, Callable[[], list[int]]] = {"redis-server": lambda: [redis.pid]}
-            for number, worker in enumerate(workers, start=1):
-                named[f"worker {number}"] = lambda w=worker: _tree(w.pid)  # type: ignore[misc]
-            line = timed(adjudicator("check-games", str(path)), env, named)
-            if line.lines != total + 1 or '"summary"' not in line.last:
-                raise SystemExit(f"check-games on the broker printed {line.lines} lines for {total} games")
-            runs[count] = _describe(count, total, line, start_up, [f"worker {n}" for n in range(1, count + 1)])
-        one, two = runs[1], runs[2]
-        print(f"   ratio 2 workers / 1 worker (goal at least 1.8): by the wall clock {one['wall'] / two['wall']:.2f} "
-              f"whole; {one['after_start'] / two['after_start']:.2f} from the first worker busy to the end (the "
-              f"command's start-up left out); {one['busy'] / two['busy']:.2f} from the first worker busy to the last; "
-              f"by the processor seconds of the slowest process (a core for each) "
-              f"{one['slowest'] / max(two['slowest'], 1e-9):.2f}")
+        for round_number in range(1, rounds + 1):
+            for count in (1, 2):
+                while len(workers) > count:  # the second worker of the last round stopped: one alone
+                    _stop(workers.pop())
+                while len(workers) < count:
+                    log = folder / f"worker{len(workers) + 1}.log"
+                    with log.open("wb") as handle:
+                        worker = subprocess.Popen(adjudicator("worker", "--concurrency", "1"), cwd=ROOT, env=env,
+                                                  stdout=subprocess.DEVNULL, stderr=handle)
+                    processes.append(worker)
+                    workers.append(worker)
+                    _wait(_ready(log), 60, f"worker to connect ({log})")
+                start_up = run(adjudicator("check-games", str(one_game)), env=env, watch=False).processor
+                # a run of the file once through first: every worker has checked these games before the timed run
+                run(adjudicator("check-games", str(base)), env=env, watch=False)
+                named: dict[str, Callable[[], list[int]]] = {"redis-server": lambda: [redis.pid]}
+                for number, worker in enumerate(workers, start=1):
+                    named[f"worker {number}"] = lambda w=worker: _tree(w.pid)  # type: ignore[misc]
+                load = os.getloadavg()[0]
+                line = timed(adjudicator("check-games", str(path)), env, named)
+                if line.lines != total + 1 or '"summary"' not in line.last:
+                    raise SystemExit(f"check-games on the broker printed {line.lines} lines for {total} games")
+                print(f"   round {round_number}, load average before this run {load:.2f}:")
+                runs[count].append(_describe(count, total, line, start_up,
+                                             [f"worker {n}" for n in range(1, count + 1)]))
+        pairs = list(zip(runs[1], runs[2], strict=True))
+        whole = [one["wall"] / two["wall"] for one, two in pairs]
+        after = [one["after_start"] / two["after_start"] for one, two in pairs]
+        slowest = [one["slowest"] / max(two["slowest"], 1e-9) for one, two in pairs]
+        print(f"   ratio 2 workers / 1 worker (goal at least 1.8), round by round: by the wall clock "
+              f"{_listed(whole)} (median {statistics.median(whole):.2f}); from the first worker busy to the end "
+              f"(the command's start-up left out) {_listed(after)} (median {statistics.median(after):.2f}); by the "
+              f"processor seconds of the slowest process (a core for each) {_listed(slowest)} "
+              f"(median {statistics.median(slowest):.2f})")
         local = {k: v for k, v in env.items() if k != "ADJUDICATOR_BROKER_URL"}
-        most = ceiling(text, games, total, folder, local)
-        print(f"   the broker's 2-worker ratio by the wall clock is {100 * one['wall'] / two['wall'] / most:.0f}% of "
-              f"the machine's ceiling ({100 * one['after_start'] / two['after_start'] / most:.0f}% with the "
+        ceilings = [ceiling(text, games, total, folder, local) for _ in range(rounds)]
+        most = statistics.median(ceilings)
+        print(f"   the broker's 2-worker ratio by the wall clock is {100 * statistics.median(whole) / most:.0f}% of "
+              f"the machine's median ceiling {most:.2f} ({100 * statistics.median(after) / most:.0f}% with the "
               f"command's start-up left out)")
         cores = os.cpu_count() or 1
-        least = two["cpu"] / cores
-        print(f"   on {cores} cores the 2-worker run's {two['cpu']:.1f} processor s take at least {least:.1f} s: at "
-              f"most {one['wall'] / least:.2f}x by the wall clock here, whatever the waits")
+        least = statistics.median(two["cpu"] for _one, two in pairs) / cores
+        print(f"   on {cores} cores the 2-worker runs' processor seconds (median) take at least {least:.1f} s: at "
+              f"most {statistics.median(one['wall'] for one, _two in pairs) / least:.2f}x by the wall clock here, "
+              "whatever the waits")
+        _model(runs[1], runs[2], most)
         if memory_run is not None:
             small, small_games, big, memory_games = memory_run
             print("\n   3b. the 2-worker broker check (command, 2 workers, redis-server), peak memory:")
@@ -752,6 +770,34 @@ def broker(text: str, games: int, broker_games: int, folder: Path,
     finally:
         for process in reversed(processes):
             _stop(process)
+
+
+def _listed(values: list[float]) -> str:
+    return ", ".join(f"{value:.2f}" for value in values)
+
+
+def _model(ones: list[dict[str, float]], twos: list[dict[str, float]], most: float) -> None:
+    """The wall clock of N workers on N cores from the 1-worker runs' figures (medians): the command's start-up
+    (until the first worker is busy) and the tail after the last, serial; the workers' processor seconds, the
+    command's after its start-up and redis-server's, shared by the N cores, each core slowed as two were here
+    (the ceiling: two independent processes side by side) or not at all (an idle machine); checked against the
+    2-worker runs measured."""
+    start = statistics.median(one["start"] for one in ones)
+    tail = statistics.median(one["tail"] for one in ones)
+    work = statistics.median(one["workers_cpu"] for one in ones)
+    command = statistics.median(one["command_run"] + one["redis"] for one in ones)
+    alone = statistics.median(one["wall"] for one in ones)
+    slowed = 2 / most
+    measured = statistics.median(one["wall"] / two["wall"] for one, two in zip(ones, twos, strict=True))
+
+    def ratio(n: int, slow: float) -> float:
+        return alone / (start + tail + (work * slow + command) / n)
+
+    print(f"   the model (from the 1-worker runs' medians: start-up {start:.2f} s and tail {tail:.2f} s serial; the "
+          f"workers' {work:.2f} processor s and the command's {command:.2f} after its start-up shared by the cores): "
+          f"2 workers on 2 cores {ratio(2, slowed):.2f}x with each core slowed as the ceiling shows here "
+          f"({slowed:.2f}; measured {measured:.2f}x), {ratio(2, 1.0):.2f}x on an idle machine; 4 workers on 4 cores "
+          f"{ratio(4, slowed):.2f}x slowed so, {ratio(4, 1.0):.2f}x idle (goal 3.5x)")
 
 
 # -- memory ----------------------------------------------------------------------------------------------
@@ -825,6 +871,8 @@ def main() -> None:
                         help="corpus: bench/make_corpus.py's collection (issue 26's); mix: this file's")
     parser.add_argument("--broker-games", type=int, default=BROKER_GAMES,
                         help=f"games of the broker's runs (the file repeated; default {BROKER_GAMES:,})")
+    parser.add_argument("--broker-rounds", type=int, default=3,
+                        help="rounds of the broker's 1-worker and 2-worker runs, and of the ceiling (default 3)")
     parser.add_argument("--memory-games", type=int, default=100_000, help="games of the memory run (default 100,000)")
     parser.add_argument("--no-broker", action="store_true", help="skip the broker's workers (section 2)")
     parser.add_argument("--no-memory", action="store_true", help="skip the memory runs (section 3)")
@@ -850,7 +898,7 @@ def main() -> None:
             reading(path, args.games)
         big = None if args.no_memory else memory(text, args.games, args.memory_games, folder)
         if not args.no_broker:
-            broker(text, args.games, args.broker_games, folder, big)
+            broker(text, args.games, args.broker_games, folder, big, max(1, args.broker_rounds))
         fallbacks(path)
 
 
