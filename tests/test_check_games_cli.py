@@ -189,3 +189,22 @@ def test_a_check_without_a_broker_loads_no_web_queue_or_schema_library(plain: Pa
     assert json.loads(proc.stderr.decode().splitlines()[-1]) == {"status": 0, "loaded": []}
     findings = [line["findings"] for line in lines(proc)[:-1]]
     assert [[finding["code"] for finding in found] for found in findings] == EXPECTED_CODES
+
+
+def test_a_path_that_is_a_pipe_is_read_once_as_standard_input_is(tmp_path: Path,
+                                                                  expected: list[dict[str, Any]]) -> None:
+    """A named pipe (as ``check-games <(zcat event.pgn.gz)`` gives) holds its games once: they are all checked
+    (measured as they are read), not read away by the measuring pass and then missed ("contains no game")."""
+    fifo = tmp_path / "event.fifo"
+    os.mkfifo(fifo)
+    with subprocess.Popen([sys.executable, "-m", "adjudicator", "check-games", str(fifo)], cwd=ROOT,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
+        with fifo.open("wb") as writer:
+            writer.write(COLLECTION.encode())
+        try:
+            out, err = proc.communicate(timeout=120)
+        except subprocess.TimeoutExpired:  # before: the second opening waited for a writer for ever
+            proc.kill()
+            pytest.fail("check-games waited on the pipe for a second reading")
+    found = subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+    assert without_seconds(lines(found)) == without_seconds(expected)

@@ -18,11 +18,11 @@ A collection is read within the limits of ``[collections]`` in config.toml (:cla
 bytes once inflated, the length of a line, the number of games. A file past one of them stops
 there with ``too_large`` (the bytes), ``line_too_long`` (quoting the line's first characters)
 or ``too_many_games`` (counted record by record as the games are checked; the lines stop before the
-record that passes the limit). A file (not
-standard input) is first inflated whole at the decompressor's speed and measured against the
+record that passes the limit). A regular file (not
+standard input or a pipe) is first inflated whole at the decompressor's speed and measured against the
 first two, so a 99 kB compressed file that inflates to a gigabyte, or holds one endless line,
-is refused before any game is checked, in seconds and in little memory; standard input is
-measured as it is read. The checks page uses the same reader and limits.
+is refused before any game is checked, in seconds and in little memory; standard input, and a
+path that is a pipe (``<(zcat x.pgn.gz)``, read once only), are measured as they are read. The checks page uses the same reader and limits.
 """
 
 from __future__ import annotations
@@ -336,7 +336,9 @@ def run(args: argparse.Namespace) -> int:
     book = RulesetBook.from_config(config)
     game, ruleset = _ruleset(args, book)
     started = time.monotonic()
-    if args.file != "-":  # a file is measured first, at the decompressor's speed: a bomb checks no game
+    # a file is measured first, at the decompressor's speed: a bomb checks no game. A path that is no regular file
+    # (a pipe: `check-games <(zcat x.pgn.gz)`) can be read once only: measured as it is read, as standard input is
+    if args.file != "-" and os.path.isfile(args.file):
         try:
             scan_stream(lambda: open_collection(args.file), args.file, limits)
         except LimitExceeded:
