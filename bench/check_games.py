@@ -798,6 +798,14 @@ def _model(ones: list[dict[str, float]], twos: list[dict[str, float]], most: flo
           f"2 workers on 2 cores {ratio(2, slowed):.2f}x with each core slowed as the ceiling shows here "
           f"({slowed:.2f}; measured {measured:.2f}x), {ratio(2, 1.0):.2f}x on an idle machine; 4 workers on 4 cores "
           f"{ratio(4, slowed):.2f}x slowed so, {ratio(4, 1.0):.2f}x idle (goal 3.5x)")
+    scale = 5  # a larger collection: the same serial start-up and tail, the rest grown with the games
+
+    def scaled(n: int, slow: float) -> float:
+        return (start + tail + scale * (alone - start - tail)) / (start + tail + scale * (work * slow + command) / n)
+
+    print(f"   the same model on {scale} times the games (the serial {start + tail:.2f} s weighs less): 2 workers "
+          f"{scaled(2, slowed):.2f}x slowed, {scaled(2, 1.0):.2f}x idle; 4 workers {scaled(4, slowed):.2f}x slowed, "
+          f"{scaled(4, 1.0):.2f}x idle")
 
 
 # -- memory ----------------------------------------------------------------------------------------------
