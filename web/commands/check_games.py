@@ -22,7 +22,8 @@ record that passes the limit). A regular file (not
 standard input or a pipe) is first inflated whole at the decompressor's speed and measured against the
 first two, so a 99 kB compressed file that inflates to a gigabyte, or holds one endless line,
 is refused before any game is checked, in seconds and in little memory; standard input, and a
-path that is a pipe (``<(zcat x.pgn.gz)``, read once only), are measured as they are read. The checks page uses the same reader and limits.
+path that is a pipe (``<(zcat x.pgn.gz)``, read once only), are measured as they are read. The
+checks page uses the same reader and limits.
 """
 
 from __future__ import annotations
