@@ -177,12 +177,14 @@ class Remote:
         """Wait for job ``job_id`` and give its result; ``stop`` is asked about once a second whether to give up
         waiting (:raises Stopped:). The row is read every :data:`POLL_SECONDS`, or, with ``longest_poll``, ever
         less often up to that (a long job's waiter need not read its row ten times a second); with
-        ``signalled`` (a job whose worker signals its end, :func:`signal_done`), as soon as the worker signals,
-        and at least every :data:`STOP_SECONDS`. ``raw``: the result as the row holds it (its text, undecoded:
-        a collection's part, :func:`web.queue.collection.read_result`)."""
+        ``signalled`` (a job whose worker signals its end, :func:`signal_done`), as soon as the worker signals
+        (first read then, not before), and at least every :data:`STOP_SECONDS`. ``raw``: the result as the row
+        holds it (its text, undecoded: a collection's part, :func:`web.queue.collection.read_result`)."""
         deadline = time.monotonic() + (self.settings.wait_seconds if timeout is None else timeout)
         asked = time.monotonic()
         poll = self.POLL_SECONDS
+        if signalled:  # the signal first: a row read while its job is still at work is a read for nothing
+            self.wait_done(job_id, min(STOP_SECONDS, max(deadline - time.monotonic(), 0.0)))
         while True:
             if stop is not None and time.monotonic() - asked >= STOP_SECONDS:
                 asked = time.monotonic()
