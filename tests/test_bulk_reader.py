@@ -356,3 +356,26 @@ def _fide() -> ChessRuleset:
 
 
 FIDE = _fide()
+
+
+def test_every_call_that_reads_a_text_with_the_compiled_reader_holds_its_lock() -> None:
+    """The compiled reader keeps the text it reads in module state (``scan.hold``): a thread switch inside one
+    call (a garbage collection running Python code) would let another thread's call repoint it, and the first
+    would read the other text. So every call of ``scan``, ``record_cuts`` and what sets their state
+    (``set_language``, ``set_start``) or reads it back (``last_moves``) sits inside ``with ...LOCK:``."""
+    stateful = {"scan", "record_cuts", "set_language", "set_start", "last_moves"}
+    unlocked: list[str] = []
+    for package in ("adjudicator", "engines", "web"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if path.name == "scan.py":
+                continue
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            locked: set[int] = set()
+            for node in ast.walk(tree):
+                if isinstance(node, ast.With) and any("LOCK" in ast.unparse(item.context_expr) for item in node.items):
+                    locked.update(id(inner) for inner in ast.walk(node))
+            for node in ast.walk(tree):
+                if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in stateful
+                        and "scanner" in ast.unparse(node.func.value) and id(node) not in locked):
+                    unlocked.append(f"{path.relative_to(ROOT)}:{node.lineno} {ast.unparse(node.func)}")
+    assert not unlocked, unlocked
