@@ -20,7 +20,9 @@ checkmates). It prints:
    reader alone, as before issue 26); the fast ones (under 2 s) run :data:`ROUNDS` times, one tool after
    the other each time, and their median is printed, with the lowest and highest, and how many of
    check-games' runs were at or under pgn-extract's run beside it;
-2. check-games with 1 and then 2 workers on the broker (a redis-server on a free port,
+2. check-games with 1 and then 2 workers on the broker, in ``--broker-rounds`` rounds (3: one worker then two
+   each round; the machine's speed drifts by a fifth over minutes, so a ratio is read within a round and the
+   medians are printed) (a redis-server on a free port,
    ``adjudicator worker`` processes started and ready before the command and warmed by a check
    of the file once through (a cold worker's first games are slower), a throw-away
    SQLite database) on ``--broker-games`` games (the file repeated; 200,000 by default,
@@ -35,8 +37,10 @@ checkmates). It prints:
    first worker busy to the end (the command's start-up left out), and by the processor
    seconds of the slowest process (a core for each: load-independent); and the machine's own
    ceiling: ``check-games --workers 1`` without the broker on all those games, then two of them
-   side by side on half each (no coordination at all), the broker's wall-clock ratio read
-   against it (two CPU-bound processes side by side run slower here than one alone);
+   side by side on half each (no coordination at all), as many times, the broker's wall-clock ratio read
+   against its median (two CPU-bound processes side by side run slower here than one alone); and a model of
+   N workers on N cores (:func:`_model`: the start-up and tail serial, the processor seconds shared) at the
+   bench's size and on five times the games, for issue 40's 4-core goal;
 3. the peak memory (RSS and PSS summed over all the processes, sampled every 20 ms from
    /proc) of check-games (1 and 2 local workers) and of replay on the first 1,000 games and
    on ``--memory-games`` games (the file repeated), and of the 2-worker broker check
