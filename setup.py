@@ -11,6 +11,7 @@ Everything else is in pyproject.toml. All are optional extensions: without a C c
 the install still succeeds.
 """
 
+import functools
 import hashlib
 import platform
 import zlib
@@ -69,13 +70,15 @@ else:
         extension.optional = True  # a failed C build leaves the pure-Python module (or none, for checkers)
 
 
+def _module(source: Path) -> str:
+    return source.relative_to(HERE).with_suffix("").as_posix().replace("/", ".")
+
+
 STAMPS = {
     # the compiled module: its stamp (beside its source) and the digest of the source it is built from; the loader
     # uses a compiled module only when its stamp is the digest of the source now beside it
-    "engines.chess.unwinnable.kernel": ("engines/chess/unwinnable/kernel_build.txt",
-                                        lambda: digest(HERE / "engines" / "chess" / "unwinnable" / "kernel.py")),
-    "adjudicator.chess.bulk.scan": ("adjudicator/chess/bulk/scan_build.txt",
-                                    lambda: digest(HERE / "adjudicator" / "chess" / "bulk" / "scan.py")),
+    **{_module(source): ((source.parent / record).relative_to(HERE).as_posix(), functools.partial(digest, source))
+       for source, record in COMPILED.items()},
     "engines.checkers.kernel": ("engines/checkers/kernel_build.txt", checkers_kernel_digest),
 }
 

@@ -216,9 +216,9 @@ def blocks(stream: IO[bytes], path: str, limits: Limits) -> Iterator[bytes]:
         if not block:
             return
         if len(rest.rstrip(b"\n")) > limits.line_bytes:
-            start = total + block.rfind(b"\n") + 1
-            raise limits.too_long(path, _line_number(lambda: open_collection(path), start),
-                                  block[block.rfind(b"\n") + 1:][:20])
+            start = block.rfind(b"\n") + 1  # the long line's start in the block
+            raise limits.too_long(path, _line_number(lambda: open_collection(path), total + start),
+                                  block[start:start + 20])
         block += rest
         total += len(block)
         if total > limits.inflated_bytes:
