@@ -5,6 +5,6 @@ imports it, so the domain (every other module of ``adjudicator/``) still imports
 tests/test_layers.py holds both: this is the domain's only import of ``web``, and nothing imports it.
 """
 
-from web.cli import main
+from web.cli import entry
 
-raise SystemExit(main())
+raise SystemExit(entry())

@@ -317,8 +317,8 @@ class Run:
         return f"on a CPU {self.on_cpu:.1f} s, waiting for one {self.waiting:.1f} s"
 
 
-LENIENT_ONLY = ("import adjudicator.chess.bulk as b; b.COMPILED = False; from web.cli import main; "
-                "raise SystemExit(main())")
+LENIENT_ONLY = ("import adjudicator.chess.bulk as b; b.COMPILED = False; from web.cli import entry; "
+                "raise SystemExit(entry())")
 """``python -m adjudicator`` with the compiled reader turned off: the lenient reader alone."""
 
 

@@ -60,3 +60,23 @@ def test_unknown_command_is_a_usage_error() -> None:
     proc = run("frobnicate", process=True)
     assert proc.returncode == 2
     assert json.loads(proc.stdout)["error"]["code"] == "usage"
+
+
+def test_the_programs_door_ends_as_python_would_only_faster() -> None:
+    """``web.cli.entry`` (the ``adjudicator`` script and ``python -m adjudicator``) skips the collector's last walk
+    over every module's objects, and nothing else of the exit: the ``atexit`` handlers run, what was printed is
+    all there, and the exit status is main's, for a good command and a bad one."""
+    door = ("import atexit, sys\nfrom web import cli\natexit.register(lambda: print('atexit ran', flush=True))\n"
+            "sys.argv = ['adjudicator', *sys.argv[1:]]\nraise SystemExit(cli.entry())")
+    good = subprocess.run([sys.executable, "-c", door, "rulesets", "check"], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120)
+    printed, last = good.stdout.splitlines()
+    assert good.returncode == 0 and last == "atexit ran"
+    checked = json.loads(printed)
+    assert checked["problems"] == [] and "fide-standard" in checked["rulesets"]
+    bad = subprocess.run([sys.executable, "-c", door, "rule", "no-such-file.json"], capture_output=True, text=True,
+                         cwd=ROOT, timeout=120)
+    assert bad.returncode == 2 and bad.stdout.splitlines()[-1] == "atexit ran"
+    assert json.loads(bad.stdout.splitlines()[0])["error"]["field"]
+    script = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert 'adjudicator = "web.cli:entry"' in script  # the installed script is the same door

@@ -46,7 +46,7 @@ from adjudicator.chess import bulk
 from adjudicator.collection import HEAD_RECORDS, block_spans, decoded, head_records, record_spans
 from adjudicator.contract import ContractError
 from adjudicator.rulesets import RulesetBook
-from web.cli import emit
+from web.cli import emit, loading
 from web.config import load_config
 
 MAX_WORKERS = 64
@@ -327,13 +327,14 @@ def _ruleset(args: argparse.Namespace, book: RulesetBook) -> tuple[str, str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    # deferred on purpose: every command's module loads on --help
-    from engines.collection import check_parts, numbered_texts, parts
+    with loading():  # the imports and the clients of the database and the broker
+        # deferred on purpose: every command's module loads on --help
+        from engines.collection import check_parts, numbered_texts, parts
 
-    workers = _workers(str(args.workers or "1"))
-    config = load_config()
-    limits = Limits.from_config(config)
-    remote = _broker(config) if args.workers is None else None
+        workers = _workers(str(args.workers or "1"))
+        config = load_config()
+        limits = Limits.from_config(config)
+        remote = _broker(config) if args.workers is None else None
     book = RulesetBook.from_config(config)
     game, ruleset = _ruleset(args, book)
     started = time.monotonic()
