@@ -26,6 +26,6 @@ cdef int LOWER[128]
 cdef int CLK[2]
 
 # the text being read, where it holds one byte a character (hold() in scan.py)
-from cpython.unicode cimport PyUnicode_KIND, PyUnicode_1BYTE_KIND, PyUnicode_1BYTE_DATA
+from cpython.unicode cimport PyUnicode_KIND, PyUnicode_1BYTE_KIND, PyUnicode_1BYTE_DATA, PyUnicode_FindChar
 cdef const unsigned char* BUF
 cdef bint ONE_BYTE

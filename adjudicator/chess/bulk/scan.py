@@ -682,6 +682,9 @@ if not cython.compiled:  # compiled, C globals and the C API (scan.pxd); as plai
     def PyUnicode_1BYTE_DATA(text: str) -> bytes:
         return text.encode("latin-1")
 
+    def PyUnicode_FindChar(text: str, ch: int, start: int, end: int, direction: int) -> int:
+        return text.find(chr(ch), start, end) if direction > 0 else text.rfind(chr(ch), start, end)
+
 
 @cython.cfunc
 @cython.inline
@@ -706,6 +709,16 @@ def at(text: str, i: cython.Py_ssize_t) -> cython.Py_UCS4:
     if cython.compiled and ONE_BYTE:
         return BUF[i]
     return text[i]
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def line_end(text: str, i: cython.Py_ssize_t, n: cython.Py_ssize_t) -> cython.Py_ssize_t:
+    """Past the newline that ends the line from ``i`` (``n`` where none does before it): the C API's character
+    search (``memchr`` on a one-byte text), without a Python call and a Python integer a line."""
+    e: cython.Py_ssize_t = PyUnicode_FindChar(text, 10, i, n, 1)
+    return n if e < 0 else e + 1
 
 
 # -- lexing -------------------------------------------------------------------------------------
@@ -1040,8 +1053,11 @@ def past_space(text: str, j: cython.Py_ssize_t, e: cython.Py_ssize_t) -> cython.
 @cython.cfunc
 @cython.exceptval(check=False)
 def is_word(c: cython.Py_UCS4) -> cython.bint:
-    """The regular expressions' ``\\w``: ``str.isalnum`` or ``_``."""
-    return c.isalnum() or c == "_"
+    """The regular expressions' ``\\w``: ``str.isalnum`` or ``_`` (an ASCII character by its ranges: the same
+    answer without a look-up in Unicode's tables)."""
+    if ord(c) < 128:
+        return "a" <= c <= "z" or "A" <= c <= "Z" or "0" <= c <= "9" or c == "_"
+    return c.isalnum()
 
 
 @cython.cfunc
@@ -1158,7 +1174,7 @@ def goes_on(text: str, i: cython.Py_ssize_t, e: cython.Py_ssize_t) -> cython.bin
     return dots > 0 and not (value == 1 and dots == 1)
 
 
-def record_cuts(text: str, state: list[int], max_lines: int, max_chars: int) -> list[int]:
+def record_cuts(text: str, state: list[int], max_lines: cython.Py_ssize_t, max_chars: cython.Py_ssize_t) -> list[int]:
     """Where ``adjudicator.collection.record_spans`` starts a record in ``text`` (whole lines of a file, each
     ending with a newline but perhaps the file's last): offsets, ``len(text)`` where a record is cut after
     the last line. ``state`` carries its reading from one text to the next (all 0 at the file's start): the
@@ -1177,8 +1193,7 @@ def record_cuts(text: str, state: list[int], max_lines: int, max_chars: int) -> 
     blank: cython.bint
     cuts: list[int] = []
     while i < n:
-        e = text.find("\n", i)
-        e = n if e < 0 else e + 1
+        e = line_end(text, i, n)
         blank = False
         if is_tag_line(text, i, e):
             if has_moves:
