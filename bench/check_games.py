@@ -26,7 +26,7 @@ checkmates). It prints:
    ``adjudicator worker`` processes started and ready before the command and warmed by a check
    of the file once through (a cold worker's first games are slower), a throw-away
    SQLite database) on ``--broker-games`` games (the file repeated; 200,000 by default,
-   about 30 s of one worker's work, so that the command's own start-up weighs little): for
+   18-23 s of one worker's work here, so that the command's own start-up weighs little): for
    each run the wall seconds and games per second; the processor seconds of the command
    (the process that reads the file, sends the parts and prints the lines; its start-up
    measured apart on a one-game file), of redis-server and of each worker; when the first
@@ -35,9 +35,11 @@ checkmates). It prints:
    50 ms from /proc/<pid>/task/*/schedstat: a worker waiting for a CPU is not idle); then
    the 2-to-1 ratio (issue 26's goal: at least 1.8) by the wall clock, whole and from the
    first worker busy to the end (the command's start-up left out), and by the processor
-   seconds of the slowest process (a core for each: load-independent); and the machine's own
+   seconds of the slowest process (a core for each: load-independent); the workers' processor seconds with
+   two against one (the same games: how much two busy cores slow each other here); and the machine's own
    ceiling: ``check-games --workers 1`` without the broker on all those games, then two of them
-   side by side on half each (no coordination at all), as many times, the broker's wall-clock ratio read
+   side by side on half each (no coordination at all; with the pair's processor seconds against the one's), as
+   many times, the broker's wall-clock ratio read
    against its median (two CPU-bound processes side by side run slower here than one alone); and a model of
    N workers on N cores (:func:`_model`: the start-up and tail serial, the processor seconds shared) at the
    bench's size and on five times the games, for issue 40's 4-core goal;
@@ -524,8 +526,9 @@ def _repeated(text: str, games: int, target: int, path: Path) -> int:
 
 
 BROKER_GAMES = 200_000
-"""The broker's runs: about 30 s of one worker's work, so that the command's start-up (about 1.2 s: its
-imports, the database and the broker) weighs little in the wall-clock ratio."""
+"""The broker's runs: 18-23 s of one worker's work here (about 30 s when it was chosen), so that the command's
+start-up (0.6-0.7 s: its imports, the database and the broker; 1.2 s then) weighs little in the wall-clock
+ratio."""
 SAMPLE_SECONDS = 0.05
 BUSY = 0.5
 """A worker is busy in a sample where it ran, or waited for a CPU, at least this share of it."""
@@ -661,6 +664,7 @@ def ceiling(text: str, games: int, total: int, folder: Path, env: dict[str, str]
     whole = folder / "whole.pgn"
     _repeated(text, games, 2 * halves, whole)
     alone = run(adjudicator("check-games", "--workers", "1", str(whole)), env=env, watch=False)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.monotonic()
     both = [subprocess.Popen(adjudicator("check-games", "--workers", "1", str(half)), cwd=ROOT, env=env,
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for _ in range(2)]
@@ -668,11 +672,15 @@ def ceiling(text: str, games: int, total: int, folder: Path, env: dict[str, str]
     for number, process in enumerate(both):
         process.wait()
         ended[number] = time.monotonic() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     pair = max(ended)
+    pair_cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     ratio = alone.seconds / pair
     print(f"   the machine's ceiling (no broker, no coordination): check-games --workers 1 on {2 * halves:,} games "
           f"{alone.seconds:.2f} s; two of them side by side on {halves:,} games each {pair:.2f} s (the first done at "
-          f"{min(ended):.2f} s): {ratio:.2f}x by the wall clock")
+          f"{min(ended):.2f} s): {ratio:.2f}x by the wall clock; the pair's processor seconds {pair_cpu:.2f} against "
+          f"{alone.processor:.2f} alone ({pair_cpu / max(alone.processor, 1e-9):.2f}x: the same games, both cores "
+          "busy, a start-up more)")
     return ratio
 
 
@@ -746,6 +754,11 @@ def broker(text: str, games: int, broker_games: int, folder: Path,
               f"(the command's start-up left out) {_listed(after)} (median {statistics.median(after):.2f}); by the "
               f"processor seconds of the slowest process (a core for each) {_listed(slowest)} "
               f"(median {statistics.median(slowest):.2f})")
+        cost = [two["workers_cpu"] / max(one["workers_cpu"], 1e-9) for one, two in pairs]
+        print(f"   the workers' processor seconds for the same games, 2 workers against 1, round by round: "
+              f"{_listed(cost)} (1.00 where two busy cores do not slow each other; above it, every game costs that "
+              "much more processor time with both cores busy, whatever the broker does: the ceiling's pair shows the "
+              "same without it)")
         local = {k: v for k, v in env.items() if k != "ADJUDICATOR_BROKER_URL"}
         ceilings = [ceiling(text, games, total, folder, local) for _ in range(rounds)]
         most = statistics.median(ceilings)
