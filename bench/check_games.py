@@ -757,8 +757,8 @@ def broker(text: str, games: int, broker_games: int, folder: Path,
         cost = [two["workers_cpu"] / max(one["workers_cpu"], 1e-9) for one, two in pairs]
         print(f"   the workers' processor seconds for the same games, 2 workers against 1, round by round: "
               f"{_listed(cost)} (1.00 where two busy cores do not slow each other; above it, every game costs that "
-              "much more processor time with both cores busy, whatever the broker does: the ceiling's pair shows the "
-              "same without it)")
+              "much more processor time with both cores busy, the workers' own broker work included: the ceiling's "
+              "pair shows it without the broker)")
         local = {k: v for k, v in env.items() if k != "ADJUDICATOR_BROKER_URL"}
         ceilings = [ceiling(text, games, total, folder, local) for _ in range(rounds)]
         most = statistics.median(ceilings)

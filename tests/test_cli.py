@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import subprocess
 import sys
@@ -66,17 +67,27 @@ def test_the_programs_door_ends_as_python_would_only_faster() -> None:
     """``web.cli.entry`` (the ``adjudicator`` script and ``python -m adjudicator``) skips the collector's last walk
     over every module's objects, and nothing else of the exit: the ``atexit`` handlers run, what was printed is
     all there, and the exit status is main's, for a good command and a bad one."""
-    door = ("import atexit, sys\nfrom web import cli\natexit.register(lambda: print('atexit ran', flush=True))\n"
+    door = ("import atexit, gc, sys\nfrom web import cli\n"
+            "atexit.register(lambda: print('atexit ran', 'frozen' if gc.get_freeze_count() else 'walked',\n"
+            "                              flush=True))\n"
             "sys.argv = ['adjudicator', *sys.argv[1:]]\nraise SystemExit(cli.entry())")
     good = subprocess.run([sys.executable, "-c", door, "rulesets", "check"], capture_output=True, text=True,
                           cwd=ROOT, timeout=120)
     printed, last = good.stdout.splitlines()
-    assert good.returncode == 0 and last == "atexit ran"
+    assert good.returncode == 0 and last == "atexit ran frozen"
     checked = json.loads(printed)
     assert checked["problems"] == [] and "fide-standard" in checked["rulesets"]
     bad = subprocess.run([sys.executable, "-c", door, "rule", "no-such-file.json"], capture_output=True, text=True,
                          cwd=ROOT, timeout=120)
-    assert bad.returncode == 2 and bad.stdout.splitlines()[-1] == "atexit ran"
+    assert bad.returncode == 2 and bad.stdout.splitlines()[-1] == "atexit ran frozen"
     assert json.loads(bad.stdout.splitlines()[0])["error"]["field"]
     script = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     assert 'adjudicator = "web.cli:entry"' in script  # the installed script is the same door
+
+
+def test_a_command_leaves_the_cycle_collector_on_whether_it_ends_well_or_not() -> None:
+    """The collector is paused only while a command loads (``web.cli.loading``), never for its work."""
+    assert gc.isenabled()
+    assert run("rulesets", "check").returncode == 0 and gc.isenabled()
+    assert run("check-games", "no-such-file.pgn").returncode == 2 and gc.isenabled()
+    assert run("check-games", "--workers", "0", "no-such-file.pgn").returncode == 2 and gc.isenabled()

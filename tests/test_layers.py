@@ -74,9 +74,9 @@ FUNCTION_LEVEL = {
         "NumPy and the compiled kernel, for this command only",
     ("web.commands.build_db", "run", "engines.checkers.database"):
         "NumPy and the compiled kernel, for this command only",
-    ("web.commands.check_games", "run", "engines.collection"): "`adjudicator --help` loads every command's module",
+    ("web.commands.check_games", "_run", "engines.collection"): "`adjudicator --help` loads every command's module",
     ("web.commands.check_games", "_stamp", "engines.collection"): "`adjudicator --help` loads every command's module",
-    ("web.commands.check_games", "run", "web.queue.collection"): "only with a broker",
+    ("web.commands.check_games", "_run", "web.queue.collection"): "only with a broker",
     ("web.commands.check_games", "_broker", "web.queue"): "only with a broker",
     ("web.commands.check_games", "_broker", "web.config"): "only with a broker",
     ("web.commands.check_games", "_broker", "web.db"): "only with a broker",

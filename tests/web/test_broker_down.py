@@ -8,8 +8,14 @@ retries give up after about a second).
 
 from __future__ import annotations
 
+import contextlib
 import io
+import json
+import os
 import socket
+import sqlite3
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -103,3 +109,25 @@ def test_a_game_check_with_the_broker_down_ends_failed_with_the_reason(app: Flas
     assert started.status_code == 303
     report = finished(client, started.headers["Location"], 60)
     assert "The check failed:" in report and "the task queue cannot be reached" in report
+
+
+def test_check_games_with_the_broker_down_exits_3_and_leaves_the_database_whole_in_its_file(tmp_path: Path) -> None:
+    """The command line: exit 3 with ``queue_unavailable``, and the database it made (migrated, the part's row
+    failed and then removed) closed on the way out, so SQLite folded its write-ahead log into the file: no
+    ``-wal`` file is left, and a copy of the file alone holds the tables (a backup of it is whole)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]  # free once closed: nothing listens there
+    games, database = tmp_path / "event.pgn", tmp_path / "queue.db"
+    games.write_bytes(COLLECTION)
+    env = {**os.environ, "ADJUDICATOR_BROKER_URL": f"redis://127.0.0.1:{port}/0",
+           "ADJUDICATOR_DATABASE_URL": f"sqlite:///{database}"}
+    done = subprocess.run([sys.executable, "-m", "adjudicator", "check-games", str(games)], capture_output=True,
+                          text=True, env=env, cwd=Path(__file__).resolve().parents[2], timeout=120)
+    assert done.returncode == 3 and json.loads(done.stdout)["error"]["code"] == "queue_unavailable"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["event.pgn", "queue.db"]
+    copy = tmp_path / "copy.db"
+    copy.write_bytes(database.read_bytes())
+    with contextlib.closing(sqlite3.connect(copy)) as connection:
+        tables = {name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        assert "jobs" in tables and connection.execute("SELECT count(*) FROM jobs").fetchone() == (0,)

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import bz2
+import contextlib
 import gzip
 import io
 import itertools
@@ -327,6 +328,11 @@ def _ruleset(args: argparse.Namespace, book: RulesetBook) -> tuple[str, str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    with contextlib.ExitStack() as held:  # a broker's clients and the database's connections, closed at the end
+        return _run(args, held)
+
+
+def _run(args: argparse.Namespace, held: contextlib.ExitStack) -> int:
     with loading():  # the imports and the clients of the database and the broker
         # deferred on purpose: every command's module loads on --help
         from engines.collection import check_parts, numbered_texts, parts
@@ -334,7 +340,7 @@ def run(args: argparse.Namespace) -> int:
         workers = _workers(str(args.workers or "1"))
         config = load_config()
         limits = Limits.from_config(config)
-        remote = _broker(config) if args.workers is None else None
+        remote = _broker(config, held) if args.workers is None else None
     book = RulesetBook.from_config(config)
     game, ruleset = _ruleset(args, book)
     started = time.monotonic()
@@ -402,8 +408,10 @@ def _until_broken(found: Iterable[R], broken: list[CollectionError]) -> Iterator
         broken.append(exc)
 
 
-def _broker(config: dict[str, Any]) -> Any:
-    """The broker's workers (``ADJUDICATOR_BROKER_URL``) and the shared database, or None.
+def _broker(config: dict[str, Any], held: contextlib.ExitStack) -> Any:
+    """The broker's workers (``ADJUDICATOR_BROKER_URL``) and the shared database, or None; their clients are
+    closed when ``held`` ends (SQLite folds its write-ahead log back into the database file when its last
+    connection closes: the command leaves no ``-wal`` file behind, and the file alone is a whole copy).
 
     Its imports are deferred on purpose: the queue and the database (SQLAlchemy, the web floor's models)
     load only when a broker is set; a check on one machine does without them (the command starts fast).
@@ -419,5 +427,8 @@ def _broker(config: dict[str, Any]) -> Any:
     from web.queue.remote import Remote
 
     engine = make_engine(database_url(config))
+    held.callback(engine.dispose)
     migrate(engine)
-    return Remote(url, config, make_sessionmaker(engine))
+    remote = Remote(url, config, make_sessionmaker(engine))
+    held.callback(remote.close)
+    return remote

@@ -68,6 +68,14 @@ class Remote:
         url = broker_url()
         return None if url is None else cls(url, config, sessions)
 
+    def close(self) -> None:
+        """Close the broker's clients this made (the pusher, the signals' client); the sessions' engine is the
+        caller's (a command disposes of its own; the web app's outlives this)."""
+        for client in (self._pusher, self._signals):
+            if client is not None:
+                client.close()
+        self._pusher = self._signals = None
+
     def publish(self, job_id: str) -> None:
         """Send the job's id to the workers (its row is committed already).
 

@@ -713,10 +713,11 @@ def at(text: str, i: cython.Py_ssize_t) -> cython.Py_UCS4:
 
 @cython.cfunc
 @cython.inline
-@cython.exceptval(check=False)
+@cython.exceptval(-2)
 def line_end(text: str, i: cython.Py_ssize_t, n: cython.Py_ssize_t) -> cython.Py_ssize_t:
     """Past the newline that ends the line from ``i`` (``n`` where none does before it): the C API's character
-    search (``memchr`` on a one-byte text), without a Python call and a Python integer a line."""
+    search (``memchr`` on a one-byte text), without a Python call and a Python integer a line. The search's own
+    error (-2: none for a str already measured) is raised, not ignored."""
     e: cython.Py_ssize_t = PyUnicode_FindChar(text, 10, i, n, 1)
     return n if e < 0 else e + 1
 
