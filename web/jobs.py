@@ -321,8 +321,8 @@ class Adjudicator:
             return []
 
     def shutdown(self) -> None:
-        """Stop the threads, close the services and the database's idle connections; once (later calls do
-        nothing)."""
+        """Stop the threads, close the services, the broker's clients and the database's idle connections; once
+        (later calls do nothing)."""
         with self._lock:  # one lock with services() and add_closer(): what is made after this is never closed
             if self.is_shut_down:
                 return
@@ -338,4 +338,6 @@ class Adjudicator:
             services.close()
         for closer in closers:
             closer()
+        if self.remote is not None:
+            self.remote.close()  # the broker's clients (a waiter still at work makes its own again)
         self.sessions.kw["bind"].dispose()  # the pool's idle connections (and their files) closed now

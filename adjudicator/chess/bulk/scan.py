@@ -682,8 +682,8 @@ if not cython.compiled:  # compiled, C globals and the C API (scan.pxd); as plai
     def PyUnicode_1BYTE_DATA(text: str) -> bytes:
         return text.encode("latin-1")
 
-    def PyUnicode_FindChar(text: str, ch: int, start: int, end: int, direction: int) -> int:
-        return text.find(chr(ch), start, end) if direction > 0 else text.rfind(chr(ch), start, end)
+    def PyUnicode_FindChar(text: str, ch: int, start: int, end: int, direction: int) -> int:  # forward only
+        return text.find(chr(ch), start, end)
 
 
 @cython.cfunc
