@@ -29,7 +29,8 @@ TABLES = frozenset({"web.tables"})
 INFRASTRUCTURE = frozenset({
     "web.audit", "web.claim_jobs", "web.config", "web.db", "web.errors", "web.failures", "web.htmx", "web.inputs",
     "web.jobs",
-    "web.limits", "web.migrations", "web.qr", "web.queue", "web.runner", "web.security", "web.settings",
+    "web.limits", "web.migrations", "web.qr", "web.queue", "web.revisions", "web.runner", "web.security",
+    "web.settings",
     "web.sides", "web.static_files", "web.timefmt",
 })
 SHARED = frozenset({"web.articles", "web.boards", "web.charts", "web.evidence", "web.outcomes", "web.players",
@@ -57,12 +58,17 @@ FUNCTION_LEVEL = {
     ("web.db", "get_session", "flask"): "as init_app",
     ("web.db", "sessions", "flask"): "as init_app",
     ("web.tables.users", "check_password", "werkzeug.security"):
-        "Werkzeug (0.035 s) only where a password is checked or set: every table loads with the jobs table",
+        "Werkzeug (0.035 s) only where a password is checked or set: most tables name the users table",
     ("web.tables.users", "create_user", "werkzeug.security"): "as check_password",
     ("web.queue", "make_celery", "celery"): "optional: Celery only with a broker",
+    ("web.queue.rows", "_put_back", "web.tables.rulings"):
+        "check-games' broker client loads the jobs table alone, not the cases and events the rulings table names",
+    ("web.queue.rows", "request_cancel", "web.tables.rulings"): "as _put_back",
+    ("web.queue.rows", "_cancel_check", "web.tables.checks"): "as _put_back",
     ("web.queue.collection", "_forget", "redis"): "optional: only a Redis broker carries the signals",
     ("web.queue.recovery", "held_ids", "redis"): "optional: only a Redis broker carries the signals",
     ("web.queue.remote", "signal_done", "redis"): "optional: only a Redis broker carries the signals",
+    ("web.queue.direct", "connect", "psycopg"): "only a PostgreSQL database needs its driver",
     ("web.queue.remote", "signals", "redis"): "optional: only a Redis broker carries the signals",
     ("web.queue.remote", "_push", "redis"): "optional: only a Redis broker is pushed to (without Celery)",
     ("web.queue.remote", "wait_done", "redis"): "optional: only a Redis broker carries the signals",
@@ -79,8 +85,12 @@ FUNCTION_LEVEL = {
     ("web.commands.check_games", "_run", "web.queue.collection"): "only with a broker",
     ("web.commands.check_games", "_broker", "web.queue"): "only with a broker",
     ("web.commands.check_games", "_broker", "web.config"): "only with a broker",
-    ("web.commands.check_games", "_broker", "web.db"): "only with a broker",
+    ("web.commands.check_games", "_broker", "web.db"):
+        "SQLAlchemy only for a database behind the migrations' head, or a URL with options",
     ("web.commands.check_games", "_broker", "web.queue.remote"): "only with a broker",
+    ("web.commands.check_games", "_broker", "web.queue.direct"): "only with a broker",
+    ("web.commands.check_games", "_broker", "web.queue.rows"):
+        "SQLAlchemy only for a database behind the migrations' head, or a URL with options",
     ("web.commands.events", "run_add", "web.events.changes"):
         "the claim registry and the broadcast reader (0.9 s) for the commands that change an event, not `list`",
     ("web.commands.events", "run_set", "web.events.changes"): "as run_add",
@@ -101,6 +111,7 @@ FUNCTION_LEVEL = {
     ("web.commands.worker", "run", "web.db"): "`adjudicator --help` loads every command's module",
     ("web.commands.worker", "run", "web.queue"): "Celery and the queue, for `worker` only",
     ("web.commands.worker", "run", "web.queue.remote"): "Celery and the queue, for `worker` only",
+    ("web.commands.worker", "run", "web.queue.rows"): "Celery and the queue, for `worker` only",
     ("web.commands.worker", "run", "web.queue.worker"): "Celery and the queue, for `worker` only",
     ("web.commands.worker", "run", "web.queue.recovery"): "Celery and the queue, for `worker` only",
     ("web.commands.worker", "run", "engines.collection"): "collection checks, for `worker` only",

@@ -14,8 +14,8 @@ from typing import Any
 from sqlalchemy import event, select
 from sqlalchemy.orm import Session
 
-from web import tables as _every_table  # noqa: F401  every table, and how its rows' entries are derived
 from web.db import Base
+from web.tables import every as _every_table  # noqa: F401  every table, and how its rows' entries are derived
 from web.tables.audit import (
     DERIVERS,
     GENESIS,

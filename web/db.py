@@ -8,17 +8,15 @@ by :func:`init_app` when the app starts.
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 
+from web.revisions import MIGRATIONS, heads
+
 if TYPE_CHECKING:  # Flask only where an app is served: the queue's client and workers use the database alone
     from flask import Flask
-
-MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 
 class Base(DeclarativeBase):
@@ -57,26 +55,6 @@ def make_engine(url: str) -> Engine:
 
 def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
     return sessionmaker(bind=engine, expire_on_commit=False)
-
-
-_REVISION = re.compile(r'^revision(?:: *str)? *= *"([^"]+)"$', re.MULTILINE)
-_DOWN = re.compile(r'^down_revision(?:: *[^=]+)? *= *(None|"[^"]+"|\([^)]*\))$', re.MULTILINE)
-
-
-def heads() -> set[str] | None:
-    """The migrations' head revisions, read from ``web/migrations/versions`` without loading Alembic or
-    the scripts (their ``revision = "..."`` and ``down_revision = ...`` lines); None where a script says
-    them otherwise (then only Alembic can tell)."""
-    revisions: set[str] = set()
-    below: set[str] = set()
-    for path in (MIGRATIONS / "versions").glob("*.py"):
-        text = path.read_text(encoding="utf-8")
-        revision, down = _REVISION.findall(text), _DOWN.findall(text)
-        if len(revision) != 1 or len(down) != 1:
-            return None
-        revisions.add(revision[0])
-        below.update(re.findall(r'"([^"]+)"', down[0]))
-    return revisions - below or None
 
 
 def is_at_head(engine: Engine) -> bool:

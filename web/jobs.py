@@ -34,7 +34,7 @@ from web.queue.claims import RowJob
 from web.queue.local import InProcess
 from web.queue.recovery import Sweeper
 from web.queue.remote import Remote
-from web.queue.rows import CANCELLED_NOTE, claim_job_id
+from web.queue.rows import CANCELLED_NOTE, SessionRows, claim_job_id
 from web.runner import JobCancelled, Kinds, Runner
 from web.settings import DEFAULT_BACKGROUND, Settings
 from web.tables import rulings as store
@@ -87,7 +87,7 @@ class Adjudicator:
         self._pending_lock = threading.Lock()
         self._jobs: OrderedDict[int, Job] = OrderedDict()
         self.keep_jobs = 500
-        self.remote = Remote.from_environment(config, sessions)
+        self.remote = Remote.from_environment(config, SessionRows(sessions))
         """The task queue's workers (``ADJUDICATOR_BROKER_URL``): background jobs go there; None: this process."""
         self.runner = Runner(config, self.remote, sessions)
         """The one job runner: claims, committee analyses and collection checks run on it."""
@@ -104,7 +104,7 @@ class Adjudicator:
         self.sweeper: Any = None
         """With the queue: the thread that sends again (or fails) the jobs whose message the broker lost."""
         if self.remote is not None:
-            self.sweeper = Sweeper(self.remote).start()
+            self.sweeper = Sweeper(self.remote, sessions).start()
 
     def services(self) -> Services:
         """The engines and probes, started on first use (a page that rules on nothing starts none).

@@ -247,11 +247,16 @@ def test_check_games_gives_the_same_lines_through_the_workers(queue: Queue, tmp_
         client.close()
 
 
+OTHER_TABLES = tuple(f"web.tables.{name}" for name in (
+    "appeals", "audit", "checks", "collections", "committee", "events", "every", "logins", "outcomes", "pairings",
+    "rulings", "users", "watch"))
 BROKER_UNUSED = ("flask", "werkzeug", "jinja2", "alembic", "celery", "kombu", "billiard", "web.runner",
-                 "web.kinds", "web.queue.worker", "web.queue.part_job", "web.failures", "adjudicator.documents")
+                 "web.kinds", "web.queue.worker", "web.queue.part_job", "web.failures", "adjudicator.documents",
+                 *OTHER_TABLES, "sqlalchemy.dialects.postgresql")
 """What ``check-games`` with a broker has no use for (issue 40): the web app's libraries (the database needs
 SQLAlchemy alone; alembic only where the database is behind its migrations), Celery and Kombu (a Redis broker's
-tasks are pushed as Celery writes them), the job runner and the workers' side, the map of every failure."""
+tasks are pushed as Celery writes them), the job runner and the workers' side, the map of every failure, every
+table but the jobs table (its rows are all the command writes and reads), and PostgreSQL's dialect on SQLite."""
 
 
 def test_check_games_with_a_broker_loads_no_web_app_celery_or_worker_module(queue: Queue, tmp_path: Path) -> None:
@@ -362,15 +367,18 @@ def test_a_check_started_on_the_web_runs_on_the_workers_and_gives_the_in_process
     remote = queue.app.extensions["adjudicator"].remote
     assert queue.app.extensions["game_checks"].remote is remote
     chunks: dict[str, str | None] = {}
-    read = remote.row
+    read = remote.jobs.ended
 
-    def row(job_id: str) -> JobRow | None:  # the rows the web process reads back: who finished each chunk
+    def ended(job_id: str) -> Any:  # the ends the web process reads back: who finished each chunk
         found = read(job_id)
-        if found is not None and found.kind == "check-chunk" and found.is_finished:
-            chunks[job_id] = found.worker
+        if found is not None:
+            with queue.app.extensions["db_sessions"]() as session:
+                job = session.get(JobRow, job_id)
+            if job is not None and job.kind == "check-chunk":
+                chunks[job_id] = job.worker
         return found
 
-    monkeypatch.setattr(remote, "row", row)
+    monkeypatch.setattr(remote.jobs, "ended", ended)
     add_user(queue.app, "tq", "td", password=PASSWORD)
     client = queue.app.test_client()
     assert client.post("/login", data={"name": "tq", "password": PASSWORD}).status_code == 303
@@ -454,10 +462,12 @@ def test_a_job_started_on_the_runner_runs_once_on_a_worker_its_progress_read_fro
     # the deadline only bounds a hang
     shown = _wait(lambda: (p := runner.progress(job_id)) is not None and p.is_finished and p, 600, "the job's end")
     assert (shown.state, shown.percent) == ("done", 100)
-    row = queue.app.extensions["adjudicator"].remote.row(job_id)
+    with queue.app.extensions["db_sessions"]() as session:
+        row = session.get(JobRow, job_id)
     assert row.worker in {w.name for w in queue.workers} and row.result["ruling"]["result"] == "1-0"
     runner.start("recommend", job_id, {"case": data})  # started again (a double submit): nothing runs again
-    again = queue.app.extensions["adjudicator"].remote.row(job_id)
+    with queue.app.extensions["db_sessions"]() as session:
+        again = session.get(JobRow, job_id)
     assert (again.status, again.finished_at, again.publications) == ("done", row.finished_at, row.publications)
 
 

@@ -181,9 +181,10 @@ def test_a_part_whose_worker_died_before_holding_its_row_is_sent_again(world: Wo
         session.commit()
     sent: list[str] = []
     settings = QueueSettings(requeue_seconds=REQUEUE)
-    assert recover(remote.sessions, settings, lambda: held_ids(remote.url, 30.0), sent.append) == {}, \
+    sessions = world.app.extensions["db_sessions"]
+    assert recover(sessions, settings, lambda: held_ids(remote.url, 30.0), sent.append) == {}, \
         "delivered within the lease: a worker may be about to hold it"
-    assert recover(remote.sessions, settings, lambda: held_ids(remote.url, 0.0), sent.append) == {job_id: "sent"}
+    assert recover(sessions, settings, lambda: held_ids(remote.url, 0.0), sent.append) == {job_id: "sent"}
     assert sent == [job_id]
     with world.app.extensions["db_sessions"]() as session:
         session.query(JobRow).filter(JobRow.id == job_id).delete()

@@ -39,7 +39,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import IO, Any, TypeVar
+from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 import zstandard
 
@@ -49,6 +49,9 @@ from adjudicator.contract import ContractError
 from adjudicator.rulesets import RulesetBook
 from web.cli import emit, loading
 from web.config import load_config
+
+if TYPE_CHECKING:  # the queue's client loads only with a broker (_broker)
+    from web.queue.job_rows import JobRows
 
 MAX_WORKERS = 64
 _MAGIC = {b"\x1f\x8b": "gz", b"BZh": "bz2", b"\x28\xb5\x2f\xfd": "zst"}
@@ -413,8 +416,10 @@ def _broker(config: dict[str, Any], held: contextlib.ExitStack) -> Any:
     closed when ``held`` ends (SQLite folds its write-ahead log back into the database file when its last
     connection closes: the command leaves no ``-wal`` file behind, and the file alone is a whole copy).
 
-    Its imports are deferred on purpose: the queue and the database (SQLAlchemy, the web floor's models)
-    load only when a broker is set; a check on one machine does without them (the command starts fast).
+    Its imports are deferred on purpose: the queue's client loads only when a broker is set, and it writes and
+    reads job rows through the database's own driver (:mod:`web.queue.direct`), without SQLAlchemy; SQLAlchemy
+    and Alembic load only to bring a database to the migrations' head, or for a URL with options (the command
+    starts fast, issue 40).
     """
     from web.queue import broker_url
 
@@ -423,12 +428,23 @@ def _broker(config: dict[str, Any], held: contextlib.ExitStack) -> Any:
         return None
     # a broker is set: the shared database and the queue's client, loaded now (see above)
     from web.config import database_url
-    from web.db import make_engine, make_sessionmaker, migrate
+    from web.queue.direct import connect
     from web.queue.remote import Remote
 
-    engine = make_engine(database_url(config))
-    held.callback(engine.dispose)
-    migrate(engine)
-    remote = Remote(url, config, make_sessionmaker(engine))
+    where = database_url(config)
+    direct = connect(where)
+    if direct is not None:
+        held.callback(direct.close)
+    if direct is not None and direct.is_at_head():
+        jobs: JobRows = direct
+    else:  # a database behind the migrations' head (Alembic brings it there), or a URL with options
+        from web.db import make_engine, make_sessionmaker, migrate
+        from web.queue.rows import SessionRows
+
+        engine = make_engine(where)
+        held.callback(engine.dispose)
+        migrate(engine)
+        jobs = direct if direct is not None else SessionRows(make_sessionmaker(engine))
+    remote = Remote(url, config, jobs)
     held.callback(remote.close)
     return remote

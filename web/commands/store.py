@@ -19,13 +19,14 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from web.config import database_url
 from web.db import Base, make_engine, migrate
-from web.tables.audit import GENESIS, AuditHead  # importing web.tables registers every table
+from web.tables import every as _every_table  # noqa: F401  the tables the commands write, and all they name
+from web.tables.audit import GENESIS, AuditHead
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 
 
 def _tables() -> list[Any]:
-    """The tables the commands write (importing :mod:`web.tables` registered every table)."""
+    """The tables the commands write (:mod:`web.tables.every` registered every table)."""
     names = ("users", "committee_cases", "committee_members", "committee_votes", "appeals",
              "audit_entries", "audit_head", "events", "event_staff", "event_tokens", "committee_verifications")
     return [Base.metadata.tables[name] for name in names]

@@ -32,6 +32,7 @@ def run(args: argparse.Namespace) -> int:
     from web.kinds import job_kinds  # deferred on purpose: every command's module loads on each run
     from web.queue import BROKER_ENV, QUEUE_NAME, TASK_NAME, QueueSettingsError, broker_url  # deferred on purpose
     from web.queue.remote import Remote  # deferred on purpose: every command's module loads on each run
+    from web.queue.rows import SessionRows  # deferred on purpose: every command's module loads on each run
     from web.queue.worker import Runtime  # deferred on purpose: every command's module loads on each run
 
     url = broker_url()
@@ -41,8 +42,9 @@ def run(args: argparse.Namespace) -> int:
     config = load_config()
     engine = make_engine(database_url(config))
     migrate(engine)  # the same revisions as the web app's (a no-op when it migrated first)
+    sessions = make_sessionmaker(engine)
     try:
-        remote = Remote(url, config, make_sessionmaker(engine))
+        remote = Remote(url, config, SessionRows(sessions))
     except QueueSettingsError as exc:
         raise ContractError("invalid_config", str(exc), "queue") from None
     concurrency = args.concurrency or remote.settings.concurrency
@@ -54,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     def held() -> set[str] | None:
         return held_ids(url, remote.settings.lease_seconds)
 
-    runtime = Runtime(config, remote.sessions, remote.settings, remote.publish, held, signal_done(url),
+    runtime = Runtime(config, sessions, remote.settings, remote.publish, held, signal_done(url),
                       kinds=job_kinds())
 
     @remote.celery.task(name=TASK_NAME)  # type: ignore[untyped-decorator]

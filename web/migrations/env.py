@@ -8,8 +8,8 @@ import os
 from alembic import context
 from sqlalchemy.engine import Connection
 
-from web import tables as _every_table  # noqa: F401  autogenerate compares every table
 from web.db import Base, make_engine
+from web.tables import every as _every_table  # noqa: F401  autogenerate compares every table
 
 config = context.config
 connection = config.attributes.get("connection")

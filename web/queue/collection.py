@@ -28,11 +28,8 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
-from sqlalchemy import delete
-
 from engines.collection import Part
 from web.queue.remote import DONE_KEY, JobFailed, Remote
-from web.tables.jobs import JobRow
 
 IN_FLIGHT = 8
 
@@ -91,9 +88,7 @@ def check_parts_on_queue(found: Iterable[Part], *, game: str, ruleset: str, remo
         while pending:
             yield take()
     finally:
-        with remote.sessions() as session:  # a check stopped half-way leaves no rows behind
-            session.execute(delete(JobRow).where(JobRow.id.like(f"check:{run}:%")))
-            session.commit()
+        remote.jobs.forget_named(f"check:{run}:")  # a check stopped half-way leaves no rows behind
         _forget(remote, [*taken, *(job_id for job_id, _part in pending)], rows_too=False)
 
 
@@ -106,9 +101,7 @@ def _forget(remote: Remote, job_ids: list[str], rows_too: bool = True) -> None:
     """Delete the rows of parts whose results were read, and their end signals
     (:func:`web.queue.remote.signal_done`)."""
     if rows_too:
-        with remote.sessions() as session:
-            session.execute(delete(JobRow).where(JobRow.id.in_(job_ids)))
-            session.commit()
+        remote.jobs.forget(job_ids)
     client = remote.signals()
     if client is not None and job_ids:
         import redis  # deferred on purpose: only a Redis broker carries the signals

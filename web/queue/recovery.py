@@ -150,8 +150,9 @@ def _say(session: Session, job_id: str, message: str) -> None:
 class Sweeper:
     """A daemon thread that runs :func:`recover` every third of ``requeue_seconds`` (the web process's)."""
 
-    def __init__(self, remote: Any) -> None:
+    def __init__(self, remote: Any, sessions: sessionmaker[Session]) -> None:
         self.remote = remote
+        self.sessions = sessions
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="queue-sweeper", daemon=True)
 
@@ -166,7 +167,7 @@ class Sweeper:
         settings: QueueSettings = self.remote.settings
         while not self._stop.wait(max(0.5, settings.requeue_seconds / 3)):
             try:
-                recover(self.remote.sessions, settings, lambda: held_ids(self.remote.url, settings.lease_seconds),
+                recover(self.sessions, settings, lambda: held_ids(self.remote.url, settings.lease_seconds),
                         self.remote.publish)
             except Exception:  # the database is away a moment: try again at the next round
                 log.exception("the queue sweep failed")

@@ -12,10 +12,8 @@ import uuid
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from sqlalchemy.orm import Session, sessionmaker
-
-from web.queue import QUEUE_NAME, TASK_NAME, QueueSettings, QueueUnavailable, broker_url, make_celery, rows
-from web.tables.jobs import JobRow
+from web.queue import QUEUE_NAME, TASK_NAME, QueueSettings, QueueUnavailable, broker_url, make_celery
+from web.queue.job_rows import Ended, JobRows
 
 STOP_SECONDS = 1.0
 """How often a wait asks its ``stop`` whether to give up."""
@@ -42,14 +40,15 @@ class JobFailed(RuntimeError):
 
 
 class Remote:
-    """Publishes jobs to the broker's workers; the job rows are the only state."""
+    """Publishes jobs to the broker's workers; the job rows are the only state (written and read through ``jobs``:
+    :class:`web.queue.rows.SessionRows` in the app and the workers, :mod:`web.queue.direct` in ``check-games``)."""
 
     POLL_SECONDS = 0.1
 
-    def __init__(self, url: str, config: Mapping[str, Any], sessions: sessionmaker[Session]) -> None:
+    def __init__(self, url: str, config: Mapping[str, Any], jobs: JobRows) -> None:
         self.url = url
         self.settings = QueueSettings.from_config(config)
-        self.sessions = sessions
+        self.jobs = jobs
         self._celery: Any = None
         self._signals: Any = None
         self._pusher: Any = None
@@ -63,18 +62,19 @@ class Remote:
         return self._celery
 
     @classmethod
-    def from_environment(cls, config: Mapping[str, Any], sessions: sessionmaker[Session]) -> Remote | None:
+    def from_environment(cls, config: Mapping[str, Any], jobs: JobRows) -> Remote | None:
         """The queue named by ``ADJUDICATOR_BROKER_URL``, or None (jobs run in this process)."""
         url = broker_url()
-        return None if url is None else cls(url, config, sessions)
+        return None if url is None else cls(url, config, jobs)
 
     def close(self) -> None:
-        """Close the broker's clients this made (the pusher, the signals' client); the sessions' engine is the
-        caller's (a command disposes of its own; the web app's outlives this)."""
+        """Close the broker's clients this made (the pusher, the signals' client) and the job rows' own connection
+        (a session's engine is its owner's: a command disposes of its own; the web app's outlives this)."""
         for client in (self._pusher, self._signals):
             if client is not None:
                 client.close()
         self._pusher = self._signals = None
+        self.jobs.close()
 
     def publish(self, job_id: str) -> None:
         """Send the job's id to the workers (its row is committed already).
@@ -82,9 +82,7 @@ class Remote:
         :raises QueueUnavailable: the broker cannot be reached (after Celery's own few retries, about a second).
         """
         self._send_task(job_id)
-        with self.sessions() as session:
-            rows.published(session, job_id)
-            session.commit()
+        self.jobs.published(job_id)
 
     def _send_task(self, job_id: str) -> None:
         task_id = f"{job_id}#{uuid.uuid4().hex[:8]}"
@@ -112,20 +110,12 @@ class Remote:
         """Write a new job's row and send it, in one write: the row says it was sent (``published_at``) a moment
         before it is (a collection's part: the reading process writes a row per part). As :meth:`send` where
         the broker cannot be reached (the row failed with the reason; :raises QueueUnavailable:)."""
-        row = rows.new_row(job_id, kind, payload=payload)
-        row.published_at, row.publications = time.time(), 1
-        with self.sessions() as session:
-            session.add(row)
-            session.commit()
+        self.jobs.add_queued(job_id, kind, payload, published=True)
         try:
             self._send_task(job_id)
         except QueueUnavailable as exc:
             self._fail_unsent(job_id, exc)
             raise
-
-    def row(self, job_id: str) -> JobRow | None:
-        with self.sessions() as session:
-            return session.get(JobRow, job_id)
 
     def run(self, kind: str, payload: Any, timeout: float | None = None) -> Any:
         """Run one job on the workers and wait for its result.
@@ -134,9 +124,7 @@ class Remote:
         :raises JobFailed: the job failed on its worker.
         """
         job_id = f"{kind}:{uuid.uuid4().hex}"
-        with self.sessions() as session:
-            session.add(rows.new_row(job_id, kind, payload=payload))
-            session.commit()
+        self.jobs.add_queued(job_id, kind, payload)
         self.send(job_id)
         return self.result(job_id, timeout)
 
@@ -151,10 +139,7 @@ class Remote:
 
     def _fail_unsent(self, job_id: str, exc: QueueUnavailable) -> None:
         """The row of a job the broker never heard of, failed with the reason."""
-        error = {"code": "queue_unavailable", "message": str(exc), "field": None}
-        with self.sessions() as session:
-            rows.fail_unsent(session, job_id, error)
-            session.commit()
+        self.jobs.fail_unsent(job_id, {"code": "queue_unavailable", "message": str(exc), "field": None})
 
     def signals(self) -> Any:
         """A Redis client of the broker (where it is Redis) on which a worker signals the end of a job
@@ -198,8 +183,8 @@ class Remote:
                 asked = time.monotonic()
                 if stop():
                     raise Stopped(job_id)
-            found = self.row(job_id)
-            if found is not None and found.is_finished:
+            found: Ended | None = self.jobs.ended(job_id)
+            if found is not None:
                 if found.status != "done":
                     raise JobFailed(found.error or {"code": "ruling_failed", "message": f"the job was {found.status}",
                                                     "field": None})

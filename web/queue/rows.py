@@ -16,12 +16,11 @@ import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import Row, func, select, update
+from sqlalchemy import Row, Table, delete, func, insert, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from web.tables import rulings as store
-from web.tables.checks import STALLED_SECONDS, GameCheck
-from web.tables.jobs import JobRow
+from web.queue.job_rows import Ended, queued_values
+from web.tables.jobs import FINISHED, JobRow
 
 CANCELLED_NOTE = "cancelled by the TD before a ruling"
 """The note a claim's case gets when its job is cancelled before a ruling."""
@@ -44,9 +43,7 @@ def check_of(job_id: str) -> int | None:
 
 
 def new_row(job_id: str, kind: str, *, case_id: int | None = None, payload: Any = None) -> JobRow:
-    return JobRow(id=job_id, kind=kind, case_id=case_id, status="queued", message="", cancel_requested=False,
-                  payload_json=None if payload is None else json.dumps(payload, ensure_ascii=False),
-                  attempts=0, created_at=time.time())
+    return JobRow(**queued_values(job_id, kind, case_id=case_id, payload=payload))
 
 
 def published(session: Session, job_id: str) -> None:
@@ -189,7 +186,9 @@ def _put_back(session: Session, found: Sequence[Row[tuple[str, int, str | None, 
             if _changed(session, update(JobRow).where(*where).values(
                     status="failed", error_json=json.dumps(error), finished_at=time.time(),
                     attempts=attempts + 1)) and case_id is not None:
-                store.add_note(session, case_id, "failed", reason)
+                from web.tables.rulings import add_note  # deferred on purpose: see SessionRows
+
+                add_note(session, case_id, "failed", reason)
         elif _changed(session, update(JobRow).where(*where).values(
                 status="queued", worker=None, attempts=attempts + 1, message=message)):
             requeued.append(job_id)
@@ -245,11 +244,15 @@ def request_cancel(session: Session, job_id: str) -> tuple[str | None, bool]:
     status, case_id = session.execute(select(JobRow.status, JobRow.case_id).where(JobRow.id == job_id)).first() \
         or (None, None)
     if ended and case_id is not None:
-        store.add_note(session, case_id, "cancelled", CANCELLED_NOTE)
+        from web.tables.rulings import add_note  # deferred on purpose: see SessionRows
+
+        add_note(session, case_id, "cancelled", CANCELLED_NOTE)
     return status, ended
 
 
 def _cancel_check(session: Session, check_id: int) -> tuple[str | None, bool]:
+    from web.tables.checks import STALLED_SECONDS, GameCheck  # deferred on purpose: see SessionRows
+
     now = time.time()
     where = (GameCheck.id == check_id, GameCheck.status.in_(("queued", "running")))
     _changed(session, update(GameCheck).where(*where).values(cancel_requested=True))
@@ -263,3 +266,49 @@ def fail_unsent(session: Session, job_id: str, error: Mapping[str, Any]) -> bool
     """Fail a queued job that could not be published (in the caller's transaction)."""
     return _changed(session, update(JobRow).where(JobRow.id == job_id, JobRow.status == "queued").values(
         status="failed", finished_at=time.time(), error_json=json.dumps(dict(error), ensure_ascii=False)))
+
+
+class SessionRows:
+    """The queue client's job rows (:class:`web.queue.job_rows.JobRows`) through SQLAlchemy's sessions: the app's
+    and the workers'. Its new rows are plain inserts into the ``jobs`` table, not the session's unit of work, which
+    would need every table the row's keys name (cases, rulings) loaded; this module loads the jobs table alone
+    (the other tables its transitions touch, where they do), as :mod:`web.queue.direct` does without SQLAlchemy."""
+
+    def __init__(self, sessions: sessionmaker[Session]) -> None:
+        self.sessions = sessions
+
+    def add_queued(self, job_id: str, kind: str, payload: Any, *, published: bool = False) -> None:
+        table: Table = JobRow.__table__  # type: ignore[assignment]
+        with self.sessions() as session:
+            session.execute(insert(table).values(**queued_values(job_id, kind, payload=payload, published=published)))
+            session.commit()
+
+    def published(self, job_id: str) -> None:
+        with self.sessions() as session:
+            published(session, job_id)
+            session.commit()
+
+    def fail_unsent(self, job_id: str, error: Mapping[str, Any]) -> bool:
+        with self.sessions() as session:
+            failed = fail_unsent(session, job_id, error)
+            session.commit()
+        return failed
+
+    def ended(self, job_id: str) -> Ended | None:
+        with self.sessions() as session:
+            found = session.execute(select(JobRow.status, JobRow.result_json, JobRow.error_json)
+                                    .where(JobRow.id == job_id)).first()
+        return None if found is None or found[0] not in FINISHED else Ended(*found)
+
+    def forget(self, job_ids: Sequence[str]) -> None:
+        with self.sessions() as session:
+            session.execute(delete(JobRow).where(JobRow.id.in_(job_ids)))
+            session.commit()
+
+    def forget_named(self, prefix: str) -> None:
+        with self.sessions() as session:
+            session.execute(delete(JobRow).where(JobRow.id.startswith(prefix, autoescape=True)))
+            session.commit()
+
+    def close(self) -> None:
+        """Nothing: the sessions' engine is its owner's."""

@@ -28,6 +28,7 @@ from web.queue import QueueSettings, rows
 from web.queue.recovery import recover
 from web.queue.remote import QueueUnavailable
 from web.runner import JobCancelled, Kinds, Tracker, Work
+from web.tables import every as _every_table  # noqa: F401  a worker's jobs may write any table
 from web.tables import rulings as store
 
 log = logging.getLogger(__name__)

@@ -1,0 +1,188 @@
+"""The queue client's two ways to the ``jobs`` table write and read the same rows (web.queue.job_rows): the
+session's (web.queue.rows.SessionRows: the app and the workers) and the database driver's own
+(web.queue.direct: ``check-games`` with a broker, without SQLAlchemy, issue 40), on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import Engine, select
+
+from web.db import make_engine, make_sessionmaker, migrate
+from web.queue import direct
+from web.queue.job_rows import FINISHED, Ended, JobRows
+from web.queue.rows import SessionRows
+from web.tables import jobs as jobs_table
+from web.tables.jobs import JobRow
+
+TIMES = ("created_at", "published_at")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'queue.db'}"
+    else:
+        yield request.getfixturevalue("postgres_url")
+
+
+@pytest.fixture
+def engine(url: str) -> Iterator[Engine]:
+    engine = make_engine(url)
+    migrate(engine)
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture
+def both(url: str, engine: Engine) -> Iterator[dict[str, JobRows]]:
+    found = direct.connect(url)
+    assert found is not None, "the project's own URLs go through the driver"
+    try:
+        yield {"session": SessionRows(make_sessionmaker(engine)), "direct": found}
+    finally:
+        found.close()
+
+
+def row(engine: Engine, job_id: str) -> dict[str, Any] | None:
+    with make_sessionmaker(engine)() as session:
+        found = session.execute(select(JobRow.__table__).where(JobRow.id == job_id)).mappings().first()
+    return None if found is None else dict(found)
+
+
+def without(found: dict[str, Any] | None, *names: str) -> dict[str, Any]:
+    assert found is not None
+    return {name: value for name, value in found.items() if name not in ("id", *names)}
+
+
+def finish(engine: Engine, job_id: str, status: str, result: str | None = None, error: str | None = None) -> None:
+    with make_sessionmaker(engine)() as session:
+        job = session.get(JobRow, job_id)
+        assert job is not None
+        job.status, job.result_json, job.error_json = status, result, error
+        session.commit()
+
+
+def test_a_new_job_is_the_same_row_whichever_way_it_is_written(both: dict[str, JobRows], engine: Engine) -> None:
+    payload = {"game": "chess", "ruleset": "fide-standard", "records": ["1. e4 e5 *"], "name": "Café"}
+    for way, jobs in both.items():
+        jobs.add_queued(f"check:{way}:0", "check-chunk", payload)
+        jobs.add_queued(f"check:{way}:1", "check-chunk", payload, published=True)
+    assert without(row(engine, "check:session:0"), *TIMES) == without(row(engine, "check:direct:0"), *TIMES)
+    assert without(row(engine, "check:session:1"), *TIMES) == without(row(engine, "check:direct:1"), *TIMES)
+    queued = row(engine, "check:direct:0")
+    assert queued is not None and queued["status"] == "queued" and queued["published_at"] is None
+    assert queued["payload_json"] == '{"game": "chess", "ruleset": "fide-standard", "records": ["1. e4 e5 *"], ' \
+                                     '"name": "Café"}'
+    sent = row(engine, "check:direct:1")
+    assert sent is not None and sent["publications"] == 1 and sent["published_at"] == sent["created_at"]
+    for way, jobs in both.items():
+        jobs.published(f"check:{way}:1")
+    assert [row(engine, f"check:{way}:1")["publications"] for way in both] == [2, 2]  # type: ignore[index]
+
+
+def test_a_job_has_ended_only_once_its_row_says_so(both: dict[str, JobRows], engine: Engine) -> None:
+    for way, jobs in both.items():
+        jobs.add_queued(f"check:{way}:0", "check-chunk", {"records": []})
+        assert jobs.ended(f"check:{way}:0") is None, "queued"
+        assert jobs.ended("check:nothing:0") is None, "no such job"
+    for way in both:
+        finish(engine, f"check:{way}:0", "running")
+    assert [jobs.ended(f"check:{way}:0") for way, jobs in both.items()] == [None, None]
+    for way in both:
+        finish(engine, f"check:{way}:0", "done", '{"games": [1], "lines": [\n{"index": 1}\n]}')
+    ended = [jobs.ended(f"check:{way}:0") for way, jobs in both.items()]
+    assert ended == [Ended("done", '{"games": [1], "lines": [\n{"index": 1}\n]}', None)] * 2
+    assert ended[0] is not None and ended[0].result == {"games": [1], "lines": [{"index": 1}]}
+    for way in both:
+        finish(engine, f"check:{way}:0", "failed", error='{"code": "part_unreadable", "message": "x", "field": null}')
+    assert {jobs.ended(f"check:{way}:0") for way, jobs in both.items()} == {
+        Ended("failed", None, '{"code": "part_unreadable", "message": "x", "field": null}')}
+
+
+def test_a_job_the_broker_never_heard_of_fails_with_the_reason_once(both: dict[str, JobRows], engine: Engine) -> None:
+    error = {"code": "queue_unavailable", "message": "the task queue cannot be reached: ConnectionError", "field": None}
+    for way, jobs in both.items():
+        jobs.add_queued(f"check:{way}:0", "check-chunk", {"records": []})
+        assert jobs.fail_unsent(f"check:{way}:0", error) is True
+        assert jobs.fail_unsent(f"check:{way}:0", error) is False, "failed already: not queued any more"
+        assert jobs.fail_unsent("check:nothing:0", error) is False
+    assert without(row(engine, "check:session:0"), *TIMES, "finished_at") == \
+        without(row(engine, "check:direct:0"), *TIMES, "finished_at")
+    failed = both["direct"].ended("check:direct:0")
+    assert failed is not None and failed.status == "failed" and failed.error == error
+
+
+def test_the_rows_read_are_deleted_and_no_others(both: dict[str, JobRows], engine: Engine) -> None:
+    for way, jobs in both.items():
+        for job_id in (f"check:{way}_a:0", f"check:{way}_a:1", f"check:{way}xa:0", f"check:{way}_a:2"):
+            jobs.add_queued(job_id, "check-chunk", {"records": []})
+        jobs.forget([f"check:{way}_a:0"])
+        jobs.forget([])
+        assert row(engine, f"check:{way}_a:0") is None and row(engine, f"check:{way}_a:1") is not None
+        jobs.forget_named(f"check:{way}_a:")  # "_" is a letter here, not LIKE's any character
+        assert row(engine, f"check:{way}_a:1") is None and row(engine, f"check:{way}_a:2") is None
+        assert row(engine, f"check:{way}xa:0") is not None
+
+
+def test_the_drivers_sqlite_connection_is_set_up_as_the_engines(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'queue.db'}"
+    engine = make_engine(url)
+    try:
+        with engine.connect() as connection:
+            wanted = [connection.exec_driver_sql(f"PRAGMA {name}").scalar()
+                      for name in ("journal_mode", "synchronous", "foreign_keys")]
+    finally:
+        engine.dispose()
+    found = direct.connect(url)
+    assert found is not None
+    with contextlib.closing(found.connection.cursor()) as cursor:
+        got = [cursor.execute(f"PRAGMA {name}").fetchone()[0]
+               for name in ("journal_mode", "synchronous", "foreign_keys")]
+    found.close()
+    assert got == wanted == ["wal", 2, 1]
+
+
+def test_a_database_behind_the_migrations_is_not_at_the_head(url: str) -> None:
+    found = direct.connect(url)
+    assert found is not None
+    try:
+        assert found.is_at_head() is False, "a new database"
+        engine = make_engine(url)
+        migrate(engine)
+        engine.dispose()
+        assert found.is_at_head() is True
+    finally:
+        found.close()
+
+
+def test_urls_with_options_are_left_to_sqlalchemy(tmp_path: Path) -> None:
+    assert direct.connect("sqlite://") is None
+    assert direct.connect("sqlite:///:memory:") is None
+    assert direct.connect(f"sqlite:///{tmp_path / 'queue.db'}?timeout=5") is None
+    assert direct.connect("mysql://localhost/queue") is None
+    assert FINISHED == jobs_table.FINISHED
+
+
+def test_check_games_brings_a_new_database_to_the_head_then_writes_through_the_driver(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from web.commands.check_games import _broker
+
+    monkeypatch.setenv("ADJUDICATOR_BROKER_URL", "redis://127.0.0.1:9/0")  # never reached: nothing is sent
+    for url, way in ((f"sqlite:///{tmp_path / 'new.db'}", direct.DirectRows),
+                     (f"sqlite:///{tmp_path / 'options.db'}?timeout=5", SessionRows)):
+        with contextlib.ExitStack() as held:
+            remote = _broker({"database": {"url": url}}, held)
+            assert isinstance(remote.jobs, way)
+            remote.jobs.add_queued("check:x:0", "check-chunk", {"records": []})
+            assert remote.jobs.ended("check:x:0") is None
+        engine = make_engine(url)
+        try:
+            assert row(engine, "check:x:0") is not None, "the migrations ran: the jobs table is there"
+        finally:
+            engine.dispose()
+        assert not Path(str(tmp_path / "new.db") + "-wal").exists(), "closed: no write-ahead log left behind"

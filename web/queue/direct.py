@@ -1,0 +1,113 @@
+"""The queue client's job rows through the database's own driver (``sqlite3``; ``psycopg`` for PostgreSQL).
+
+``check-games`` with a broker writes a row per part, reads each part's end and deletes the rows read: nothing
+else of the database. SQLAlchemy's import was 0.2-0.3 s of that command's 0.5 s start-up, during which every
+worker waits for its first part (issue 40); this module does the same few statements with the driver alone.
+It writes what :class:`web.queue.rows.SessionRows` writes (:func:`web.queue.job_rows.queued_values`, the same
+columns) and sets SQLite's connection up as :func:`web.db.make_engine` does (write-ahead log, full sync, foreign
+keys, a 30 s busy timeout); ``tests/web/test_job_rows.py`` holds the two to each other on SQLite and PostgreSQL.
+A database not yet at the migrations' head, or a URL with options, is left to SQLAlchemy (:func:`connect`).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from web.queue.job_rows import FINISHED, Ended, queued_values
+from web.revisions import heads
+
+SQLITE = ("sqlite:///", "sqlite+pysqlite:///")
+POSTGRESQL = ("postgresql://", "postgres://", "postgresql+psycopg://")
+BUSY_SECONDS = 30
+"""How long a write waits for SQLite's other writer (``web.db.make_engine``'s timeout)."""
+
+
+def connect(url: str) -> DirectRows | None:
+    """The job rows of the database at ``url`` (as :func:`web.config.database_url` gives it), through its driver;
+    None where this module leaves the URL to SQLAlchemy: an in-memory database, options after ``?``, another
+    database. Connects now: a database that cannot be reached raises its driver's error."""
+    if "?" in url or ":memory:" in url:
+        return None
+    for prefix in SQLITE:
+        if url.startswith(prefix) and len(url) > len(prefix):
+            connection = sqlite3.connect(url[len(prefix):], timeout=BUSY_SECONDS, check_same_thread=False)
+            for pragma in ("journal_mode=WAL", "synchronous=FULL", "foreign_keys=ON"):
+                connection.execute(f"PRAGMA {pragma}")
+            return DirectRows(connection, "?", sqlite3.Error)
+    for prefix in POSTGRESQL:
+        if url.startswith(prefix):
+            import psycopg  # deferred on purpose: only a PostgreSQL database needs its driver
+
+            return DirectRows(psycopg.connect("postgresql://" + url[len(prefix):]), "%s", psycopg.Error)
+    return None
+
+
+class DirectRows:
+    """:class:`web.queue.job_rows.JobRows` on one connection of the database's driver; each call commits."""
+
+    def __init__(self, connection: Any, placeholder: str, error: type[Exception]) -> None:
+        self.connection = connection
+        self.mark = placeholder
+        self.error = error
+        """The driver's base error (a missing ``alembic_version`` table, :meth:`is_at_head`)."""
+
+    def _run(self, sql: str, values: Sequence[Any] = ()) -> tuple[list[Any], int]:
+        """Run one statement in a transaction of its own: the rows it gives, and how many it changed."""
+        cursor = self.connection.cursor()
+        try:
+            cursor.execute(sql.replace("?", self.mark), tuple(values))
+            found = list(cursor.fetchall()) if cursor.description is not None else []
+            changed = int(cursor.rowcount)
+        except BaseException:
+            self.connection.rollback()
+            raise
+        finally:
+            cursor.close()
+        self.connection.commit()
+        return found, changed
+
+    def is_at_head(self) -> bool:
+        """The database holds every migration (:func:`web.db.is_at_head`, read without SQLAlchemy)."""
+        wanted = heads()
+        if wanted is None:
+            return False
+        try:
+            found = {row[0] for row in self._run("SELECT version_num FROM alembic_version")[0]}
+        except self.error:  # no alembic_version table: a new database
+            return False
+        return found == wanted
+
+    def add_queued(self, job_id: str, kind: str, payload: Any, *, published: bool = False) -> None:
+        values = queued_values(job_id, kind, payload=payload, published=published)
+        self._run(f"INSERT INTO jobs ({', '.join(values)}) VALUES ({', '.join('?' * len(values))})",
+                  list(values.values()))
+
+    def published(self, job_id: str) -> None:
+        self._run("UPDATE jobs SET published_at = ?, publications = publications + 1 WHERE id = ?",
+                  (time.time(), job_id))
+
+    def fail_unsent(self, job_id: str, error: Mapping[str, Any]) -> bool:
+        return self._run("UPDATE jobs SET status = 'failed', finished_at = ?, error_json = ? "
+                         "WHERE id = ? AND status = 'queued'",
+                         (time.time(), json.dumps(dict(error), ensure_ascii=False), job_id))[1] > 0
+
+    def ended(self, job_id: str) -> Ended | None:
+        found, _ = self._run(f"SELECT status, result_json, error_json FROM jobs WHERE id = ? AND status IN "
+                             f"({', '.join('?' * len(FINISHED))})", (job_id, *FINISHED))
+        return Ended(*found[0]) if found else None
+
+    def forget(self, job_ids: Sequence[str]) -> None:
+        if job_ids:
+            self._run(f"DELETE FROM jobs WHERE id IN ({', '.join('?' * len(job_ids))})", list(job_ids))
+
+    def forget_named(self, prefix: str) -> None:
+        escaped = prefix.replace("/", "//").replace("%", "/%").replace("_", "/_")
+        self._run("DELETE FROM jobs WHERE id LIKE ? ESCAPE '/'", (escaped + "%",))
+
+    def close(self) -> None:
+        """Close the connection (SQLite folds its write-ahead log into the database file at its last close)."""
+        self.connection.close()
