@@ -273,3 +273,16 @@ def test_every_import_inside_a_function_is_listed_with_its_reason() -> None:
     new = sorted(found - set(FUNCTION_LEVEL))
     assert new == [], f"new, list them with a reason: {new}"
     assert set(FUNCTION_LEVEL) - found == set(), "gone, drop them: " + repr(sorted(set(FUNCTION_LEVEL) - found))
+
+
+def test_every_table_is_registered_by_web_tables_every() -> None:
+    """Alembic, the audit check and every process that may write any table import ``web.tables.every``: a table
+    module it left out would be missing from all three (importing one table loads only the tables it names)."""
+    import pkgutil
+
+    import web.tables
+    from web.tables import every
+
+    tables = {found.name for found in pkgutil.iter_modules(web.tables.__path__)} - {"every"}
+    assert set(every.__all__) == tables
+    assert all(getattr(every, name).__name__ == f"web.tables.{name}" for name in tables)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, select, update
 
 from web.db import make_engine, make_sessionmaker, migrate
 from web.queue import direct
@@ -60,11 +60,10 @@ def without(found: dict[str, Any] | None, *names: str) -> dict[str, Any]:
 
 
 def finish(engine: Engine, job_id: str, status: str, result: str | None = None, error: str | None = None) -> None:
-    with make_sessionmaker(engine)() as session:
-        job = session.get(JobRow, job_id)
-        assert job is not None
-        job.status, job.result_json, job.error_json = status, result, error
-        session.commit()
+    """What a worker writes at a job's end (a plain update: the jobs table alone may be registered)."""
+    with engine.begin() as connection:
+        connection.execute(update(JobRow.__table__).where(JobRow.id == job_id).values(
+            status=status, result_json=result, error_json=error))
 
 
 def test_a_new_job_is_the_same_row_whichever_way_it_is_written(both: dict[str, JobRows], engine: Engine) -> None:
@@ -117,16 +116,48 @@ def test_a_job_the_broker_never_heard_of_fails_with_the_reason_once(both: dict[s
     assert failed is not None and failed.status == "failed" and failed.error == error
 
 
-def test_the_rows_read_are_deleted_and_no_others(both: dict[str, JobRows], engine: Engine) -> None:
+@pytest.mark.parametrize("letter", ["_", "%", "/"])
+def test_the_rows_read_are_deleted_and_no_others(both: dict[str, JobRows], engine: Engine, letter: str) -> None:
     for way, jobs in both.items():
-        for job_id in (f"check:{way}_a:0", f"check:{way}_a:1", f"check:{way}xa:0", f"check:{way}_a:2"):
+        named = f"check:{way}{letter}a:"
+        for job_id in (f"{named}0", f"{named}1", f"check:{way}xa:0", f"check:{way}/xa:0", f"{named}2"):
             jobs.add_queued(job_id, "check-chunk", {"records": []})
-        jobs.forget([f"check:{way}_a:0"])
+        jobs.forget([f"{named}0"])
         jobs.forget([])
-        assert row(engine, f"check:{way}_a:0") is None and row(engine, f"check:{way}_a:1") is not None
-        jobs.forget_named(f"check:{way}_a:")  # "_" is a letter here, not LIKE's any character
-        assert row(engine, f"check:{way}_a:1") is None and row(engine, f"check:{way}_a:2") is None
-        assert row(engine, f"check:{way}xa:0") is not None
+        assert row(engine, f"{named}0") is None and row(engine, f"{named}1") is not None
+        jobs.forget_named(named)  # a letter here, not LIKE's wildcards nor its escape
+        assert row(engine, f"{named}1") is None and row(engine, f"{named}2") is None
+        assert row(engine, f"check:{way}xa:0") is not None and row(engine, f"check:{way}/xa:0") is not None
+
+
+def test_a_statement_that_fails_leaves_the_next_one_working(both: dict[str, JobRows], engine: Engine) -> None:
+    for way, jobs in both.items():
+        jobs.add_queued(f"check:{way}:0", "check-chunk", {"records": []})
+        with pytest.raises(Exception, match="(?i)unique"):  # the same job twice: the database refuses it
+            jobs.add_queued(f"check:{way}:0", "check-chunk", {"records": ["again"]})
+        jobs.add_queued(f"check:{way}:1", "check-chunk", {"records": []})
+        assert jobs.fail_unsent(f"check:{way}:0", {"code": "queue_unavailable", "message": "x", "field": None})
+        assert row(engine, f"check:{way}:1") is not None
+        assert row(engine, f"check:{way}:0")["payload_json"] == '{"records": []}'  # type: ignore[index]
+
+
+def test_a_lost_postgresql_connection_is_opened_again_before_the_next_statement(postgres_url: str) -> None:
+    import psycopg
+
+    engine = make_engine(postgres_url)
+    migrate(engine)
+    engine.dispose()
+    found = direct.connect(postgres_url)
+    assert found is not None
+    try:
+        found.add_queued("check:lost:0", "check-chunk", {"records": []})
+        with psycopg.connect(postgres_url, autocommit=True) as admin:  # as a server restart ends it
+            admin.execute("SELECT pg_terminate_backend(%s)", (found.connection.info.backend_pid,))
+        found.add_queued("check:lost:1", "check-chunk", {"records": []})
+        found.forget_named("check:lost:")
+        assert found.ended("check:lost:1") is None
+    finally:
+        found.close()
 
 
 def test_the_drivers_sqlite_connection_is_set_up_as_the_engines(tmp_path: Path) -> None:
@@ -160,11 +191,21 @@ def test_a_database_behind_the_migrations_is_not_at_the_head(url: str) -> None:
         found.close()
 
 
-def test_urls_with_options_are_left_to_sqlalchemy(tmp_path: Path) -> None:
+def test_urls_read_otherwise_by_the_driver_are_left_to_sqlalchemy(tmp_path: Path) -> None:
     assert direct.connect("sqlite://") is None
     assert direct.connect("sqlite:///:memory:") is None
     assert direct.connect(f"sqlite:///{tmp_path / 'queue.db'}?timeout=5") is None
     assert direct.connect("mysql://localhost/queue") is None
+    plain = direct.PLAIN_POSTGRESQL
+    for url in ("postgresql://td:s3cret@db.example:5432/adjudicator", "postgres://db/adjudicator",
+                "postgresql+psycopg://td@127.0.0.1/adj_1"):
+        assert plain.fullmatch(url), url
+    for url in ("postgresql://td@db/adj%2Fx",  # libpq decodes the escape, SQLAlchemy keeps it in the name
+                "postgresql://td:p/w@db/adjudicator",  # libpq reads the "/" as the path
+                "postgresql://td:p%40ss@db/adjudicator", "postgresql:///adjudicator",
+                "postgresql://db/adjudicator?sslmode=require"):
+        assert not plain.fullmatch(url), url
+        assert direct.connect(url) is None, url
     assert FINISHED == jobs_table.FINISHED
 
 
@@ -185,4 +226,4 @@ def test_check_games_brings_a_new_database_to_the_head_then_writes_through_the_d
             assert row(engine, "check:x:0") is not None, "the migrations ran: the jobs table is there"
         finally:
             engine.dispose()
-        assert not Path(str(tmp_path / "new.db") + "-wal").exists(), "closed: no write-ahead log left behind"
+        assert not Path(url.removeprefix("sqlite:///").split("?")[0] + "-wal").exists(), "closed: no log left behind"

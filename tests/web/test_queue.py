@@ -247,16 +247,13 @@ def test_check_games_gives_the_same_lines_through_the_workers(queue: Queue, tmp_
         client.close()
 
 
-OTHER_TABLES = tuple(f"web.tables.{name}" for name in (
-    "appeals", "audit", "checks", "collections", "committee", "events", "every", "logins", "outcomes", "pairings",
-    "rulings", "users", "watch"))
 BROKER_UNUSED = ("flask", "werkzeug", "jinja2", "alembic", "celery", "kombu", "billiard", "web.runner",
                  "web.kinds", "web.queue.worker", "web.queue.part_job", "web.failures", "adjudicator.documents",
-                 *OTHER_TABLES, "sqlalchemy.dialects.postgresql")
-"""What ``check-games`` with a broker has no use for (issue 40): the web app's libraries (the database needs
-SQLAlchemy alone; alembic only where the database is behind its migrations), Celery and Kombu (a Redis broker's
-tasks are pushed as Celery writes them), the job runner and the workers' side, the map of every failure, every
-table but the jobs table (its rows are all the command writes and reads), and PostgreSQL's dialect on SQLite."""
+                 "sqlalchemy", "web.db", "web.tables", "web.queue.rows")
+"""What ``check-games`` with a broker has no use for (issue 40): the web app's libraries, SQLAlchemy and every
+table (the job rows go through the database's driver, web.queue.direct; SQLAlchemy and Alembic only where the
+database is behind its migrations), Celery and Kombu (a Redis broker's tasks are pushed as Celery writes them), the
+job runner and the workers' side, the map of every failure."""
 
 
 def test_check_games_with_a_broker_loads_no_web_app_celery_or_worker_module(queue: Queue, tmp_path: Path) -> None:
@@ -274,6 +271,27 @@ def test_check_games_with_a_broker_loads_no_web_app_celery_or_worker_module(queu
     without_seconds = [line for line in done.stdout.decode().splitlines() if '"summary"' not in line]
     assert without_seconds == [line for line in here.stdout.decode().splitlines() if '"summary"' not in line]
     assert len(without_seconds) == len(CHESS_GAMES)
+
+
+def test_a_broker_check_cut_short_leaves_no_part_behind(queue: Queue, tmp_path: Path) -> None:
+    """A check that ends early (here past ``[collections] max_games``: the same for a closed pipe or Ctrl-C) says why
+    and deletes its parts' rows before it closes its database connection: none is left queued for the workers."""
+    from tests.test_check_games import CHESS_GAMES
+
+    path = tmp_path / "event.pgn"
+    path.write_text("".join(CHESS_GAMES.values()) * 13, encoding="utf-8")  # 130 games, in three parts
+    config = tmp_path / "config.toml"
+    text = Path(queue.env["ADJUDICATOR_CONFIG"]).read_text()
+    config.write_text(re.sub(r"^max_games = \S+", "max_games = 70", text, count=1, flags=re.MULTILINE))
+    done = subprocess.run([sys.executable, "-m", "adjudicator", "check-games", str(path)], cwd=PROJECT_ROOT,
+                          env={**queue.env, "ADJUDICATOR_CONFIG": str(config)}, capture_output=True, timeout=120)
+    lines = done.stdout.decode().splitlines()
+    assert done.returncode == 2 and json.loads(lines[-1])["error"]["code"] == "too_many_games", done.stderr.decode()
+    assert len(lines) == 71, "the games up to the limit, then the error"
+    assert done.stderr.decode().splitlines() == [json.loads(lines[-1])["error"]["message"].join(
+        ("adjudicator: ", " (file)"))], "nothing but the error: no exception ignored on the way out"
+    with queue.app.extensions["db_sessions"]() as session:
+        assert session.query(JobRow).filter(JobRow.kind == "check-chunk").count() == 0
 
 
 def test_a_task_pushed_without_celery_is_the_message_celery_sends(queue: Queue) -> None:

@@ -371,7 +371,11 @@ def _run(args: argparse.Namespace, held: contextlib.ExitStack) -> int:
             from web.queue.collection import check_parts_on_queue  # only with a broker (see _broker)
 
             # the workers write the lines (engines.collection.check_part_texts); this process puts in each index
-            results: Iterator[Any] = check_parts_on_queue(read, game=game, ruleset=ruleset, remote=remote)
+            queued = check_parts_on_queue(read, game=game, ruleset=ruleset, remote=remote)
+            # ended first however the command ends (a limit, a closed pipe, Ctrl-C): its parts' rows are deleted
+            # while the database's connection is still open (held's callbacks run last in, first out)
+            held.callback(queued.close)
+            results: Iterator[Any] = queued
         else:
             results = check_parts(read, game=game, ruleset=ruleset, config=config, workers=workers, written=True)
         for batch in numbered_texts(results, limits.games):  # a part's lines, written and flushed together

@@ -25,7 +25,7 @@ import contextlib
 import json
 import uuid
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterable, Mapping
 from typing import Any
 
 from engines.collection import Part
@@ -35,7 +35,8 @@ IN_FLIGHT = 8
 
 
 def check_parts_on_queue(found: Iterable[Part], *, game: str, ruleset: str, remote: Remote,
-                         in_flight: int = IN_FLIGHT, stop: Callable[[], bool] | None = None) -> Iterator[Any]:
+                         in_flight: int = IN_FLIGHT, stop: Callable[[], bool] | None = None,
+                         ) -> Generator[Any, None, None]:
     """Each part's result (:func:`engines.collection.check_part`, its lines written:
     :func:`engines.collection.check_part_texts`), in order, from the workers (:func:`engines.collection.numbered` or
     ``numbered_texts`` number the lines). ``stop`` is asked about once a second while a part is awaited

@@ -11,25 +11,32 @@ A database not yet at the migrations' head, or a URL with options, is left to SQ
 
 from __future__ import annotations
 
+import contextlib
 import json
+import re
 import sqlite3
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from web.queue.job_rows import FINISHED, Ended, queued_values
 from web.revisions import heads
 
 SQLITE = ("sqlite:///", "sqlite+pysqlite:///")
-POSTGRESQL = ("postgresql://", "postgres://", "postgresql+psycopg://")
+PLAIN_POSTGRESQL = re.compile(r"(?:postgresql|postgres|postgresql\+psycopg)://"
+                              r"((?:[A-Za-z0-9._~-]+(?::[A-Za-z0-9._~-]*)?@)?[A-Za-z0-9._~-]+(?::[0-9]+)?/[A-Za-z0-9._~-]+)")
+"""A PostgreSQL URL that SQLAlchemy and libpq read alike: a user, a password, a host, a port and a database name of
+letters, digits and ``._~-`` only (no percent-escapes, which libpq decodes and SQLAlchemy keeps in a database's
+name; no ``/`` in a password, which libpq would read as the path), and no options; any other is SQLAlchemy's."""
 BUSY_SECONDS = 30
 """How long a write waits for SQLite's other writer (``web.db.make_engine``'s timeout)."""
 
 
 def connect(url: str) -> DirectRows | None:
     """The job rows of the database at ``url`` (as :func:`web.config.database_url` gives it), through its driver;
-    None where this module leaves the URL to SQLAlchemy: an in-memory database, options after ``?``, another
-    database. Connects now: a database that cannot be reached raises its driver's error."""
+    None where this module leaves the URL to SQLAlchemy: an in-memory database, options after ``?``, a PostgreSQL
+    URL not :data:`PLAIN_POSTGRESQL`, another database. Connects now: a database that cannot be reached raises its
+    driver's error."""
     if "?" in url or ":memory:" in url:
         return None
     for prefix in SQLITE:
@@ -38,35 +45,56 @@ def connect(url: str) -> DirectRows | None:
             for pragma in ("journal_mode=WAL", "synchronous=FULL", "foreign_keys=ON"):
                 connection.execute(f"PRAGMA {pragma}")
             return DirectRows(connection, "?", sqlite3.Error)
-    for prefix in POSTGRESQL:
-        if url.startswith(prefix):
-            import psycopg  # deferred on purpose: only a PostgreSQL database needs its driver
+    plain = PLAIN_POSTGRESQL.fullmatch(url)
+    if plain is not None:
+        import psycopg  # deferred on purpose: only a PostgreSQL database needs its driver
 
-            return DirectRows(psycopg.connect("postgresql://" + url[len(prefix):]), "%s", psycopg.Error)
+        def opened() -> Any:
+            return psycopg.connect("postgresql://" + plain.group(1))
+
+        return DirectRows(opened(), "%s", psycopg.Error, reconnect=opened)
     return None
 
 
 class DirectRows:
     """:class:`web.queue.job_rows.JobRows` on one connection of the database's driver; each call commits."""
 
-    def __init__(self, connection: Any, placeholder: str, error: type[Exception]) -> None:
+    def __init__(self, connection: Any, placeholder: str, error: type[Exception],
+                 reconnect: Callable[[], Any] | None = None) -> None:
         self.connection = connection
         self.mark = placeholder
         self.error = error
         """The driver's base error (a missing ``alembic_version`` table, :meth:`is_at_head`)."""
+        self.reconnect = reconnect
+        """A database server's: a new connection where the one held was lost (a server restarted, an idle
+        connection closed), tried before each statement as SQLAlchemy's ``pool_pre_ping`` does (web.db)."""
+
+    def _ping(self) -> None:
+        try:
+            with contextlib.closing(self.connection.cursor()) as cursor:
+                cursor.execute("SELECT 1")
+        except self.error:
+            with contextlib.suppress(self.error):
+                self.connection.close()
+            assert self.reconnect is not None
+            self.connection = self.reconnect()
 
     def _run(self, sql: str, values: Sequence[Any] = ()) -> tuple[list[Any], int]:
         """Run one statement in a transaction of its own: the rows it gives, and how many it changed."""
+        if self.reconnect is not None:
+            self._ping()
         cursor = self.connection.cursor()
         try:
             cursor.execute(sql.replace("?", self.mark), tuple(values))
             found = list(cursor.fetchall()) if cursor.description is not None else []
             changed = int(cursor.rowcount)
         except BaseException:
-            self.connection.rollback()
+            with contextlib.suppress(self.error):  # a connection lost: the statement's own error tells
+                self.connection.rollback()
             raise
         finally:
-            cursor.close()
+            with contextlib.suppress(self.error):
+                cursor.close()
         self.connection.commit()
         return found, changed
 
