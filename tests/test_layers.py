@@ -29,7 +29,7 @@ TABLES = frozenset({"web.tables"})
 INFRASTRUCTURE = frozenset({
     "web.audit", "web.claim_jobs", "web.config", "web.db", "web.errors", "web.failures", "web.htmx", "web.inputs",
     "web.jobs",
-    "web.limits", "web.migrations", "web.qr", "web.queue", "web.revisions", "web.runner", "web.security",
+    "web.limits", "web.migrations", "web.qr", "web.queue", "web.schema", "web.runner", "web.security",
     "web.settings",
     "web.sides", "web.static_files", "web.timefmt",
 })

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 
-from web.revisions import MIGRATIONS, heads
+from web.schema import MIGRATIONS, SQLITE_PRAGMAS, heads
 
 if TYPE_CHECKING:  # Flask only where an app is served: the queue's client and workers use the database alone
     from flask import Flask
@@ -32,7 +32,7 @@ def normalise_url(url: str) -> str:
 
 
 def make_engine(url: str) -> Engine:
-    """An engine for ``url``; SQLite gets WAL, foreign keys and a busy timeout."""
+    """An engine for ``url``; SQLite gets :data:`web.schema.SQLITE_PRAGMAS` and a busy timeout."""
     url = normalise_url(url)
     kwargs: dict[str, Any] = {}
     if url.startswith("sqlite"):
@@ -45,9 +45,8 @@ def make_engine(url: str) -> Engine:
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
             cursor = dbapi_connection.cursor()
-            cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA synchronous=FULL")
-            cursor.execute("PRAGMA foreign_keys=ON")
+            for pragma in SQLITE_PRAGMAS:
+                cursor.execute(f"PRAGMA {pragma}")
             cursor.close()
 
     return engine

@@ -166,16 +166,16 @@ def test_the_drivers_sqlite_connection_is_set_up_as_the_engines(tmp_path: Path) 
     try:
         with engine.connect() as connection:
             wanted = [connection.exec_driver_sql(f"PRAGMA {name}").scalar()
-                      for name in ("journal_mode", "synchronous", "foreign_keys")]
+                      for name in ("journal_mode", "synchronous", "foreign_keys", "secure_delete")]
     finally:
         engine.dispose()
     found = direct.connect(url)
     assert found is not None
     with contextlib.closing(found.connection.cursor()) as cursor:
         got = [cursor.execute(f"PRAGMA {name}").fetchone()[0]
-               for name in ("journal_mode", "synchronous", "foreign_keys")]
+               for name in ("journal_mode", "synchronous", "foreign_keys", "secure_delete")]
     found.close()
-    assert got == wanted == ["wal", 2, 1]
+    assert got == wanted == ["wal", 2, 1, 2]  # secure_delete 2: FAST
 
 
 def test_a_database_behind_the_migrations_is_not_at_the_head(url: str) -> None:

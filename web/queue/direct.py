@@ -4,8 +4,8 @@
 else of the database. SQLAlchemy's import was 0.2-0.3 s of that command's 0.5 s start-up, during which every
 worker waits for its first part (issue 40); this module does the same few statements with the driver alone.
 It writes what :class:`web.queue.rows.SessionRows` writes (:func:`web.queue.job_rows.queued_values`, the same
-columns) and sets SQLite's connection up as :func:`web.db.make_engine` does (write-ahead log, full sync, foreign
-keys, a 30 s busy timeout); ``tests/web/test_job_rows.py`` holds the two to each other on SQLite and PostgreSQL.
+columns) and sets SQLite's connection up as :func:`web.db.make_engine` does (:data:`web.schema.SQLITE_PRAGMAS`,
+a 30 s busy timeout); ``tests/web/test_job_rows.py`` holds the two to each other on SQLite and PostgreSQL.
 A database not yet at the migrations' head, or a URL with options, is left to SQLAlchemy (:func:`connect`).
 """
 
@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from web.queue.job_rows import FINISHED, Ended, queued_values
-from web.revisions import heads
+from web.schema import SQLITE_PRAGMAS, heads
 
 SQLITE = ("sqlite:///", "sqlite+pysqlite:///")
 PLAIN_POSTGRESQL = re.compile(r"(?:postgresql|postgres|postgresql\+psycopg)://"
@@ -42,7 +42,7 @@ def connect(url: str) -> DirectRows | None:
     for prefix in SQLITE:
         if url.startswith(prefix) and len(url) > len(prefix):
             connection = sqlite3.connect(url[len(prefix):], timeout=BUSY_SECONDS, check_same_thread=False)
-            for pragma in ("journal_mode=WAL", "synchronous=FULL", "foreign_keys=ON"):
+            for pragma in SQLITE_PRAGMAS:
                 connection.execute(f"PRAGMA {pragma}")
             return DirectRows(connection, "?", sqlite3.Error)
     plain = PLAIN_POSTGRESQL.fullmatch(url)
