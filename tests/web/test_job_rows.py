@@ -5,6 +5,7 @@ session's (web.queue.rows.SessionRows: the app and the workers) and the database
 from __future__ import annotations
 
 import contextlib
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -96,7 +97,7 @@ def test_a_job_has_ended_only_once_its_row_says_so(both: dict[str, JobRows], eng
         finish(engine, f"check:{way}:0", "done", '{"games": [1], "lines": [\n{"index": 1}\n]}')
     ended = [jobs.ended(f"check:{way}:0") for way, jobs in both.items()]
     assert ended == [Ended("done", '{"games": [1], "lines": [\n{"index": 1}\n]}', None)] * 2
-    assert ended[0] is not None and ended[0].result == {"games": [1], "lines": [{"index": 1}]}
+    assert ended[0] is not None and json.loads(ended[0].result_json or "") == {"games": [1], "lines": [{"index": 1}]}
     for way in both:
         finish(engine, f"check:{way}:0", "failed", error='{"code": "part_unreadable", "message": "x", "field": null}')
     assert {jobs.ended(f"check:{way}:0") for way, jobs in both.items()} == {
@@ -113,7 +114,7 @@ def test_a_job_the_broker_never_heard_of_fails_with_the_reason_once(both: dict[s
     assert without(row(engine, "check:session:0"), *TIMES, "finished_at") == \
         without(row(engine, "check:direct:0"), *TIMES, "finished_at")
     failed = both["direct"].ended("check:direct:0")
-    assert failed is not None and failed.status == "failed" and failed.error == error
+    assert failed is not None and failed.status == "failed" and json.loads(failed.error_json or "") == error
 
 
 @pytest.mark.parametrize("letter", ["_", "%", "/"])

@@ -28,15 +28,6 @@ class Ended:
     result_json: str | None
     error_json: str | None
 
-    @property
-    def result(self) -> Any:
-        return None if self.result_json is None else json.loads(self.result_json)
-
-    @property
-    def error(self) -> dict[str, Any] | None:
-        found: dict[str, Any] | None = None if self.error_json is None else json.loads(self.error_json)
-        return found
-
 
 def queued_values(job_id: str, kind: str, *, case_id: int | None = None, payload: Any = None,
                   published: bool = False) -> dict[str, Any]:

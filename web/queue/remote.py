@@ -186,9 +186,12 @@ class Remote:
             found: Ended | None = self.jobs.ended(job_id)
             if found is not None:
                 if found.status != "done":
-                    raise JobFailed(found.error or {"code": "ruling_failed", "message": f"the job was {found.status}",
-                                                    "field": None})
-                return found.result_json if raw else found.result
+                    error = json.loads(found.error_json) if found.error_json else None
+                    raise JobFailed(error or {"code": "ruling_failed", "message": f"the job was {found.status}",
+                                              "field": None})
+                if raw or found.result_json is None:
+                    return found.result_json
+                return json.loads(found.result_json)
             if time.monotonic() > deadline:
                 raise QueueTimeout(f"no worker finished job {job_id} in time (is `adjudicator worker` running?)")
             if signalled and self.wait_done(job_id, min(STOP_SECONDS, deadline - time.monotonic())):
