@@ -86,11 +86,11 @@ FUNCTION_LEVEL = {
     ("web.commands.check_games", "_broker", "web.queue"): "only with a broker",
     ("web.commands.check_games", "_broker", "web.config"): "only with a broker",
     ("web.commands.check_games", "_broker", "web.db"):
-        "SQLAlchemy only for a database behind the migrations' head, or a URL with options",
+        "SQLAlchemy only for a database behind the migrations' head, or a URL the driver might read otherwise",
     ("web.commands.check_games", "_broker", "web.queue.remote"): "only with a broker",
     ("web.commands.check_games", "_broker", "web.queue.direct"): "only with a broker",
     ("web.commands.check_games", "_broker", "web.queue.rows"):
-        "SQLAlchemy only for a database behind the migrations' head, or a URL with options",
+        "SQLAlchemy only for a database behind the migrations' head, or a URL the driver might read otherwise",
     ("web.commands.events", "run_add", "web.events.changes"):
         "the claim registry and the broadcast reader (0.9 s) for the commands that change an event, not `list`",
     ("web.commands.events", "run_set", "web.events.changes"): "as run_add",

@@ -142,6 +142,15 @@ def test_a_statement_that_fails_leaves_the_next_one_working(both: dict[str, JobR
         assert row(engine, f"check:{way}:0")["payload_json"] == '{"records": []}'  # type: ignore[index]
 
 
+def test_closed_rows_stay_closed(url: str, engine: Engine) -> None:
+    found = direct.connect(url)
+    assert found is not None
+    found.close()
+    found.close()  # twice: Remote.close and the command's own, harmless
+    with pytest.raises(found.error):  # no statement opens a new connection behind the command's back
+        found.ended("check:x:0")
+
+
 def test_a_lost_postgresql_connection_is_opened_again_before_the_next_statement(postgres_url: str) -> None:
     import psycopg
 

@@ -422,8 +422,8 @@ def _broker(config: dict[str, Any], held: contextlib.ExitStack) -> Any:
 
     Its imports are deferred on purpose: the queue's client loads only when a broker is set, and it writes and
     reads job rows through the database's own driver (:mod:`web.queue.direct`), without SQLAlchemy; SQLAlchemy
-    and Alembic load only to bring a database to the migrations' head, or for a URL with options (the command
-    starts fast, issue 40).
+    and Alembic load only to bring a database to the migrations' head, or for a URL the driver might read
+    otherwise (see :func:`web.queue.direct.connect`; the command starts fast, issue 40).
     """
     from web.queue import broker_url
 
@@ -441,13 +441,15 @@ def _broker(config: dict[str, Any], held: contextlib.ExitStack) -> Any:
         held.callback(direct.close)
     if direct is not None and direct.is_at_head():
         jobs: JobRows = direct
-    else:  # a database behind the migrations' head (Alembic brings it there), or a URL with options
+    else:  # a database behind the migrations' head (Alembic brings it there), or a URL for SQLAlchemy alone
         from web.db import make_engine, make_sessionmaker, migrate
         from web.queue.rows import SessionRows
 
         engine = make_engine(where)
         held.callback(engine.dispose)
         migrate(engine)
+        if direct is not None:
+            engine.dispose()  # migrated: the rows go through the driver's connection, the engine holds none
         jobs = direct if direct is not None else SessionRows(make_sessionmaker(engine))
     remote = Remote(url, config, jobs)
     held.callback(remote.close)

@@ -6,7 +6,9 @@ worker waits for its first part (issue 40); this module does the same few statem
 It writes what :class:`web.queue.rows.SessionRows` writes (:func:`web.queue.job_rows.queued_values`, the same
 columns) and sets SQLite's connection up as :func:`web.db.make_engine` does (:data:`web.schema.SQLITE_PRAGMAS`,
 a 30 s busy timeout); ``tests/web/test_job_rows.py`` holds the two to each other on SQLite and PostgreSQL.
-A database not yet at the migrations' head, or a URL with options, is left to SQLAlchemy (:func:`connect`).
+SQLAlchemy and Alembic bring a database not yet at the migrations' head there (the rows then go through the
+driver all the same); a URL the driver might read otherwise than SQLAlchemy (options, percent-escapes, a ``/`` in
+a password, a Unix socket) is left to SQLAlchemy altogether (:func:`connect`).
 """
 
 from __future__ import annotations
@@ -70,10 +72,14 @@ class DirectRows:
         connection closed), tried before each statement as SQLAlchemy's ``pool_pre_ping`` does (web.db)."""
 
     def _ping(self) -> None:
+        """Open the connection again if it was lost (``closed`` or ``broken`` after a failed ``SELECT 1``); any
+        other error is the statement's to raise."""
         try:
             with contextlib.closing(self.connection.cursor()) as cursor:
                 cursor.execute("SELECT 1")
         except self.error:
+            if not (self.connection.closed or getattr(self.connection, "broken", False)):
+                raise
             with contextlib.suppress(self.error):
                 self.connection.close()
             assert self.reconnect is not None
@@ -137,5 +143,7 @@ class DirectRows:
         self._run("DELETE FROM jobs WHERE id LIKE ? ESCAPE '/'", (escaped + "%",))
 
     def close(self) -> None:
-        """Close the connection (SQLite folds its write-ahead log into the database file at its last close)."""
+        """Close the connection for good (SQLite folds its write-ahead log into the database file at its last
+        close): a statement after this raises the driver's error, it opens no new connection."""
+        self.reconnect = None
         self.connection.close()
