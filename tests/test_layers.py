@@ -61,10 +61,6 @@ FUNCTION_LEVEL = {
         "Werkzeug (0.035 s) only where a password is checked or set: most tables name the users table",
     ("web.tables.users", "create_user", "werkzeug.security"): "as check_password",
     ("web.queue", "make_celery", "celery"): "optional: Celery only with a broker",
-    ("web.queue.rows", "_put_back", "web.tables.rulings"):
-        "check-games' broker client loads the jobs table alone, not the cases and events the rulings table names",
-    ("web.queue.rows", "request_cancel", "web.tables.rulings"): "as _put_back",
-    ("web.queue.rows", "_cancel_check", "web.tables.checks"): "as _put_back",
     ("web.queue.collection", "_forget", "redis"): "optional: only a Redis broker carries the signals",
     ("web.queue.recovery", "held_ids", "redis"): "optional: only a Redis broker carries the signals",
     ("web.queue.remote", "signal_done", "redis"): "optional: only a Redis broker carries the signals",

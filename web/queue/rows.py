@@ -16,10 +16,12 @@ import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import Row, Table, delete, func, insert, select, update
+from sqlalchemy import Row, delete, func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from web.queue.job_rows import Ended, queued_values
+from web.tables import rulings as store
+from web.tables.checks import STALLED_SECONDS, GameCheck
 from web.tables.jobs import FINISHED, JobRow
 
 CANCELLED_NOTE = "cancelled by the TD before a ruling"
@@ -186,9 +188,7 @@ def _put_back(session: Session, found: Sequence[Row[tuple[str, int, str | None, 
             if _changed(session, update(JobRow).where(*where).values(
                     status="failed", error_json=json.dumps(error), finished_at=time.time(),
                     attempts=attempts + 1)) and case_id is not None:
-                from web.tables.rulings import add_note  # deferred on purpose: see SessionRows
-
-                add_note(session, case_id, "failed", reason)
+                store.add_note(session, case_id, "failed", reason)
         elif _changed(session, update(JobRow).where(*where).values(
                 status="queued", worker=None, attempts=attempts + 1, message=message)):
             requeued.append(job_id)
@@ -244,15 +244,11 @@ def request_cancel(session: Session, job_id: str) -> tuple[str | None, bool]:
     status, case_id = session.execute(select(JobRow.status, JobRow.case_id).where(JobRow.id == job_id)).first() \
         or (None, None)
     if ended and case_id is not None:
-        from web.tables.rulings import add_note  # deferred on purpose: see SessionRows
-
-        add_note(session, case_id, "cancelled", CANCELLED_NOTE)
+        store.add_note(session, case_id, "cancelled", CANCELLED_NOTE)
     return status, ended
 
 
 def _cancel_check(session: Session, check_id: int) -> tuple[str | None, bool]:
-    from web.tables.checks import STALLED_SECONDS, GameCheck  # deferred on purpose: see SessionRows
-
     now = time.time()
     where = (GameCheck.id == check_id, GameCheck.status.in_(("queued", "running")))
     _changed(session, update(GameCheck).where(*where).values(cancel_requested=True))
@@ -270,17 +266,14 @@ def fail_unsent(session: Session, job_id: str, error: Mapping[str, Any]) -> bool
 
 class SessionRows:
     """The queue client's job rows (:class:`web.queue.job_rows.JobRows`) through SQLAlchemy's sessions: the app's
-    and the workers'. Its new rows are plain inserts into the ``jobs`` table, not the session's unit of work, which
-    would need every table the row's keys name (cases, rulings) loaded; this module loads the jobs table alone
-    (the other tables its transitions touch, where they do), as :mod:`web.queue.direct` does without SQLAlchemy."""
+    and the workers' (``check-games`` goes through the database's driver, :mod:`web.queue.direct`)."""
 
     def __init__(self, sessions: sessionmaker[Session]) -> None:
         self.sessions = sessions
 
     def add_queued(self, job_id: str, kind: str, payload: Any, *, published: bool = False) -> None:
-        table: Table = JobRow.__table__  # type: ignore[assignment]
         with self.sessions() as session:
-            session.execute(insert(table).values(**queued_values(job_id, kind, payload=payload, published=published)))
+            session.add(JobRow(**queued_values(job_id, kind, payload=payload, published=published)))
             session.commit()
 
     def published(self, job_id: str) -> None:
