@@ -7,6 +7,8 @@ import pytest
 
 from adjudicator.chess.positions import judged_position, position_problem
 from adjudicator.contract import ContractError, parse_case
+from adjudicator.rule import rule
+from adjudicator.rulesets import RulesetBook
 
 
 def case(**fields: object) -> object:
@@ -60,3 +62,27 @@ def test_no_legal_position_to_judge_names_the_field(fields: dict[str, str], fiel
 def test_position_problem_ignores_castling_rights_and_ep_that_do_not_fit() -> None:
     assert position_problem(chess.Board("4k3/8/8/8/8/8/8/4K3 w KQkq e6 0 1")) is None
     assert position_problem(chess.Board("4k3/8/8/8/8/8/8/2K1K3 w - - 0 1")) == "a side has more than one king"
+
+
+TWO_WHITE_KINGS = '[FEN "4k3/8/8/8/8/8/8/K6K w - - 0 1"]\n[SetUp "1"]\n\n1. Ka2 Kd8 2. Ka1 Ke8 3. Ka2 Kd8 4. Ka1 Ke8'
+NO_BLACK_KING = '[FEN "8/8/8/8/8/8/8/K7 w - - 0 1"]\n\n1. Ka2'
+
+
+@pytest.mark.parametrize("claim", ["threefold-repetition", "fifty-move", "illegal-move"])
+@pytest.mark.parametrize(("record", "problem"), [(TWO_WHITE_KINGS, "a side has more than one king"),
+                                                 (NO_BLACK_KING, "Black has no king")])
+def test_a_claim_on_the_record_as_played_is_refused_when_no_legal_game_reaches_its_start(
+        book: RulesetBook, claim: str, record: str, problem: str) -> None:
+    """FIDE 3.10.1: a record from a position with two white kings (or no black king) is no game of chess; the
+    repetition, the move count and an illegal move are not ruled on it (it was upheld as a threefold draw)."""
+    with pytest.raises(ContractError) as caught:
+        rule(parse_case({"ruleset": "fide-standard", "claim": claim, "claimant": "white", "record": record}), book)
+    assert caught.value.code == "illegal_position" and caught.value.field == "record"
+    assert str(caught.value).endswith(f"no legal game reaches: {problem}")
+
+
+def test_a_move_rule_claim_on_a_position_alone_is_refused_when_no_legal_game_reaches_it(book: RulesetBook) -> None:
+    with pytest.raises(ContractError) as caught:
+        rule(parse_case({"ruleset": "fide-standard", "claim": "fifty-move", "claimant": "white",
+                         "fen": "4k3/8/8/8/8/8/8/K6K w - - 99 80"}), book)
+    assert caught.value.field == "fen" and "more than one king" in str(caught.value)

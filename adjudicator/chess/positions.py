@@ -6,7 +6,8 @@ Searches and engines must not see such a position, and an arbiter would not rule
 FIDE 7.5.1 reinstates the position immediately before the irregularity. Claims that judge
 the position (flag, unfinished game, insufficient losing chances) use
 :func:`judged_position`; claims that count positions (repetition, move rules) and the
-illegal-move claim rule on the record as played.
+illegal-move claim rule on the record as played (:func:`legal_replay`), from a start that a legal game
+reaches.
 """
 
 from __future__ import annotations
@@ -113,15 +114,33 @@ def judged_position(case: Case) -> JudgedPosition:
         judged = judged_record_position(replay)
         if judged is not None:
             return judged
-        start_problem = position_problem(replay.start_board)
-        field = "record" if replay.tag("FEN") is not None or not case.start_fen else "start_fen"
-        raise ContractError(
-            "illegal_position", f"the record starts from a position no legal game reaches: {start_problem}", field
-        )
+        raise _impossible_start(case, replay, position_problem(replay.start_board))
     if case.fen or case.start_fen:
         field = "fen" if case.fen else "start_fen"
         return JudgedPosition(legal_position(case.fen or case.start_fen or "", field), field)
     raise ContractError("missing_field", "give the record or the position (fen)", "record")
+
+
+def legal_replay(case: Case) -> Replay:
+    """The case's record replayed (:func:`replay_for_case`) for a claim that rules on the record as played
+    (repetition, the move rules, an illegal move), refused when it starts from a position no legal game reaches
+    (two kings of a side, a missing king, the side not to move in check): such a record is no game of chess
+    (FIDE 3.9 and 3.10.1: a position is legal only when a series of legal moves from the initial position
+    reaches it), and the claims that judge a position refuse it too.
+
+    :raises ContractError: ``illegal_position``, naming ``record`` (its FEN tag) or ``start_fen``.
+    """
+    replay = replay_for_case(case)
+    problem = position_problem(replay.start_board)
+    if problem is not None:
+        raise _impossible_start(case, replay, problem)
+    return replay
+
+
+def _impossible_start(case: Case, replay: Replay, problem: str | None) -> ContractError:
+    field = "record" if replay.tag("FEN") is not None or not case.start_fen else "start_fen"
+    return ContractError("illegal_position", f"the record starts from a position no legal game reaches: {problem}",
+                         field)
 
 
 def judged_record_position(replay: Replay) -> JudgedPosition | None:

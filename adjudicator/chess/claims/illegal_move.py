@@ -49,7 +49,8 @@ import chess
 
 from adjudicator.chess.claims import irregularity, over
 from adjudicator.chess.claims.penalties import format_clock, format_duration, is_reduced_period, time_award
-from adjudicator.chess.replay import Ply, Replay, parse_fen, replay_chess, replay_for_case
+from adjudicator.chess.positions import legal_replay
+from adjudicator.chess.replay import Ply, Replay, parse_fen, replay_chess
 from adjudicator.chess.san import piece_name
 from adjudicator.clocks.flagfall import time_control_and_source
 from adjudicator.clocks.notation import parse_time_control
@@ -110,7 +111,7 @@ _refs = irregularity.refs
 
 def _replay(case: Case) -> Replay:
     if case.record:
-        return replay_for_case(case)
+        return legal_replay(case)
     fen = case.fen or case.start_fen
     if fen is None:
         raise ContractError("missing_field", "an illegal-move claim needs the record (or the position)", "record")

@@ -31,7 +31,8 @@ from __future__ import annotations
 import chess
 
 from adjudicator.chess.claims import common, over
-from adjudicator.chess.replay import RepetitionKey, Replay, parse_fen, repetition_key, replay_chess, replay_for_case
+from adjudicator.chess.positions import legal_position, legal_replay
+from adjudicator.chess.replay import RepetitionKey, Replay, repetition_key, replay_chess
 from adjudicator.contract import Case, ContractError
 from adjudicator.rulesets import ChessRuleset
 from adjudicator.ruling import Ruling, Verdict, unique
@@ -104,10 +105,10 @@ def _near_misses(
 def _replay(case: Case) -> tuple[Replay, bool]:
     """The record, or the position alone (True: only a position, see the module docstring)."""
     if case.record or not (case.fen or case.start_fen):
-        return replay_for_case(case), False
+        return legal_replay(case), False
     field = "fen" if case.fen else "start_fen"
     fen = case.fen or case.start_fen or ""
-    parse_fen(fen, field)
+    legal_position(fen, field)
     return replay_chess("", fen), True
 
 
