@@ -35,7 +35,8 @@ import chess
 
 from adjudicator.chess.claims import common, over
 from adjudicator.chess.claims.automatic import describe, first_discretionary
-from adjudicator.chess.replay import Replay, parse_fen, replay_chess, replay_for_case
+from adjudicator.chess.positions import legal_position, legal_replay
+from adjudicator.chess.replay import Replay, replay_chess
 from adjudicator.contract import Case, ContractError
 from adjudicator.rulesets import ChessRuleset
 from adjudicator.ruling import Ruling, Verdict, unique
@@ -59,12 +60,12 @@ def _last_reset(replay: Replay) -> int | None:
 
 def _replay(case: Case) -> Replay:
     if case.record:
-        return replay_for_case(case)
+        return legal_replay(case)
     fen = case.fen or case.start_fen
     if not fen:
         raise ContractError("missing_field", "give the record or the position (fen)", "record")
     field = "fen" if case.fen else "start_fen"
-    parse_fen(fen, field)
+    legal_position(fen, field)
     return replay_chess("", fen)
 
 
