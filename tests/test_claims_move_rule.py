@@ -275,3 +275,18 @@ def test_a_claim_one_move_short_says_that_a_written_quiet_move_would_have_comple
     assert "FIDE 9.3.1" in result.rule_refs
     far = ruling(book, ruleset="fide-standard", claimant="black", fen="8/8/4k3/8/8/2b5/4K3/R7 b - - 90 120")
     assert "completing_moves" not in far.evidence
+
+
+def test_an_odd_count_says_who_made_the_extra_move(book: RulesetBook) -> None:
+    """99 half-moves with Black on move: White made 50 moves and Black 49, not "49 moves by each player". A
+    written move counts for the side on move; an even count is the same for both."""
+    def first_reason(fen: str, **more: str) -> str:
+        return ruling(book, ruleset="fide-standard", claimant=fen.split()[1].replace("b", "black").replace(
+            "w", "white"), fen=fen, **more).reasons[0]
+
+    assert "Only 99 half-moves (50 moves by White and 49 by Black)" in first_reason(
+        "8/8/4k3/8/8/2b5/4K3/R7 b - - 99 120")
+    assert "Only 97 half-moves (49 moves by Black and 48 by White)" in first_reason(
+        "8/8/4k3/8/8/2b5/4K3/R7 w - - 97 120")
+    assert "only 98 half-moves (49 moves by each player)" in first_reason(
+        "8/8/4k3/8/8/2b5/4K3/R7 w - - 97 120", intended_move="Ra2")

@@ -159,8 +159,18 @@ def _rule(case: Case, ruleset: ChessRuleset, replay: Replay) -> Ruling:
     return common.rejected(CLAIM, case, ruleset, replay, claimant, opponent, reasons, refs, evidence, intended)
 
 
+def _made_words(counter: int, last_mover: chess.Color) -> str:
+    """How many moves each player made in ``counter`` half-moves: "49 moves by each player", or, for an odd
+    count, "50 moves by White and 49 by Black" (the player who moved last made one more)."""
+    if counter % 2 == 0:
+        return f"{counter // 2} moves by each player"
+    more, fewer = ("White", "Black") if last_mover == chess.WHITE else ("Black", "White")
+    return f"{counter // 2 + 1} moves by {more} and {counter // 2} by {fewer}"
+
+
 def _short_reason(replay: Replay, counter: int, moves: int, reset: int | None, written: str | None = None) -> str:
-    done = counter // 2
+    to_move = replay.final_board.turn
+    made = _made_words(counter, to_move if written else not to_move)  # a written move is the side to move's
     head = f"With the written move {written}, " if written else ""
     since = ""
     if reset is not None:
@@ -172,7 +182,7 @@ def _short_reason(replay: Replay, counter: int, moves: int, reset: int | None, w
             else "a capture"
         )
         since = f" since {replay.label(reset)} ({kind})"
-    text = f"only {counter} half-moves ({done} moves by each player) were made without a pawn move or capture"
+    text = f"only {counter} half-moves ({made}) were made without a pawn move or capture"
     return f"{head}{text if written else text[0].upper() + text[1:]}{since}; the claim needs {moves}."
 
 
