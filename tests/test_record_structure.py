@@ -92,11 +92,13 @@ def test_a_decisive_result_before_the_last_move_is_a_conflict_the_td_sees(book: 
 
 
 def test_fides_draw_offer_mark_is_a_draw_offer_not_a_variation() -> None:
+    """FIDE 9.1.2.2: each player notes the offer with the symbol (=); 9.1.2.3 is the claim that counts as one."""
     record = "1. d4 Nf6 2. c4 e6 (=) 3. Nc3 Bb4 *"
     replay = replay_chess(record)
     assert len(replay.plies) == 6
     (offer,) = [n for n in replay.file_notes if n.kind == "draw-offer"]
-    assert offer.ply == 5 and offer.token == "(=)" and "9.1.2.3" in offer.text and "after ply 4 (e6)" in offer.text
+    assert offer.ply == 5 and offer.token == "(=)" and "after ply 4 (e6)" in offer.text
+    assert "FIDE 9.1.2.2," in offer.text
 
 
 def test_replay_and_check_games_show_the_marks() -> None:

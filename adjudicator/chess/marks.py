@@ -4,8 +4,8 @@
   ``1-0``): the moves are the game's; ``½`` is a draw offer in some scoresheet habits and a result
   in others, a decisive result means the later moves came after the game's end. Either way it
   conflicts with the moves after it, and the arbiter sees it.
-- FIDE's ``(=)`` is a draw offer (9.1.2.3: the offer is noted on the scoresheet; Appendix C.13 gives
-  the mark).
+- FIDE's ``(=)`` is a draw offer (9.1.2.2: each player notes the offer on the scoresheet with the symbol of
+  Appendix C.13).
 - A game of tags alone: tags, two blank lines, tags (python-chess reads two games).
 
 No I/O.
@@ -23,7 +23,7 @@ HEADERS_REPEATED_NOTE = (
     "and loses the first)"
 )
 _DRAW_OFFER = (
-    "(=) is the mark of a draw offer (FIDE 9.1.2.3, Appendix C.13): {where}; the game went on, so it was not "
+    "(=) is the mark of a draw offer (FIDE 9.1.2.2, Appendix C.13): {where}; the game went on, so it was not "
     "accepted"
 )
 _RESULT_MARK = (

@@ -58,6 +58,7 @@ FIDE = Rulebook("FIDE", "FIDE Laws of Chess (in force from 1 January 2023)", {
     "8.4": "Under 5 minutes and without a 30 s increment a player need not record the moves.",
     "9.1.1": "Event regulations may forbid draw offers before a set move.",
     "9.1.2": "A draw offer: made after a move and before pressing the clock; it cannot be withdrawn.",
+    "9.1.2.2": "Each player notes a draw offer on the scoresheet with the symbol (=) (Appendix C.13).",
     "9.1.2.3": "A claim under 9.2 or 9.3 is also a draw offer.",
     "9.2": "Threefold repetition: the player on move may claim a draw.",
     "9.2.1": "Claim with a written, unchangeable move that will repeat the position a third time.",
