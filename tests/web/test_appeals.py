@@ -99,6 +99,20 @@ def test_the_appeals_committee_overturns_with_a_new_result_and_reasons(app: Flas
     assert "already been decided" in again.get_data(as_text=True)
 
 
+def test_the_appellant_is_told_why_they_cannot_decide_and_shown_no_form_to_submit(app: Flask) -> None:
+    """Separation of duties: an appeals member who filed the appeal cannot decide it, so the page gives them no
+    decision form (it answered 403 once submitted), only the reason; another member gets the form."""
+    add_user(app, "ada", "appeals", password="appeals-password")
+    april = login(app, "april", "appeals-password")
+    filed = april.post("/appeals/", data={"subject": "committee-case:1", "grounds": "Red says the win is clear"})
+    assert filed.status_code == 303
+    own = april.get(filed.headers["Location"]).get_data(as_text=True)
+    assert "Record the decision" not in own and 'id="decision-refused"' in own
+    assert "april filed this appeal and cannot decide it" in own
+    other = login(app, "ada", "appeals-password").get(filed.headers["Location"]).get_data(as_text=True)
+    assert "Record the decision" in other and 'id="decision-refused"' not in other
+
+
 def test_an_undecided_case_cannot_be_appealed_yet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     app = make_app(tmp_path, monkeypatch)
     td = add_user(app, "tina", "td", password="td-password")
@@ -158,6 +172,7 @@ def test_a_ruling_given_at_the_board_can_be_appealed(tmp_path: Path, monkeypatch
     page = login(app, "april", "appeals-password").get(response.headers["Location"]).get_data(as_text=True)
     assert "threefold-repetition" in page and "1. Nf3 Nf6 2. Ng1 Ng8" in page
     assert "No difference: the re-run gives the same analysis." in page
+    assert "setting(s) of the analysis differ" not in page, "how long the ruling took is not a setting"
 
 
 def test_timings_are_not_differences_but_a_changed_line_is() -> None:

@@ -75,15 +75,20 @@ def decisive(original: Mapping[str, Any] | None, rerun: Mapping[str, Any] | None
     return found
 
 
+TIMINGS = frozenset({"duration_ms"})
+"""How long a run took, kept beside its settings (a ruling's record keeps its ``duration_ms`` there): a time, not
+a setting, so never a difference in how the analysis was run."""
+
+
 def settings_differing(original: Mapping[str, Any] | None, rerun: Mapping[str, Any] | None,
                        stored: Mapping[str, Any] | None, used: Mapping[str, Any] | None) -> list[tuple[str, str, str]]:
     """How the analysis was run, where the re-run differs from the original: (setting, then, now)."""
     found: list[tuple[str, str, str]] = []
     before, after = _evidence(original).run_settings, _evidence(rerun).run_settings
-    for key in sorted(set(before) | set(after)):
+    for key in sorted((set(before) | set(after)) - TIMINGS):
         if words(before.get(key)) != words(after.get(key)):
             found.append((key.replace("_", " "), words(before.get(key)), words(after.get(key))))
-    for key in sorted(set(stored or {}) | set(used or {})):
+    for key in sorted((set(stored or {}) | set(used or {})) - TIMINGS):
         a, b = (stored or {}).get(key), (used or {}).get(key)
         if a is not None and words(a) != words(b):
             found.append((f"settings: {key.replace('_', ' ')}", words(a), words(b)))

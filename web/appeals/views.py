@@ -11,7 +11,7 @@ from adjudicator.contract import ContractError
 from adjudicator.rulesets import RulesetBook
 from web.appeals.decisive import decisive, facts_of, settings_differing, tolerance
 from web.appeals.readable import compare, raw, record_diagram, words
-from web.appeals.service import appealed_case_id, decide_appeal, file_appeal, rerun
+from web.appeals.service import appealed_case_id, check_may_decide, decide_appeal, file_appeal, rerun
 from web.auth import login_required, page_user
 from web.committee.service import CaseRefused
 from web.db import get_session as db
@@ -97,6 +97,7 @@ def _page(appeal: Appeal, error: str | None, decision: dict[str, str] | None = N
     deferred = rerun.get("deferred") if isinstance(rerun.get("deferred"), dict) else None
     earlier = completes.get("ruling") if completes else None
     return render_template("appeals/show.html", appeal=appeal, user=page_user(), results=RESULTS, error=error,
+                           why_not_decide=_why_not_decide(appeal),
                            decisive=decisive(original, rerun_ruling, allowed) if appeal.rerun else [],
                            settings_differing=settings_differing(original, rerun_ruling,
                                                                  record.get("engine_settings"),
@@ -106,6 +107,16 @@ def _page(appeal: Appeal, error: str | None, decision: dict[str, str] | None = N
                            diagram=record_diagram(record), lines=compare(original, rerun_ruling),
                            original=original, raw=raw, words=words, decision=decision or {},
                            error_field=error_field if error_field in DECISION_FIELDS else None)
+
+
+def _why_not_decide(appeal: Appeal) -> str | None:
+    """Why the user on the page may not decide ``appeal`` (None: they may), by the rule the decision applies
+    (:func:`web.appeals.service.check_may_decide`): the form is drawn only for whoever can use it."""
+    try:
+        check_may_decide(db(), appeal, page_user())
+    except CaseRefused as exc:
+        return exc.message
+    return None
 
 
 @bp.post("/<int:appeal_id>/rerun")
