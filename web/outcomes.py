@@ -18,7 +18,8 @@ decision supersedes an earlier one. Every step is an audit entry (kind ``outcome
 ``ruling-outcome:<ruling id>``) in the same transaction, so the chain tells each step and
 :func:`web.audit.verify` checks the row against the latest. A ruling without a row stands as it was given,
 or waits for someone: the committee it was referred to, or the arbiter's finding it asks for. A ruling
-that waits says so, never "Play on".
+that waits says so, never "Play on"; so does a deferred ruling that leaves the decision to the arbiter at the
+board ("The arbiter decides").
 """
 
 from __future__ import annotations
@@ -66,6 +67,10 @@ class Outcome:
     """The ruling that gave the arbiter's finding (``decided_by == "finding"``)."""
     waiting_for: str | None = None
     """``committee`` or ``finding`` while the ruling waits for them."""
+    is_left_to_arbiter: bool = False
+    """A deferred ruling that gives no result and leaves the decision to the arbiter at the board (a flag
+    under US Chess 14E, a draw the TD may declare, two readings of the record): its words say so, never
+    "Play on"."""
 
     @property
     def is_waiting(self) -> bool:
@@ -84,7 +89,11 @@ class Outcome:
             return "Waiting for the arbiter's finding"
         if self.waiting_for == "finding-ruling":
             return "The arbiter's finding is being ruled on"
-        return self.result_words or "Play on"
+        return self.result_words or self._no_result_words
+
+    @property
+    def _no_result_words(self) -> str:
+        return "The arbiter decides" if self.is_left_to_arbiter else "Play on"
 
     @property
     def by_words(self) -> str:
@@ -99,10 +108,13 @@ class Outcome:
 
     @property
     def words(self) -> str:
-        """One line for History and the sheet: "½–½ by the committee, case 3", "With the committee, case 3"."""
+        """One line for History and the sheet: "½–½ by the committee, case 3", "With the committee, case 3",
+        "Play on, on appeal #2" (no result: the game goes on, as the appeal upheld)."""
         if self.is_waiting:
             return self.headline
-        return " ".join(part for part in (self.result_words or "Play on", self.by_words) if part)
+        if not self.result_words:
+            return ", ".join(part for part in (self._no_result_words, self.by_words) if part)
+        return " ".join(part for part in (self.result_words, self.by_words) if part)
 
     def to_json(self) -> dict[str, Any]:
         body: dict[str, Any] = {"result": self.result, "decided_by": self.decided_by, "at": self.at,
@@ -162,6 +174,16 @@ def awaits_finding(claim: str, case: Mapping[str, Any], ruling: Mapping[str, Any
             and finding.by != "td" and finding.request == "draw" and not case.get("postponed"))
 
 
+def is_recommendation(ruling: Mapping[str, Any]) -> bool:
+    """Whether an unfinished game's ruling only recommends its result (an engine's judgement, ``confidence``
+    below 1): the analysis is evidence for the committee, not the ruling (rules README §5.6; ACF Master
+    Division rules), so no result stands until the committee has decided. A result proven from the position
+    (checkmate, a dead position, a tablebase, the checkers database: confidence 1) stands as the ruling gave
+    it."""
+    confidence = ruling.get("confidence", 1.0)
+    return isinstance(confidence, int | float) and not isinstance(confidence, bool) and confidence < 1.0
+
+
 def completion(session: Session, ruling_id: int) -> dict[str, Any] | None:
     """The arbiter's latest finding on a deferred ruling, ``{"case": <the completing case>, "finding": ...}``,
     as its audit entry keeps it (None: no finding yet)."""
@@ -207,7 +229,7 @@ def outcome_of(session: Session, ruling: RulingRow, case: CaseRow | None = None,
             if decided is not None and decided.is_decided:
                 return Outcome(decided.result, "committee", decided.decided_at, case=committee)
             return Outcome(None, None, None, case=committee, waiting_for="committee")
-        if ruling.result is None:
+        if ruling.result is None or is_recommendation(ruling.data):
             return Outcome(None, None, None, waiting_for="committee")
     if claim == ILC and ruling.verdict == "deferred" and depth < 4:
         completing = completing_case_id(session, ruling.id)
@@ -223,7 +245,8 @@ def outcome_of(session: Session, ruling: RulingRow, case: CaseRow | None = None,
             return Outcome(None, None, None, waiting_for="finding")
     if isinstance(data.get(LINK), int) and claim == ILC:
         return Outcome(ruling.result, "finding", _iso(ruling.created_at), ruling=ruling.id)
-    return Outcome(ruling.result, "ruling", _iso(ruling.created_at))
+    return Outcome(ruling.result, "ruling", _iso(ruling.created_at),
+                   is_left_to_arbiter=ruling.verdict == "deferred" and ruling.result is None)
 
 
 def outcomes_of(session: Session, pairs: Iterable[tuple[RulingRow, CaseRow]]) -> dict[int, Outcome]:

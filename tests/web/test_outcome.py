@@ -35,6 +35,8 @@ ILC = {"game": "chess", "ruleset": "fide-standard-guidelines-iii", "claim": "ins
        "claimant": "black", "fen": "6k1/5ppp/8/8/8/8/5PPP/6K1 b - - 0 60",
        "clock": {"white": "0:05:00", "black": "0:01:30"}, "time_control": "5400"}
 """A deferred ILC claim (tests/web/test_nothing_typed_twice.py's): it waits for the arbiter's finding."""
+OPENING = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6"
+"""An unfinished game that nothing proves: the engine only recommends a result."""
 
 
 @pytest.fixture(scope="module")
@@ -119,6 +121,12 @@ def test_the_committee_then_an_appeal_decide_the_referred_rulings_outcome(app: F
     assert said in tina.get("/history").get_data(as_text=True)
     shown = banner(tina.get(f"/rulings/{ruling}").get_data(as_text=True))
     assert "½–½" in shown and f"By the committee, case {case}" in shown and "Play on" not in shown
+    decided_page = html.unescape(tina.get(f"/rulings/{ruling}").get_data(as_text=True))
+    assert "This game is with the committee" not in decided_page
+    assert f"The committee has decided this game: committee case {case}" in " ".join(
+        re.sub(r"<[^>]+>", " ", decided_page).split())
+    assert "What the arbiter does now" not in decided_page, "the ruling's instructions are not today's any more"
+    assert f"Superseded: ½–½ by the committee, case {case} is the result that stands." in decided_page
     assert said in sheet_text(tina, ruling)
     assert "½–½ by adjudication: TRF code = for Red, = for White" in sheet_text(tina, ruling).replace("1/2-1/2", "½–½")
     exported = tina.get(f"/rulings/{ruling}/record").get_data(as_text=True)
@@ -137,6 +145,8 @@ def test_the_committee_then_an_appeal_decide_the_referred_rulings_outcome(app: F
     assert "case" not in outcome
     assert f"1–0 on appeal #{appeal}" in tina.get("/history").get_data(as_text=True)
     assert f"On appeal #{appeal}" in banner(tina.get(f"/rulings/{ruling}").get_data(as_text=True))
+    assert f"Superseded: 1–0 on appeal #{appeal} is the result that stands." in html.unescape(
+        tina.get(f"/rulings/{ruling}").get_data(as_text=True))
     assert f"1–0 on appeal #{appeal}" in sheet_text(tina, ruling)
     assert "1-0 on appeal: TRF code 1 for Red, 0 for White" in html.unescape(
         tina.get(f"/rulings/{ruling}").get_data(as_text=True))
@@ -149,6 +159,84 @@ def test_the_committee_then_an_appeal_decide_the_referred_rulings_outcome(app: F
             AuditEntry.kind == "outcome", AuditEntry.subject == f"ruling-outcome:{ruling}").order_by(AuditEntry.seq))]
         assert [(s.count('"committee"') > 0, '"1-0"' in s) for s in steps] == [(True, False), (False, True)]
         assert len(session.scalars(select(RulingOutcome).where(RulingOutcome.ruling_id == ruling)).all()) == 1
+
+
+def test_an_engines_recommendation_on_an_unfinished_chess_game_waits_for_the_committee(app: Flask) -> None:
+    """Rules README 5.6: the engine's analysis is evidence for the committee, not the ruling. The ruling keeps
+    its recommendation (the contract's ``result``, ``confidence`` below 1), but no result stands: no TRF code,
+    no record to export, nothing decided in History, until the committee votes."""
+    client = app.test_client()  # the open default event
+    ruled = client.post("/api/v1/rulings", json={
+        "game": "chess", "ruleset": "fide-standard", "claim": "unfinished-game", "record": OPENING,
+        "clock": {"white": "1:00:00", "black": "0:45:00"}})
+    assert ruled.status_code == 201, ruled.json
+    assert ruled.json["verdict"] == "adjudicated" and ruled.json["confidence"] < 1
+    assert ruled.json["result"] is not None, "the recommendation is still given"
+    assert ruled.json["outcome"] == {"result": None, "decided_by": None, "at": None, "status": "waiting",
+                                     "words": "For the committee to decide", "waiting_for": "committee"}
+    ruling = ruled.json["id"]
+    page = client.get(f"/rulings/{ruling}").get_data(as_text=True)
+    assert "For the committee to decide" in banner(page)
+    assert "TRF code" not in html.unescape(page), "no result for the event's files while the committee decides"
+    assert client.get(f"/rulings/{ruling}/record").status_code == 404
+    assert "For the committee to decide" in client.get("/history").get_data(as_text=True)
+
+
+def test_a_proven_result_of_an_unfinished_game_stands_as_ruled(app: Flask) -> None:
+    """Proven beats recommended: a position the rules settle (here checkmate on the board) is ruled at once."""
+    client = app.test_client()
+    ruled = client.post("/api/v1/rulings", json={
+        "game": "chess", "ruleset": "fide-standard", "claim": "unfinished-game",
+        "fen": "7k/6Q1/6K1/8/8/8/8/8 b - - 0 60"})
+    assert ruled.status_code == 201, ruled.json
+    assert ruled.json["result"] == "1-0" and ruled.json["confidence"] == 1
+    assert ruled.json["outcome"]["status"] == "decided" and ruled.json["outcome"]["decided_by"] == "ruling"
+    assert client.get(f"/rulings/{ruled.json['id']}/record").status_code == 200
+
+
+def test_a_rulings_instructions_are_marked_superseded_once_an_appeal_overturns_it(app: Flask) -> None:
+    """The ruling stays on record as given; its "what the arbiter does now" is not today's once an appeal changed
+    the result, and still is when the appeal upheld it."""
+    tokens = app.config["tokens"]
+    staff(app, "open-chess", "fide-standard", {"tina": "td", "ada": "appeals"})
+    api = app.test_client()
+    tina = login(app, "tina")
+    shown: dict[str, str] = {}
+    said: dict[str, str] = {}
+    for outcome, new_result, moves in (("overturned", "1-0", 4), ("upheld", None, 4), ("rejected-upheld", None, 2)):
+        ruled = api.post("/api/v1/rulings", headers=bearer(tokens["tina"]), json={
+            "event": "open-chess", "game": "chess", "ruleset": "fide-standard", "claim": "threefold-repetition",
+            "claimant": "white", "record": " ".join(f"{n}. Nf3 Nf6 {n + 1}. Ng1 Ng8" for n in range(1, moves, 2))}).json
+        assert ruled["verdict"] == ("rejected" if moves == 2 else "upheld") and ruled["instructions"], ruled
+        filed = api.post("/api/v1/appeals", headers=bearer(tokens["tina"]),
+                         json={"subject": f"ruling:{ruled['id']}", "grounds": "The position differed."})
+        assert filed.status_code == 201, filed.json
+        decision = {"outcome": outcome.removeprefix("rejected-"), "reasons": "Read the scoresheets.",
+                    **({"new_result": new_result} if new_result else {})}
+        decided = api.post(f"/api/v1/appeals/{filed.json['id']}/decision", headers=bearer(tokens["ada"]),
+                           json=decision)
+        assert decided.status_code == 201, decided.json
+        shown[outcome] = html.unescape(tina.get(f"/rulings/{ruled['id']}").get_data(as_text=True))
+        said[outcome] = api.get(f"/api/v1/rulings/{ruled['id']}", headers=bearer(tokens["tina"])).json[
+            "outcome"]["words"]
+    assert "What the arbiter does now" not in shown["overturned"]
+    assert re.search(r"Superseded: 1–0 on appeal #\d+ is the result that stands", shown["overturned"])
+    assert "What the arbiter does now" in shown["upheld"] and "Superseded" not in shown["upheld"]
+    assert re.fullmatch(r"Play on, on appeal #\d+", said["rejected-upheld"]), "the game goes on, as appealed"
+    assert "Superseded" not in shown["rejected-upheld"]
+
+
+def test_a_draw_left_to_the_td_says_the_arbiter_decides_never_play_on(app: Flask) -> None:
+    """US Chess 14K: a fifty-move claim made too soon, after a fivefold repetition, which lets the TD declare the
+    game drawn. The ruling defers and gives no result; its banner says whose decision it is."""
+    client = app.test_client()
+    ruled = client.post("/api/v1/rulings", json={
+        "game": "chess", "ruleset": "uschess", "claim": "fifty-move", "claimant": "white",
+        "record": " ".join(f"{n}. Nf3 Nf6 {n + 1}. Ng1 Ng8" for n in (1, 3, 5, 7))}).json
+    assert ruled["verdict"] == "deferred" and ruled["result"] is None, ruled
+    assert ruled["outcome"]["words"] == "The arbiter decides"
+    shown = banner(client.get(f"/rulings/{ruled['id']}").get_data(as_text=True))
+    assert "The arbiter decides" in shown and "Play on" not in shown
 
 
 def test_one_outcome_per_ruling_is_the_databases_rule(app: Flask) -> None:
