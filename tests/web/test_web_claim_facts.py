@@ -4,6 +4,7 @@ field) with the focus there; the TD's own finding on the form rules an ILC claim
 
 from __future__ import annotations
 
+import html
 import re
 import time
 
@@ -160,3 +161,19 @@ def test_an_unknown_language_on_the_form_is_an_error_on_its_field(app: Flask, cl
     assert response.status_code == 422
     page = response.get_data(as_text=True)
     assert 'id="language-error"' in page and stored(app) == (0, 0)
+
+
+def test_a_message_under_its_field_speaks_of_the_field_not_of_its_contract_name(app: Flask,
+                                                                              client: FlaskClient) -> None:
+    """Under "Position (FEN)" a refused position reads "The position is not a legal position ...", not "fen is
+    not ..."; a checkers record's bad FEN tag is shown under the record, as the record's FEN tag."""
+    page = html.unescape(client.post("/claims", data=flag_form(fen="8/8/4k3/8/8/3KK3/8/8 w - - 0 1")).get_data(
+        as_text=True))
+    error = re.search(r'<div class="error" id="fen-error">([^<]*)</div>', page)
+    assert error is not None and error.group(1).startswith("The position is not a legal position"), page[:3000]
+    checkers = html.unescape(client.post("/claims", data={
+        "game": "checkers", "ruleset": "acf", "claim": "threefold-repetition", "claimant": "red",
+        "record": '[FEN "hello"]\n1. 11-15 23-19'}).get_data(as_text=True))
+    error = re.search(r'<div class="error" id="record-error">([^<]*)</div>', checkers)
+    assert error is not None and error.group(1).startswith("The record's FEN tag is not"), checkers[:3000]
+    assert stored(app) == (0, 0)
