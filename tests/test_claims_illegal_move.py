@@ -354,7 +354,7 @@ def test_7_5_2_the_mate_test_uses_the_helpmate_search_on_the_queen_position(book
 def test_7_5_1_the_mate_test_is_made_on_the_reinstated_position(book: RulesetBook) -> None:
     """7.5.1: the position before the illegal move is reinstated, and 7.5.5 asks about it: the king's
     illegal capture of the rook is taken back, Black keeps the rook and can mate: White loses."""
-    start = "8/8/8/8/8/8/3kr3/4K3 w - - 0 70"  # Kxe2 is illegal (the rook is defended)
+    start = "8/8/8/8/8/3k4/4r3/4K3 w - - 0 70"  # Kxe2 is illegal (the rook is defended)
     before = chess.Board(start)
     assert not before.is_legal(chess.Move.from_uci("e1e2"))
     result = ruling(book, ruleset="fide-standard", start_fen=start, record="70. Kxe2", previous_illegal_moves=1)
@@ -373,7 +373,7 @@ def test_7_5_3_the_clock_pressed_without_a_move_is_judged_on_the_board_as_it_sta
 def test_a_5_2_before_the_reply_the_arbiter_reinstates_and_shows_that_position(book: RulesetBook) -> None:
     """A.5.2 (rapid, unsupervised): the opponent has not yet moved, so the arbiter corrects; the evidence
     is the reinstated position and A.3 gives the opponent one minute."""
-    start = "8/8/8/8/8/8/3kr3/4K3 w - - 0 70"
+    start = "8/8/8/8/8/3k4/4r3/4K3 w - - 0 70"
     result = ruling(book, ruleset="fide-rapid", start_fen=start, record="70. Kxe2")
     assert result.verdict == "upheld" and result.evidence["fen"] == chess.Board(start).fen()
     assert [(a.side, a.seconds) for a in result.adjustments] == [("black", 60)]
