@@ -14,7 +14,8 @@ import pytest
 
 from adjudicator.rulesets import RulesetBook
 from adjudicator.watch import Watcher, WatchState
-from tests.watch_round import steps
+from adjudicator.watch.round import SourceFile
+from tests.watch_round import pgn, steps
 from web.watch.source import Source
 
 Row = tuple[str, int | None, str, str, int, bool]
@@ -95,6 +96,19 @@ def test_a_round_written_move_by_move(ruleset_id: str, book: RulesetBook, tmp_pa
     standing = {(a.board, a.kind, a.action, a.ply) for a in state.standing()}
     assert (1, "threefold-available", "claimable", 8) in standing
     assert not any(kind == "half-written" for _, kind, _, _ in standing)
+
+
+def test_a_file_caught_half_written_then_rewritten_as_it_was_withdraws_the_warning(book: RulesetBook) -> None:
+    """A tablet that rewrites the same copy: the file reads whole again with the very text of its last whole copy.
+    The "half-written" warning is withdrawn then (docs/watch.md), not left on the arbiter's screen."""
+    watcher = Watcher(book["fide-standard"])  # type: ignore[arg-type]
+    whole = pgn(["d4", "d5", "c4", "e6"], 2, "Carla", "Dmitri")
+    _alerts, state = watcher.watch([SourceFile("game-2.pgn", whole)], WatchState())
+    caught, state = watcher.watch([SourceFile("game-2.pgn", whole[: whole.index("c4") + 2])], state)
+    assert [(a.kind, a.withdrawn) for a in caught] == [("half-written", False)]
+    again, state = watcher.watch([SourceFile("game-2.pgn", whole)], state)
+    assert [(a.kind, a.withdrawn) for a in again] == [("half-written", True)]
+    assert not any(a.kind == "half-written" for a in state.standing())
 
 
 def test_each_game_is_read_again_only_when_its_text_changed(book: RulesetBook, tmp_path: Path) -> None:

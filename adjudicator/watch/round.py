@@ -100,7 +100,7 @@ class Watcher:
         clocks_expected = any("%clk" in f.text for f in files)
         used: set[str] = set()
         for source in files:
-            if state.files.get(source.name) == source.text:
+            if state.files.get(source.name) == source.text and source.name not in half:
                 used.update(g.identity for g in state.games.values() if g.file == source.name)
                 continue
             whole = True
