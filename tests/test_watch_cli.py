@@ -113,6 +113,24 @@ def test_bad_input_exits_2_naming_the_field(tmp_path: Path, args: list[str], fie
     assert json.loads(done.stdout)["error"]["field"] == field
 
 
+def test_a_single_pgn_file_is_a_source_and_a_file_of_another_kind_is_refused_by_name(tmp_path: Path) -> None:
+    """A board's software rewriting one PGN in place: the file itself may be named, not only its folder."""
+    game = tmp_path / "games.pgn"
+    game.write_text(pgn(SHUFFLE, 1, "Anna", "Boris"))
+    done = subprocess.run([sys.executable, "-m", "adjudicator", "watch", str(game), "--ruleset", "fide-standard",
+                           "--once"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [(x["kind"], x["action"], x["ply"]) for x in lines][-1] == ("fivefold", "act", 16)
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a game")
+    refused = subprocess.run([sys.executable, "-m", "adjudicator", "watch", str(notes), "--ruleset", "fide-standard",
+                              "--once"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 2
+    error = json.loads(refused.stdout)["error"]
+    assert error["field"] == "source" and "is not a game file" in error["message"]
+
+
 def test_a_missing_folder_with_once_is_an_error(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "adjudicator", "watch", str(tmp_path / "none"), "--ruleset",
                            "fide-standard", "--once"], cwd=ROOT, capture_output=True, text=True, timeout=120)

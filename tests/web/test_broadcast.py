@@ -121,6 +121,19 @@ def test_a_folder_export_is_read_again_when_its_file_changes(tmp_path: Path) -> 
     assert cached is not None and games_of(cached)[1].last_move == "2. Nc3", "same time and size: not read"
 
 
+def test_a_single_game_file_is_read_as_the_broadcast(tmp_path: Path) -> None:
+    """An event's broadcast may name the PGN file itself (it was taken for a folder that does not exist)."""
+    live = tmp_path / "games.pgn"
+    live.write_text(pgn_game(1, "C", "D", ["c4"], round_="3"))
+    reader = Broadcasts({**LOOPBACK, "ttl_seconds": 0})
+    first = reader.refresh(str(live))
+    assert first.problem is None and first.copy is not None
+    assert [name for name, _text in first.copy.files] == ["games.pgn"]
+    live.write_text(pgn_game(1, "C", "D", ["c4", "e5"], round_="3"))
+    again = reader.refresh(str(live))
+    assert again.copy is not None and "e5" in again.copy.files[0][1]
+
+
 def test_only_a_folder_path_or_an_http_url_is_a_source(tmp_path: Path) -> None:
     assert source_problem("https://lichess.org/api/broadcast/round/x.pgn") is None
     assert source_problem("/srv/livechess") is None

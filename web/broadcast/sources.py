@@ -5,7 +5,8 @@ An event may name a source (``events.broadcast``, migration 0010; ``adjudicator 
 
 - a **folder** on the server, such as DGT LiveChess's "Export to local filesystem" with one PGN
   per round, rewritten as moves arrive: every ``.pgn`` (checkers: ``.pdn``) file in it and in its
-  subfolders one level down, re-read only when its modification time or size changed;
+  subfolders one level down, or a single game file (:mod:`web.broadcast.files`), re-read only when its
+  modification time or size changed;
 - an **http(s) URL** polled for a PGN, as lichess broadcasts poll theirs: asked again with the
   ETag and Last-Modified it last gave (``If-None-Match`` / ``If-Modified-Since``), so an
   unchanged file costs a ``304``. Only at public addresses, each redirect checked again, unless the
@@ -33,6 +34,7 @@ from typing import Any
 
 from flask import current_app, has_app_context
 
+from web.broadcast.files import NoGameFiles, game_files
 from web.broadcast.guard import AddressRefused, guarded_opener, host_refusal, networks_of
 
 SUFFIXES = {"chess": (".pgn",), "checkers": (".pdn", ".pgn")}
@@ -213,14 +215,10 @@ class Broadcasts:
 
     def _scan(self, folder: Path, suffixes: tuple[str, ...], stamps: dict[str, tuple[int, int]],
               copy: Copy | None) -> tuple[tuple[tuple[str, str], ...], dict[str, tuple[int, int]]]:
-        if not folder.is_dir():
-            raise BroadcastError(f"the folder {folder} does not exist (yet)")
-        found: list[Path] = []
-        for entry in sorted(folder.iterdir()):
-            if entry.is_dir():
-                found += sorted(p for p in entry.iterdir() if p.is_file() and p.suffix.lower() in suffixes)
-            elif entry.is_file() and entry.suffix.lower() in suffixes:
-                found.append(entry)
+        try:
+            folder, found = game_files(folder, suffixes)
+        except NoGameFiles as exc:
+            raise BroadcastError(str(exc)) from None
         if len(found) > self.max_files:
             raise BroadcastError(f"the folder holds more than {self.max_files} game files")
         old = dict(copy.files) if copy is not None else {}

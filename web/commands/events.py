@@ -42,8 +42,8 @@ from web.config import load_config
 from web.tables.events import STAFF_ROLES, VISIBILITIES, Event, EventStaff, event_by_slug
 from web.tables.users import User, user_by_name
 
-BROADCAST_HELP = ("the event's live games: a folder on the server (absolute path; a DGT LiveChess export) "
-                  "or an http(s) URL of a PGN (a lichess broadcast round)")
+BROADCAST_HELP = ("the event's live games: a folder on the server (absolute path; a DGT LiveChess export), "
+                  "a single PGN file there, or an http(s) URL of a PGN (a lichess broadcast round)")
 
 
 def register(sub: Any) -> None:

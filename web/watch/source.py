@@ -2,7 +2,8 @@
 
 - A **folder** (DGT LiveChess "export to local filesystem": one PGN per round, or ``game-N.pgn`` per board in a
   folder per round, rewritten in place): every ``.pgn`` (checkers: ``.pdn`` and ``.pgn``) file in it and in its
-  subfolders one level down; a file is read again only when its modification time or size changed.
+  subfolders one level down, or a **single game file** (:mod:`web.broadcast.files`); a file is read again only
+  when its modification time or size changed.
 - An **http(s) URL** (a lichess broadcast round's PGN): asked again with the ETag and Last-Modified it last gave
   (``If-None-Match`` / ``If-Modified-Since``); a ``304`` reuses the last copy.
 
@@ -17,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from adjudicator.watch import SourceFile
+from web.broadcast.files import NoGameFiles, game_files
 from web.broadcast.guard import AddressRefused
 
 SUFFIXES = {"chess": (".pgn",), "checkers": (".pdn", ".pgn")}
@@ -95,16 +97,10 @@ class Source:
             raise SourceError(f"no answer within {self.timeout:g} s ({type(exc).__name__})") from None
 
     def _scan(self) -> None:
-        folder = Path(self.location)
-        if not folder.is_dir():
-            raise SourceError(f"the folder {folder} does not exist")
-        suffixes = SUFFIXES.get(self.game, (".pgn",))
-        found: list[Path] = []
-        for entry in sorted(folder.iterdir()):
-            if entry.is_dir():
-                found += sorted(p for p in entry.iterdir() if p.is_file() and p.suffix.lower() in suffixes)
-            elif entry.is_file() and entry.suffix.lower() in suffixes:
-                found.append(entry)
+        try:
+            folder, found = game_files(Path(self.location), SUFFIXES.get(self.game, (".pgn",)))
+        except NoGameFiles as exc:
+            raise SourceError(str(exc)) from None
         files: dict[str, str] = {}
         stamps: dict[str, tuple[int, int]] = {}
         for path in found:
