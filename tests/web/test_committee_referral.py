@@ -43,6 +43,7 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Any:
         session.add(Pairing(event_id=event.id, round=3, board=7, white="Alice Alpha", black="Bob Beta",
                             imported_at=now()))
         session.commit()
+    made.config["tokens"] = tokens
     try:
         made.config["rulings"] = _rulings(made, tokens["tina"])
         yield made
@@ -140,6 +141,29 @@ def test_only_an_unfinished_game_is_referred(app: Flask) -> None:
     assert 'id="refer"' not in tina.get(f"/rulings/{ruling}").get_data(as_text=True)
     assert tina.get(f"/committee/cases/new?ruling={ruling}").status_code == 422
     assert tina.get("/committee/cases/new?ruling=99999").status_code == 404
+
+
+def test_a_game_the_laws_already_ended_is_not_referred(app: Flask) -> None:
+    """FIDE 5.2.2: a game whose record ends in a dead position (king and bishop against king) was drawn there; the
+    ruling says so, and there is nothing for the committee: no "Refer" button, and the form and the API refuse."""
+    tokens = app.config["tokens"]
+    client = app.test_client()
+    dead = client.post("/api/v1/rulings", headers=bearer(tokens["tina"]), json={
+        "event": "spring", "game": "chess", "ruleset": "fide-standard", "claim": "unfinished-game",
+        "record": '[FEN "4k3/8/8/8/8/8/3r4/3BK3 w - - 0 1"]\n[SetUp "1"]\n\n1. Kxd2'})
+    assert dead.status_code == 201 and dead.json["result"] == "1/2-1/2", dead.json
+    assert dead.json["instructions"] == ["The Laws ended the game in this position: record the result; there is "
+                                         "nothing for the committee to decide."]
+    ruling = dead.json["id"]
+    tina = login(app, "tina")
+    assert 'id="refer"' not in tina.get(f"/rulings/{ruling}").get_data(as_text=True)
+    refused = tina.get(f"/committee/cases/new?ruling={ruling}")
+    assert refused.status_code == 422 and "dead position, FIDE 5.2.2" in refused.get_data(as_text=True)
+    opened = client.post("/api/v1/committee-cases", headers=bearer(tokens["tina"]), json={
+        "event": "spring", "game": "chess", "ruleset": "fide-standard", "claim": "unfinished-game",
+        "record": '[White "Ann"]\n[Black "Bob"]\n\n1. e4 e5 2. Nf3 *', "members": ["m1", "m2", "m3"],
+        "ruling": ruling})
+    assert opened.status_code == 422 and opened.json["error"]["field"] == "ruling", opened.json
 
 
 def test_a_checkers_referral_has_its_board_and_its_taps_work_without_javascript(app: Flask) -> None:

@@ -16,6 +16,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from adjudicator.chess.claims.unfinished import LAW_ENDINGS
 from adjudicator.committee import (
     RESULTS,
     Affiliation,
@@ -27,6 +28,7 @@ from adjudicator.committee import (
     is_complete,
 )
 from adjudicator.contract import Case, ContractError, parse_case
+from adjudicator.evidence import Evidence
 from adjudicator.requirements import time_control_errors
 from adjudicator.rulesets import RulesetBook
 from web import outcomes
@@ -211,9 +213,27 @@ def referred_ruling(session: Session, ruling: object, event: Event) -> int | Non
     if origin.claim != "unfinished-game":
         raise CaseRefused(422, "invalid_field", f"ruling {found.id} is on a {origin.claim} claim; only an "
                           "unfinished game goes to the committee", "ruling")
+    ended = ended_by_law(found.data)
+    if ended is not None:
+        raise CaseRefused(422, "invalid_field", f"ruling {found.id}: {ended}", "ruling")
     if session.scalar(select(CommitteeCase.id).where(CommitteeCase.referred_ruling_id == found.id)) is not None:
         raise _referred_already(session, found.id)
     return found.id
+
+
+def ended_by_law(ruling: Mapping[str, Any]) -> str | None:
+    """Why a game its ruling found already ended needs no committee (None: it goes on): checkmate, stalemate, a
+    dead position (FIDE 5.1.1, 5.2.1, 5.2.2) or the fivefold and 75 moves (9.6) ended it, in the record or on the
+    board now; a draw the TD only may declare (US Chess 14D) is still the committee's to weigh, and so is a result
+    a tablebase or the checkers database proves (the committee confirms it: ACF Master Division rules)."""
+    raw = ruling.get("evidence")
+    end = Evidence.read(raw).game_end
+    if end is not None and end.is_mandatory:
+        return f"the game had already ended ({end.kind.replace('-', ' ')} at ply {end.ply}): nothing for the committee"
+    method = raw.get("method") if isinstance(raw, Mapping) else None
+    if isinstance(method, str) and method in LAW_ENDINGS:
+        return f"the position on the board had ended the game ({LAW_ENDINGS[method]}): nothing for the committee"
+    return None
 
 
 def _referred_already(session: Session, ruling_id: int | None) -> CaseRefused:

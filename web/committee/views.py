@@ -17,7 +17,7 @@ from web.claims.editors import checkers_editor
 from web.committee.gate import hides_engine, is_verified, record_verified
 from web.committee.position import diagram, recommended_line
 from web.committee.referral import position_differs, referral_values
-from web.committee.service import CaseRefused, cast_vote, open_case
+from web.committee.service import CaseRefused, cast_vote, ended_by_law, open_case
 from web.db import get_session as db
 from web.events.access import Actor, event_named, event_staff, may_read_committee_case, refused_status, roles_in
 from web.inputs import whole_number
@@ -189,6 +189,9 @@ def _referral(ruling_text: str, events: list[Event]) -> BaseResponse | tuple[str
         abort(404 if event is None else refused_status(db(), Actor(page_user()), event))
     if origin.claim != "unfinished-game":
         abort(422, "Only an unfinished game goes to the committee.")
+    ended = ended_by_law(ruling.data)
+    if ended is not None:
+        abort(422, ended[0].upper() + ended[1:] + ".")
     referred = db().scalar(select(CommitteeCase.id).where(CommitteeCase.referred_ruling_id == ruling.id))
     if referred is not None:
         return redirect(url_for("committee.case", case_id=referred), 303)

@@ -19,6 +19,7 @@ from web.charts import clock_chart, hms
 from web.claim_jobs import progress_of
 from web.claims.forms import CLAIM_LABELS
 from web.committee.gate import hiding_case, redacted
+from web.committee.service import ended_by_law
 from web.db import get_session
 from web.events.access import (
     AccessRefused,
@@ -184,7 +185,10 @@ def _referral(session: Any, actor: Any, event: Event | None, case: CaseRow, ruli
     if case.claim != "unfinished-game" or event is None or actor.user is None or "td" not in roles_in(
             session, actor, event):
         return None
-    return {"case_id": session.scalar(select(CommitteeCase.id).where(CommitteeCase.referred_ruling_id == ruling.id))}
+    referred = session.scalar(select(CommitteeCase.id).where(CommitteeCase.referred_ruling_id == ruling.id))
+    if referred is None and ended_by_law(ruling.data) is not None:
+        return None  # the Laws ended the game (mate, a dead position, 75 moves): nothing for the committee
+    return {"case_id": referred}
 
 
 @bp.post("/rulings/<int:ruling_id>/finding")

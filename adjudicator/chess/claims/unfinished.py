@@ -85,6 +85,12 @@ def _ended_earlier(
     return game.ruling()
 
 
+LAW_ENDINGS = {"checkmate": "checkmate, FIDE 5.1.1", "stalemate": "stalemate, FIDE 5.2.1",
+               "dead-position": "a dead position, FIDE 5.2.2", "move-rule": "75 moves, FIDE 9.6.2"}
+"""The assessments (``evidence.method``) that find the game already over by the Laws, not merely decided, in
+words."""
+
+
 def recommend(board: chess.Board, ruleset: ChessRuleset, services: Services) -> Ruling:
     """The committee's recommendation: rules, tables, engine; unclear when nothing settles it."""
     a = assess(board, ruleset, services)
@@ -99,6 +105,9 @@ def recommend(board: chess.Board, ruleset: ChessRuleset, services: Services) -> 
         instructions.append(
             f"Recommendation only ({a.confidence:.0%} confidence): the committee verifies the line and votes."
         )
+    elif a.method in LAW_ENDINGS:
+        instructions.append("The Laws ended the game in this position: record the result; there is nothing for "
+                            "the committee to decide.")
     else:
         instructions.append("The result is proven from the position; the committee confirms it.")
     return Ruling(
@@ -145,7 +154,7 @@ def _engine_event(case: Case, board: chess.Board, ruleset: ChessRuleset, service
     rules_only = Services(mate=services.mate)
     base = assess(board, ruleset, rules_only, Thresholds.from_ruleset(ruleset))
     evidence: dict[str, Any] = {"fen": board.fen(), **base.evidence()}
-    if base.method in ("checkmate", "stalemate", "move-rule", "dead-position"):
+    if base.method in LAW_ENDINGS:
         return _decided(base, evidence)
     played = board.fullmove_number - 1
     max_moves = rules.max_moves
@@ -242,7 +251,7 @@ def _tablebase_claim(case: Case, board: chess.Board, ruleset: ChessRuleset, serv
     t = Thresholds.from_ruleset(ruleset)
     a = assess(board, ruleset, Services(mate=services.mate, tablebase=services.tablebase), t)
     evidence = {"fen": board.fen(), "tablebase_claim": claimed, **a.evidence()}
-    if a.method not in ("tablebase", "checkmate", "stalemate", "move-rule", "dead-position"):
+    if a.method != "tablebase" and a.method not in LAW_ENDINGS:
         pieces = chess.popcount(board.occupied)
         return Ruling(
             CLAIM, Verdict.DEFERRED, None, (ref,),
