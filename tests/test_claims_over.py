@@ -352,3 +352,10 @@ def test_the_walks_reach_dead_positions_of_both_kinds(services: Services) -> Non
         if deadness.is_dead(board):
             seen.add("listed" if board.is_insufficient_material() else "analysis")
     assert seen == {"listed", "analysis"}
+
+
+def test_one_ply_after_the_end_is_said_in_the_singular(book: RulesetBook) -> None:
+    """5.2.2: the record starts dead (king and knight against king); its one move came after the end."""
+    ruled = rule(parse_case({"ruleset": "fide-standard", "claim": "fifty-move", "claimant": "black",
+                             "record": '[FEN "4k3/8/8/8/8/8/8/4K1N1 w - - 0 1"]\n[SetUp "1"]\n\n1. Nf3'}), book)
+    assert "The later ply was played after the end of the game and does not count." in ruled.reasons

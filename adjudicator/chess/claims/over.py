@@ -99,8 +99,10 @@ class Over:
         n = len(replay.plies) if replay is not None else 0
         reasons = [*lead, ended.reason, *after]
         if ended.ply < n:
+            later = n - ended.ply
             reasons.append(
-                f"The {n - ended.ply} later plies were played after the end of the game and do not count."
+                "The later ply was played after the end of the game and does not count." if later == 1 else
+                f"The {later} later plies were played after the end of the game and do not count."
             )
         if self.case.clock is not None and self.case.clock.flagged:
             reasons.append("A flag that fell after the end of the game is irrelevant.")
