@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from adjudicator.rulesets import RulesetBook
 from adjudicator.watch import SourceFile, Watcher, WatchState
+from engines.chess.unwinnable import UnwinnabilityAnalyser
 from tests.watch_round import pgn
 
 
@@ -56,6 +57,28 @@ def test_a_draw_before_the_events_move_is_an_event_rule(book: RulesetBook) -> No
     text = pgn(["e4", "e5", "Nf3", "Nc6"], 1, "A", "B", result="1/2-1/2")
     assert kinds(book, "us-senior", text) == [("early-draw", "event-rule", 4)]
     assert kinds(book, "fide-standard", text) == []
+
+
+def test_a_flag_the_arbiter_calls_says_what_the_call_gives(book: RulesetBook) -> None:
+    """FIDE 6.8 and 6.9: Black's flag falls. Against a king and queen Black loses; against a bare king the game
+    is drawn, for White cannot checkmate by any series of legal moves. Without the unwinnability analysis, only
+    material settles it: a king and queen may still be unable to mate, so the arbiter is told to check."""
+    def flag(fen: str, mate: UnwinnabilityAnalyser | None = None) -> tuple[str, tuple[str, ...]]:
+        text = (f'[Round "1.1"]\n[White "A"]\n[Black "B"]\n[SetUp "1"]\n[FEN "{fen}"]\n\n'
+                "60. Kd2 {[%clk 0:10:00]} Ke7 {[%clk 0:00:00]} *\n")
+        watcher = Watcher(book["fide-standard"], mate)  # type: ignore[arg-type]
+        alerts, _ = watcher.watch([SourceFile("games.pgn", text)], WatchState())
+        (alert,) = [a for a in alerts if a.kind == "flag-down"]
+        assert alert.action == "act"
+        return alert.reason, alert.rule_refs
+
+    won, refs = flag("4k3/8/8/8/8/8/8/3QK3 w - - 0 60", UnwinnabilityAnalyser())
+    assert won.endswith("White can checkmate: Black loses on time.") and refs == ("FIDE 6.8", "FIDE 6.9")
+    drawn, _ = flag("4k3/8/8/8/8/8/8/q3K3 w - - 0 60")
+    assert drawn.endswith("White cannot checkmate by any series of legal moves: the game is drawn.")
+    unknown, _ = flag("4k3/8/8/8/8/8/8/3QK3 w - - 0 60")
+    assert unknown.endswith("Black loses on time if White can checkmate by a series of legal moves; the arbiter "
+                            "checks.")
 
 
 PDN = """[Event "Checkers open"]

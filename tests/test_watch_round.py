@@ -42,7 +42,7 @@ BY_RULESET: dict[str, tuple[list[Row], dict[str, tuple[str, ...]]]] = {
         ("board 1 ply 16", 1, "fivefold", "act", 16, False),
         ("flag", 3, "flag-down", "act", 5, False),
         ("illegal move", 7, "illegal-move", "check-board", 5, False),
-    ], {"fivefold": ("FIDE 9.6.1",), "flag-down": ("FIDE 6.8",), "illegal-move": ("FIDE 7.5.1",)}),
+    ], {"fivefold": ("FIDE 9.6.1",), "flag-down": ("FIDE 6.8", "FIDE 6.9"), "illegal-move": ("FIDE 7.5.1",)}),
     "fide-rapid": ([
         ("board 1 ply 16", 1, "fivefold", "act", 16, False),
         ("flag", 3, "flag-down", "do-not-call", 5, False),

@@ -106,7 +106,7 @@ def findings(
     last = n if ended_at is None else ended_at
     found.extend(_claimable(replay, ruleset, last, ended_at))
     found.extend(_illegal(replay, ruleset, last))
-    found.extend(_clocks(replay, ruleset, last, clocks_expected))
+    found.extend(_clocks(replay, ruleset, last, clocks_expected, mate))
     found.extend(_early_draw(game, replay, ruleset, end_findings))
     found.sort(key=lambda f: f.ply)
     return replay, found
@@ -202,7 +202,8 @@ def _illegal(replay: Replay, ruleset: ChessRuleset, last: int) -> list[Finding]:
     return found
 
 
-def _clocks(replay: Replay, ruleset: ChessRuleset, last: int, clocks_expected: bool) -> list[Finding]:
+def _clocks(replay: Replay, ruleset: ChessRuleset, last: int, clocks_expected: bool,
+            mate: MateOracle | None = None) -> list[Finding]:
     found: list[Finding] = []
     plies = replay.plies[:last]
     has_clocks = clocks_expected or any(p.clock is not None for p in replay.plies)
@@ -218,10 +219,29 @@ def _clocks(replay: Replay, ruleset: ChessRuleset, last: int, clocks_expected: b
         action, refs = policy.chess_flag(ruleset)
         side = "White" if flag.mover == chess.WHITE else "Black"
         label = replay.label(flag.number)
-        found.append(Finding(
-            "flag-down", flag.number, action, refs, f"{side}'s clock shows 0:00:00 after {label}.", label,
-        ))
+        reason = f"{side}'s clock shows 0:00:00 after {label}."
+        if action == "act":  # the arbiter calls it: say what the call gives (6.9)
+            reason += " " + _flag_result(replay.board_after(flag.number), not flag.mover, mate)
+            refs = (*refs, ruleset.ref("6.9"))
+        found.append(Finding("flag-down", flag.number, action, refs, reason, label))
     return found
+
+
+def _flag_result(board: chess.Board, opponent: chess.Color, mate: MateOracle | None) -> str:
+    """FIDE 6.9: the flag loses, unless the opponent cannot checkmate by any series of legal moves (a draw).
+    Without the unwinnability analysis only material settles a draw; an open question is said as such."""
+    name, flagged = ("White", "Black") if opponent == chess.WHITE else ("Black", "White")
+    if board.has_insufficient_material(opponent):
+        cannot: bool | None = True
+    elif mate is None:
+        cannot = None
+    else:
+        cannot = mate.search(board, opponent).unwinnable
+    if cannot is True:
+        return f"{name} cannot checkmate by any series of legal moves: the game is drawn."
+    if cannot is False:
+        return f"{name} can checkmate: {flagged} loses on time."
+    return f"{flagged} loses on time if {name} can checkmate by a series of legal moves; the arbiter checks."
 
 
 def _early_draw(game: RawGame, replay: Replay, ruleset: ChessRuleset, ends: list[Finding]) -> list[Finding]:
