@@ -100,6 +100,11 @@ def test_the_round_view_shows_the_alerts_and_stores_an_acknowledgement(app: Flas
     assert shown.index("Act now") < shown.index("Do not call")  # act first; the flag is not to be called
     assert shown.index("Fivefold repetition") < shown.index("Flag down")
     assert "Sabah Active 30 local rules v.5" in shown
+    boards = shown[shown.index('id="boards-title"'):]
+    board_1 = boards[boards.index('id="board-1"'):boards.index("</tr>", boards.index('id="board-1"'))]
+    board_3 = boards[boards.index('id="board-3"'):boards.index("</tr>", boards.index('id="board-3"'))]
+    assert "Fivefold repetition: over, the arbiter acts" in board_1, "9.6.1 ended it: not 'in play'"
+    assert "in play" in board_3, "a flag the arbiter may not call (Sabah v.5) leaves the game in play"
     with app.extensions["db_sessions"]() as session:
         alert = session.query(WatchAlert).filter_by(kind="fivefold").one()
         assert (alert.board, alert.action, alert.ply) == (1, "act", 16)

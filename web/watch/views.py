@@ -51,6 +51,9 @@ KIND_WORDS = {
     "missing-clock": "Clock missing (board)", "board-moved": "Game moved board", "half-written": "File half-written",
     "unreadable-record": "Record unreadable",
 }
+ENDINGS = frozenset({"fivefold", "seventy-five-moves", "dead-position", "checkmate", "stalemate", "flag-down"})
+"""Alerts that say the game is over by the Laws when the arbiter must act (FIDE 5.1.1, 5.2.1, 5.2.2, 6.8, 9.6),
+or that the TD may end it (US Chess 14K): the Boards table says so instead of "in play"."""
 ACTION_WORDS = {"act": "Act now", "may-act": "You may act", "claimable": "Claimable", "do-not-call": "Do not call",
                 "check-board": "Check the board", "event-rule": "Event rule"}
 
@@ -80,11 +83,14 @@ def _context(event: Event) -> dict[str, Any]:
     games = list(session.scalars(select(WatchGame).where(WatchGame.event_id == event.id)))
     games.sort(key=lambda g: (g.board is None, g.board or 0, g.game))
     acks: dict[str, list[WatchAlert]] = {}
+    ended: dict[str, WatchAlert] = {}
     for alert in alerts:
         if alert.ack is not None:
             acks.setdefault(alert.game, []).append(alert)
+        if alert.kind in ENDINGS and alert.action in ("act", "may-act"):
+            ended.setdefault(alert.game, alert)
     return {
-        "event": event, "called": [a for a in alerts if a.action != "do-not-call"],
+        "event": event, "called": [a for a in alerts if a.action != "do-not-call"], "ended": ended,
         "not_called": [a for a in alerts if a.action == "do-not-call"], "games": games, "acks": acks,
         "kind_words": KIND_WORDS, "action_words": ACTION_WORDS, "claim_of": CLAIM_OF, "hms": hms,
         "problem": round_watch().problem(event.id), "stamp": lambda t: datetime.fromtimestamp(t, UTC),
