@@ -25,6 +25,8 @@ from web.tables.rulings import add_case, add_ruling
 
 P17 = "1. e4 e5 2. f4 Qh4+ 3. Nc3"
 MATED = "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 40"
+OPEN = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 40"
+"""A game that goes on (a mated one has nothing for the committee: it is not referred)."""
 """Black is checkmated: the unfinished game is ruled by the rules alone (no engine needed)."""
 UNREADABLE = ("40/90+30/30+30", "zzz+30")
 
@@ -73,7 +75,7 @@ def test_p17_under_g90_plus_30_removes_the_increment(app: Flask) -> None:
 
 
 def test_a_case_stored_before_the_check_still_opens_and_its_referral_carries_the_control(app: Flask) -> None:
-    data = {"game": "chess", "ruleset": "fide-standard", "claim": "unfinished-game", "fen": MATED,
+    data = {"game": "chess", "ruleset": "fide-standard", "claim": "unfinished-game", "fen": OPEN,
             "time_control": UNREADABLE[0]}
     with app.app_context():
         ruling = rule(parse_case(data), book()).to_json()  # the claim itself never needed the control

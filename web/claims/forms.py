@@ -93,19 +93,6 @@ def form_field(contract_field: str | None, game: str = "chess") -> str | None:
     return contract_field
 
 
-FIELD_WORDS = {"fen": "the position", "start_fen": "the start position", "alleged_illegal_ply": "the ply",
-               "intended_move": "the written move"}
-"""How a message that begins with a contract field's name reads on the form, under the field's own label."""
-
-
-def field_words(contract_field: str) -> str:
-    """A contract field in the words of the form's messages: ``fen`` -> "the position", ``record.FEN`` -> "the
-    record's FEN tag", ``moves_completed`` -> "moves completed"."""
-    if contract_field.startswith("record."):
-        return f"the record's {contract_field.split('.', 1)[1]} tag"
-    return FIELD_WORDS.get(contract_field, contract_field.replace("_", " ").replace(".", " "))
-
-
 @dataclass
 class ClaimForm:
     """What the TD typed, and what is wrong with it."""
@@ -177,9 +164,9 @@ class ClaimForm:
             message = exc.message
             if exc.field and message.startswith(f"{exc.field}: "):  # the field is named by where it shows
                 message = message[len(exc.field) + 2 :]
-            elif exc.field and message.startswith(f"{exc.field} "):  # "fen is not ..." -> "The position is not ..."
-                said = field_words(exc.field)
-                message = said[0].upper() + said[1:] + message[len(exc.field):]
+            elif exc.field and exc.field.startswith("record.") and message.startswith(f"{exc.field} "):
+                # under the record: "record.FEN is not ..." reads "The record's FEN tag is not ..."
+                message = f"The record's {exc.field.split('.', 1)[1]} tag{message[len(exc.field):]}"
             self.errors.setdefault(name, message)
         else:
             where = f" ({exc.field})" if exc.field else ""
