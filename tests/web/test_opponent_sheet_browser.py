@@ -16,6 +16,7 @@ import pytest
 from tests.web.conftest import ARTIFACTS, PHONE
 from tests.web.phone_support import check_page
 from tests.web.test_move_entry_browser import open_entry, record_moves, shown_ply, tap_move
+from tests.web.test_scoresheets_browser import rule_on
 
 pytestmark = pytest.mark.browser
 
@@ -117,7 +118,7 @@ def test_the_opponents_chess_scoresheet_entered_by_taps_shows_the_first_differen
     shown_ply(phone, 8)
     assert line(phone) == difference
     assert phone.locator(f"{CHIPS}.is-differs").get_attribute("data-ply") == "6", "on the claimant's chips too"
-    phone.check('input[name="ruled_on"][value="claimant"]', force=True)
+    rule_on(phone, "claimant")
     phone.click("#claim-submit")
     phone.wait_for_selector("#verdict")
     assert phone.inner_text("#verdict").lower() == "upheld", "ruled on the claimant's scoresheet: the third time"
