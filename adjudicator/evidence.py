@@ -257,6 +257,11 @@ class Finding:
         return cls(_str(evidence.get("finding")), _str(evidence.get("finding_by")), request, ruling)
 
 
+LAW_ENDINGS = {"checkmate": "checkmate, FIDE 5.1.1", "stalemate": "stalemate, FIDE 5.2.1",
+               "dead-position": "a dead position, FIDE 5.2.2", "move-rule": "75 moves, FIDE 9.6.2"}
+"""The chess assessments (``method``) that find the game already over by the Laws, not merely decided, in words."""
+
+
 @dataclass(frozen=True, eq=False)
 class Evidence(Mapping[str, Any]):
     """A ruling's evidence: the contract's object (read as a mapping, as before) and what a page draws, typed."""
@@ -322,6 +327,20 @@ class Evidence(Mapping[str, Any]):
             is_last_reset_listed="last_reset_ply" in facts,
             is_reported_by_offender=facts.get("reported_by") == "offender",
         )
+
+    @property
+    def law_ending(self) -> str | None:
+        """How the Laws had already ended the game (None: it goes on): checkmate, stalemate, a dead position
+        (FIDE 5.1.1, 5.2.1, 5.2.2) or the fivefold and 75 moves (9.6), in the record or on the board now. A draw
+        the TD only may declare (US Chess 14D) does not end it, nor does a result a tablebase or the checkers
+        database proves (the committee confirms that one: ACF Master Division rules)."""
+        end = self.game_end
+        if end is not None and end.is_mandatory:
+            return f"the game had already ended ({end.kind.replace('-', ' ')} at ply {end.ply})"
+        method = self.facts.get("method")
+        if isinstance(method, str) and method in LAW_ENDINGS:
+            return f"the position on the board had ended the game ({LAW_ENDINGS[method]})"
+        return None
 
     @property
     def run_settings(self) -> Mapping[str, Any]:

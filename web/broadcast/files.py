@@ -31,4 +31,3 @@ def game_files(location: Path, suffixes: tuple[str, ...]) -> tuple[Path, list[Pa
         elif entry.is_file() and entry.suffix.lower() in suffixes:
             found.append(entry)
     return location, found
-

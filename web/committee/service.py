@@ -16,7 +16,6 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from adjudicator.chess.claims.unfinished import LAW_ENDINGS
 from adjudicator.committee import (
     RESULTS,
     Affiliation,
@@ -222,18 +221,10 @@ def referred_ruling(session: Session, ruling: object, event: Event) -> int | Non
 
 
 def ended_by_law(ruling: Mapping[str, Any]) -> str | None:
-    """Why a game its ruling found already ended needs no committee (None: it goes on): checkmate, stalemate, a
-    dead position (FIDE 5.1.1, 5.2.1, 5.2.2) or the fivefold and 75 moves (9.6) ended it, in the record or on the
-    board now; a draw the TD only may declare (US Chess 14D) is still the committee's to weigh, and so is a result
-    a tablebase or the checkers database proves (the committee confirms it: ACF Master Division rules)."""
-    raw = ruling.get("evidence")
-    end = Evidence.read(raw).game_end
-    if end is not None and end.is_mandatory:
-        return f"the game had already ended ({end.kind.replace('-', ' ')} at ply {end.ply}): nothing for the committee"
-    method = raw.get("method") if isinstance(raw, Mapping) else None
-    if isinstance(method, str) and method in LAW_ENDINGS:
-        return f"the position on the board had ended the game ({LAW_ENDINGS[method]}): nothing for the committee"
-    return None
+    """Why a game its ruling found already ended by the Laws needs no committee (None: it goes on; see
+    :attr:`adjudicator.evidence.Evidence.law_ending`)."""
+    ending = Evidence.read(ruling.get("evidence")).law_ending
+    return None if ending is None else f"{ending}: nothing for the committee"
 
 
 def _referred_already(session: Session, ruling_id: int | None) -> CaseRefused:

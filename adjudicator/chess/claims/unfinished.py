@@ -35,6 +35,7 @@ from adjudicator.chess.assessment import COLOR_NAMES, Assessment, Thresholds, as
 from adjudicator.chess.claims import over
 from adjudicator.chess.positions import JudgedPosition, judged_position
 from adjudicator.contract import Case, ContractError
+from adjudicator.evidence import LAW_ENDINGS
 from adjudicator.rulesets import ChessRuleset
 from adjudicator.ruling import Ruling, Verdict, unique
 from adjudicator.services import Services
@@ -83,12 +84,6 @@ def _ended_earlier(
     if not game.is_over or game.ended is None or game.ended.ply >= last:
         return None
     return game.ruling()
-
-
-LAW_ENDINGS = {"checkmate": "checkmate, FIDE 5.1.1", "stalemate": "stalemate, FIDE 5.2.1",
-               "dead-position": "a dead position, FIDE 5.2.2", "move-rule": "75 moves, FIDE 9.6.2"}
-"""The assessments (``evidence.method``) that find the game already over by the Laws, not merely decided, in
-words."""
 
 
 def recommend(board: chess.Board, ruleset: ChessRuleset, services: Services) -> Ruling:
